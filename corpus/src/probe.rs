@@ -1,0 +1,142 @@
+//! Probe element types: keys whose `Eq`, `Ord`, `Hash` and `Clone` count their calls.
+//!
+//! Comparisons inside precompiled or uninstrumented code (libc, `std` non-generic parts) leave
+//! no edges; counting them in the element type makes their number measurable exactly, and
+//! makes exported regression tests deterministic (see [`ops`]).
+
+use std::cmp::Ordering;
+use std::hash::{Hash, Hasher};
+
+use perfsyn_profiler_ipc::meter;
+
+/// The number of probe operations counted so far in this process.
+///
+/// Exported tests take the difference around a call; it is deterministic for a given
+/// program, unlike time.
+pub fn ops() -> u64 {
+    meter::PROBE_OPS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// A `u64` key that counts its comparisons, hashes and clones.
+#[derive(Debug, Default)]
+pub struct Key(pub u64);
+
+impl Key {
+    /// A key with value `v`.
+    pub fn new(v: u64) -> Key {
+        Key(v)
+    }
+
+    /// The key's value (not counted).
+    pub fn get(&self) -> u64 {
+        self.0
+    }
+}
+
+impl Clone for Key {
+    fn clone(&self) -> Key {
+        meter::probe_op();
+        Key(self.0)
+    }
+}
+
+impl PartialEq for Key {
+    fn eq(&self, o: &Key) -> bool {
+        meter::probe_op();
+        self.0 == o.0
+    }
+}
+impl Eq for Key {}
+
+impl PartialOrd for Key {
+    fn partial_cmp(&self, o: &Key) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Key {
+    fn cmp(&self, o: &Key) -> Ordering {
+        meter::probe_op();
+        self.0.cmp(&o.0)
+    }
+}
+
+impl Hash for Key {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        meter::probe_op();
+        self.0.hash(h);
+    }
+}
+
+/// A string key that counts its comparisons, hashes and clones.
+#[derive(Debug, Default)]
+pub struct Name(pub String);
+
+impl Name {
+    /// A name with text `s`.
+    pub fn new(s: String) -> Name {
+        Name(s)
+    }
+
+    /// The name's text (not counted).
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Clone for Name {
+    fn clone(&self) -> Name {
+        meter::probe_op();
+        Name(self.0.clone())
+    }
+}
+
+impl PartialEq for Name {
+    fn eq(&self, o: &Name) -> bool {
+        meter::probe_op();
+        self.0 == o.0
+    }
+}
+impl Eq for Name {}
+
+impl PartialOrd for Name {
+    fn partial_cmp(&self, o: &Name) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Name {
+    fn cmp(&self, o: &Name) -> Ordering {
+        meter::probe_op();
+        self.0.cmp(&o.0)
+    }
+}
+
+impl Hash for Name {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        meter::probe_op();
+        self.0.hash(h);
+    }
+}
+
+/// The hasher of every registered hash-based collection: SipHash with fixed keys, so the
+/// same program probes the same buckets in every run and every process.
+pub type FixedState = std::hash::BuildHasherDefault<std::collections::hash_map::DefaultHasher>;
+
+perfsyn_profiler_ipc::register_type! {
+    /// A probe key: a `u64` whose comparisons, hashes and clones are counted.
+    pub fn key() -> Key {
+        path: "Key", imports: ["perfsyn_corpus::probe::Key"], version: None,
+        size: [],
+        ctors { new(v: copy u64) => Key::new(v); }
+        methods {}
+        fields {}
+    }
+
+    /// A probe name: a `String` whose comparisons, hashes and clones are counted.
+    pub fn name() -> Name {
+        path: "Name", imports: ["perfsyn_corpus::probe::Name"], version: None,
+        size: [],
+        ctors { new(s: val String) => Name::new(s); }
+        methods {}
+        fields {}
+    }
+}

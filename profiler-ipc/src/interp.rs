@@ -1,0 +1,439 @@
+//! The in-process interpreter: executes a program against a registry and measures the
+//! calls under test.
+//!
+//! A program is first checked ([`crate::check`]) and compiled to a tree of resolved
+//! function pointers, so a `repeat 10000` loop costs no name lookups. Values live in
+//! `Box<dyn Any>` slots; a call moves its operands out of their slots into a scratch array,
+//! calls the registered wrapper, and puts back the ones not passed by value. Only the
+//! wrapper call of a statement marked `under_test` runs between the two counter snapshots.
+//! Target panics are caught per program and returned as data with the statement index.
+
+use std::any::Any;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use crate::check::check;
+use crate::feedback::{Cost, Feedback, Outcome};
+use crate::meter;
+use crate::program::{IntTy, Literal, Op, Program, Stmt, Var};
+use crate::registry::{CtorFn, GetFieldFn, MethodFn, Registry, SetFieldFn, SizeFn, Slot};
+use crate::schema::{ApiSchema, Mode};
+
+/// Executes programs against one registry.
+pub struct Interpreter<'r> {
+    registry: &'r Registry,
+    schema: ApiSchema,
+}
+
+impl<'r> Interpreter<'r> {
+    /// An interpreter for `registry`.
+    pub fn new(registry: &'r Registry) -> Interpreter<'r> {
+        Interpreter {
+            registry,
+            schema: registry.schema(),
+        }
+    }
+
+    /// The schema of the registry.
+    pub fn schema(&self) -> &ApiSchema {
+        &self.schema
+    }
+
+    /// Runs `p` once and returns its feedback. Never unwinds: target panics become
+    /// [`Outcome::Panic`].
+    pub fn run(&self, p: &Program) -> Feedback {
+        self.run_with(p, &mut |_| {})
+    }
+
+    /// Runs `p`, calling `inspect` with the final slots (used by tests to compare the
+    /// interpreter's final state with that of the printed program).
+    pub fn run_with(&self, p: &Program, inspect: &mut dyn FnMut(&[Slot])) -> Feedback {
+        if let Err(e) = check(p, &self.schema) {
+            return Feedback::failed(Outcome::Invalid {
+                reason: e.to_string(),
+            });
+        }
+        let code = match self.compile(&p.vars, &p.body) {
+            Ok(c) => c,
+            Err(reason) => return Feedback::failed(Outcome::Invalid { reason }),
+        };
+        let mut m = Machine {
+            slots: (0..p.vars.len()).map(|_| None).collect(),
+            scratch: Vec::with_capacity(8),
+            cost: Cost::default(),
+            input_size: None,
+            calls: 0,
+            top: 0,
+            i: 0,
+            n: 0,
+        };
+        let result = catch_unwind(AssertUnwindSafe(|| m.exec_top(&code)));
+        let outcome = match result {
+            Ok(Ok(())) => Outcome::Ok,
+            Ok(Err(reason)) => Outcome::Invalid { reason },
+            Err(payload) => Outcome::Panic {
+                stmt: m.top as u32,
+                message: panic_message(&*payload),
+            },
+        };
+        if outcome == Outcome::Ok {
+            inspect(&m.slots);
+        }
+        let fb = Feedback {
+            outcome,
+            cost: m.cost,
+            input_size: m.input_size.unwrap_or(0),
+            calls: m.calls,
+        };
+        // Dropping target values runs target code too; a panic there must not escape.
+        let slots = std::mem::take(&mut m.slots);
+        if catch_unwind(AssertUnwindSafe(move || drop(slots))).is_err() && fb.is_ok() {
+            return Feedback {
+                outcome: Outcome::Panic {
+                    stmt: p.body.len() as u32,
+                    message: "panic while dropping the program's values".into(),
+                },
+                ..fb
+            };
+        }
+        fb
+    }
+
+    fn compile(&self, vars: &[String], stmts: &[Stmt]) -> Result<Vec<Code>, String> {
+        stmts.iter().map(|s| self.compile_one(vars, s)).collect()
+    }
+
+    fn compile_one(&self, vars: &[String], s: &Stmt) -> Result<Code, String> {
+        let ty = |name: &str| {
+            self.registry
+                .ty(name)
+                .ok_or_else(|| format!("unknown type {name}"))
+        };
+        Ok(match s {
+            Stmt::Lit { out, value } => Code::Lit {
+                out: *out,
+                value: value.clone(),
+            },
+            Stmt::Ctor {
+                out,
+                ty: t,
+                ctor,
+                args,
+            } => {
+                let td = ty(t)?;
+                let i = td
+                    .schema
+                    .ctors
+                    .iter()
+                    .position(|c| &c.name == ctor)
+                    .ok_or("unknown constructor")?;
+                let modes = td.schema.ctors[i].params.iter().map(|p| p.mode);
+                Code::Ctor {
+                    out: *out,
+                    f: td.ctors[i],
+                    args: args.iter().copied().zip(modes).collect(),
+                }
+            }
+            Stmt::Call {
+                out,
+                ty: t,
+                method,
+                recv,
+                args,
+                under_test,
+            } => {
+                let td = ty(t)?;
+                let i = td
+                    .schema
+                    .methods
+                    .iter()
+                    .position(|m| &m.name == method)
+                    .ok_or("unknown method")?;
+                let ms = &td.schema.methods[i];
+                let mut ops = vec![(*recv, ms.receiver)];
+                ops.extend(args.iter().copied().zip(ms.params.iter().map(|p| p.mode)));
+                let mut sizes = vec![td.size];
+                for p in &ms.params {
+                    sizes.push(self.registry.ty(&p.ty).and_then(|t| t.size));
+                }
+                Code::Call {
+                    out: *out,
+                    f: td.methods[i],
+                    ops,
+                    sizes,
+                    under_test: *under_test,
+                }
+            }
+            Stmt::Op { out, op, arg } => Code::Op {
+                out: *out,
+                op: *op,
+                arg: *arg,
+            },
+            Stmt::GetField { out, target, field }
+            | Stmt::SetField {
+                target,
+                field,
+                value: out,
+            } => {
+                let tname = vars[target.index()].clone();
+                let td = ty(&tname)?;
+                let i = td
+                    .schema
+                    .fields
+                    .iter()
+                    .position(|f| &f.name == field)
+                    .ok_or("unknown field")?;
+                match s {
+                    Stmt::GetField { .. } => Code::Get {
+                        out: *out,
+                        target: *target,
+                        f: td.fields[i].0,
+                    },
+                    _ => Code::Set {
+                        target: *target,
+                        value: *out,
+                        f: td.fields[i].1,
+                    },
+                }
+            }
+            Stmt::Repeat { n, body } => Code::Repeat {
+                n: *n,
+                body: self.compile(vars, body)?,
+                locals: body.iter().filter_map(Stmt::defines).collect(),
+            },
+        })
+    }
+}
+
+/// Extracts the message of a panic payload.
+pub fn panic_message(payload: &dyn Any) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "panic with a non-string payload".to_string()
+    }
+}
+
+/// Installs a panic hook that prints nothing (panics are returned as data; the default hook
+/// would write to stderr and, with backtraces on, cost ~150 ms per panic).
+pub fn quiet_panics() {
+    std::panic::set_hook(Box::new(|_| {}));
+}
+
+enum Code {
+    Lit {
+        out: Var,
+        value: Literal,
+    },
+    Ctor {
+        out: Var,
+        f: CtorFn,
+        args: Vec<(Var, Mode)>,
+    },
+    Call {
+        out: Option<Var>,
+        f: MethodFn,
+        ops: Vec<(Var, Mode)>,
+        sizes: Vec<Option<SizeFn>>,
+        under_test: bool,
+    },
+    Op {
+        out: Var,
+        op: Op,
+        arg: Var,
+    },
+    Get {
+        out: Var,
+        target: Var,
+        f: GetFieldFn,
+    },
+    Set {
+        target: Var,
+        value: Var,
+        f: SetFieldFn,
+    },
+    Repeat {
+        n: u32,
+        body: Vec<Code>,
+        locals: Vec<Var>,
+    },
+}
+
+struct Machine {
+    slots: Vec<Slot>,
+    scratch: Vec<Slot>,
+    cost: Cost,
+    input_size: Option<u64>,
+    calls: u32,
+    top: usize,
+    i: i64,
+    n: i64,
+}
+
+impl Machine {
+    fn exec_top(&mut self, code: &[Code]) -> Result<(), String> {
+        for (i, c) in code.iter().enumerate() {
+            self.top = i;
+            self.exec(c)?;
+        }
+        Ok(())
+    }
+
+    fn exec(&mut self, c: &Code) -> Result<(), String> {
+        match c {
+            Code::Lit { out, value } => {
+                let v = literal(value, self.i, self.n);
+                self.slots[out.index()] = Some(v);
+            }
+            Code::Ctor { out, f, args } => {
+                self.gather(args);
+                let r = f(&mut self.scratch);
+                self.restore(args);
+                self.slots[out.index()] = Some(r.map_err(|e| e.0)?);
+            }
+            Code::Call {
+                out,
+                f,
+                ops,
+                sizes,
+                under_test,
+            } => {
+                self.gather(ops);
+                let r = if *under_test {
+                    if self.input_size.is_none() {
+                        let size = sizes
+                            .iter()
+                            .zip(&self.scratch)
+                            .map(|(f, v)| match (f, v) {
+                                (Some(f), Some(v)) => f(&**v),
+                                _ => 0,
+                            })
+                            .sum();
+                        self.input_size = Some(size);
+                    }
+                    let before = meter::snapshot();
+                    let r = f(&mut self.scratch);
+                    let after = meter::snapshot();
+                    self.cost.add(&meter::delta(&before, &after));
+                    self.calls += 1;
+                    r
+                } else {
+                    f(&mut self.scratch)
+                };
+                self.restore(ops);
+                let r = r.map_err(|e| e.0)?;
+                if let (Some(o), Some(v)) = (out, r) {
+                    self.slots[o.index()] = Some(v);
+                }
+            }
+            Code::Op { out, op, arg } => {
+                let v = self.slots[arg.index()]
+                    .as_deref()
+                    .ok_or("operator on a dead variable")?;
+                let r = apply_op(*op, v).ok_or("operator on a wrong type")?;
+                self.slots[out.index()] = Some(r);
+            }
+            Code::Get { out, target, f } => {
+                let v = self.slots[target.index()]
+                    .as_deref()
+                    .ok_or("field read on a dead variable")?;
+                let r = f(v).map_err(|e| e.0)?;
+                self.slots[out.index()] = Some(r);
+            }
+            Code::Set { target, value, f } => {
+                let x = self.slots[value.index()]
+                    .take()
+                    .ok_or("field write from a dead variable")?;
+                let t = self.slots[target.index()]
+                    .as_deref_mut()
+                    .ok_or("field write on a dead variable")?;
+                f(t, x).map_err(|e| e.0)?;
+            }
+            Code::Repeat { n, body, locals } => {
+                self.n = *n as i64;
+                for i in 0..*n {
+                    self.i = i as i64;
+                    for c in body {
+                        self.exec(c)?;
+                    }
+                    for l in locals {
+                        self.slots[l.index()] = None;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn gather(&mut self, ops: &[(Var, Mode)]) {
+        self.scratch.clear();
+        for (v, _) in ops {
+            let s = self.slots[v.index()].take();
+            self.scratch.push(s);
+        }
+    }
+
+    fn restore(&mut self, ops: &[(Var, Mode)]) {
+        for (k, (v, mode)) in ops.iter().enumerate() {
+            if !mode.moves() {
+                self.slots[v.index()] = self.scratch[k].take();
+            }
+        }
+        self.scratch.clear();
+    }
+}
+
+/// Materializes a literal as a value of its Rust type.
+pub fn literal(l: &Literal, i: i64, n: i64) -> Box<dyn Any> {
+    match l {
+        Literal::Bool(b) => Box::new(*b),
+        Literal::Char(c) => Box::new(*c),
+        Literal::Str(s) => Box::new(s.clone()),
+        Literal::Int { ty, value } => int_value(*ty, *value),
+        Literal::Index { ty, pattern } => int_value(*ty, ty.clamp(pattern.eval(i, n))),
+    }
+}
+
+fn int_value(ty: IntTy, v: i64) -> Box<dyn Any> {
+    match ty {
+        IntTy::U8 => Box::new(v as u8),
+        IntTy::U32 => Box::new(v as u32),
+        IntTy::U64 => Box::new(v as u64),
+        IntTy::Usize => Box::new(v as usize),
+        IntTy::I32 => Box::new(v as i32),
+        IntTy::I64 => Box::new(v),
+    }
+}
+
+macro_rules! int_op {
+    ($v:expr, $op:expr, $($t:ty),*) => {$(
+        if let Some(x) = $v.downcast_ref::<$t>() {
+            let x = *x;
+            let r: $t = match $op {
+                Op::Inc => x.saturating_add(1),
+                Op::Dec => x.saturating_sub(1),
+                Op::Double => x.saturating_mul(2),
+                Op::Halve => x / 2,
+                _ => return None,
+            };
+            return Some(Box::new(r));
+        }
+    )*};
+}
+
+/// Applies a type-specific operator; `None` if it does not apply to the value's type.
+pub fn apply_op(op: Op, v: &dyn Any) -> Option<Box<dyn Any>> {
+    int_op!(v, op, u8, u32, u64, usize, i32, i64);
+    if let Some(b) = v.downcast_ref::<bool>() {
+        return (op == Op::Toggle).then(|| Box::new(!*b) as Box<dyn Any>);
+    }
+    if let Some(s) = v.downcast_ref::<String>() {
+        return match op {
+            Op::Append => Some(Box::new(format!("{s}a"))),
+            Op::Repeat2 => Some(Box::new(s.repeat(2))),
+            _ => None,
+        };
+    }
+    None
+}

@@ -1,0 +1,23 @@
+//! perfsyn's process boundary: what crosses it and both ends of it.
+//!
+//! This crate defines the synthesized [`program`] model, the API [`registry`] (and its
+//! serializable [`schema`]), the [`check`]er and Rust [`print`]er for programs, the in-process
+//! [`interp`]reter with its cost [`meter`], and the [`feedback`] it returns. The wire encoding
+//! lives only in [`wire`]. It knows nothing of mutation trees, search or oracles (that is the
+//! engine, `perfsyn`), and nothing of concrete target types (that is `perfsyn-corpus`).
+
+pub mod check;
+pub mod feedback;
+pub mod interp;
+pub mod meter;
+pub mod print;
+pub mod program;
+pub mod registry;
+pub mod schema;
+pub mod wire;
+pub mod worker;
+
+pub use feedback::{Cost, Feedback, Outcome};
+pub use program::{IntTy, Literal, Op, Pattern, Program, Stmt, Var};
+pub use registry::{Registry, TypeDef};
+pub use schema::{ApiSchema, Mode};

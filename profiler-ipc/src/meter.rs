@@ -1,0 +1,255 @@
+//! Process-wide cost counters and the runtime that feeds them in the worker.
+//!
+//! The counters are plain relaxed atomics written with load+store (no locked RMW): programs
+//! run on one thread, and an edge hit must stay a single `add`. The sanitizer-coverage
+//! callbacks, the counting `memcpy`/`memmove`/`memset` and the counting allocator are
+//! expanded into the worker binary by [`worker_runtime!`](crate::worker_runtime), so that
+//! nothing else (the engine, tests) has its memcpy interposed.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+
+use crate::feedback::Cost;
+
+/// Sanitizer-coverage guard hits.
+pub static EDGES: AtomicU64 = AtomicU64::new(0);
+/// Probe operations (comparisons, hashes, clones of probe types).
+pub static PROBE_OPS: AtomicU64 = AtomicU64::new(0);
+/// Bytes passed to memcpy, memmove, memset.
+pub static BYTES_MOVED: AtomicU64 = AtomicU64::new(0);
+/// Allocations (alloc, realloc, alloc_zeroed).
+pub static ALLOCS: AtomicU64 = AtomicU64::new(0);
+/// Bytes requested from the allocator.
+pub static ALLOC_BYTES: AtomicU64 = AtomicU64::new(0);
+/// Set when an allocation failed; the worker reports out-of-memory rather than a crash.
+pub static ALLOC_FAILED: AtomicBool = AtomicBool::new(false);
+/// Hook called with the size of a failed allocation (the worker records it in shared memory).
+pub static OOM_HOOK: std::sync::OnceLock<fn(usize)> = std::sync::OnceLock::new();
+
+#[inline(always)]
+fn bump(c: &AtomicU64, n: u64) {
+    c.store(c.load(Relaxed).wrapping_add(n), Relaxed);
+}
+
+/// Counts one probe operation; called by the probe types' trait impls.
+#[inline(always)]
+pub fn probe_op() {
+    bump(&PROBE_OPS, 1);
+}
+
+/// Counts one edge; called by the sanitizer-coverage callback.
+#[inline(always)]
+pub fn edge() {
+    bump(&EDGES, 1);
+}
+
+/// Counts `n` bytes moved; called by the counting memcpy family.
+#[inline(always)]
+pub fn moved(n: usize) {
+    bump(&BYTES_MOVED, n as u64);
+}
+
+/// A snapshot of all counters and the thread's CPU clock.
+pub fn snapshot() -> Cost {
+    Cost {
+        edges: EDGES.load(Relaxed),
+        probe_ops: PROBE_OPS.load(Relaxed),
+        bytes_moved: BYTES_MOVED.load(Relaxed),
+        allocs: ALLOCS.load(Relaxed),
+        alloc_bytes: ALLOC_BYTES.load(Relaxed),
+        cpu_ns: thread_cpu_ns(),
+    }
+}
+
+/// The cost between two snapshots.
+pub fn delta(before: &Cost, after: &Cost) -> Cost {
+    Cost {
+        edges: after.edges.wrapping_sub(before.edges),
+        probe_ops: after.probe_ops.wrapping_sub(before.probe_ops),
+        bytes_moved: after.bytes_moved.wrapping_sub(before.bytes_moved),
+        allocs: after.allocs.wrapping_sub(before.allocs),
+        alloc_bytes: after.alloc_bytes.wrapping_sub(before.alloc_bytes),
+        cpu_ns: after.cpu_ns.saturating_sub(before.cpu_ns),
+    }
+}
+
+/// CPU time of the calling thread in nanoseconds.
+pub fn thread_cpu_ns() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes into the timespec we own.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+/// The system allocator, counting allocations and bytes.
+#[derive(Debug)]
+pub struct CountingAlloc;
+
+// SAFETY: forwards every call to `System` unchanged; only counts.
+unsafe impl GlobalAlloc for CountingAlloc {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        bump(&ALLOCS, 1);
+        bump(&ALLOC_BYTES, layout.size() as u64);
+        // SAFETY: same contract as ours.
+        let p = unsafe { System.alloc(layout) };
+        if p.is_null() {
+            failed(layout.size());
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as ours.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        bump(&ALLOCS, 1);
+        bump(&ALLOC_BYTES, layout.size() as u64);
+        // SAFETY: same contract as ours.
+        let p = unsafe { System.alloc_zeroed(layout) };
+        if p.is_null() {
+            failed(layout.size());
+        }
+        p
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        bump(&ALLOCS, 1);
+        bump(&ALLOC_BYTES, new_size as u64);
+        // SAFETY: same contract as ours.
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if p.is_null() {
+            failed(new_size);
+        }
+        p
+    }
+}
+
+fn failed(size: usize) {
+    ALLOC_FAILED.store(true, Relaxed);
+    if let Some(h) = OOM_HOOK.get() {
+        h(size);
+    }
+}
+
+/// Resolves libc's implementation of a memory function, behind our interposed one.
+///
+/// # Safety
+/// `name` must be a NUL-terminated symbol name.
+#[doc(hidden)]
+pub unsafe fn next_symbol(name: &[u8]) -> usize {
+    // SAFETY: dlsym with RTLD_NEXT and a NUL-terminated name.
+    unsafe { libc::dlsym(libc::RTLD_NEXT, name.as_ptr() as *const libc::c_char) as usize }
+}
+
+/// Expands, in the worker binary, the runtime that feeds the counters: the
+/// sanitizer-coverage `trace-pc-guard` callbacks, `memcpy`/`memmove`/`memset` that count
+/// bytes and forward to libc through `dlsym(RTLD_NEXT)`, and the counting global allocator.
+///
+/// The callbacks' names start with `__sanitizer_`, which LLVM never instruments, so they do
+/// not recurse. While libc's symbol is being resolved, a byte loop through volatile accesses
+/// (which LLVM cannot turn back into a memcpy call) does the copy.
+#[macro_export]
+macro_rules! worker_runtime {
+    () => {
+        #[global_allocator]
+        static PERFSYN_ALLOC: $crate::meter::CountingAlloc = $crate::meter::CountingAlloc;
+
+        #[no_mangle]
+        pub extern "C" fn __sanitizer_cov_trace_pc_guard_init(start: *mut u32, stop: *mut u32) {
+            let mut p = start;
+            while p < stop {
+                // SAFETY: the guard array lies between start and stop.
+                unsafe { *p = 1 };
+                p = p.wrapping_add(1);
+            }
+        }
+
+        #[no_mangle]
+        pub extern "C" fn __sanitizer_cov_trace_pc_guard(_guard: *mut u32) {
+            $crate::meter::edge();
+        }
+
+        mod perfsyn_mem {
+            use std::sync::atomic::{AtomicUsize, Ordering};
+            static MEMCPY: AtomicUsize = AtomicUsize::new(0);
+            static MEMMOVE: AtomicUsize = AtomicUsize::new(0);
+            static MEMSET: AtomicUsize = AtomicUsize::new(0);
+            static RESOLVING: AtomicUsize = AtomicUsize::new(0);
+
+            type CopyFn = unsafe extern "C" fn(*mut u8, *const u8, usize) -> *mut u8;
+            type SetFn = unsafe extern "C" fn(*mut u8, i32, usize) -> *mut u8;
+
+            fn resolve(cache: &AtomicUsize, name: &[u8]) -> usize {
+                let f = cache.load(Ordering::Relaxed);
+                if f != 0 {
+                    return f;
+                }
+                if RESOLVING.swap(1, Ordering::Acquire) == 1 {
+                    return 0;
+                }
+                // SAFETY: NUL-terminated name.
+                let f = unsafe { $crate::meter::next_symbol(name) };
+                cache.store(f, Ordering::Relaxed);
+                RESOLVING.store(0, Ordering::Release);
+                f
+            }
+
+            unsafe fn slow_move(d: *mut u8, s: *const u8, n: usize) {
+                if (d as usize) <= (s as usize) {
+                    for i in 0..n {
+                        // SAFETY: caller's memmove contract.
+                        unsafe { d.add(i).write_volatile(s.add(i).read_volatile()) };
+                    }
+                } else {
+                    for i in (0..n).rev() {
+                        // SAFETY: caller's memmove contract.
+                        unsafe { d.add(i).write_volatile(s.add(i).read_volatile()) };
+                    }
+                }
+            }
+
+            #[no_mangle]
+            pub unsafe extern "C" fn memcpy(d: *mut u8, s: *const u8, n: usize) -> *mut u8 {
+                $crate::meter::moved(n);
+                let f = resolve(&MEMCPY, b"memcpy\0");
+                if f == 0 {
+                    // SAFETY: memcpy contract.
+                    unsafe { slow_move(d, s, n) };
+                    return d;
+                }
+                // SAFETY: f is libc's memcpy.
+                unsafe { std::mem::transmute::<usize, CopyFn>(f)(d, s, n) }
+            }
+
+            #[no_mangle]
+            pub unsafe extern "C" fn memmove(d: *mut u8, s: *const u8, n: usize) -> *mut u8 {
+                $crate::meter::moved(n);
+                let f = resolve(&MEMMOVE, b"memmove\0");
+                if f == 0 {
+                    // SAFETY: memmove contract.
+                    unsafe { slow_move(d, s, n) };
+                    return d;
+                }
+                // SAFETY: f is libc's memmove.
+                unsafe { std::mem::transmute::<usize, CopyFn>(f)(d, s, n) }
+            }
+
+            #[no_mangle]
+            pub unsafe extern "C" fn memset(d: *mut u8, c: i32, n: usize) -> *mut u8 {
+                $crate::meter::moved(n);
+                let f = resolve(&MEMSET, b"memset\0");
+                if f == 0 {
+                    for i in 0..n {
+                        // SAFETY: memset contract.
+                        unsafe { d.add(i).write_volatile(c as u8) };
+                    }
+                    return d;
+                }
+                // SAFETY: f is libc's memset.
+                unsafe { std::mem::transmute::<usize, SetFn>(f)(d, c, n) }
+            }
+        }
+    };
+}

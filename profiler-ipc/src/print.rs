@@ -1,0 +1,334 @@
+//! Prints a program as Rust source that calls the real API directly.
+//!
+//! Loops become `for` loops, variables get names their type suggests (`vec0`, `key3`),
+//! `mut` appears exactly where a variable is mutated and `_` prefixes variables that are
+//! never read, so the output compiles without warnings. A program that fails the checker is
+//! a print error naming the statement, never Rust that does not compile.
+
+use std::collections::HashSet;
+
+use crate::check::{check, ProgramError};
+use crate::program::{Literal, Op, Program, Stmt, Var};
+use crate::schema::{ApiSchema, Mode, ParamSchema};
+
+/// A printed program: the `use` lines it needs and the statements.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Printed {
+    pub imports: Vec<String>,
+    /// Statements, one per line, indented by four spaces per loop level (no outer indent).
+    pub body: String,
+}
+
+impl Printed {
+    /// The program as a complete `#[test]` function named `name`, imports inside the body.
+    pub fn as_fn(&self, name: &str, attrs: &str) -> String {
+        let mut s = format!("{attrs}fn {name}() {{\n");
+        for i in &self.imports {
+            s.push_str(&format!("    use {i};\n"));
+        }
+        for line in self.body.lines() {
+            s.push_str("    ");
+            s.push_str(line);
+            s.push('\n');
+        }
+        s.push_str("}\n");
+        s
+    }
+}
+
+/// Prints `p` against `schema`.
+pub fn print(p: &Program, schema: &ApiSchema) -> Result<Printed, ProgramError> {
+    check(p, schema)?;
+    let mut usage = Usage::default();
+    usage.scan(&p.body, p, schema);
+    let mut pr = Printer {
+        p,
+        schema,
+        usage,
+        out: String::new(),
+        imports: Vec::new(),
+        depth: 0,
+        loop_n: 0,
+    };
+    for s in &p.body {
+        pr.stmt(s);
+    }
+    pr.imports.sort();
+    pr.imports.dedup();
+    Ok(Printed {
+        imports: pr.imports,
+        body: pr.out,
+    })
+}
+
+/// The variable-name prefix a type suggests.
+pub fn name_prefix(ty: &str) -> String {
+    let base = ty.split('<').next().unwrap_or(ty);
+    match base {
+        "Vec" => "vec".into(),
+        "VecDeque" => "deque".into(),
+        "HashMap" | "BTreeMap" => "map".into(),
+        "HashSet" | "BTreeSet" => "set".into(),
+        "LinkedList" => "list".into(),
+        "BinaryHeap" => "heap".into(),
+        "String" => "text".into(),
+        "bool" => "flag".into(),
+        "char" => "ch".into(),
+        "u8" | "u32" | "u64" | "usize" | "i32" | "i64" => "n".into(),
+        other => {
+            let mut s = String::new();
+            for (i, c) in other.chars().enumerate() {
+                if c.is_uppercase() && i > 0 {
+                    s.push('_');
+                }
+                s.extend(c.to_lowercase());
+            }
+            s.rsplit('_').next().unwrap_or("v").to_string()
+        }
+    }
+}
+
+#[derive(Default)]
+struct Usage {
+    read: HashSet<Var>,
+    mutated: HashSet<Var>,
+}
+
+impl Usage {
+    fn scan(&mut self, stmts: &[Stmt], p: &Program, schema: &ApiSchema) {
+        for s in stmts {
+            match s {
+                Stmt::Ctor { ty, ctor, args, .. } => {
+                    let c = schema.ty(ty).and_then(|t| t.ctor(ctor));
+                    for (k, a) in args.iter().enumerate() {
+                        self.read.insert(*a);
+                        if c.and_then(|c| c.params.get(k)).map(|q| q.mode) == Some(Mode::Mut) {
+                            self.mutated.insert(*a);
+                        }
+                    }
+                }
+                Stmt::Call {
+                    ty,
+                    method,
+                    recv,
+                    args,
+                    ..
+                } => {
+                    let m = schema.ty(ty).and_then(|t| t.method(method));
+                    self.read.insert(*recv);
+                    if m.map(|m| m.receiver) == Some(Mode::Mut) {
+                        self.mutated.insert(*recv);
+                    }
+                    for (k, a) in args.iter().enumerate() {
+                        self.read.insert(*a);
+                        if m.and_then(|m| m.params.get(k)).map(|q| q.mode) == Some(Mode::Mut) {
+                            self.mutated.insert(*a);
+                        }
+                    }
+                }
+                Stmt::Op { arg, .. } => {
+                    self.read.insert(*arg);
+                }
+                Stmt::GetField { target, .. } => {
+                    self.read.insert(*target);
+                }
+                Stmt::SetField { target, value, .. } => {
+                    self.read.insert(*value);
+                    self.read.insert(*target);
+                    self.mutated.insert(*target);
+                }
+                Stmt::Repeat { body, .. } => self.scan(body, p, schema),
+                Stmt::Lit { .. } => {}
+            }
+        }
+    }
+}
+
+struct Printer<'a> {
+    p: &'a Program,
+    schema: &'a ApiSchema,
+    usage: Usage,
+    out: String,
+    imports: Vec<String>,
+    depth: usize,
+    loop_n: u32,
+}
+
+impl Printer<'_> {
+    fn name(&self, v: Var) -> String {
+        format!("{}{}", name_prefix(self.p.ty(v)), v.0)
+    }
+
+    fn binding(&self, v: Var) -> String {
+        let name = self.name(v);
+        if !self.usage.read.contains(&v) {
+            format!("_{name}")
+        } else if self.usage.mutated.contains(&v) {
+            format!("mut {name}")
+        } else {
+            name
+        }
+    }
+
+    fn line(&mut self, s: &str) {
+        for _ in 0..self.depth {
+            self.out.push_str("    ");
+        }
+        self.out.push_str(s);
+        self.out.push('\n');
+    }
+
+    fn operand(&self, v: Var, mode: Mode) -> String {
+        let n = self.name(v);
+        match mode {
+            Mode::Ref | Mode::Slice | Mode::Str => format!("&{n}"),
+            Mode::Mut => format!("&mut {n}"),
+            Mode::Val | Mode::Copy => n,
+        }
+    }
+
+    fn fill(
+        &self,
+        template: &str,
+        recv: Option<Var>,
+        params: &[ParamSchema],
+        args: &[Var],
+    ) -> String {
+        let mut s = template.to_string();
+        if let Some(r) = recv {
+            s = s.replace("{self}", &self.name(r));
+        }
+        for (p, a) in params.iter().zip(args) {
+            s = s.replace(&format!("{{{}}}", p.name), &self.name(*a));
+        }
+        s
+    }
+
+    fn import_type(&mut self, ty: &str) {
+        if let Some(t) = self.schema.ty(ty) {
+            self.imports.extend(t.imports.iter().cloned());
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Lit { out, value } => {
+                let b = self.binding(*out);
+                let text = match value {
+                    Literal::Bool(x) => format!("let {b} = {x};"),
+                    Literal::Char(c) => format!("let {b} = {c:?};"),
+                    Literal::Str(x) => format!("let {b} = String::from({x:?});"),
+                    Literal::Int { ty, value } => format!("let {b}: {} = {value};", ty.name()),
+                    Literal::Index { ty, pattern } => {
+                        let n = self.loop_n;
+                        format!("let {b} = ({}) as {};", pattern.rust("i", n), ty.name())
+                    }
+                };
+                self.line(&text);
+            }
+            Stmt::Ctor {
+                out,
+                ty,
+                ctor,
+                args,
+            } => {
+                self.import_type(ty);
+                let t = self.schema.ty(ty).expect("checked");
+                let c = t.ctor(ctor).expect("checked");
+                let expr = match &c.template {
+                    Some(tm) => self.fill(tm, None, &c.params, args),
+                    None => {
+                        let a: Vec<_> = args
+                            .iter()
+                            .zip(&c.params)
+                            .map(|(v, p)| self.operand(*v, p.mode))
+                            .collect();
+                        format!("{}::{}({})", t.rust_path(), ctor, a.join(", "))
+                    }
+                };
+                for p in &c.params {
+                    self.import_type(&p.ty);
+                }
+                let b = self.binding(*out);
+                self.line(&format!("let {b} = {expr};"));
+            }
+            Stmt::Call {
+                out,
+                ty,
+                method,
+                recv,
+                args,
+                ..
+            } => {
+                let t = self.schema.ty(ty).expect("checked");
+                let m = t.method(method).expect("checked").clone();
+                let expr = match &m.template {
+                    Some(tm) => self.fill(tm, Some(*recv), &m.params, args),
+                    None => {
+                        let a: Vec<_> = args
+                            .iter()
+                            .zip(&m.params)
+                            .map(|(v, p)| self.operand(*v, p.mode))
+                            .collect();
+                        format!("{}.{}({})", self.name(*recv), method, a.join(", "))
+                    }
+                };
+                let text = match out {
+                    Some(o) => format!("let {} = {expr};", self.binding(*o)),
+                    None => format!("let _ = {expr};"),
+                };
+                self.line(&text);
+            }
+            Stmt::Op { out, op, arg } => {
+                let a = self.name(*arg);
+                let expr = match op {
+                    Op::Inc => format!("{a}.saturating_add(1)"),
+                    Op::Dec => format!("{a}.saturating_sub(1)"),
+                    Op::Double => format!("{a}.saturating_mul(2)"),
+                    Op::Halve => format!("{a} / 2"),
+                    Op::Toggle => format!("!{a}"),
+                    Op::Append => format!("format!(\"{{{a}}}a\")"),
+                    Op::Repeat2 => format!("{a}.repeat(2)"),
+                };
+                let b = self.binding(*out);
+                self.line(&format!("let {b} = {expr};"));
+            }
+            Stmt::GetField { out, target, field } => {
+                let b = self.binding(*out);
+                let t = self.name(*target);
+                self.line(&format!("let {b} = {t}.{field}.clone();"));
+            }
+            Stmt::SetField {
+                target,
+                field,
+                value,
+            } => {
+                let t = self.name(*target);
+                let v = self.name(*value);
+                self.line(&format!("{t}.{field} = {v};"));
+            }
+            Stmt::Repeat { n, body } => {
+                let uses_i = body.iter().any(|s| {
+                    matches!(
+                        s,
+                        Stmt::Lit {
+                            value: Literal::Index { .. },
+                            ..
+                        }
+                    )
+                });
+                let i = if uses_i { "i" } else { "_" };
+                self.line(&format!("for {i} in 0..{n}i64 {{"));
+                self.depth += 1;
+                let saved = self.loop_n;
+                self.loop_n = *n;
+                for s in body {
+                    self.stmt(s);
+                }
+                self.loop_n = saved;
+                self.depth -= 1;
+                self.line("}");
+            }
+        }
+    }
+}

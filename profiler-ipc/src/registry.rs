@@ -1,0 +1,269 @@
+//! The API registry: target types declared once, with function pointers the interpreter
+//! dispatches to, and the [`register_type!`](crate::register_type) DSL that writes them.
+//!
+//! Rust has no reflection, so every type a program may use is registered at a concrete
+//! instantiation (`Vec<Key>`, never `Vec<T>`). A registration yields a [`TypeDef`]: the
+//! serializable [`TypeSchema`] plus the code to run. Values live as `Box<dyn Any>`; the
+//! generated wrappers downcast operands according to their passing mode.
+
+use std::any::Any;
+
+use crate::schema::{ApiSchema, TypeSchema};
+
+/// A variable's storage in the interpreter: `None` once moved (or not yet defined).
+pub type Slot = Option<Box<dyn Any>>;
+
+/// A registered call failed before reaching target code (the program was ill-typed).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct CallError(pub String);
+
+/// Calls a constructor: operands in parameter order.
+pub type CtorFn = fn(&mut [Slot]) -> Result<Box<dyn Any>, CallError>;
+/// Calls a method: receiver first, then parameters; returns the kept result, if any.
+pub type MethodFn = fn(&mut [Slot]) -> Result<Option<Box<dyn Any>>, CallError>;
+/// Reads (clones) a public field.
+pub type GetFieldFn = fn(&dyn Any) -> Result<Box<dyn Any>, CallError>;
+/// Writes a public field.
+pub type SetFieldFn = fn(&mut dyn Any, Box<dyn Any>) -> Result<(), CallError>;
+/// The registered input size of a value.
+pub type SizeFn = fn(&dyn Any) -> u64;
+
+/// A registered type: its schema and the code behind it.
+pub struct TypeDef {
+    pub schema: TypeSchema,
+    pub size: Option<SizeFn>,
+    /// Constructors, parallel to `schema.ctors`.
+    pub ctors: Vec<CtorFn>,
+    /// Methods, parallel to `schema.methods`.
+    pub methods: Vec<MethodFn>,
+    /// Field accessors, parallel to `schema.fields`.
+    pub fields: Vec<(GetFieldFn, SetFieldFn)>,
+}
+
+/// Every registered type of one worker.
+pub struct Registry {
+    pub types: Vec<TypeDef>,
+}
+
+impl Registry {
+    /// Collects type definitions; panics on a duplicate name, which is a registration bug.
+    pub fn new(types: Vec<TypeDef>) -> Registry {
+        let mut names = std::collections::HashSet::new();
+        for t in &types {
+            assert!(
+                names.insert(t.schema.name.clone()),
+                "type {} registered twice",
+                t.schema.name
+            );
+        }
+        Registry { types }
+    }
+
+    /// The serializable description sent in the worker's hello.
+    pub fn schema(&self) -> ApiSchema {
+        ApiSchema {
+            types: self.types.iter().map(|t| t.schema.clone()).collect(),
+        }
+    }
+
+    /// The type named `name`.
+    pub fn ty(&self, name: &str) -> Option<&TypeDef> {
+        self.types.iter().find(|t| t.schema.name == name)
+    }
+}
+
+/// Normalizes `stringify!` output of a type into a registry name (no whitespace).
+pub fn type_name(stringified: &str) -> String {
+    stringified.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// Borrows operand `s` as a `&T`.
+pub fn slot_ref<'a, T: 'static>(s: Option<&'a mut Slot>, what: &str) -> Result<&'a T, CallError> {
+    s.and_then(|s| s.as_ref())
+        .and_then(|b| b.downcast_ref::<T>())
+        .ok_or_else(|| type_error::<T>(what))
+}
+
+/// Borrows operand `s` as a `&mut T`.
+pub fn slot_mut<'a, T: 'static>(
+    s: Option<&'a mut Slot>,
+    what: &str,
+) -> Result<&'a mut T, CallError> {
+    s.and_then(|s| s.as_mut())
+        .and_then(|b| b.downcast_mut::<T>())
+        .ok_or_else(|| type_error::<T>(what))
+}
+
+/// Moves operand `s` out as a `T`.
+pub fn slot_take<T: 'static>(s: Option<&mut Slot>, what: &str) -> Result<T, CallError> {
+    let s = s.ok_or_else(|| type_error::<T>(what))?;
+    match s.take().map(|b| b.downcast::<T>()) {
+        Some(Ok(b)) => Ok(*b),
+        Some(Err(b)) => {
+            *s = Some(b);
+            Err(type_error::<T>(what))
+        }
+        None => Err(type_error::<T>(what)),
+    }
+}
+
+fn type_error<T>(what: &str) -> CallError {
+    CallError(format!(
+        "operand `{what}` is not a live {}",
+        std::any::type_name::<T>()
+    ))
+}
+
+/// Declares one target type. Expands to a function returning its [`TypeDef`].
+///
+/// ```ignore
+/// register_type! {
+///     /// Vec of probe keys.
+///     pub fn vec_key() -> Vec<Key> {
+///         path: "Vec", imports: ["perfsyn_corpus::probe::Key"], version: None,
+///         size: [|v| v.len() as u64],
+///         ctors {
+///             new() => Vec::new();
+///             with_capacity(capacity: copy usize) => Vec::with_capacity(capacity);
+///         }
+///         methods {
+///             // "O(1)": amortized, per the docs of Vec::push.
+///             push(mut self, value: val Key) ["O(1)"];
+///             contains(ref self, x: ref Key) -> bool ["O(n)"];
+///             retain_even(mut self) as "{self}.retain(|k| k.get() % 2 == 0)"
+///                 => |v| v.retain(|k| k.get() % 2 == 0);
+///         }
+///         fields {}
+///     }
+/// }
+/// ```
+///
+/// Passing modes: `ref` (`&x`), `mut` (`&mut x`), `val` (moves `x`), `copy` (copies `x`),
+/// `slice T` (a `Vec<T>` variable passed as `&[T]`), `str String` (a `String` as `&str`).
+/// A method without `-> T` drops its result (through `black_box`). `version: Some(("G", "old"))`
+/// makes the type the `old` member of version group `G`.
+#[macro_export]
+macro_rules! register_type {
+    ($(
+        $(#[doc = $doc:literal])*
+        $vis:vis fn $fname:ident() -> $t:ty {
+            path: $path:literal, imports: [$($import:literal),* $(,)?], version: $version:expr,
+            size: [$(|$sv:ident| $sbody:expr)?],
+            ctors { $(
+                $cname:ident ( $($cp:ident : $cpm:ident $cpt:ty),* $(,)? )
+                    $(as $ctmpl:literal)? => $cbody:expr;
+            )* }
+            methods { $(
+                $mname:ident ( $rm:ident self $(, $p:ident : $pm:ident $pt:ty)* $(,)? )
+                    $(-> $ret:ty)? $([$cx:literal])?
+                    $(as $tmpl:literal => |$r:ident| $body:expr)?;
+            )* }
+            fields { $( $field:ident : $fty:ty; )* }
+        }
+    )*) => {$(
+        $(#[doc = $doc])*
+        $vis fn $fname() -> $crate::registry::TypeDef {
+            #[allow(unused_imports)]
+            use $crate::registry::{slot_mut, slot_ref, slot_take, CallError, Slot};
+            use $crate::schema::*;
+            let version: Option<(&str, &str)> = $version;
+            let size: Option<fn(&$t) -> u64> = $crate::register_type!(@size $t $(|$sv| $sbody)?);
+            let doc: &[&str] = &[$($doc),*];
+            let schema = TypeSchema {
+                name: $crate::registry::type_name(stringify!($t)),
+                path: $path.to_string(),
+                sized: size.is_some(),
+                version: version.map(|(g, v)| VersionSchema { group: g.to_string(), version: v.to_string() }),
+                ctors: vec![$(CtorSchema {
+                    name: stringify!($cname).to_string(),
+                    params: vec![$($crate::register_type!(@param $cp $cpm $cpt)),*],
+                    template: $crate::register_type!(@opt $($ctmpl)?),
+                }),*],
+                methods: vec![$(MethodSchema {
+                    name: stringify!($mname).to_string(),
+                    receiver: $crate::register_type!(@mode $rm),
+                    params: vec![$($crate::register_type!(@param $p $pm $pt)),*],
+                    ret: $crate::register_type!(@opt_ty $($ret)?),
+                    expected: $crate::register_type!(@opt $($cx)?),
+                    template: $crate::register_type!(@opt $($tmpl)?),
+                }),*],
+                fields: vec![$(FieldSchema {
+                    name: stringify!($field).to_string(),
+                    ty: $crate::registry::type_name(stringify!($fty)),
+                }),*],
+                imports: vec![$($import.to_string()),*],
+                doc: doc.first().map(|d| d.trim().to_string()).unwrap_or_default(),
+            };
+            $crate::registry::TypeDef {
+                schema,
+                size: size.map(|_| {
+                    (|v: &dyn std::any::Any| {
+                        let f: fn(&$t) -> u64 = $crate::register_type!(@size $t $(|$sv| $sbody)?).unwrap();
+                        v.downcast_ref::<$t>().map(f).unwrap_or(0)
+                    }) as $crate::registry::SizeFn
+                }),
+                ctors: vec![$(
+                    (|args: &mut [Slot]| -> Result<Box<dyn std::any::Any>, CallError> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut it = args.iter_mut();
+                        $( let $cp = $crate::register_type!(@arg it $cp $cpm $cpt); )*
+                        let v: $t = $cbody;
+                        Ok(Box::new(v))
+                    }) as $crate::registry::CtorFn
+                ),*],
+                methods: vec![$(
+                    (|args: &mut [Slot]| -> Result<Option<Box<dyn std::any::Any>>, CallError> {
+                        let mut it = args.iter_mut();
+                        let recv = $crate::register_type!(@arg it self $rm $t);
+                        $( let $p = $crate::register_type!(@arg it $p $pm $pt); )*
+                        let result = $crate::register_type!(@call recv $mname ($($p),*) $($r $body)?);
+                        $crate::register_type!(@ret result $($ret)?)
+                    }) as $crate::registry::MethodFn
+                ),*],
+                fields: vec![$(
+                    (
+                        (|v: &dyn std::any::Any| -> Result<Box<dyn std::any::Any>, CallError> {
+                            let v = v.downcast_ref::<$t>().ok_or_else(|| CallError("field read on wrong type".into()))?;
+                            Ok(Box::new(v.$field.clone()))
+                        }) as $crate::registry::GetFieldFn,
+                        (|v: &mut dyn std::any::Any, x: Box<dyn std::any::Any>| -> Result<(), CallError> {
+                            let v = v.downcast_mut::<$t>().ok_or_else(|| CallError("field write on wrong type".into()))?;
+                            let x = x.downcast::<$fty>().map_err(|_| CallError("field value of wrong type".into()))?;
+                            v.$field = *x;
+                            Ok(())
+                        }) as $crate::registry::SetFieldFn,
+                    )
+                ),*],
+            }
+        }
+    )*};
+    (@size $t:ty) => { None };
+    (@size $t:ty |$sv:ident| $sbody:expr) => { Some(|$sv: &$t| $sbody) };
+    (@opt) => { None };
+    (@opt $l:literal) => { Some($l.to_string()) };
+    (@opt_ty) => { None };
+    (@opt_ty $t:ty) => { Some($crate::registry::type_name(stringify!($t))) };
+    (@mode ref) => { Mode::Ref };
+    (@mode mut) => { Mode::Mut };
+    (@mode val) => { Mode::Val };
+    (@mode copy) => { Mode::Copy };
+    (@mode slice) => { Mode::Slice };
+    (@mode str) => { Mode::Str };
+    (@param $p:ident slice $t:ty) => {
+        ParamSchema { name: stringify!($p).to_string(), ty: format!("Vec<{}>", $crate::registry::type_name(stringify!($t))), mode: Mode::Slice }
+    };
+    (@param $p:ident $m:ident $t:ty) => {
+        ParamSchema { name: stringify!($p).to_string(), ty: $crate::registry::type_name(stringify!($t)), mode: $crate::register_type!(@mode $m) }
+    };
+    (@arg $it:ident $p:ident ref $t:ty) => { slot_ref::<$t>($it.next(), stringify!($p))? };
+    (@arg $it:ident $p:ident mut $t:ty) => { slot_mut::<$t>($it.next(), stringify!($p))? };
+    (@arg $it:ident $p:ident val $t:ty) => { slot_take::<$t>($it.next(), stringify!($p))? };
+    (@arg $it:ident $p:ident copy $t:ty) => { *slot_ref::<$t>($it.next(), stringify!($p))? };
+    (@arg $it:ident $p:ident slice $t:ty) => { slot_ref::<Vec<$t>>($it.next(), stringify!($p))?.as_slice() };
+    (@arg $it:ident $p:ident str $t:ty) => { slot_ref::<String>($it.next(), stringify!($p))?.as_str() };
+    (@call $recv:ident $m:ident ($($p:ident),*)) => { $recv.$m($($p),*) };
+    (@call $recv:ident $m:ident ($($p:ident),*) $r:ident $body:expr) => {{ let $r = $recv; $body }};
+    (@ret $result:ident) => {{ std::hint::black_box(&$result); Ok(None) }};
+    (@ret $result:ident $t:ty) => {{ let r: $t = $result; Ok(Some(Box::new(r) as Box<dyn std::any::Any>)) }};
+}

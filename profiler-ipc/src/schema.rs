@@ -1,0 +1,218 @@
+//! The API schema: the serializable description of a registry.
+//!
+//! The worker sends it in its hello; the engine learns every type, constructor, method,
+//! field and declared complexity from it and never links target code. It is also what the
+//! printer and the type checker read, so they work the same on both sides of the boundary.
+
+use serde::{Deserialize, Serialize};
+
+/// How an operand is passed to a call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Mode {
+    /// `&x`
+    Ref,
+    /// `&mut x`
+    Mut,
+    /// `x`, moving it (the variable is no longer visible afterwards).
+    Val,
+    /// `x` for a `Copy` value (stays visible).
+    Copy,
+    /// `&x` where `x: Vec<T>` is passed as `&[T]`.
+    Slice,
+    /// `&x` where `x: String` is passed as `&str`.
+    Str,
+}
+
+impl Mode {
+    /// The mode's keyword in the registry DSL.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Mode::Ref => "ref",
+            Mode::Mut => "mut",
+            Mode::Val => "val",
+            Mode::Copy => "copy",
+            Mode::Slice => "slice",
+            Mode::Str => "str",
+        }
+    }
+
+    /// Whether passing a variable this way moves it.
+    pub fn moves(self) -> bool {
+        self == Mode::Val
+    }
+
+    /// Whether the callee may mutate the operand.
+    pub fn mutates(self) -> bool {
+        self == Mode::Mut
+    }
+}
+
+/// One parameter of a constructor or method.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ParamSchema {
+    pub name: String,
+    /// Registry type name of the variable passed (for `Slice`, the `Vec<T>`).
+    pub ty: String,
+    pub mode: Mode,
+}
+
+/// A constructor.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct CtorSchema {
+    pub name: String,
+    pub params: Vec<ParamSchema>,
+    /// Rust expression template with `{param}` placeholders; `None` prints `Type::name(args)`.
+    pub template: Option<String>,
+}
+
+/// A method.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct MethodSchema {
+    pub name: String,
+    pub receiver: Mode,
+    pub params: Vec<ParamSchema>,
+    /// The type of the value kept from the call, if the registration keeps it.
+    pub ret: Option<String>,
+    /// Expected complexity in the input size, as the type's documentation states it ("O(n)").
+    pub expected: Option<String>,
+    /// Rust template with `{self}` and `{param}` placeholders; `None` prints `recv.name(args)`.
+    pub template: Option<String>,
+}
+
+impl MethodSchema {
+    /// A one-line signature, e.g. `fn insert(&mut self, index: usize, element: Key)`.
+    pub fn signature(&self) -> String {
+        let recv = match self.receiver {
+            Mode::Ref => "&self",
+            Mode::Mut => "&mut self",
+            _ => "self",
+        };
+        let mut s = format!("fn {}({recv}", self.name);
+        for p in &self.params {
+            s.push_str(&format!(", {}: {}", p.name, param_rust_type(p)));
+        }
+        s.push(')');
+        if let Some(r) = &self.ret {
+            s.push_str(&format!(" -> {r}"));
+        }
+        s
+    }
+}
+
+/// The Rust type of a parameter as the callee sees it.
+pub fn param_rust_type(p: &ParamSchema) -> String {
+    match p.mode {
+        Mode::Ref => format!("&{}", p.ty),
+        Mode::Mut => format!("&mut {}", p.ty),
+        Mode::Val | Mode::Copy => p.ty.clone(),
+        Mode::Slice => format!(
+            "&[{}]",
+            p.ty.strip_prefix("Vec<")
+                .and_then(|t| t.strip_suffix('>'))
+                .unwrap_or(&p.ty)
+        ),
+        Mode::Str => "&str".to_string(),
+    }
+}
+
+/// A public field.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct FieldSchema {
+    pub name: String,
+    pub ty: String,
+}
+
+/// Membership in a version group: two registrations of one API.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct VersionSchema {
+    /// The group's name (shared by both members), e.g. `ListOrderedMap`.
+    pub group: String,
+    /// `old` or `new`.
+    pub version: String,
+}
+
+/// A registered type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TypeSchema {
+    /// Registry name: the Rust type without spaces, e.g. `Vec<Key>`.
+    pub name: String,
+    /// The path users write, without generics, e.g. `Vec`.
+    pub path: String,
+    /// Whether the type has an input-size function.
+    pub sized: bool,
+    pub version: Option<VersionSchema>,
+    pub ctors: Vec<CtorSchema>,
+    pub methods: Vec<MethodSchema>,
+    pub fields: Vec<FieldSchema>,
+    /// Imports a printed program needs for this type (`use` paths).
+    pub imports: Vec<String>,
+    /// The registration's one-line description.
+    pub doc: String,
+}
+
+impl TypeSchema {
+    /// The method named `name`.
+    pub fn method(&self, name: &str) -> Option<&MethodSchema> {
+        self.methods.iter().find(|m| m.name == name)
+    }
+
+    /// The constructor named `name`.
+    pub fn ctor(&self, name: &str) -> Option<&CtorSchema> {
+        self.ctors.iter().find(|c| c.name == name)
+    }
+
+    /// The field named `name`.
+    pub fn field(&self, name: &str) -> Option<&FieldSchema> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+
+    /// The type as a Rust path prefix for associated functions: `Vec<Key>` -> `Vec::<Key>`.
+    pub fn rust_path(&self) -> String {
+        match self.name.find('<') {
+            Some(i) => format!("{}::{}", &self.name[..i], &self.name[i..]),
+            None => self.name.clone(),
+        }
+    }
+}
+
+/// The primitive types every schema has, with literal and operator support built in.
+pub const PRIMITIVES: &[&str] = &[
+    "bool", "u8", "u32", "u64", "usize", "i32", "i64", "char", "String",
+];
+
+/// The whole API a worker offers.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ApiSchema {
+    pub types: Vec<TypeSchema>,
+}
+
+impl ApiSchema {
+    /// The type named `name` (registry spelling, e.g. `Vec<Key>`).
+    pub fn ty(&self, name: &str) -> Option<&TypeSchema> {
+        self.types.iter().find(|t| t.name == name)
+    }
+
+    /// Whether `name` is a primitive or a registered type.
+    pub fn knows(&self, name: &str) -> bool {
+        PRIMITIVES.contains(&name) || self.ty(name).is_some()
+    }
+
+    /// A stable hash of the schema, recorded in run files to detect a changed worker.
+    pub fn hash(&self) -> u64 {
+        let bytes = crate::wire::encode(self).unwrap_or_default();
+        bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ *b as u64).wrapping_mul(0x0100_0000_01b3)
+        })
+    }
+
+    /// The other member of `ty`'s version group, if it has one.
+    pub fn counterpart(&self, ty: &str) -> Option<&TypeSchema> {
+        let v = self.ty(ty)?.version.as_ref()?;
+        self.types.iter().find(|t| {
+            t.name != ty
+                && t.version
+                    .as_ref()
+                    .is_some_and(|o| o.group == v.group && o.version != v.version)
+        })
+    }
+}

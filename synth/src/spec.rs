@@ -1,0 +1,91 @@
+//! Resolving what users type (`Vec::dedup`, `Vec<Key>::dedup`, `Vec`) to registered methods
+//! and types, with close-match suggestions for typos.
+
+use anyhow::{bail, Result};
+use perfsyn_profiler_ipc::schema::{ApiSchema, MethodSchema, TypeSchema};
+
+/// A resolved method: the type and method of the schema.
+#[derive(Clone, Debug)]
+pub struct MethodRef<'s> {
+    pub ty: &'s TypeSchema,
+    pub method: &'s MethodSchema,
+}
+
+impl MethodRef<'_> {
+    /// The user-facing spelling, `Path::method`.
+    pub fn display(&self) -> String {
+        format!("{}::{}", self.ty.path, self.method.name)
+    }
+}
+
+/// Types whose path (`Vec`) or full name (`Vec<Key>`) is `spec`, case-sensitively.
+pub fn resolve_type<'s>(schema: &'s ApiSchema, spec: &str) -> Vec<&'s TypeSchema> {
+    schema
+        .types
+        .iter()
+        .filter(|t| t.path == spec || t.name == spec)
+        .collect()
+}
+
+/// Resolves `Type::method` to exactly one registered method.
+pub fn resolve_method<'s>(schema: &'s ApiSchema, spec: &str) -> Result<MethodRef<'s>> {
+    let Some((ty, method)) = spec.rsplit_once("::") else {
+        bail!("method spec `{spec}` must look like `Type::method` (e.g. Vec::dedup); see `perfsyn list`");
+    };
+    let found: Vec<MethodRef<'s>> = resolve_type(schema, ty)
+        .into_iter()
+        .filter_map(|t| t.method(method).map(|m| MethodRef { ty: t, method: m }))
+        .collect();
+    match found.len() {
+        1 => Ok(found.into_iter().next().expect("one")),
+        0 => bail!(
+            "unknown method `{spec}`; closest matches: {} (see `perfsyn list`)",
+            closest(all_methods(schema), spec).join(", ")
+        ),
+        _ => bail!(
+            "method `{spec}` is ambiguous: {} (spell the type in full)",
+            found
+                .iter()
+                .map(|m| format!("{}::{}", m.ty.name, m.method.name))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// Every method spelled `Path::method`.
+pub fn all_methods(schema: &ApiSchema) -> Vec<String> {
+    schema
+        .types
+        .iter()
+        .flat_map(|t| {
+            t.methods
+                .iter()
+                .map(move |m| format!("{}::{}", t.path, m.name))
+        })
+        .collect()
+}
+
+/// The (up to) three candidates closest to `query` by edit distance.
+pub fn closest(candidates: Vec<String>, query: &str) -> Vec<String> {
+    let mut scored: Vec<(f64, String)> = candidates
+        .into_iter()
+        .map(|c| (strsim::normalized_damerau_levenshtein(&c, query), c))
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    scored.dedup_by(|a, b| a.1 == b.1);
+    scored.into_iter().take(3).map(|(_, c)| c).collect()
+}
+
+/// Resolves a `--type` filter to at least one type.
+pub fn resolve_type_filter<'s>(schema: &'s ApiSchema, spec: &str) -> Result<Vec<&'s TypeSchema>> {
+    let found = resolve_type(schema, spec);
+    if found.is_empty() {
+        let names = schema.types.iter().map(|t| t.path.clone()).collect();
+        bail!(
+            "unknown type `{spec}`; closest matches: {} (see `perfsyn list`)",
+            closest(names, spec).join(", ")
+        );
+    }
+    Ok(found)
+}
