@@ -4,12 +4,42 @@
 //! [`register_type!`](perfsyn_profiler_ipc::register_type) DSL; [`registry`] is the one list
 //! that collects them. The corpus knows nothing of profiling, search or oracles.
 
+pub mod groups;
+pub mod planted;
 pub mod probe;
+pub mod std_btree;
+pub mod std_deque;
+pub mod std_hash;
+pub mod std_heap;
+pub mod std_list;
+pub mod std_string;
 pub mod std_vec;
 
 use perfsyn_profiler_ipc::Registry;
 
-/// Every registered type of this corpus.
+/// Every registered type of this corpus, one registration per line.
 pub fn registry() -> Registry {
-    Registry::new(vec![probe::key(), probe::name(), std_vec::vec_key()])
+    Registry::new(vec![
+        // Probe element types.
+        probe::key(),
+        probe::name(),
+        // std collections.
+        std_vec::vec_key(),
+        std_deque::vec_deque_key(),
+        std_hash::hash_map_key_u64(),
+        std_hash::hash_set_key(),
+        std_btree::btree_map_key_u64(),
+        std_btree::btree_set_key(),
+        std_string::string(),
+        std_heap::binary_heap_key(),
+        std_list::linked_list_key(),
+        // Planted bottlenecks (asymptotic oracle).
+        planted::enumerated_distribution(),
+        planted::tombstone_set(),
+        // Version groups (relative oracle).
+        groups::ordered_map_v1(),
+        groups::ordered_map_v2(),
+        groups::min_stack_v1(),
+        groups::min_stack_v2(),
+    ])
 }

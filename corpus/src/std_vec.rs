@@ -45,8 +45,8 @@ register_type! {
             split_off(mut self, at: copy usize) -> Vec<Key>;
             // Vec::len: no complexity stated.
             len(ref self) -> usize;
-            // slice::contains: no complexity stated (a linear scan by its description).
-            contains(ref self, x: ref Key) -> bool;
+            // slice::contains: "This operation is O(n)."
+            contains(ref self, x: ref Key) -> bool ["O(n)"];
             // slice::sort: "This sort is stable ... and O(n * log(n)) worst-case."
             sort(mut self) ["O(n log n)"];
             // slice::sort_unstable: "... and O(n * log(n)) worst-case."
@@ -59,16 +59,31 @@ register_type! {
             reverse(mut self);
             // slice::rotate_left: "Takes linear (in self.len()) time."
             rotate_left_by(mut self, mid: copy usize) ["O(n)"]
-                as "{self}.rotate_left({mid} % {self}.len().max(1))"
+                as "{ let len = {self}.len().max(1); {self}.rotate_left({mid} % len) }"
                 => |v| { let len = v.len().max(1); v.rotate_left(mid % len) };
             // slice::rotate_right: "Takes linear (in self.len()) time."
             rotate_right_by(mut self, k: copy usize) ["O(n)"]
-                as "{self}.rotate_right({k} % {self}.len().max(1))"
+                as "{ let len = {self}.len().max(1); {self}.rotate_right({k} % len) }"
                 => |v| { let len = v.len().max(1); v.rotate_right(k % len) };
             // slice::select_nth_unstable: "O(n) worst-case".
             select_nth(mut self, index: copy usize) ["O(n)"]
-                as "{self}.select_nth_unstable({index} % {self}.len().max(1))"
+                as "if !{self}.is_empty() { let len = {self}.len(); {self}.select_nth_unstable({index} % len); }"
                 => |v| if !v.is_empty() { let len = v.len(); v.select_nth_unstable(index % len); };
+            // slice::sort_by_key: "O(m * n * log(n)) worst-case, where the key function is
+            // O(m)"; the key here is O(1).
+            sort_by_key_desc(mut self) ["O(n log n)"]
+                as "{self}.sort_by_key(|k| std::cmp::Reverse(k.get()))"
+                => |v| v.sort_by_key(|k| std::cmp::Reverse(k.get()));
+            // slice::is_sorted: no complexity stated.
+            is_sorted(ref self) -> bool;
+            // slice::starts_with: no complexity stated.
+            starts_with(ref self, needle: slice Key) -> bool;
+            // slice::swap: no complexity stated.
+            swap(mut self, a: copy usize, b: copy usize);
+            // slice::fill: no complexity stated.
+            fill(mut self, value: val Key);
+            // Vec::resize: no complexity stated.
+            resize(mut self, new_len: copy usize, value: val Key);
         }
         fields {}
     }
