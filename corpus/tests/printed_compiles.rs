@@ -626,3 +626,54 @@ fn registry_is_well_formed() {
         assert_eq!((n.group.as_str(), n.version.as_str()), (group, "new"));
     }
 }
+
+/// Probe operations of `fill n keys (0..n); <method>(Key::new(n - 1))` on `ty`.
+fn probe_ops_after_fill(ty: &str, fill: &str, method: &str, n: u32) -> u64 {
+    let reg = registry();
+    let it = Interpreter::new(&reg);
+    let mut b = Builder::new();
+    let m = b.ctor(ty, "new", &[]);
+    b.repeat(n, |b| {
+        let k = b.key_at(Pattern::I);
+        if fill == "insert" {
+            let x = b.index(IntTy::U64, Pattern::I);
+            b.call(ty, fill, m, &[k, x]);
+        } else {
+            b.call(ty, fill, m, &[k]);
+        }
+    });
+    let last = b.key(i64::from(n) - 1);
+    let mut p = b.finish();
+    p.body.push(Stmt::Call {
+        out: None,
+        ty: ty.into(),
+        method: method.into(),
+        recv: m,
+        args: vec![last],
+        under_test: true,
+    });
+    let fb = it.run(&p);
+    assert_eq!(fb.outcome, Outcome::Ok, "{ty}::{method}");
+    assert_eq!(fb.input_size, u64::from(n), "{ty}::{method}");
+    fb.cost.probe_ops
+}
+
+/// Not about printing: a sanity check, through the interpreter's probe counts, that the
+/// version groups behave as documented in `groups.rs`.
+#[test]
+fn version_groups_differ_only_where_planted() {
+    // OrderedMap::remove of the newest key: O(1) hash work in the old version, a linear
+    // scan of the order list in the new one.
+    let old = |n| probe_ops_after_fill("OldOrderedMap", "insert", "remove", n);
+    let new = |n| probe_ops_after_fill("NewOrderedMap", "insert", "remove", n);
+    assert_eq!(old(100), old(1000), "old remove does not grow");
+    assert!(new(1000) >= 10 * new(100) / 2, "new remove grows linearly");
+    assert!(new(1000) >= 1000);
+    // MinStack: the same code in both versions, so the same counts.
+    for n in [10, 300] {
+        assert_eq!(
+            probe_ops_after_fill("OldMinStack", "push", "push", n),
+            probe_ops_after_fill("NewMinStack", "push", "push", n)
+        );
+    }
+}
