@@ -5,6 +5,7 @@
 //! that collects them. The corpus knows nothing of profiling, search or oracles.
 
 pub mod groups;
+pub mod hostile;
 pub mod planted;
 pub mod probe;
 pub mod std_btree;
@@ -41,5 +42,7 @@ pub fn registry() -> Registry {
         groups::ordered_map_v2(),
         groups::min_stack_v1(),
         groups::min_stack_v2(),
+        // Sandbox tests only: targets that panic, abort, crash, hang, exit.
+        hostile::hostile(),
     ])
 }

@@ -12,8 +12,12 @@ pub mod interp;
 pub mod meter;
 pub mod print;
 pub mod program;
+pub mod protocol;
 pub mod registry;
+pub mod sandbox;
 pub mod schema;
+pub mod shm;
+pub mod supervisor;
 pub mod wire;
 pub mod worker;
 
@@ -21,3 +25,4 @@ pub use feedback::{Cost, Feedback, Outcome};
 pub use program::{IntTy, Literal, Op, Pattern, Program, Stmt, Var};
 pub use registry::{Registry, TypeDef};
 pub use schema::{ApiSchema, Mode};
+pub use supervisor::{Pool, PoolConfig, PoolError, PoolStats};

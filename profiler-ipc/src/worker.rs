@@ -1,25 +1,267 @@
-//! The worker end of the shared-memory protocol (the transport lands with the worker issue).
+//! The worker end of the shared-memory protocol (see [`crate::protocol`]).
 //!
-//! `perfsyn-worker --schema` prints the registry's schema as JSON and exits; the engine uses it
-//! for `perfsyn list` without starting a session.
+//! Modes of `perfsyn-worker`:
+//! - `--schema`: print the registry's schema as JSON and exit (used by `perfsyn list`).
+//! - `--serve`: started by the supervisor with the region on fd 3 and the pool doorbell on
+//!   fd 4; says hello (magic, version, schema) and runs program batches until told to stop.
+//! - `--bench-inprocess FILE REPEATS`: run the programs of FILE (a JSON array) REPEATS times
+//!   with the interpreter in this process and print the rate as JSON; the reference figure of
+//!   `perfsyn bench ipc` (the engine never links target code, so it cannot measure this
+//!   itself).
 
+use std::os::fd::{FromRawFd, OwnedFd};
+use std::sync::atomic::{AtomicPtr, Ordering::*};
+use std::time::{Duration, Instant};
+
+use crate::interp::{quiet_panics, Interpreter};
+use crate::program::Program;
+use crate::protocol::{self, Header};
 use crate::registry::Registry;
+use crate::shm::{self, Bell, Region};
+
+/// How long an idle worker spins for the next request before sleeping on the futex. A
+/// supervisor that feeds requests back to back answers well within it.
+const IDLE_SPIN: Duration = Duration::from_micros(50);
 
 /// Runs the worker; returns the process exit code.
 pub fn main(registry: &Registry) -> i32 {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("--schema") {
-        match serde_json::to_string(&registry.schema()) {
+    match args.first().map(String::as_str) {
+        Some("--schema") => match serde_json::to_string(&registry.schema()) {
             Ok(s) => {
                 println!("{s}");
-                return 0;
+                0
             }
             Err(e) => {
                 eprintln!("perfsyn-worker: cannot encode the schema: {e}");
-                return 2;
+                2
             }
+        },
+        Some("--serve") => serve(registry),
+        Some("--bench-inprocess") if args.len() == 3 => {
+            bench_inprocess(registry, &args[1], &args[2])
+        }
+        _ => {
+            eprintln!(
+                "perfsyn-worker: usage: perfsyn-worker --schema | --serve | --bench-inprocess FILE REPEATS"
+            );
+            2
         }
     }
-    eprintln!("perfsyn-worker: usage: perfsyn-worker --schema");
-    2
+}
+
+/// Where the allocator's failure hook records an out-of-memory (the region's `oom` field).
+static OOM_FLAG: AtomicPtr<std::sync::atomic::AtomicU32> = AtomicPtr::new(std::ptr::null_mut());
+
+fn on_alloc_failure(_size: usize) {
+    let p = OOM_FLAG.load(Relaxed);
+    if !p.is_null() {
+        // SAFETY: points into the region, which stays mapped until the process ends.
+        unsafe { (*p).store(1, SeqCst) };
+    }
+}
+
+fn serve(registry: &Registry) -> i32 {
+    quiet_panics();
+    // SAFETY: the supervisor hands us these two fds (see sandbox::in_child); nothing else in
+    // this process owns them.
+    let (region, bell_region) = unsafe {
+        (
+            OwnedFd::from_raw_fd(protocol::REGION_FD),
+            OwnedFd::from_raw_fd(protocol::BELL_FD),
+        )
+    };
+    let (region, bell_region) = match (Region::map(region), Region::map(bell_region)) {
+        (Ok(r), Ok(b)) => (r, b),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("perfsyn-worker: --serve: cannot map the shared regions: {e}");
+            return 3;
+        }
+    };
+    if region.len() < protocol::MIN_REGION || bell_region.len() < std::mem::size_of::<Bell>() {
+        eprintln!("perfsyn-worker: --serve: shared regions too small");
+        return 3;
+    }
+    let h: &Header = region.at(0);
+    let bell: &Bell = bell_region.at(0);
+    let out = &h.from_worker;
+    if h.fixed.magic.load(Acquire) != protocol::MAGIC {
+        out.error.store(protocol::ERR_BAD_MAGIC, Relaxed);
+        out.state.store(protocol::STATE_REJECTED, Release);
+        bell.ring();
+        return 3;
+    }
+    if h.fixed.version.load(Relaxed) != protocol::VERSION {
+        out.error.store(protocol::ERR_BAD_VERSION, Relaxed);
+        out.state.store(protocol::STATE_REJECTED, Release);
+        bell.ring();
+        return 3;
+    }
+    OOM_FLAG.store(&out.oom as *const _ as *mut _, SeqCst);
+    let _ = crate::meter::OOM_HOOK.set(on_alloc_failure);
+    out.pid.store(std::process::id(), Relaxed);
+
+    let req_off = h.fixed.req_off.load(Relaxed) as usize;
+    let req_cap = h.fixed.req_cap.load(Relaxed) as usize;
+    let resp_off = h.fixed.resp_off.load(Relaxed) as usize;
+    let resp_cap = h.fixed.resp_cap.load(Relaxed) as usize;
+    if req_off + req_cap > region.len() || resp_off + resp_cap > region.len() {
+        out.error.store(protocol::ERR_BAD_REQUEST, Relaxed);
+        out.state.store(protocol::STATE_REJECTED, Release);
+        bell.ring();
+        return 3;
+    }
+
+    let interp = Interpreter::new(registry);
+    // SAFETY: the response area belongs to the worker until it publishes a state or a reply.
+    let resp = unsafe { region.bytes_mut(resp_off, resp_cap) };
+    match protocol::put_frame(resp, interp.schema()) {
+        Some(n) => out.hello_bytes.store(n as u32, Relaxed),
+        None => {
+            out.error.store(protocol::ERR_HELLO_TOO_LARGE, Relaxed);
+            out.state.store(protocol::STATE_REJECTED, Release);
+            bell.ring();
+            return 3;
+        }
+    }
+    let cpu_budget = cpu_limit_ns();
+    let input = &h.to_worker;
+    // Read before saying hello: the first request may be posted the moment we do.
+    let mut last = input.req_seq.load(Acquire);
+    out.state.store(protocol::STATE_READY, Release);
+    bell.ring();
+
+    loop {
+        // Wait for the next request: spin briefly, then sleep on the shared futex.
+        while input.req_seq.load(Acquire) == last {
+            if shm::spin_until_changed(&input.req_seq, last, IDLE_SPIN) {
+                break;
+            }
+            input.worker_sleeping.store(1, SeqCst);
+            if input.req_seq.load(SeqCst) == last {
+                shm::wait(&input.req_seq, last, None);
+            }
+            input.worker_sleeping.store(0, SeqCst);
+        }
+        let seq = input.req_seq.load(Acquire);
+        last = seq;
+        match input.req_kind.load(Relaxed) {
+            protocol::REQ_RUN => {
+                let count = input.req_count.load(Relaxed) as usize;
+                let bytes = (input.req_bytes.load(Relaxed) as usize).min(req_cap);
+                // SAFETY: the host does not touch the request area until we reply.
+                let req = unsafe { region.bytes(req_off, bytes) };
+                // SAFETY: as for the hello.
+                let resp = unsafe { region.bytes_mut(resp_off, resp_cap) };
+                if let Err(code) = run_batch(&interp, out, req, count, resp) {
+                    out.error.store(code, Relaxed);
+                }
+                if process_cpu_ns() > cpu_budget / 2 {
+                    out.retire.store(1, Relaxed);
+                }
+            }
+            protocol::REQ_SHUTDOWN => {
+                out.resp_seq.store(seq, Release);
+                bell.ring();
+                return 0;
+            }
+            _ => out.error.store(protocol::ERR_BAD_REQUEST, Relaxed),
+        }
+        out.resp_seq.store(seq, Release);
+        bell.ring();
+    }
+}
+
+/// Runs the `count` programs framed in `req`, appending one feedback frame per program to
+/// `resp` and publishing it as soon as that program ends.
+fn run_batch(
+    interp: &Interpreter<'_>,
+    out: &protocol::FromWorker,
+    req: &[u8],
+    count: usize,
+    resp: &mut [u8],
+) -> Result<(), u32> {
+    let mut at = 0;
+    let mut written = out.resp_bytes.load(Relaxed) as usize;
+    for i in 0..count {
+        let (payload, used) = protocol::get_frame(&req[at..]).ok_or(protocol::ERR_BAD_REQUEST)?;
+        at += used;
+        let program: Program =
+            crate::wire::decode(payload).map_err(|_| protocol::ERR_BAD_REQUEST)?;
+        out.oom.store(0, Relaxed);
+        out.start_ns.store(shm::monotonic_ns(), Relaxed);
+        out.started.store(i as u32 + 1, Release);
+        let mut fb = interp.run(&program);
+        drop(program);
+        protocol::cap_feedback(&mut fb);
+        let n =
+            protocol::put_frame(&mut resp[written..], &fb).ok_or(protocol::ERR_RECORD_TOO_LARGE)?;
+        written += n;
+        out.resp_bytes.store(written as u64, Relaxed);
+        out.done.store(i as u32 + 1, Release);
+    }
+    Ok(())
+}
+
+fn process_cpu_ns() -> u64 {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+    t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64
+}
+
+fn cpu_limit_ns() -> u64 {
+    match rustix::process::getrlimit(rustix::process::Resource::Cpu).current {
+        Some(s) => s.saturating_mul(1_000_000_000),
+        None => u64::MAX,
+    }
+}
+
+/// The result of `--bench-inprocess`.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+pub struct InProcessBench {
+    /// Program executions timed.
+    pub runs: u64,
+    pub seconds: f64,
+    pub programs_per_sec: f64,
+}
+
+fn bench_inprocess(registry: &Registry, file: &str, repeats: &str) -> i32 {
+    quiet_panics();
+    let text = match std::fs::read_to_string(file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("perfsyn-worker: cannot read {file}: {e}");
+            return 2;
+        }
+    };
+    let programs: Vec<Program> = match serde_json::from_str(&text) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("perfsyn-worker: {file} is not a JSON array of programs: {e}");
+            return 2;
+        }
+    };
+    let Ok(repeats) = repeats.parse::<u64>() else {
+        eprintln!("perfsyn-worker: REPEATS must be a number, not {repeats}");
+        return 2;
+    };
+    let interp = Interpreter::new(registry);
+    // Warm up once, as the pool's workers are warm after their first batch.
+    for p in &programs {
+        std::hint::black_box(interp.run(p));
+    }
+    let start = Instant::now();
+    for _ in 0..repeats {
+        for p in &programs {
+            std::hint::black_box(interp.run(p));
+        }
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let runs = repeats * programs.len() as u64;
+    let r = InProcessBench {
+        runs,
+        seconds,
+        programs_per_sec: runs as f64 / seconds.max(1e-9),
+    };
+    println!("{}", serde_json::to_string(&r).expect("plain struct"));
+    0
 }

@@ -1,0 +1,105 @@
+//! Hostile targets, for testing the worker sandbox only: each method misbehaves on purpose in
+//! one way a real target might (panic, abort, wild write, stack overflow, hang, huge
+//! allocation, `exit`, flooding stdout). The search never benefits from exploring them; they
+//! exist so that tests can check that every such death is classified and contained.
+
+use std::hint::black_box;
+use std::io::Write;
+
+use perfsyn_profiler_ipc::register_type;
+
+/// A target that harms the process it runs in, on request.
+#[derive(Debug, Default)]
+pub struct Hostile;
+
+impl Hostile {
+    /// A new hostile target (harmless until a method is called).
+    pub fn new() -> Hostile {
+        Hostile
+    }
+
+    /// Does nothing: the well-behaved neighbour of the others in a batch.
+    pub fn noop(&self) {}
+
+    /// Panics (unwinds).
+    pub fn panic(&self) {
+        panic!("hostile panic");
+    }
+
+    /// Aborts the process (SIGABRT).
+    pub fn abort(&self) {
+        std::process::abort();
+    }
+
+    /// Writes through a pointer into the never-mapped first page (SIGSEGV).
+    pub fn null_write(&self) {
+        let p = black_box(16usize) as *mut u64;
+        // SAFETY: not safe at all, on purpose: the first page is never mapped, so this
+        // faults instead of corrupting anything.
+        unsafe { p.write_volatile(1) };
+    }
+
+    /// Recurses until the stack overflows.
+    pub fn recurse_forever(&self) {
+        black_box(recurse(black_box(0)));
+    }
+
+    /// Loops forever.
+    pub fn spin_forever(&self) {
+        loop {
+            black_box(0u64);
+        }
+    }
+
+    /// Allocates 64 GiB (without touching it): fails under the worker's address-space limit.
+    pub fn alloc_64gib(&self) {
+        let v: Vec<u8> = Vec::with_capacity(black_box(64usize << 30));
+        black_box(&v);
+    }
+
+    /// Ends the process with status 0, as a library that calls `exit` would.
+    pub fn exit0(&self) {
+        std::process::exit(0);
+    }
+
+    /// Writes 8 MiB to stdout.
+    pub fn spam_stdout(&self) {
+        let line = [b'x'; 1024];
+        let mut out = std::io::stdout().lock();
+        for _ in 0..8 * 1024 {
+            if out.write_all(&line).is_err() {
+                break;
+            }
+        }
+        let _ = out.flush();
+    }
+}
+
+fn recurse(n: u64) -> u64 {
+    let frame = black_box([n; 32]);
+    if black_box(n) == u64::MAX {
+        return frame[1];
+    }
+    recurse(n + 1).wrapping_add(frame[7])
+}
+
+register_type! {
+    /// A target that harms its process on request (sandbox tests only).
+    pub fn hostile() -> Hostile {
+        path: "Hostile", imports: ["perfsyn_corpus::hostile::Hostile"], version: None,
+        size: [],
+        ctors { new() => Hostile::new(); }
+        methods {
+            noop(ref self);
+            panic(ref self);
+            abort(ref self);
+            null_write(ref self);
+            recurse_forever(ref self);
+            spin_forever(ref self);
+            alloc_64gib(ref self);
+            exit0(ref self);
+            spam_stdout(ref self);
+        }
+        fields {}
+    }
+}

@@ -1,0 +1,216 @@
+//! The shared-memory protocol between the supervisor and a worker: region layout, header
+//! fields and message framing. Both ends are built from this one file.
+//!
+//! Layout of a worker's region (a sealed memfd, inherited as fd [`REGION_FD`]):
+//!
+//! ```text
+//! 0                 Header (atomics; host-written and worker-written fields on separate lines)
+//! HEADER_SIZE       request area   (host writes, worker reads)   REQ_FRACTION of the rest
+//! resp_off          response area  (worker writes, host reads)   the rest
+//! ```
+//!
+//! The pool's doorbell (a [`Bell`](crate::shm::Bell) in its own small memfd, fd [`BELL_FD`])
+//! is shared by all workers of a pool: a worker rings it when it finishes its handshake or a
+//! request, and each worker's keeper thread rings it when the worker dies, so one supervisor
+//! thread waits for all workers on one futex.
+//!
+//! A request is `count` frames `[u32 len][bincode Program]`; the worker answers with one
+//! frame `[u32 len][bincode Feedback]` per program, appended as soon as that program ends,
+//! and publishes their number in `done` (release). Everything before program `done` is
+//! therefore safe even if the worker dies while running it. A message that does not fit its
+//! area is an error, never a truncation; the worker caps the strings inside a feedback
+//! record ([`MAX_TEXT`]) so that a record never exceeds [`MAX_RECORD`].
+
+use std::sync::atomic::{AtomicU32, AtomicU64};
+
+use crate::feedback::{Feedback, Outcome};
+
+/// "PERFSYN1" in little-endian.
+pub const MAGIC: u64 = u64::from_le_bytes(*b"PERFSYN1");
+/// Bumped on every incompatible change of this file.
+pub const VERSION: u32 = 1;
+/// The region's fd number in the worker.
+pub const REGION_FD: i32 = 3;
+/// The pool doorbell's fd number in the worker.
+pub const BELL_FD: i32 = 4;
+/// Bytes reserved for the header.
+pub const HEADER_SIZE: usize = 4096;
+/// Size of the doorbell memfd.
+pub const BELL_SIZE: usize = 4096;
+/// Longest panic message or crash detail a feedback record carries (longer ones are cut
+/// with a marker: the text is target output, not protocol data).
+pub const MAX_TEXT: usize = 1024;
+/// Upper bound of one encoded feedback record, frame included.
+pub const MAX_RECORD: usize = 2 * MAX_TEXT + 256;
+/// Smallest region the supervisor accepts.
+pub const MIN_REGION: usize = HEADER_SIZE + 64 * 1024;
+
+/// Request kinds (`Header::req_kind`).
+pub const REQ_RUN: u32 = 1;
+pub const REQ_SHUTDOWN: u32 = 2;
+
+/// Worker states (`Header::state`).
+pub const STATE_STARTING: u32 = 0;
+/// Hello written (schema in the response area, `hello_bytes` long).
+pub const STATE_READY: u32 = 1;
+/// The worker rejected the region (bad magic or version); `error` says which.
+pub const STATE_REJECTED: u32 = 2;
+
+/// Worker error codes (`Header::error`).
+pub const ERR_NONE: u32 = 0;
+pub const ERR_BAD_MAGIC: u32 = 1;
+pub const ERR_BAD_VERSION: u32 = 2;
+pub const ERR_BAD_REQUEST: u32 = 3;
+pub const ERR_RECORD_TOO_LARGE: u32 = 4;
+pub const ERR_HELLO_TOO_LARGE: u32 = 5;
+
+/// Fields the host writes before spawning the worker.
+#[repr(C, align(64))]
+#[derive(Debug)]
+pub struct Fixed {
+    pub magic: AtomicU64,
+    pub version: AtomicU32,
+    pub header_size: AtomicU32,
+    pub region_size: AtomicU64,
+    pub req_off: AtomicU64,
+    pub req_cap: AtomicU64,
+    pub resp_off: AtomicU64,
+    pub resp_cap: AtomicU64,
+}
+
+/// Fields the host writes per request.
+#[repr(C, align(64))]
+#[derive(Debug)]
+pub struct ToWorker {
+    /// Futex word: bumped once per request, after the request is written.
+    pub req_seq: AtomicU32,
+    /// Set by the worker while it sleeps on `req_seq`.
+    pub worker_sleeping: AtomicU32,
+    pub req_kind: AtomicU32,
+    pub req_count: AtomicU32,
+    pub req_bytes: AtomicU64,
+}
+
+/// Fields the worker writes.
+#[repr(C, align(64))]
+#[derive(Debug)]
+pub struct FromWorker {
+    pub state: AtomicU32,
+    pub error: AtomicU32,
+    pub hello_bytes: AtomicU32,
+    /// Equal to `req_seq` once the request is complete.
+    pub resp_seq: AtomicU32,
+    /// Feedback records written for the current request (release).
+    pub done: AtomicU32,
+    /// Programs started in the current request; `started > done` while one runs.
+    pub started: AtomicU32,
+    /// `CLOCK_MONOTONIC` ns at which program `started - 1` began (written before `started`).
+    pub start_ns: AtomicU64,
+    /// Bytes of the response area in use.
+    pub resp_bytes: AtomicU64,
+    /// Set by the allocator's failure hook: the coming abort is an out-of-memory.
+    pub oom: AtomicU32,
+    /// Set when the worker asks to be replaced (its CPU-time budget is half used).
+    pub retire: AtomicU32,
+    pub pid: AtomicU32,
+}
+
+/// The header at offset 0 of a worker region.
+#[repr(C)]
+#[derive(Debug)]
+pub struct Header {
+    pub fixed: Fixed,
+    pub to_worker: ToWorker,
+    pub from_worker: FromWorker,
+}
+
+const _: () = assert!(std::mem::size_of::<Header>() <= HEADER_SIZE);
+
+/// Offsets and capacities of the two areas of a region of `size` bytes.
+pub fn areas(size: usize) -> (usize, usize, usize, usize) {
+    let rest = size - HEADER_SIZE;
+    // Programs are larger than feedback records on average, but a request of k programs
+    // needs room for k records of up to MAX_RECORD: split evenly.
+    let req_cap = (rest / 2) & !63;
+    let resp_off = HEADER_SIZE + req_cap;
+    (HEADER_SIZE, req_cap, resp_off, size - resp_off)
+}
+
+/// Cuts a target-provided text to [`MAX_TEXT`] bytes (on a char boundary).
+pub fn cap_text(s: &mut String) {
+    if s.len() > MAX_TEXT {
+        let mut end = MAX_TEXT - 16;
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        s.truncate(end);
+        s.push_str("... (cut)");
+    }
+}
+
+/// Caps the strings of a feedback record so that its encoding fits [`MAX_RECORD`].
+pub fn cap_feedback(fb: &mut Feedback) {
+    match &mut fb.outcome {
+        Outcome::Panic { message, .. } => cap_text(message),
+        Outcome::Invalid { reason } => cap_text(reason),
+        Outcome::Crash { detail, .. } => cap_text(detail),
+        Outcome::Ok | Outcome::Exited { .. } | Outcome::Timeout | Outcome::OutOfMemory => {}
+    }
+}
+
+/// Writes one frame (`[u32 len][bytes]`) encoding `v` at `buf[0..]`; returns its length,
+/// or `None` if it does not fit.
+pub fn put_frame<T: serde::Serialize>(buf: &mut [u8], v: &T) -> Option<usize> {
+    if buf.len() < 4 {
+        return None;
+    }
+    let n = crate::wire::encode_into(v, &mut buf[4..]).ok()?;
+    buf[..4].copy_from_slice(&(n as u32).to_le_bytes());
+    Some(4 + n)
+}
+
+/// Reads the frame at `buf[0..]`: its payload and total length.
+pub fn get_frame(buf: &[u8]) -> Option<(&[u8], usize)> {
+    let len = u32::from_le_bytes(buf.get(..4)?.try_into().ok()?) as usize;
+    let payload = buf.get(4..4 + len)?;
+    Some((payload, 4 + len))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::feedback::Cost;
+
+    #[test]
+    fn a_capped_record_fits_max_record() {
+        let mut fb = Feedback {
+            outcome: Outcome::Crash {
+                signal: 6,
+                detail: "é".repeat(100_000),
+            },
+            cost: Cost {
+                edges: u64::MAX,
+                probe_ops: u64::MAX,
+                bytes_moved: u64::MAX,
+                allocs: u64::MAX,
+                alloc_bytes: u64::MAX,
+                cpu_ns: u64::MAX,
+            },
+            input_size: u64::MAX,
+            calls: u32::MAX,
+        };
+        cap_feedback(&mut fb);
+        let mut buf = vec![0u8; MAX_RECORD];
+        let n = put_frame(&mut buf, &fb).expect("fits");
+        let (payload, used) = get_frame(&buf[..n]).unwrap();
+        assert_eq!(used, n);
+        let back: Feedback = crate::wire::decode(payload).unwrap();
+        assert_eq!(back, fb);
+    }
+
+    #[test]
+    fn frames_that_do_not_fit_are_refused() {
+        let mut buf = vec![0u8; 8];
+        assert!(put_frame(&mut buf, &"a long string".to_string()).is_none());
+    }
+}
