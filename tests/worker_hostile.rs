@@ -1,0 +1,131 @@
+//! Hostile targets: every way a target can hurt its process is classified, contained to its
+//! own program, and never loses or misattributes a neighbour's result.
+
+mod worker_support;
+
+use std::time::Duration;
+
+use perfsyn_profiler_ipc::{Feedback, Outcome, Program};
+use worker_support::*;
+
+/// What each hostile method must be reported as.
+fn expected(method: &str, o: &Outcome) -> bool {
+    match method {
+        "noop" | "spam_stdout" => *o == Outcome::Ok,
+        "panic" => matches!(o, Outcome::Panic { stmt: 1, message } if message == "hostile panic"),
+        "abort" => {
+            matches!(o, Outcome::Crash { signal, detail } if *signal == libc::SIGABRT && detail != "stack overflow")
+        }
+        "null_write" => matches!(o, Outcome::Crash { signal, .. } if *signal == libc::SIGSEGV),
+        "recurse_forever" => {
+            matches!(o, Outcome::Crash { signal, detail } if *signal == libc::SIGABRT && detail == "stack overflow")
+        }
+        "spin_forever" => *o == Outcome::Timeout,
+        "alloc_64gib" => *o == Outcome::OutOfMemory,
+        "exit0" => *o == Outcome::Exited { code: 0 },
+        _ => unreachable!("unknown hostile method {method}"),
+    }
+}
+
+const METHODS: [&str; 9] = [
+    "noop",
+    "panic",
+    "abort",
+    "null_write",
+    "recurse_forever",
+    "spin_forever",
+    "alloc_64gib",
+    "exit0",
+    "spam_stdout",
+];
+
+/// A benign program whose feedback identifies it: `input_size == probe_ops == n`.
+fn marker(n: u32) -> Program {
+    vec_contains(n, -1)
+}
+
+fn assert_marker(fb: &Feedback, n: u32, context: &str) {
+    assert_eq!(fb.outcome, Outcome::Ok, "{context}");
+    assert_eq!(fb.input_size, n as u64, "{context}: misattributed feedback");
+    assert_eq!(
+        fb.cost.probe_ops, n as u64,
+        "{context}: misattributed feedback"
+    );
+}
+
+#[test]
+fn each_hostile_target_is_classified_and_the_batch_goes_on() {
+    let mut pool = pool(1, Duration::from_millis(500));
+    for m in METHODS {
+        let batch = vec![marker(3), hostile(m), marker(5), marker(7)];
+        let fbs = pool.run(&batch).unwrap();
+        assert_eq!(fbs.len(), 4);
+        assert_marker(&fbs[0], 3, &format!("before {m}"));
+        assert!(
+            expected(m, &fbs[1].outcome),
+            "{m}: got {:?}",
+            fbs[1].outcome
+        );
+        assert_marker(&fbs[2], 5, &format!("after {m}"));
+        assert_marker(&fbs[3], 7, &format!("after {m}"));
+    }
+    let st = pool.stats();
+    assert_eq!(st.timeouts, 1);
+    assert_eq!(st.ooms, 1);
+    assert_eq!(st.exits, 1);
+    assert_eq!(st.panics, 1);
+    assert_eq!(st.crashes, 3);
+    // abort, null_write, recurse_forever, spin_forever, alloc_64gib, exit0 each cost a worker.
+    assert_eq!(st.restarts, 6);
+}
+
+#[test]
+fn a_mixed_batch_over_two_workers_keeps_every_result_in_place() {
+    let mut pool = pool(2, Duration::from_millis(500));
+    let mut batch = Vec::new();
+    let mut expect = Vec::new();
+    for round in 0..2u32 {
+        for (k, m) in METHODS.iter().enumerate() {
+            let n = 1 + round * 20 + k as u32;
+            batch.push(marker(n));
+            expect.push(None);
+            batch.push(hostile(m));
+            expect.push(Some(*m));
+        }
+    }
+    let fbs = pool.run(&batch).unwrap();
+    assert_eq!(fbs.len(), batch.len());
+    for (i, (fb, e)) in fbs.iter().zip(&expect).enumerate() {
+        match e {
+            Some(m) => assert!(expected(m, &fb.outcome), "#{i} {m}: got {:?}", fb.outcome),
+            None => assert_marker(fb, input_of(&batch[i]), &format!("#{i}")),
+        }
+    }
+    // The pool is healthy afterwards.
+    let fbs = pool.run(&[marker(9), marker(10)]).unwrap();
+    assert_marker(&fbs[0], 9, "after");
+    assert_marker(&fbs[1], 10, "after");
+}
+
+/// The `n` of a marker program (its repeat count).
+fn input_of(p: &Program) -> u32 {
+    p.body
+        .iter()
+        .find_map(|s| match s {
+            perfsyn_profiler_ipc::Stmt::Repeat { n, .. } => Some(*n),
+            _ => None,
+        })
+        .unwrap()
+}
+
+#[test]
+fn a_hang_is_killed_after_the_deadline_and_costs_one_program() {
+    let mut pool = pool(1, Duration::from_millis(200));
+    let fbs = pool
+        .run(&[hostile("spin_forever"), hostile("spin_forever"), marker(4)])
+        .unwrap();
+    assert_eq!(fbs[0].outcome, Outcome::Timeout);
+    assert_eq!(fbs[1].outcome, Outcome::Timeout);
+    assert_marker(&fbs[2], 4, "after two hangs");
+    assert_eq!(pool.stats().timeouts, 2);
+}
