@@ -105,19 +105,19 @@ impl Pattern {
             Pattern::NMinusI => format!("{n} - {i}"),
             Pattern::ModK(k) => format!("{i} % {}", k.max(1)),
             Pattern::Hash(seed) => format!(
-                "(({i} as u64).wrapping_add({seed}).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as i64"
+                "(({i} as u64).wrapping_add({seed}).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48) as i64"
             ),
             Pattern::Const(c) => format!("{c}"),
         }
     }
 }
 
-/// A scattered but deterministic value for loop index `i` (24 bits, non-negative).
+/// A scattered but deterministic value for loop index `i` (16 bits, non-negative).
 pub fn hash_index(i: i64, seed: u32) -> i64 {
     ((i as u64)
         .wrapping_add(seed as u64)
         .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        >> 40) as i64
+        >> 48) as i64
 }
 
 /// A literal value; `Index` is only valid inside a `repeat` body.

@@ -6,6 +6,12 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
 
+use crate::bench_ipc;
+use crate::explore::{explore, ExploreConfig, ExploreReport, OracleKind};
+use crate::oracle::asymptotic::{ScoreKind, Thresholds};
+use crate::oracle::relative::Direction;
+use crate::pool::WorkerPool;
+use crate::search::{Budget, Metric, SearchConfig, StrategyKind};
 use crate::{list, worker_build};
 
 /// perfsyn finds the inputs that make code slow.
@@ -20,6 +26,11 @@ pub struct Cli {
 pub enum Command {
     /// List every registered method with its signature and expected complexity.
     List(ListArgs),
+    /// Benchmarks of perfsyn itself (`bench ipc`: the cost of the worker boundary).
+    #[command(subcommand)]
+    Bench(BenchCommand),
+    /// Search for a program that exposes a bottleneck in one method.
+    Explore(ExploreArgs),
 }
 
 /// Options shared by every command that needs a worker.
@@ -46,6 +57,8 @@ pub struct ListArgs {
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::List(a) => run_list(a),
+        Command::Bench(b) => run_bench(b),
+        Command::Explore(a) => run_explore(a),
     }
 }
 
@@ -59,4 +72,304 @@ fn run_list(a: ListArgs) -> Result<()> {
         print!("{}", list::render(&entries));
     }
     Ok(())
+}
+
+/// Parses a duration like `20s`, `500ms`, `2m`, `1h` or a bare number of seconds.
+pub fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
+    let s = s.trim();
+    let (num, unit) = match s.find(|c: char| !(c.is_ascii_digit() || c == '.')) {
+        Some(i) => (&s[..i], &s[i..]),
+        None => (s, "s"),
+    };
+    let v: f64 = num
+        .parse()
+        .map_err(|_| format!("`{s}` is not a duration (examples: 20s, 500ms, 2m)"))?;
+    let secs = match unit {
+        "ms" => v / 1000.0,
+        "s" => v,
+        "m" => v * 60.0,
+        "h" => v * 3600.0,
+        _ => return Err(format!("`{s}`: unknown unit `{unit}` (use ms, s, m or h)")),
+    };
+    if secs <= 0.0 {
+        return Err(format!("`{s}`: the duration must be positive"));
+    }
+    Ok(std::time::Duration::from_secs_f64(secs))
+}
+
+fn parse_workers(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("at least one worker is needed".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("`{s}` is not a number of workers")),
+    }
+}
+
+fn parse_positive(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("`{s}` is not a positive number")),
+    }
+}
+
+/// Options of a search (shared by explore and later by suite and hunt).
+#[derive(Debug, Clone, Args)]
+pub struct SearchArgs {
+    /// Search strategy.
+    #[arg(long, value_enum, default_value = "astar")]
+    pub strategy: StrategyKind,
+    /// Time budget of the search (e.g. 20s, 2m).
+    #[arg(long, value_parser = parse_duration, default_value = "20s", conflicts_with = "max_programs")]
+    pub budget: std::time::Duration,
+    /// Program budget instead of a time budget: with it, the same seed gives the same result.
+    #[arg(long, value_parser = parse_positive)]
+    pub max_programs: Option<u64>,
+    /// Seed of every random choice (default: derived from the clock, and printed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Number of worker processes (default: one per core).
+    #[arg(long, value_parser = parse_workers)]
+    pub workers: Option<usize>,
+    /// The cost the search optimizes.
+    #[arg(long, value_enum, default_value = "cost")]
+    pub metric: Metric,
+    /// Switch off our loop extension (repeat blocks), leaving the paper's program model.
+    #[arg(long)]
+    pub no_loops: bool,
+    /// Deepest mutation path (maxMuts).
+    #[arg(long, default_value_t = 32)]
+    pub max_muts: u32,
+    /// Per-program deadline after which a worker is killed and the program is a timeout.
+    /// Short on purpose: the search runs thousands of programs, and one that needs longer
+    /// is not worth its time (it counts as a timeout, not as a result).
+    #[arg(long, value_parser = parse_duration, default_value = "500ms")]
+    pub deadline: std::time::Duration,
+}
+
+impl SearchArgs {
+    /// The engine's search configuration.
+    pub fn config(&self) -> SearchConfig {
+        let mut cfg = SearchConfig {
+            budget: match self.max_programs {
+                Some(n) => Budget::Programs(n),
+                None => Budget::Time(self.budget),
+            },
+            seed: self.seed.unwrap_or_else(|| {
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.as_nanos() as u64 % 1_000_000)
+                    .unwrap_or(1)
+            }),
+            metric: self.metric,
+            max_depth: self.max_muts,
+            ..SearchConfig::default()
+        };
+        cfg.mutation.loops = !self.no_loops;
+        cfg
+    }
+
+    /// The number of workers to start.
+    pub fn worker_count(&self) -> usize {
+        self.workers.unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2)
+        })
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct ExploreArgs {
+    /// The method under test, e.g. `Vec::dedup` (see `perfsyn list`).
+    #[arg(long)]
+    pub method: String,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Which oracle judges: relative for version groups and asymptotic otherwise by default.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub oracle: OracleKind,
+    /// Asymptotic score: `growth` (ours, default) or `area` (eq. 3.5 of the paper).
+    #[arg(long, value_enum, default_value = "growth")]
+    pub score: ScoreKindArg,
+    /// Relative oracle: which cost gaps count.
+    #[arg(long, value_enum, default_value = "both")]
+    pub direction: Direction,
+    /// Relative oracle: the smallest new/old cost ratio reported (t_rel).
+    #[arg(long, default_value_t = 1.2)]
+    pub t_rel: f64,
+    /// Override the documented complexity, e.g. "O(n)".
+    #[arg(long, value_name = "CLASS")]
+    pub expect: Option<String>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub worker: WorkerArgs,
+}
+
+/// `--score` values.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum ScoreKindArg {
+    Growth,
+    Area,
+}
+
+fn run_explore(a: ExploreArgs) -> Result<()> {
+    if !(a.t_rel > 1.0) {
+        anyhow::bail!("--t-rel must be greater than 1 (got {})", a.t_rel);
+    }
+    let worker = worker_build::resolve_worker(a.worker.worker.as_deref(), a.json)?;
+    let mut pool = WorkerPool::start(&worker, a.search.worker_count(), a.search.deadline)?;
+    let cfg = ExploreConfig {
+        method: a.method.clone(),
+        strategy: a.search.strategy,
+        oracle: a.oracle,
+        score: match a.score {
+            ScoreKindArg::Growth => ScoreKind::Growth,
+            ScoreKindArg::Area => ScoreKind::Area,
+        },
+        direction: a.direction,
+        t_rel: a.t_rel,
+        thresholds: Thresholds::default(),
+        expect: a.expect.clone(),
+        search: a.search.config(),
+        start: None,
+    };
+    let bar = (!a.json).then(|| {
+        let b = indicatif::ProgressBar::new_spinner();
+        b.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} {msg}").expect("static template"),
+        );
+        b
+    });
+    let report = explore(&mut pool, &cfg, &mut |p| {
+        if let Some(b) = &bar {
+            b.set_message(format!(
+                "{} programs, {} valid, best score {:.3}, {:.1}s",
+                p.programs,
+                p.valid,
+                p.best_score,
+                p.elapsed.as_secs_f64()
+            ));
+            b.tick();
+        }
+    })?;
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", render_explore(&report, &a));
+    }
+    Ok(())
+}
+
+/// The human-readable explore report.
+pub fn render_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
+    let mut s = String::new();
+    s.push_str(&format!("{}: {} ({})\n", r.method, r.verdict, r.reason));
+    s.push_str(&format!(
+        "oracle {}, strategy {}, metric {}, seed {}\n",
+        r.oracle, r.strategy, r.metric, r.seed
+    ));
+    if r.oracle == "asymptotic" {
+        s.push_str(&format!(
+            "expected {}, empirical {} (fit error {})\n",
+            r.expected.as_deref().unwrap_or("undeclared"),
+            r.empirical.as_deref().unwrap_or("?"),
+            r.fit_error
+                .map(|e| format!("{:.2}%", e * 100.0))
+                .unwrap_or_else(|| "-".into())
+        ));
+    } else if let Some(ratio) = r.ratio {
+        s.push_str(&format!("cost new/old {ratio:.3}\n"));
+    }
+    if let Some(b) = &r.best {
+        s.push_str(&format!(
+            "\nbest program ({} mutations, input size {}, cost {}):\n",
+            b.mutations, b.input_size, b.cost
+        ));
+        for l in b.rust.lines() {
+            s.push_str(&format!("    {l}\n"));
+        }
+    }
+    if !r.points.is_empty() {
+        let pts: Vec<String> = r
+            .points
+            .iter()
+            .map(|(n, c)| format!("({n}, {c})"))
+            .collect();
+        s.push_str(&format!(
+            "\npoints ({}): {}\n",
+            r.points_from,
+            pts.join(" ")
+        ));
+    }
+    let st = &r.stats;
+    s.push_str(&format!(
+        "\n{} programs ({} valid, {} panics, {} crashes, {} timeouts) in {:.1}s\n",
+        st.programs,
+        st.valid,
+        st.panics,
+        st.crashes,
+        st.timeouts,
+        st.elapsed_ms as f64 / 1000.0
+    ));
+    let budget = match a.search.max_programs {
+        Some(n) => format!("--max-programs {n}"),
+        None => format!("--budget {}s", a.search.budget.as_secs_f64()),
+    };
+    s.push_str(&format!(
+        "Reproduce with: perfsyn explore --method {} --strategy {} --seed {} {budget}{}\n",
+        a.method,
+        r.strategy,
+        r.seed,
+        if a.search.no_loops { " --no-loops" } else { "" }
+    ));
+    s
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BenchCommand {
+    /// Round-trip latency and programs/s through one worker, N workers and in-process.
+    Ipc(BenchIpcArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BenchIpcArgs {
+    /// Print a JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Workers of the parallel figure (default: one per core).
+    #[arg(long, value_parser = parse_workers)]
+    pub workers: Option<usize>,
+    /// Wall time spent on each figure (e.g. 500ms, 2s).
+    #[arg(long, value_parser = parse_duration, default_value = "1s")]
+    pub time: std::time::Duration,
+    #[command(flatten)]
+    pub worker: WorkerArgs,
+}
+
+fn run_bench(b: BenchCommand) -> Result<()> {
+    match b {
+        BenchCommand::Ipc(a) => {
+            let worker = worker_build::resolve_worker(a.worker.worker.as_deref(), a.json)?;
+            let cfg = bench_ipc::BenchIpcConfig {
+                worker,
+                workers: a
+                    .workers
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                per_figure: a.time,
+            };
+            let r = bench_ipc::run(&cfg)?;
+            if a.json {
+                println!("{}", serde_json::to_string_pretty(&r)?);
+            } else {
+                print!("{}", bench_ipc::render(&r));
+            }
+            Ok(())
+        }
+    }
 }

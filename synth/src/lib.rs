@@ -4,7 +4,16 @@
 //! programs through `perfsyn_profiler_ipc`'s supervisor. Layering: this crate depends on
 //! `perfsyn-profiler-ipc`, never on `perfsyn-corpus`.
 
+pub mod bench_ipc;
 pub mod cli;
+pub mod exec;
+pub mod explore;
+pub mod init;
+pub mod learn;
 pub mod list;
+pub mod mutate;
+pub mod oracle;
+pub mod pool;
+pub mod search;
 pub mod spec;
 pub mod worker_build;

@@ -1,0 +1,30 @@
+//! The engine's view of program execution: submit a batch, get one feedback per program in
+//! submission order. The worker pool implements it; so can a fake in unit tests.
+
+use anyhow::Result;
+use perfsyn_profiler_ipc::{ApiSchema, Feedback, Program};
+
+/// Runs batches of programs.
+///
+/// Protocol: `run` returns exactly one [`Feedback`] per program, in the order submitted, so
+/// that a seeded search consumes feedback deterministically whatever the number of workers.
+/// Invalid, panicking, crashing or hanging programs are feedback, not errors; an `Err`
+/// means the executor itself is broken (for example, a worker cannot be restarted).
+pub trait Executor {
+    /// The API the executor runs programs against.
+    fn schema(&self) -> &ApiSchema;
+    /// Runs `programs` and returns their feedback in order.
+    fn run(&mut self, programs: &[Program]) -> Result<Vec<Feedback>>;
+}
+
+/// Checks the [`Executor`] contract on `exec` for `programs`: one feedback per program.
+pub fn check_executor_contract(exec: &mut dyn Executor, programs: &[Program]) -> Result<()> {
+    let fb = exec.run(programs)?;
+    anyhow::ensure!(
+        fb.len() == programs.len(),
+        "executor returned {} feedbacks for {} programs",
+        fb.len(),
+        programs.len()
+    );
+    Ok(())
+}

@@ -1,0 +1,408 @@
+//! `perfsyn explore`: one method, one search, one verdict.
+//!
+//! Resolves the method, picks the oracle (relative for a version group, asymptotic
+//! otherwise), finds p0, runs the strategy within the budget, then judges the best program:
+//! for the asymptotic oracle on a sweep of the best program's loop sizes (or its path when it
+//! has no loop), for the relative oracle on its cost ratio.
+
+use anyhow::{bail, Result};
+use perfsyn_profiler_ipc::print::print;
+use perfsyn_profiler_ipc::{ApiSchema, Program, Stmt};
+use serde::{Deserialize, Serialize};
+
+use crate::exec::Executor;
+use crate::init::{initial_program, Initial};
+use crate::learn::LearnRow;
+use crate::oracle::asymptotic::{judge, Asymptotic, ScoreKind, Thresholds};
+use crate::oracle::fit::Class;
+use crate::oracle::relative::{self, Direction, Relative};
+use crate::oracle::Oracle;
+use crate::search::{Progress, Search, SearchConfig, Stats, StrategyKind};
+use crate::spec::{self, MethodRef};
+
+/// Which oracle judges the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum OracleKind {
+    /// Relative for a method of a version group, asymptotic otherwise.
+    Auto,
+    Asymptotic,
+    Relative,
+}
+
+/// Everything `explore` needs besides the executor.
+#[derive(Clone, Debug)]
+pub struct ExploreConfig {
+    pub method: String,
+    pub strategy: StrategyKind,
+    pub oracle: OracleKind,
+    pub score: ScoreKind,
+    pub direction: Direction,
+    /// t_rel: the smallest cost ratio reported by the relative oracle.
+    pub t_rel: f64,
+    pub thresholds: Thresholds,
+    /// Overrides the declared expected class.
+    pub expect: Option<String>,
+    pub search: SearchConfig,
+    /// An existing program to start from instead of Algorithm 4's p0.
+    pub start: Option<Program>,
+}
+
+/// The best program of a run, as reported.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct BestProgram {
+    pub rust: String,
+    pub mutations: usize,
+    pub path: Vec<String>,
+    pub input_size: u64,
+    pub cost: f64,
+    pub cost_ref: Option<f64>,
+    pub score: f64,
+    pub program: Program,
+}
+
+/// The result of `explore`, printed as JSON with `--json`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ExploreReport {
+    pub method: String,
+    #[serde(rename = "type")]
+    pub ty: String,
+    pub oracle: String,
+    pub strategy: String,
+    pub seed: u64,
+    pub metric: String,
+    /// `bottleneck` | `no-bottleneck` | `no-initial-program` | `inconclusive`.
+    pub verdict: String,
+    pub reason: String,
+    pub expected: Option<String>,
+    pub empirical: Option<String>,
+    pub fit_error: Option<f64>,
+    /// Relative oracle: cost new / old of the best program.
+    pub ratio: Option<f64>,
+    pub best: Option<BestProgram>,
+    /// Top programs after the best (ranks 2..k).
+    pub others: Vec<BestProgram>,
+    /// [size, cost] points the verdict was fitted on.
+    pub points: Vec<(u64, f64)>,
+    /// Where the points come from: `sweep` (the best program at several loop sizes) or
+    /// `path` (the mutation path from p0).
+    pub points_from: String,
+    pub stats: Stats,
+    pub tree: TreeSummary,
+}
+
+/// A summary of the explored mutation tree.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct TreeSummary {
+    pub nodes: usize,
+    /// Number of nodes per depth.
+    pub depth_histogram: Vec<usize>,
+    pub learning_top: Vec<LearnRow>,
+}
+
+/// The programs a relative run compares: the `new` member runs as the version under
+/// analysis, the `old` member as the reference.
+struct Pair {
+    new_ty: String,
+    old_ty: String,
+}
+
+/// Resolves the method, allowing a spec that names both members of one version group.
+fn resolve<'s>(schema: &'s ApiSchema, spec_str: &str) -> Result<(MethodRef<'s>, Option<Pair>)> {
+    match spec::resolve_method(schema, spec_str) {
+        Ok(m) => {
+            let pair = schema.counterpart(&m.ty.name).and_then(|other| {
+                let v = m.ty.version.as_ref()?;
+                other
+                    .method(&m.method.name)
+                    .filter(|o| o.signature() == m.method.signature())?;
+                Some(if v.version == "new" {
+                    Pair {
+                        new_ty: m.ty.name.clone(),
+                        old_ty: other.name.clone(),
+                    }
+                } else {
+                    Pair {
+                        new_ty: other.name.clone(),
+                        old_ty: m.ty.name.clone(),
+                    }
+                })
+            });
+            Ok((m, pair))
+        }
+        Err(e) => {
+            // `Group::method` names two types of one version group: explore the new one.
+            let (ty, method) = spec_str.rsplit_once("::").unwrap_or((spec_str, ""));
+            let members = spec::resolve_type(schema, ty);
+            let new = members
+                .iter()
+                .find(|t| t.version.as_ref().is_some_and(|v| v.version == "new"));
+            match (members.len(), new) {
+                (2, Some(new)) => {
+                    let m = new.method(method).ok_or(e)?;
+                    let old = schema.counterpart(&new.name).expect("group of two");
+                    let same = old
+                        .method(method)
+                        .is_some_and(|o| o.signature() == m.signature());
+                    if !same {
+                        bail!("{spec_str} differs between the versions of group {ty}; only methods with the same signature in both are explored");
+                    }
+                    Ok((
+                        MethodRef { ty: new, method: m },
+                        Some(Pair {
+                            new_ty: new.name.clone(),
+                            old_ty: old.name.clone(),
+                        }),
+                    ))
+                }
+                _ => Err(e),
+            }
+        }
+    }
+}
+
+/// Runs `explore`. `progress` receives live figures.
+pub fn explore(
+    exec: &mut dyn Executor,
+    cfg: &ExploreConfig,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<ExploreReport> {
+    let schema = exec.schema().clone();
+    let (target, pair) = resolve(&schema, &cfg.method)?;
+    let use_relative = match cfg.oracle {
+        OracleKind::Auto => pair.is_some(),
+        OracleKind::Asymptotic => false,
+        OracleKind::Relative => {
+            if pair.is_none() {
+                bail!("--oracle relative needs a method of a version group (see the versions column of `perfsyn list`); {} has none", cfg.method);
+            }
+            true
+        }
+    };
+    let expected_str = cfg
+        .expect
+        .clone()
+        .or_else(|| target.method.expected.clone());
+    let expected = match &expected_str {
+        Some(s) => Some(Class::parse(s).ok_or_else(|| {
+            anyhow::anyhow!("cannot read the complexity `{s}`; write it like O(1), O(log n), O(n), O(n log n), O(n^2), O(n^3) or O(2^n)")
+        })?),
+        None => None,
+    };
+    let asym = Asymptotic {
+        expected,
+        kind: cfg.score,
+    };
+    let rel = Relative {
+        direction: cfg.direction,
+    };
+    let oracle: &dyn Oracle = if use_relative { &rel } else { &asym };
+
+    let mut report = ExploreReport {
+        method: target.display(),
+        ty: target.ty.name.clone(),
+        oracle: oracle.name().to_string(),
+        strategy: cfg.strategy.name().to_string(),
+        seed: cfg.search.seed,
+        metric: cfg.search.metric.name().to_string(),
+        verdict: "no-initial-program".into(),
+        reason: String::new(),
+        expected: expected
+            .map(|c| c.label().to_string())
+            .or(expected_str.clone()),
+        empirical: None,
+        fit_error: None,
+        ratio: None,
+        best: None,
+        others: Vec::new(),
+        points: Vec::new(),
+        points_from: "path".into(),
+        stats: Stats::default(),
+        tree: TreeSummary::default(),
+    };
+
+    let p0 = match &cfg.start {
+        Some(p) => p.clone(),
+        None => match initial_program(exec, &target, &cfg.search.mutation)? {
+            Initial::Found(p) => p,
+            Initial::NotFound(reason) => {
+                report.reason = reason;
+                return Ok(report);
+            }
+        },
+    };
+    let counterpart = pair.as_ref().map(|pr| {
+        let (from, to) = (pr.new_ty.clone(), pr.old_ty.clone());
+        Box::new(move |p: &Program| p.retyped(&|t: &str| (t == from).then(|| to.clone())))
+            as crate::search::Counterpart
+    });
+    let mut search = Search::new(exec, oracle, cfg.search.clone(), counterpart);
+    search.on_progress(|p| progress(p));
+    if !search.root(p0)? {
+        report.reason = "the initial program does not run".into();
+        report.stats = search.stats.clone();
+        return Ok(report);
+    }
+    let mut strategy = cfg.strategy.build();
+    search.run(strategy.as_mut())?;
+
+    // Summaries of the tree.
+    let mut hist = vec![0usize; (cfg.search.max_depth + 1) as usize];
+    for n in &search.nodes {
+        hist[n.depth as usize] += 1;
+    }
+    while hist.len() > 1 && hist.last() == Some(&0) {
+        hist.pop();
+    }
+    report.tree = TreeSummary {
+        nodes: search.nodes.len(),
+        depth_histogram: hist,
+        learning_top: search.learn.top(10),
+    };
+    let ranked = search.best_nodes(cfg.search.keep_best.max(1));
+    let describe = |id: usize, s: &Search<'_>| -> Result<BestProgram> {
+        let n = &s.nodes[id];
+        let printed = print(&n.program, &s.schema)
+            .map_err(|e| anyhow::anyhow!("cannot print the best program: {e}"))?;
+        Ok(BestProgram {
+            rust: printed.body,
+            mutations: n.depth as usize,
+            path: s.path_mutations(id).iter().map(|m| m.describe()).collect(),
+            input_size: n.obs.size,
+            cost: n.obs.cost,
+            cost_ref: n.obs.cost_ref,
+            score: n.score,
+            program: n.program.clone(),
+        })
+    };
+    let best_id = ranked[0];
+    report.best = Some(describe(best_id, &search)?);
+    for id in &ranked[1..] {
+        report.others.push(describe(*id, &search)?);
+    }
+    let metric = cfg.search.metric;
+    let best_obs = search.nodes[best_id].obs;
+    let path_points: Vec<(u64, f64)> = search
+        .path_obs(best_id)
+        .iter()
+        .map(|o| (o.size, o.cost))
+        .collect();
+    let best_program = search.nodes[best_id].program.clone();
+    report.stats = search.stats.clone();
+    drop(search);
+
+    if use_relative {
+        let ratio = relative::ratio(&best_obs);
+        report.ratio = Some(ratio);
+        report.points = path_points;
+        let found = relative::passes(ratio, cfg.t_rel, cfg.direction);
+        report.verdict = if found { "bottleneck" } else { "no-bottleneck" }.into();
+        report.reason = format!(
+            "cost new/old = {ratio:.3} on the best program (threshold t_rel = {})",
+            cfg.t_rel
+        );
+        return Ok(report);
+    }
+
+    // Asymptotic verdict: fit on a sweep of the best program's loop sizes when it has loops.
+    let sweep = sweep_programs(&best_program, best_obs.size, cfg.search.mutation.max_loop);
+    let mut points = path_points.clone();
+    if !sweep.is_empty() {
+        let fb = exec.run(&sweep)?;
+        let pts: Vec<(u64, f64)> = fb
+            .iter()
+            .filter(|f| f.is_ok() && f.calls > 0)
+            .map(|f| (f.input_size, metric.of(f)))
+            .collect();
+        let mut sizes: Vec<u64> = pts.iter().map(|p| p.0).collect();
+        sizes.sort_unstable();
+        sizes.dedup();
+        if sizes.len() >= cfg.thresholds.min_points {
+            points = pts;
+            report.points_from = "sweep".into();
+        }
+    }
+    points.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    let j = judge(&points, expected, &cfg.thresholds);
+    report.points = points;
+    report.empirical = j.fit.map(|f| f.class.label().to_string());
+    report.fit_error = j.fit.map(|f| f.nrmse);
+    let emp = report.empirical.clone().unwrap_or_else(|| "?".into());
+    let exp = report
+        .expected
+        .clone()
+        .unwrap_or_else(|| "undeclared".into());
+    (report.verdict, report.reason) = if j.bottleneck {
+        (
+            "bottleneck".into(),
+            format!("cost grows as {emp}, documented {exp}"),
+        )
+    } else if j.reliable {
+        match expected {
+            Some(_) => (
+                "no-bottleneck".into(),
+                format!("cost grows as {emp}, within the documented {exp}"),
+            ),
+            None => (
+                "no-bottleneck".into(),
+                format!("no documented class; the worst growth provoked is {emp}"),
+            ),
+        }
+    } else {
+        (
+            "inconclusive".into(),
+            format!(
+                "the best fit ({emp}, error {:.1}%) does not pass the filters: error <= {:.0}%, >= {} sizes, largest size >= {}",
+                j.fit.map(|f| f.nrmse * 100.0).unwrap_or(f64::NAN),
+                cfg.thresholds.max_error * 100.0,
+                cfg.thresholds.min_points,
+                cfg.thresholds.min_max_size
+            ),
+        )
+    };
+    Ok(report)
+}
+
+/// Loop-size factors of the verdict sweep. Deliberately not powers of two of each other:
+/// a resize that happens at one size (amortized O(1)) does not happen at the others, so an
+/// amortized spike does not masquerade as a clean O(n) fit.
+pub const SWEEP: [f64; 8] = [1.0, 0.8, 0.6, 0.45, 0.3, 0.17, 0.1, 0.05];
+
+/// The size the largest sweep point aims for: small inputs are dominated by constants and
+/// by small-size special cases (std's sort uses insertion sort below 20 elements).
+pub const SWEEP_TARGET_SIZE: u64 = 4096;
+
+/// The best program with every loop count scaled by each factor of [`SWEEP`], after
+/// scaling up by a power of two so that the largest input reaches [`SWEEP_TARGET_SIZE`]
+/// (input size grows with the loop counts; it is not exact, the fit uses measured sizes).
+pub fn sweep_programs(p: &Program, size: u64, max_loop: u32) -> Vec<Program> {
+    let max_n = p
+        .body
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::Repeat { n, .. } => Some(*n),
+            _ => None,
+        })
+        .max();
+    let Some(max_n) = max_n else {
+        return Vec::new();
+    };
+    let mut up = 1u32;
+    while (size.max(1) * up as u64) < SWEEP_TARGET_SIZE && max_n.saturating_mul(up * 2) <= max_loop
+    {
+        up *= 2;
+    }
+    let mut out: Vec<Program> = Vec::new();
+    for f in SWEEP {
+        let mut q = p.clone();
+        for s in &mut q.body {
+            if let Stmt::Repeat { n, .. } = s {
+                *n = ((*n as f64 * up as f64 * f).round() as u32).max(1);
+            }
+        }
+        if !out.contains(&q) {
+            out.push(q);
+        }
+    }
+    out
+}

@@ -1,0 +1,113 @@
+//! A*-based mutation selection (Algorithm 5) with SMA*-style memory bound.
+//!
+//! Nodes are ordered by the oracle's score alone (the paper uses no heuristic h). The
+//! open set lives in a `DoublePriorityQueue` so pruning pops the worst. Deviation: the
+//! paper scores every mutation of an expanded node; here at most [`AStar::children`] of them,
+//! sampled with probability proportional to the learning table's prediction, because a
+//! program with a few variables already has hundreds of mutations and evaluating all of them
+//! would spend the budget on the first levels of the tree. Unsampled mutations stay
+//! reachable: a node is re-expanded when the open set runs dry.
+
+use anyhow::Result;
+use priority_queue::DoublePriorityQueue;
+use rand::RngExt;
+
+use super::{sample_weighted, Mutant, Search, Strategy};
+
+/// f64 with a total order, for the priority queue.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OrdF64(pub f64);
+impl Eq for OrdF64 {}
+impl PartialOrd for OrdF64 {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for OrdF64 {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&o.0)
+    }
+}
+
+/// The A* strategy.
+#[derive(Debug)]
+pub struct AStar {
+    open: DoublePriorityQueue<usize, OrdF64>,
+    /// maxOpenSize: prune when the open set reaches this many nodes.
+    pub max_open: usize,
+    /// bestOpenSize: how many nodes survive pruning.
+    pub best_open: usize,
+    /// Mutations evaluated per expansion.
+    pub children: usize,
+    started: bool,
+    reseeds: usize,
+}
+
+impl Default for AStar {
+    fn default() -> Self {
+        AStar {
+            open: DoublePriorityQueue::new(),
+            max_open: 8192,
+            best_open: 16,
+            children: 32,
+            started: false,
+            reseeds: 0,
+        }
+    }
+}
+
+impl Strategy for AStar {
+    fn name(&self) -> &'static str {
+        "astar"
+    }
+
+    fn round(&mut self, s: &mut Search<'_>) -> Result<()> {
+        if !self.started {
+            self.open.push(0, OrdF64(s.nodes[0].score));
+            self.started = true;
+        }
+        // The next node with mutations left (nodes at maxMuts have none).
+        let mut found = None;
+        for _ in 0..64 {
+            let node = match self.open.pop_max() {
+                Some((n, _)) => n,
+                None => {
+                    // The open set ran dry (pruned, or everything expanded): re-expand one of
+                    // the best 64 nodes, chosen at random, so unsampled mutations stay
+                    // reachable.
+                    let best = s.best_nodes(64);
+                    self.reseeds += 1;
+                    best[s.rng.random_range(0..best.len())]
+                }
+            };
+            let muts = s.mutations_of(node);
+            if !muts.is_empty() {
+                found = Some((node, muts));
+                break;
+            }
+        }
+        let Some((node, muts)) = found else {
+            return Ok(());
+        };
+        let weights: Vec<f64> = muts.iter().map(|m| s.learn.predict(&m.key())).collect();
+        let picks = sample_weighted(&mut s.rng, &weights, muts.len());
+        let mut cands = Vec::new();
+        for i in picks {
+            if cands.len() >= self.children {
+                break;
+            }
+            if let Mutant::New(c) = s.mutant(node, &muts[i]) {
+                cands.push(c);
+            }
+        }
+        for id in s.evaluate(cands)?.into_iter().flatten() {
+            self.open.push(id, OrdF64(s.nodes[id].score));
+        }
+        if self.open.len() >= self.max_open {
+            while self.open.len() > self.best_open {
+                self.open.pop_min();
+            }
+        }
+        Ok(())
+    }
+}

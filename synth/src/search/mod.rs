@@ -1,0 +1,516 @@
+//! The mutation-tree search (Algorithm 2): strategies pick mutations, the engine applies
+//! them, runs the mutants in batches, scores each path with the oracle, updates the learning
+//! table L, and keeps the best programs.
+//!
+//! Feedback is consumed in submission order and every random choice comes from one seeded
+//! generator, so with a program budget (`--max-programs`) the same seed gives the same best
+//! program whatever the number of workers. With a time budget the number of programs, and
+//! therefore the result, may vary.
+
+pub mod aco;
+pub mod astar;
+pub mod random;
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use perfsyn_profiler_ipc::check::check;
+use perfsyn_profiler_ipc::{ApiSchema, Feedback, Outcome, Program};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use serde::{Deserialize, Serialize};
+
+use crate::exec::Executor;
+use crate::learn::LearningTable;
+use crate::mutate::{apply, mutations, Mutation, MutationConfig};
+use crate::oracle::{Obs, Oracle};
+
+/// Candidates per executor call inside [`Search::evaluate`] (the time budget is checked
+/// between calls). Chunking never changes results under a program budget.
+pub const EVAL_CHUNK: usize = 16;
+
+/// Which measured figure is the cost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "snake_case")]
+#[value(rename_all = "snake_case")]
+pub enum Metric {
+    /// Edges plus bytes moved / 8 (deterministic; the default).
+    Cost,
+    Edges,
+    BytesMoved,
+    ProbeOps,
+    Allocs,
+    /// Thread CPU time (not deterministic).
+    CpuNs,
+}
+
+impl Metric {
+    /// The metric's value in `f`.
+    pub fn of(self, f: &Feedback) -> f64 {
+        let c = &f.cost;
+        (match self {
+            Metric::Cost => c.combined(),
+            Metric::Edges => c.edges,
+            Metric::BytesMoved => c.bytes_moved,
+            Metric::ProbeOps => c.probe_ops,
+            Metric::Allocs => c.allocs,
+            Metric::CpuNs => c.cpu_ns,
+        }) as f64
+    }
+
+    /// Name as on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Cost => "cost",
+            Metric::Edges => "edges",
+            Metric::BytesMoved => "bytes_moved",
+            Metric::ProbeOps => "probe_ops",
+            Metric::Allocs => "allocs",
+            Metric::CpuNs => "cpu_ns",
+        }
+    }
+}
+
+/// When the search stops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    Time(Duration),
+    Programs(u64),
+}
+
+/// Search settings.
+#[derive(Clone, Debug)]
+pub struct SearchConfig {
+    pub budget: Budget,
+    pub seed: u64,
+    pub metric: Metric,
+    /// maxMuts: the deepest mutation path (default 32).
+    pub max_depth: u32,
+    pub mutation: MutationConfig,
+    /// How many programs to keep as the best (k_best).
+    pub keep_best: usize,
+    /// Programs whose input is larger than this are not kept: a bottleneck shows long
+    /// before, and larger inputs only spend the budget (and the workers' memory).
+    pub max_input_size: u64,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            budget: Budget::Time(Duration::from_secs(20)),
+            seed: 0,
+            metric: Metric::Cost,
+            max_depth: 32,
+            mutation: MutationConfig::default(),
+            keep_best: 5,
+            max_input_size: 1 << 16,
+        }
+    }
+}
+
+/// A node of the mutation tree: a program that ran to completion.
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub program: Program,
+    pub parent: Option<usize>,
+    pub mutation: Option<Mutation>,
+    pub depth: u32,
+    pub feedback: Feedback,
+    pub feedback_ref: Option<Feedback>,
+    pub obs: Obs,
+    pub score: f64,
+}
+
+/// What applying a mutation gave.
+#[derive(Clone, Debug)]
+pub enum Mutant {
+    /// A new program, to run.
+    New(Candidate),
+    /// A program already run: its node, or `None` if it failed.
+    Known(Option<usize>),
+    /// Not applicable or ill-formed.
+    Rejected,
+}
+
+/// A mutant waiting to run.
+#[derive(Clone, Debug)]
+pub struct Candidate {
+    pub parent: usize,
+    pub mutation: Mutation,
+    pub program: Program,
+}
+
+/// Counts of what the search ran.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Stats {
+    pub programs: u64,
+    pub valid: u64,
+    pub panics: u64,
+    pub crashes: u64,
+    pub timeouts: u64,
+    pub oom: u64,
+    pub invalid: u64,
+    pub elapsed_ms: u64,
+    /// Programs rejected before running (checker or closed set).
+    pub rejected: u64,
+}
+
+/// Live progress, for the CLI's progress line.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    pub programs: u64,
+    pub valid: u64,
+    pub best_score: f64,
+    pub elapsed: Duration,
+}
+
+/// Maps a program to the reference version's program (relative oracle).
+pub type Counterpart = Box<dyn Fn(&Program) -> Program>;
+
+/// The state shared by all strategies.
+pub struct Search<'a> {
+    exec: &'a mut dyn Executor,
+    oracle: &'a dyn Oracle,
+    pub schema: ApiSchema,
+    pub cfg: SearchConfig,
+    pub nodes: Vec<Node>,
+    pub learn: LearningTable,
+    pub rng: StdRng,
+    pub stats: Stats,
+    /// Program hash -> node (None: ran but failed). The closed set of A*.
+    known: HashMap<u64, Option<usize>>,
+    counterpart: Option<Counterpart>,
+    start: Instant,
+    progress: Option<Box<dyn FnMut(&Progress) + 'a>>,
+    /// Index of the best node so far.
+    pub best: usize,
+}
+
+impl<'a> Search<'a> {
+    /// A search from the initial program `p0` (which must run: see `init`).
+    pub fn new(
+        exec: &'a mut dyn Executor,
+        oracle: &'a dyn Oracle,
+        cfg: SearchConfig,
+        counterpart: Option<Counterpart>,
+    ) -> Search<'a> {
+        let schema = exec.schema().clone();
+        Search {
+            exec,
+            oracle,
+            schema,
+            rng: StdRng::seed_from_u64(cfg.seed),
+            cfg,
+            nodes: Vec::new(),
+            learn: LearningTable::default(),
+            stats: Stats::default(),
+            known: HashMap::new(),
+            counterpart,
+            start: Instant::now(),
+            progress: None,
+            best: 0,
+        }
+    }
+
+    /// Reports progress to `f` after every batch.
+    pub fn on_progress(&mut self, f: impl FnMut(&Progress) + 'a) {
+        self.progress = Some(Box::new(f));
+    }
+
+    /// Runs the root program; `false` if it does not complete.
+    pub fn root(&mut self, p0: Program) -> Result<bool> {
+        self.start = Instant::now();
+        let fb = self.execute(std::slice::from_ref(&p0))?;
+        let (f, r) = fb.into_iter().next().expect("one");
+        if !self.ok(&f, r.as_ref()) {
+            return Ok(false);
+        }
+        self.known.insert(p0.stable_hash(), Some(0));
+        let obs = self.obs(&f, r.as_ref());
+        let score = self.oracle.score(&[obs]);
+        self.nodes.push(Node {
+            program: p0,
+            parent: None,
+            mutation: None,
+            depth: 0,
+            feedback: f,
+            feedback_ref: r,
+            obs,
+            score,
+        });
+        self.best = 0;
+        Ok(true)
+    }
+
+    /// Whether budget remains.
+    pub fn has_budget(&self) -> bool {
+        match self.cfg.budget {
+            Budget::Time(d) => self.start.elapsed() < d,
+            Budget::Programs(n) => self.stats.programs < n,
+        }
+    }
+
+    /// Runs the search with `strategy` until the budget is spent.
+    pub fn run(&mut self, strategy: &mut dyn Strategy) -> Result<()> {
+        let mut idle = 0;
+        while self.has_budget() {
+            let before = self.stats.programs;
+            strategy.round(self)?;
+            if self.stats.programs == before {
+                idle += 1;
+                if idle > 50 {
+                    break; // the strategy cannot propose anything new
+                }
+            } else {
+                idle = 0;
+            }
+        }
+        self.stats.elapsed_ms = self.start.elapsed().as_millis() as u64;
+        Ok(())
+    }
+
+    /// The observations along the path from the root to `node`.
+    pub fn path_obs(&self, node: usize) -> Vec<Obs> {
+        let mut v = Vec::new();
+        let mut cur = Some(node);
+        while let Some(i) = cur {
+            v.push(self.nodes[i].obs);
+            cur = self.nodes[i].parent;
+        }
+        v.reverse();
+        v
+    }
+
+    /// The mutations along the path from the root to `node`.
+    pub fn path_mutations(&self, node: usize) -> Vec<Mutation> {
+        let mut v = Vec::new();
+        let mut cur = Some(node);
+        while let Some(i) = cur {
+            if let Some(m) = &self.nodes[i].mutation {
+                v.push(m.clone());
+            }
+            cur = self.nodes[i].parent;
+        }
+        v.reverse();
+        v
+    }
+
+    /// The mutations applicable to `node`'s program.
+    pub fn mutations_of(&self, node: usize) -> Vec<Mutation> {
+        if self.nodes[node].depth >= self.cfg.max_depth {
+            return Vec::new();
+        }
+        mutations(&self.nodes[node].program, &self.schema, &self.cfg.mutation)
+    }
+
+    /// Applies `m` to `node`'s program.
+    pub fn mutant(&mut self, node: usize, m: &Mutation) -> Mutant {
+        let mut rng = StdRng::seed_from_u64(self.rng.random());
+        let p = apply(
+            &self.nodes[node].program,
+            m,
+            &self.schema,
+            &self.cfg.mutation,
+            &mut rng,
+        );
+        let p = match p {
+            Some(p) if check(&p, &self.schema).is_ok() => p,
+            _ => {
+                self.stats.rejected += 1;
+                return Mutant::Rejected;
+            }
+        };
+        if let Some(k) = self.known.get(&p.stable_hash()) {
+            return Mutant::Known(*k);
+        }
+        Mutant::New(Candidate {
+            parent: node,
+            mutation: m.clone(),
+            program: p,
+        })
+    }
+
+    /// Runs candidates (truncated to the remaining program budget) and returns, per
+    /// candidate run, the new node's index or `None` if the program failed.
+    pub fn evaluate(&mut self, mut cands: Vec<Candidate>) -> Result<Vec<Option<usize>>> {
+        if let Budget::Programs(n) = self.cfg.budget {
+            let left = n.saturating_sub(self.stats.programs) as usize;
+            cands.truncate(left);
+        }
+        if cands.is_empty() {
+            return Ok(Vec::new());
+        }
+        // Run in small chunks so a time budget is not overrun by a batch of slow programs.
+        let mut fb = Vec::with_capacity(cands.len());
+        for chunk in cands.chunks(EVAL_CHUNK) {
+            if !fb.is_empty() && !self.has_budget() {
+                break;
+            }
+            let programs: Vec<Program> = chunk.iter().map(|c| c.program.clone()).collect();
+            fb.extend(self.execute(&programs)?);
+        }
+        cands.truncate(fb.len());
+        let mut out = Vec::with_capacity(cands.len());
+        for (c, (f, r)) in cands.into_iter().zip(fb) {
+            let hash = c.program.stable_hash();
+            if !self.ok(&f, r.as_ref()) {
+                self.learn.record(c.mutation.key(), false);
+                self.known.insert(hash, None);
+                out.push(None);
+                continue;
+            }
+            let obs = self.obs(&f, r.as_ref());
+            let mut path = self.path_obs(c.parent);
+            path.push(obs);
+            let score = self.oracle.score(&path);
+            let improved = score > self.nodes[c.parent].score;
+            self.learn.record(c.mutation.key(), improved);
+            let depth = self.nodes[c.parent].depth + 1;
+            self.nodes.push(Node {
+                program: c.program,
+                parent: Some(c.parent),
+                mutation: Some(c.mutation),
+                depth,
+                feedback: f,
+                feedback_ref: r,
+                obs,
+                score,
+            });
+            let id = self.nodes.len() - 1;
+            self.known.insert(hash, Some(id));
+            if score > self.nodes[self.best].score {
+                self.best = id;
+            }
+            out.push(Some(id));
+        }
+        if let Some(p) = self.progress.as_mut() {
+            p(&Progress {
+                programs: self.stats.programs,
+                valid: self.stats.valid,
+                best_score: self.nodes[self.best].score,
+                elapsed: self.start.elapsed(),
+            });
+        }
+        Ok(out)
+    }
+
+    /// The best `k` nodes by score (ties: fewer mutations first).
+    pub fn best_nodes(&self, k: usize) -> Vec<usize> {
+        let mut ids: Vec<usize> = (0..self.nodes.len()).collect();
+        ids.sort_by(|a, b| {
+            self.nodes[*b]
+                .score
+                .total_cmp(&self.nodes[*a].score)
+                .then(self.nodes[*a].depth.cmp(&self.nodes[*b].depth))
+                .then(a.cmp(b))
+        });
+        ids.truncate(k);
+        ids
+    }
+
+    /// Runs programs (and their counterparts) and counts outcomes.
+    fn execute(&mut self, programs: &[Program]) -> Result<Vec<(Feedback, Option<Feedback>)>> {
+        let mut batch = programs.to_vec();
+        if let Some(cp) = &self.counterpart {
+            batch.extend(programs.iter().map(|p| cp(p)));
+        }
+        let fb = self.exec.run(&batch)?;
+        anyhow::ensure!(fb.len() == batch.len(), "executor lost feedback");
+        let n = programs.len();
+        let mut out = Vec::with_capacity(n);
+        let (main, refs) = fb.split_at(n);
+        for (i, f) in main.iter().enumerate() {
+            let r = (!refs.is_empty()).then(|| refs[i].clone());
+            self.stats.programs += 1;
+            for x in std::iter::once(f).chain(r.as_ref()) {
+                match x.outcome {
+                    Outcome::Ok => {}
+                    Outcome::Panic { .. } => self.stats.panics += 1,
+                    Outcome::Crash { .. } | Outcome::Exited { .. } => self.stats.crashes += 1,
+                    Outcome::Timeout => self.stats.timeouts += 1,
+                    Outcome::OutOfMemory => self.stats.oom += 1,
+                    Outcome::Invalid { .. } => self.stats.invalid += 1,
+                }
+            }
+            if f.is_ok() && r.as_ref().is_none_or(|r| r.is_ok()) {
+                self.stats.valid += 1;
+            }
+            out.push((f.clone(), r));
+        }
+        Ok(out)
+    }
+
+    fn ok(&self, f: &Feedback, r: Option<&Feedback>) -> bool {
+        f.is_ok()
+            && f.calls > 0
+            && f.input_size <= self.cfg.max_input_size
+            && r.is_none_or(|r| r.is_ok() && r.calls > 0)
+    }
+
+    fn obs(&self, f: &Feedback, r: Option<&Feedback>) -> Obs {
+        Obs {
+            size: f.input_size,
+            cost: self.cfg.metric.of(f),
+            cost_ref: r.map(|r| self.cfg.metric.of(r)),
+        }
+    }
+}
+
+/// A search strategy: decides which mutations to try next.
+///
+/// Protocol: each `round` proposes candidates from existing nodes (through
+/// [`Search::mutations_of`] and [`Search::mutant`]) and evaluates them with
+/// [`Search::evaluate`]; the engine calls `round` until the budget is spent. A round that
+/// evaluates nothing is allowed (for example, every proposal was already seen), but a
+/// strategy must not loop without evaluating forever: after 50 idle rounds the engine stops.
+pub trait Strategy {
+    /// Name as on the command line.
+    fn name(&self) -> &'static str;
+    /// One round of proposals and evaluations.
+    fn round(&mut self, search: &mut Search<'_>) -> Result<()>;
+}
+
+/// Which strategy to use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum StrategyKind {
+    Astar,
+    Aco,
+    Random,
+}
+
+impl StrategyKind {
+    /// A fresh strategy of this kind.
+    pub fn build(self) -> Box<dyn Strategy> {
+        match self {
+            StrategyKind::Astar => Box::new(astar::AStar::default()),
+            StrategyKind::Aco => Box::new(aco::Aco::default()),
+            StrategyKind::Random => Box::new(random::RandomWalk::default()),
+        }
+    }
+
+    /// Name as on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            StrategyKind::Astar => "astar",
+            StrategyKind::Aco => "aco",
+            StrategyKind::Random => "random",
+        }
+    }
+}
+
+/// Weighted sampling without replacement (Efraimidis-Spirakis): up to `k` indices of
+/// `weights`, heavier ones more likely first.
+pub fn sample_weighted(rng: &mut StdRng, weights: &[f64], k: usize) -> Vec<usize> {
+    let mut keyed: Vec<(f64, usize)> = weights
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            let u: f64 = rng.random_range(1e-12..1.0);
+            (u.powf(1.0 / w.max(1e-9)), i)
+        })
+        .collect();
+    keyed.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    keyed.into_iter().take(k).map(|(_, i)| i).collect()
+}
