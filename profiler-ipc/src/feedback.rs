@@ -14,8 +14,10 @@ pub struct Cost {
     pub bytes_moved: u64,
     pub allocs: u64,
     pub alloc_bytes: u64,
-    /// Thread CPU time; the only nondeterministic figure.
+    /// Thread CPU time (not deterministic).
     pub cpu_ns: u64,
+    /// Wall-clock time (not deterministic); what the confirmation step compares.
+    pub wall_ns: u64,
 }
 
 impl Cost {
@@ -27,6 +29,7 @@ impl Cost {
         self.allocs += o.allocs;
         self.alloc_bytes += o.alloc_bytes;
         self.cpu_ns += o.cpu_ns;
+        self.wall_ns += o.wall_ns;
     }
 
     /// Bytes moved per unit of the combined cost: copying 8 bytes (one word) weighs as

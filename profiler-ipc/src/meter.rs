@@ -58,7 +58,19 @@ pub fn snapshot() -> Cost {
         allocs: ALLOCS.load(Relaxed),
         alloc_bytes: ALLOC_BYTES.load(Relaxed),
         cpu_ns: thread_cpu_ns(),
+        wall_ns: monotonic_ns(),
     }
+}
+
+/// The monotonic clock in nanoseconds.
+pub fn monotonic_ns() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes into the timespec we own.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
 }
 
 /// The cost between two snapshots.
@@ -70,6 +82,7 @@ pub fn delta(before: &Cost, after: &Cost) -> Cost {
         allocs: after.allocs.wrapping_sub(before.allocs),
         alloc_bytes: after.alloc_bytes.wrapping_sub(before.alloc_bytes),
         cpu_ns: after.cpu_ns.saturating_sub(before.cpu_ns),
+        wall_ns: after.wall_ns.saturating_sub(before.wall_ns),
     }
 }
 

@@ -195,6 +195,7 @@ mod tests {
                 allocs: u64::MAX,
                 alloc_bytes: u64::MAX,
                 cpu_ns: u64::MAX,
+                wall_ns: u64::MAX,
             },
             input_size: u64::MAX,
             calls: u32::MAX,

@@ -43,6 +43,8 @@ pub enum Metric {
     Allocs,
     /// Thread CPU time (not deterministic).
     CpuNs,
+    /// Wall-clock time (not deterministic).
+    WallNs,
 }
 
 impl Metric {
@@ -56,6 +58,7 @@ impl Metric {
             Metric::ProbeOps => c.probe_ops,
             Metric::Allocs => c.allocs,
             Metric::CpuNs => c.cpu_ns,
+            Metric::WallNs => c.wall_ns,
         }) as f64
     }
 
@@ -68,6 +71,7 @@ impl Metric {
             Metric::ProbeOps => "probe_ops",
             Metric::Allocs => "allocs",
             Metric::CpuNs => "cpu_ns",
+            Metric::WallNs => "wall_ns",
         }
     }
 }
