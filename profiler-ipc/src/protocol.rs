@@ -28,7 +28,7 @@ use crate::feedback::{Feedback, Outcome};
 /// "PERFSYN1" in little-endian.
 pub const MAGIC: u64 = u64::from_le_bytes(*b"PERFSYN1");
 /// Bumped on every incompatible change of this file.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 /// The region's fd number in the worker.
 pub const REGION_FD: i32 = 3;
 /// The pool doorbell's fd number in the worker.
