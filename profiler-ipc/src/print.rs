@@ -40,7 +40,7 @@ impl Printed {
 pub fn print(p: &Program, schema: &ApiSchema) -> Result<Printed, ProgramError> {
     check(p, schema)?;
     let mut usage = Usage::default();
-    usage.scan(&p.body, p, schema);
+    usage.scan(&p.body, schema);
     let mut pr = Printer {
         p,
         schema,
@@ -95,7 +95,7 @@ struct Usage {
 }
 
 impl Usage {
-    fn scan(&mut self, stmts: &[Stmt], p: &Program, schema: &ApiSchema) {
+    fn scan(&mut self, stmts: &[Stmt], schema: &ApiSchema) {
         for s in stmts {
             match s {
                 Stmt::Ctor { ty, ctor, args, .. } => {
@@ -137,7 +137,7 @@ impl Usage {
                     self.read.insert(*target);
                     self.mutated.insert(*target);
                 }
-                Stmt::Repeat { body, .. } => self.scan(body, p, schema),
+                Stmt::Repeat { body, .. } => self.scan(body, schema),
                 Stmt::Lit { .. } => {}
             }
         }

@@ -87,6 +87,8 @@ pub struct ExploreReport {
     /// Where the points come from: `sweep` (the best program at several loop sizes) or
     /// `path` (the mutation path from p0).
     pub points_from: String,
+    /// Points left out of the fit (one amortized spike at most; see `oracle::asymptotic::judge`).
+    pub outliers: Vec<(u64, f64)>,
     pub stats: Stats,
     pub tree: TreeSummary,
 }
@@ -217,6 +219,7 @@ pub fn explore(
         others: Vec::new(),
         points: Vec::new(),
         points_from: "path".into(),
+        outliers: Vec::new(),
         stats: Stats::default(),
         tree: TreeSummary::default(),
     };
@@ -325,6 +328,7 @@ pub fn explore(
     points.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
     let j = judge(&points, expected, &cfg.thresholds);
     report.points = points;
+    report.outliers = j.outliers.clone();
     report.empirical = j.fit.map(|f| f.class.label().to_string());
     report.fit_error = j.fit.map(|f| f.nrmse);
     let emp = report.empirical.clone().unwrap_or_else(|| "?".into());

@@ -96,10 +96,51 @@ pub struct Judgement {
     pub reliable: bool,
     /// Reliable and worse than expected.
     pub bottleneck: bool,
+    /// Points left out of the fit as outliers (at most one, see [`judge`]).
+    pub outliers: Vec<(u64, f64)>,
 }
 
 /// Fits `points` and compares with `expected`.
+///
+/// When the fit does not pass the filters and there are at least two points to spare, each
+/// point is left out in turn and the subset that fits best is judged instead: an
+/// amortized O(1) method (`Vec::push`, `HashMap::insert`) pays for a resize at exactly one
+/// size of a sweep, and that one spike must not hide the class that every other size shows.
+/// A real change of class bends many points, not one, so it survives this.
 pub fn judge(points: &[(u64, f64)], expected: Option<Class>, t: &Thresholds) -> Judgement {
+    let first = judge_all(points, expected, t);
+    if first.reliable || points.len() < t.min_points + 2 {
+        return first;
+    }
+    // Leave out each point in turn; keep the subset with the smallest fit error.
+    let mut best: Option<(usize, Judgement)> = None;
+    for skip in 0..points.len() {
+        let rest: Vec<(u64, f64)> = points
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != skip)
+            .map(|(_, p)| *p)
+            .collect();
+        let j = judge_all(&rest, expected, t);
+        let err = j.fit.map_or(f64::INFINITY, |f| f.nrmse);
+        let best_err = best
+            .as_ref()
+            .and_then(|(_, b)| b.fit)
+            .map_or(f64::INFINITY, |f| f.nrmse);
+        if err < best_err {
+            best = Some((skip, j));
+        }
+    }
+    match best {
+        Some((skip, mut j)) if j.reliable => {
+            j.outliers = vec![points[skip]];
+            j
+        }
+        _ => first,
+    }
+}
+
+fn judge_all(points: &[(u64, f64)], expected: Option<Class>, t: &Thresholds) -> Judgement {
     let pts = Points::new(points.iter().map(|(n, c)| (*n as f64, *c)).collect());
     let Some(pts) = pts else {
         return Judgement {
@@ -107,6 +148,7 @@ pub fn judge(points: &[(u64, f64)], expected: Option<Class>, t: &Thresholds) -> 
             expected_fit: None,
             reliable: false,
             bottleneck: false,
+            outliers: Vec::new(),
         };
     };
     let fit = best_fit(&pts);
@@ -125,6 +167,7 @@ pub fn judge(points: &[(u64, f64)], expected: Option<Class>, t: &Thresholds) -> 
         expected_fit,
         reliable,
         bottleneck,
+        outliers: Vec::new(),
     }
 }
 
@@ -175,5 +218,25 @@ mod tests {
         assert!(!judge(&lin, Some(Class::Linear), &t).bottleneck);
         // Too few points.
         assert!(!judge(&lin[..3], Some(Class::Constant), &t).bottleneck);
+    }
+
+    #[test]
+    fn one_amortized_spike_does_not_hide_a_constant_class() {
+        let t = Thresholds::default();
+        let mut pts: Vec<(u64, f64)> = [300u64, 600, 1100, 2000, 2900, 3900, 5200]
+            .iter()
+            .map(|&n| (n, 11.0))
+            .collect();
+        pts.push((6554, 20.0));
+        let j = judge(&pts, Some(Class::Constant), &t);
+        assert!(j.reliable && !j.bottleneck, "{j:?}");
+        assert_eq!(j.fit.unwrap().class, Class::Constant);
+        assert_eq!(j.outliers, vec![(6554, 20.0)]);
+        // A real linear class is not explained away by one outlier.
+        let lin: Vec<(u64, f64)> = [300u64, 600, 1100, 2000, 2900, 3900, 5200, 6554]
+            .iter()
+            .map(|&n| (n, 5.0 + n as f64))
+            .collect();
+        assert!(judge(&lin, Some(Class::Constant), &t).bottleneck);
     }
 }
