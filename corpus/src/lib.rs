@@ -4,8 +4,10 @@
 //! [`register_type!`](perfsyn_profiler_ipc::register_type) DSL; [`registry`] is the one list
 //! that collects them. The corpus knows nothing of profiling, search or oracles.
 
+pub mod controls;
 pub mod groups;
 pub mod hostile;
+pub mod messages;
 pub mod planted;
 pub mod probe;
 pub mod std_btree;
@@ -15,6 +17,8 @@ pub mod std_heap;
 pub mod std_list;
 pub mod std_string;
 pub mod std_vec;
+pub mod table32;
+pub mod toddler;
 
 use perfsyn_profiler_ipc::Registry;
 
@@ -42,6 +46,38 @@ pub fn registry() -> Registry {
         groups::ordered_map_v2(),
         groups::min_stack_v1(),
         groups::min_stack_v2(),
+        // Table 3.2 of the PerfSyn chapter (IDs 1-19 as version groups, 21-22 asymptotic;
+        // ID 20 is planted::enumerated_distribution).
+        table32::indices(),
+        table32::array_utils_old(),
+        table32::array_utils_new(),
+        table32::char_set_utils_old(),
+        table32::char_set_utils_new(),
+        table32::string_utils_old(),
+        table32::string_utils_new(),
+        table32::identity_stack_old(),
+        table32::identity_stack_new(),
+        table32::list_ordered_map_old(),
+        table32::list_ordered_map_new(),
+        table32::list_ordered_set_old(),
+        table32::list_ordered_set_new(),
+        table32::vector_set_old(),
+        table32::vector_set_new(),
+        table32::tree_list_old(),
+        table32::tree_list_new(),
+        table32::filtered_navigable_map(),
+        table32::sets(),
+        // Listing 3.1's Messages and the Toddler loop bugs.
+        messages::messages_old(),
+        messages::messages_new(),
+        toddler::candlestick_renderer(),
+        toddler::java_hash_set(),
+        // Negative controls for `perfsyn suite`.
+        controls::ring_buffer_old(),
+        controls::ring_buffer_new(),
+        controls::sorted_keys_old(),
+        controls::sorted_keys_new(),
+        controls::prefix_sums(),
         // Sandbox tests only: targets that panic, abort, crash, hang, exit.
         hostile::hostile(),
     ])

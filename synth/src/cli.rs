@@ -31,6 +31,8 @@ pub enum Command {
     Bench(BenchCommand),
     /// Search for a program that exposes a bottleneck in one method.
     Explore(ExploreArgs),
+    /// Re-run a saved program of a run file on the current worker and compare.
+    Replay(ReplayArgs),
 }
 
 /// Options shared by every command that needs a worker.
@@ -59,6 +61,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::List(a) => run_list(a),
         Command::Bench(b) => run_bench(b),
         Command::Explore(a) => run_explore(a),
+        Command::Replay(a) => run_replay(a),
     }
 }
 
@@ -206,6 +209,87 @@ pub struct ExploreArgs {
     pub json: bool,
     #[command(flatten)]
     pub worker: WorkerArgs,
+    #[command(flatten)]
+    pub record: RecordArgs,
+}
+
+/// Confirmation and run-file options of a search.
+#[derive(Debug, Clone, Args)]
+pub struct RecordArgs {
+    /// Confirm this many of the top programs by wall-clock time (0: no confirmation).
+    #[arg(long, default_value_t = 3)]
+    pub confirm_top: usize,
+    /// Measured repetitions per version in the confirmation (at least 30).
+    #[arg(long, default_value_t = 30, value_parser = parse_reps)]
+    pub confirm_reps: usize,
+    /// Write the run file here (default: target/perfsyn/runs/<method>-<seed>.json under the
+    /// workspace root); the plot goes next to it with the extension .svg.
+    #[arg(long, value_name = "RUN.json")]
+    pub out: Option<PathBuf>,
+}
+
+impl RecordArgs {
+    /// The engine's confirmation settings.
+    pub fn confirm(&self) -> crate::confirm::ConfirmConfig {
+        crate::confirm::ConfirmConfig {
+            top: self.confirm_top,
+            reps: self.confirm_reps,
+            ..Default::default()
+        }
+    }
+}
+
+fn parse_reps(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n >= crate::confirm::MIN_REPS => Ok(n),
+        Ok(n) => Err(format!(
+            "{n} repetitions are too few for a confidence interval; use at least {}",
+            crate::confirm::MIN_REPS
+        )),
+        Err(_) => Err(format!("`{s}` is not a number of repetitions")),
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The run file written by `perfsyn explore`.
+    #[arg(value_name = "RUN.json")]
+    pub run: PathBuf,
+    /// Which saved program: 1 is the best, 2.. the following ones.
+    #[arg(long, default_value_t = 1, value_parser = parse_positive)]
+    pub rank: u64,
+    /// Print the comparison as JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub worker: WorkerArgs,
+}
+
+fn run_replay(a: ReplayArgs) -> Result<()> {
+    let run = crate::runfile::RunFile::load(&a.run)?;
+    // Check the rank before building or starting anything.
+    crate::replay::program_of(&run, a.rank as usize)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", a.run.display()))?;
+    let worker = worker_build::resolve_worker(a.worker.worker.as_deref(), a.json)?;
+    let identity = crate::runfile::worker_identity(&worker)
+        .map_err(|e| anyhow::anyhow!("cannot read the worker {}: {e}", worker.display()))?;
+    let mut pool = WorkerPool::start(&worker, 1, std::time::Duration::from_secs(10))?;
+    let r = crate::replay::replay(&mut pool, &run, a.rank as usize, &identity.hash)?;
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&r)?);
+    } else {
+        if r.schema_changed {
+            eprintln!(
+                "warning: {} was made with a worker whose API schema differs from this one",
+                a.run.display()
+            );
+        }
+        print!(
+            "{}",
+            crate::replay::render(&r, &a.run.display().to_string())
+        );
+    }
+    Ok(())
 }
 
 /// `--score` values.
@@ -235,6 +319,7 @@ fn run_explore(a: ExploreArgs) -> Result<()> {
         expect: a.expect.clone(),
         search: a.search.config(),
         start: None,
+        confirm: a.record.confirm(),
     };
     let bar = (!a.json).then(|| {
         let b = indicatif::ProgressBar::new_spinner();
@@ -258,12 +343,99 @@ fn run_explore(a: ExploreArgs) -> Result<()> {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    let (run_path, plot_path) = record_run(&report, &a, &worker, pool.pool().schema().hash())?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
+        eprintln!("run file: {}", run_path.display());
+        if let Some(p) = &plot_path {
+            eprintln!("plot: {}", p.display());
+        }
     } else {
         print!("{}", render_explore(&report, &a));
+        println!("run file: {}", run_path.display());
+        if let Some(p) = &plot_path {
+            println!("plot: {}", p.display());
+        }
     }
     Ok(())
+}
+
+/// Writes the run file and its plot; returns their paths (no plot when the run has no points).
+fn record_run(
+    report: &ExploreReport,
+    a: &ExploreArgs,
+    worker: &std::path::Path,
+    schema_hash: u64,
+) -> Result<(PathBuf, Option<PathBuf>)> {
+    use anyhow::Context;
+    let path = a.record.out.clone().unwrap_or_else(|| {
+        crate::runfile::default_path(&crate::runfile::default_base(), &report.method, report.seed)
+    });
+    let identity = crate::runfile::worker_identity(worker)
+        .with_context(|| format!("cannot read the worker {}", worker.display()))?;
+    let run = crate::runfile::RunFile::new(
+        report.clone(),
+        std::env::args().collect(),
+        identity,
+        schema_hash,
+    );
+    run.save(&path)?;
+    let plot_path = crate::plot::path_for(&path);
+    let plot = match crate::plot::write(report, &plot_path) {
+        Ok(()) => Some(plot_path),
+        Err(crate::plot::PlotError::Empty) => None,
+        Err(e) => return Err(e.into()),
+    };
+    Ok((path, plot))
+}
+
+/// The confirmation lines of the explore report.
+fn render_confirmation(r: &ExploreReport) -> String {
+    let Some(c) = &r.confirmation else {
+        return String::new();
+    };
+    let mut s = format!(
+        "wall-clock confirmation ({} runs per arm after {} warm-up; significant = {}):\n",
+        c.reps, c.warmup, c.method
+    );
+    for x in &c.confirmed {
+        let ci = |t: &crate::confirm::TimeStats| {
+            format!(
+                "{:.0} ns [{:.0}, {:.0}]",
+                t.mean_ns, t.ci95_low_ns, t.ci95_high_ns
+            )
+        };
+        s.push_str(&format!(
+            "  #{} {} {} vs {} {}: cost ratio {:.3}, time ratio {:.3} (p = {:.3}), {}\n",
+            x.rank,
+            x.a.label,
+            ci(&x.a.time),
+            x.b.label,
+            ci(&x.b.time),
+            x.cost_ratio,
+            x.time_ratio,
+            x.p_value,
+            if x.significant {
+                "significant"
+            } else {
+                "NOT significant"
+            }
+        ));
+    }
+    for u in &c.unconfirmed {
+        s.push_str(&format!("  #{} not confirmed: {}\n", u.rank, u.reason));
+    }
+    if r.time_significant == Some(false) {
+        let cost_differs = r.verdict == "bottleneck";
+        s.push_str(&if r.oracle == "relative" && cost_differs {
+            "  the measured time difference of the best program is not significant: the method is too short for wall-clock time to show the cost difference\n".to_string()
+        } else if r.oracle == "relative" {
+            "  no significant time difference either: the versions perform alike on these programs\n".to_string()
+        } else {
+            "  the time difference between the largest and the smallest input is not significant: the calls are too short for wall-clock time to show the growth\n".to_string()
+        });
+    }
+    s
 }
 
 /// The human-readable explore report.
@@ -286,6 +458,7 @@ pub fn render_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
     } else if let Some(ratio) = r.ratio {
         s.push_str(&format!("cost new/old {ratio:.3}\n"));
     }
+    s.push_str(&render_confirmation(r));
     if let Some(b) = &r.best {
         s.push_str(&format!(
             "\nbest program ({} mutations, input size {}, cost {}):\n",

@@ -7,9 +7,10 @@
 
 use anyhow::{bail, Result};
 use perfsyn_profiler_ipc::print::print;
-use perfsyn_profiler_ipc::{ApiSchema, Program, Stmt};
+use perfsyn_profiler_ipc::{ApiSchema, Feedback, Program, Stmt};
 use serde::{Deserialize, Serialize};
 
+use crate::confirm::{self, ConfirmConfig, ConfirmReport};
 use crate::exec::Executor;
 use crate::init::{initial_program, Initial};
 use crate::learn::LearnRow;
@@ -46,6 +47,8 @@ pub struct ExploreConfig {
     pub search: SearchConfig,
     /// An existing program to start from instead of Algorithm 4's p0.
     pub start: Option<Program>,
+    /// Wall-clock confirmation of the top programs after the search (`top: 0`: none).
+    pub confirm: ConfirmConfig,
 }
 
 /// The best program of a run, as reported.
@@ -59,6 +62,13 @@ pub struct BestProgram {
     pub cost_ref: Option<f64>,
     pub score: f64,
     pub program: Program,
+    /// The worker's feedback for this program (the version under analysis); `replay`
+    /// compares a new run against it.
+    #[serde(default)]
+    pub feedback: Option<Feedback>,
+    /// The reference version's feedback (relative runs).
+    #[serde(default)]
+    pub feedback_ref: Option<Feedback>,
 }
 
 /// The result of `explore`, printed as JSON with `--json`.
@@ -79,6 +89,19 @@ pub struct ExploreReport {
     pub fit_error: Option<f64>,
     /// Relative oracle: cost new / old of the best program.
     pub ratio: Option<f64>,
+    /// Relative oracle: the reference (`old`) type the programs are retyped to.
+    #[serde(default)]
+    pub ref_type: Option<String>,
+    /// Measured wall-clock ratio of the best program's confirmation (new/old for relative
+    /// runs, largest/smallest size for asymptotic ones).
+    #[serde(default)]
+    pub time_ratio: Option<f64>,
+    /// Whether that time difference is significant (see `confirm`).
+    #[serde(default)]
+    pub time_significant: Option<bool>,
+    /// The wall-clock confirmation of the top programs.
+    #[serde(default)]
+    pub confirmation: Option<ConfirmReport>,
     pub best: Option<BestProgram>,
     /// Top programs after the best (ranks 2..k).
     pub others: Vec<BestProgram>,
@@ -88,7 +111,11 @@ pub struct ExploreReport {
     /// `path` (the mutation path from p0).
     pub points_from: String,
     /// Points left out of the fit (one amortized spike at most; see `oracle::asymptotic::judge`).
+    #[serde(default)]
     pub outliers: Vec<(u64, f64)>,
+    /// Relative oracle: [size, reference cost] along the same path as `points`.
+    #[serde(default)]
+    pub ref_points: Vec<(u64, f64)>,
     pub stats: Stats,
     pub tree: TreeSummary,
 }
@@ -215,11 +242,16 @@ pub fn explore(
         empirical: None,
         fit_error: None,
         ratio: None,
+        ref_type: pair.as_ref().map(|p| p.old_ty.clone()),
+        time_ratio: None,
+        time_significant: None,
+        confirmation: None,
         best: None,
         others: Vec::new(),
         points: Vec::new(),
         points_from: "path".into(),
         outliers: Vec::new(),
+        ref_points: Vec::new(),
         stats: Stats::default(),
         tree: TreeSummary::default(),
     };
@@ -276,6 +308,8 @@ pub fn explore(
             cost_ref: n.obs.cost_ref,
             score: n.score,
             program: n.program.clone(),
+            feedback: Some(n.feedback.clone()),
+            feedback_ref: n.feedback_ref.clone(),
         })
     };
     let best_id = ranked[0];
@@ -290,6 +324,11 @@ pub fn explore(
         .iter()
         .map(|o| (o.size, o.cost))
         .collect();
+    let ref_points: Vec<(u64, f64)> = search
+        .path_obs(best_id)
+        .iter()
+        .filter_map(|o| Some((o.size, o.cost_ref?)))
+        .collect();
     let best_program = search.nodes[best_id].program.clone();
     report.stats = search.stats.clone();
     drop(search);
@@ -298,12 +337,21 @@ pub fn explore(
         let ratio = relative::ratio(&best_obs);
         report.ratio = Some(ratio);
         report.points = path_points;
+        report.ref_points = ref_points;
         let found = relative::passes(ratio, cfg.t_rel, cfg.direction);
         report.verdict = if found { "bottleneck" } else { "no-bottleneck" }.into();
         report.reason = format!(
             "cost new/old = {ratio:.3} on the best program (threshold t_rel = {})",
             cfg.t_rel
         );
+        if let Some(pr) = &pair {
+            let jobs = confirm_jobs_relative(&report, pr, cfg.confirm.top);
+            attach(
+                &mut report,
+                confirm::confirm(exec, &jobs, &cfg.confirm)?,
+                &jobs,
+            );
+        }
         return Ok(report);
     }
 
@@ -364,7 +412,60 @@ pub fn explore(
             ),
         )
     };
+    if cfg.confirm.top > 0 && !sweep.is_empty() {
+        let big = sweep[0].clone();
+        let small = sweep[sweep.len() - 1].clone();
+        if big != small {
+            let ty = report.ty.clone();
+            let jobs = vec![confirm::Job {
+                rank: 1,
+                kind: "sweep",
+                a: ("largest".into(), ty.clone(), big),
+                b: ("smallest".into(), ty, small),
+            }];
+            attach(
+                &mut report,
+                confirm::confirm(exec, &jobs, &cfg.confirm)?,
+                &jobs,
+            );
+        }
+    }
     Ok(report)
+}
+
+/// The relative confirmation jobs: the top `top` programs on `new` and on `old`.
+fn confirm_jobs_relative(report: &ExploreReport, pr: &Pair, top: usize) -> Vec<confirm::Job> {
+    let (from, to) = (pr.new_ty.clone(), pr.old_ty.clone());
+    report
+        .best
+        .iter()
+        .chain(&report.others)
+        .take(top)
+        .enumerate()
+        .map(|(i, b)| confirm::Job {
+            rank: i + 1,
+            kind: "relative",
+            a: ("new".into(), from.clone(), b.program.clone()),
+            b: (
+                "old".into(),
+                to.clone(),
+                b.program
+                    .retyped(&|t: &str| (t == from).then(|| to.clone())),
+            ),
+        })
+        .collect()
+}
+
+/// Records a confirmation in the report; the best program's figures become the headline.
+fn attach(report: &mut ExploreReport, c: ConfirmReport, jobs: &[confirm::Job]) {
+    if jobs.is_empty() {
+        return;
+    }
+    if let Some(first) = c.confirmed.iter().find(|x| x.rank == 1) {
+        report.time_ratio = Some(first.time_ratio);
+        report.time_significant = Some(first.significant);
+    }
+    report.confirmation = Some(c);
 }
 
 /// Loop-size factors of the verdict sweep. Deliberately not powers of two of each other:

@@ -6,6 +6,7 @@
 
 pub mod bench_ipc;
 pub mod cli;
+pub mod confirm;
 pub mod exec;
 pub mod explore;
 pub mod init;
@@ -13,7 +14,11 @@ pub mod learn;
 pub mod list;
 pub mod mutate;
 pub mod oracle;
+pub mod plot;
 pub mod pool;
+pub mod rank;
+pub mod replay;
+pub mod runfile;
 pub mod search;
 pub mod spec;
 pub mod worker_build;
