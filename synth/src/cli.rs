@@ -300,7 +300,7 @@ pub enum ScoreKindArg {
 }
 
 fn run_explore(a: ExploreArgs) -> Result<()> {
-    if a.t_rel.is_nan() || a.t_rel <= 1.0 {
+    if !(a.t_rel > 1.0) {
         anyhow::bail!("--t-rel must be greater than 1 (got {})", a.t_rel);
     }
     let worker = worker_build::resolve_worker(a.worker.worker.as_deref(), a.json)?;

@@ -417,7 +417,7 @@ impl<'a> Search<'a> {
     fn execute(&mut self, programs: &[Program]) -> Result<Vec<(Feedback, Option<Feedback>)>> {
         let mut batch = programs.to_vec();
         if let Some(cp) = &self.counterpart {
-            batch.extend(programs.iter().map(cp));
+            batch.extend(programs.iter().map(|p| cp(p)));
         }
         let fb = self.exec.run(&batch)?;
         anyhow::ensure!(fb.len() == batch.len(), "executor lost feedback");
