@@ -21,4 +21,5 @@ pub mod replay;
 pub mod runfile;
 pub mod search;
 pub mod spec;
+pub mod suite;
 pub mod worker_build;

@@ -97,6 +97,9 @@ pub struct SearchConfig {
     /// Programs whose input is larger than this are not kept: a bottleneck shows long
     /// before, and larger inputs only spend the budget (and the workers' memory).
     pub max_input_size: u64,
+    /// Time to expose (relative oracle): when set to t_rel, [`Stats::expose_ms`] records the
+    /// first moment the best program's cost ratio new/old passes t_rel in either direction.
+    pub expose_ratio: Option<f64>,
 }
 
 impl Default for SearchConfig {
@@ -109,6 +112,7 @@ impl Default for SearchConfig {
             mutation: MutationConfig::default(),
             keep_best: 5,
             max_input_size: 1 << 16,
+            expose_ratio: None,
         }
     }
 }
@@ -158,6 +162,12 @@ pub struct Stats {
     pub elapsed_ms: u64,
     /// Programs rejected before running (checker or closed set).
     pub rejected: u64,
+    /// Milliseconds until the best program first passed `SearchConfig::expose_ratio`.
+    #[serde(default)]
+    pub expose_ms: Option<u64>,
+    /// (milliseconds, score) each time the best score improved, root first.
+    #[serde(default)]
+    pub best_history: Vec<(u64, f64)>,
 }
 
 /// Live progress, for the CLI's progress line.
@@ -244,7 +254,21 @@ impl<'a> Search<'a> {
             score,
         });
         self.best = 0;
+        self.record_best();
         Ok(true)
+    }
+
+    /// Time-to-expose bookkeeping when the best node changes.
+    fn record_best(&mut self) {
+        let ms = self.start.elapsed().as_millis() as u64;
+        let n = &self.nodes[self.best];
+        self.stats.best_history.push((ms, n.score));
+        if let (Some(t), None) = (self.cfg.expose_ratio, self.stats.expose_ms) {
+            let r = crate::oracle::relative::ratio(&n.obs);
+            if n.obs.cost_ref.is_some() && (r >= t || r <= 1.0 / t) {
+                self.stats.expose_ms = Some(ms);
+            }
+        }
     }
 
     /// Whether budget remains.
@@ -385,6 +409,7 @@ impl<'a> Search<'a> {
             self.known.insert(hash, Some(id));
             if score > self.nodes[self.best].score {
                 self.best = id;
+                self.record_best();
             }
             out.push(Some(id));
         }
@@ -417,7 +442,7 @@ impl<'a> Search<'a> {
     fn execute(&mut self, programs: &[Program]) -> Result<Vec<(Feedback, Option<Feedback>)>> {
         let mut batch = programs.to_vec();
         if let Some(cp) = &self.counterpart {
-            batch.extend(programs.iter().map(|p| cp(p)));
+            batch.extend(programs.iter().map(cp));
         }
         let fb = self.exec.run(&batch)?;
         anyhow::ensure!(fb.len() == batch.len(), "executor lost feedback");
