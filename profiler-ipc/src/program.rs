@@ -315,3 +315,141 @@ impl Program {
         p
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A program with every statement kind, literal kind and pattern.
+    fn every_kind() -> Program {
+        let mut p = Program::default();
+        let v = p.fresh("Vec<Key>");
+        let n = p.fresh("usize");
+        let b = p.fresh("bool");
+        let s = p.fresh("String");
+        let c = p.fresh("char");
+        let n2 = p.fresh("usize");
+        let f = p.fresh("u64");
+        let i = p.fresh("u64");
+        let k = p.fresh("Key");
+        p.body = vec![
+            Stmt::Ctor {
+                out: v,
+                ty: "Vec<Key>".into(),
+                ctor: "new".into(),
+                args: vec![],
+            },
+            Stmt::Lit {
+                out: n,
+                value: Literal::Int {
+                    ty: IntTy::Usize,
+                    value: 7,
+                },
+            },
+            Stmt::Lit {
+                out: b,
+                value: Literal::Bool(true),
+            },
+            Stmt::Lit {
+                out: s,
+                value: Literal::Str("é\"x".into()),
+            },
+            Stmt::Lit {
+                out: c,
+                value: Literal::Char('\n'),
+            },
+            Stmt::Op {
+                out: n2,
+                op: Op::Double,
+                arg: n,
+            },
+            Stmt::GetField {
+                out: f,
+                target: v,
+                field: "cap".into(),
+            },
+            Stmt::SetField {
+                target: v,
+                field: "cap".into(),
+                value: f,
+            },
+            Stmt::Repeat {
+                n: 300,
+                body: vec![
+                    Stmt::Lit {
+                        out: i,
+                        value: Literal::Index {
+                            ty: IntTy::U64,
+                            pattern: Pattern::Hash(3),
+                        },
+                    },
+                    Stmt::Ctor {
+                        out: k,
+                        ty: "Key".into(),
+                        ctor: "new".into(),
+                        args: vec![i],
+                    },
+                    Stmt::Call {
+                        out: None,
+                        ty: "Vec<Key>".into(),
+                        method: "push".into(),
+                        recv: v,
+                        args: vec![k],
+                        under_test: false,
+                    },
+                ],
+            },
+            Stmt::Call {
+                out: None,
+                ty: "Vec<Key>".into(),
+                method: "insert".into(),
+                recv: v,
+                args: vec![n2, k],
+                under_test: true,
+            },
+        ];
+        p
+    }
+
+    #[test]
+    fn bincode_round_trip_is_identity() {
+        let p = every_kind();
+        let bytes = crate::wire::encode(&p).unwrap();
+        let q: Program = crate::wire::decode(&bytes).unwrap();
+        assert_eq!(p, q);
+        assert_eq!(p.stable_hash(), q.stable_hash());
+    }
+
+    #[test]
+    fn json_round_trip_is_identity() {
+        let p = every_kind();
+        let q: Program = serde_json::from_str(&serde_json::to_string(&p).unwrap()).unwrap();
+        assert_eq!(p, q);
+    }
+
+    #[test]
+    fn patterns_shape_loop_values() {
+        let vals = |p: Pattern| (0..5).map(|i| p.eval(i, 5)).collect::<Vec<_>>();
+        assert_eq!(vals(Pattern::I), vec![0, 1, 2, 3, 4]);
+        assert_eq!(vals(Pattern::NMinusI), vec![5, 4, 3, 2, 1]);
+        assert_eq!(vals(Pattern::ModK(2)), vec![0, 1, 0, 1, 0]);
+        assert_eq!(vals(Pattern::Const(9)), vec![9; 5]);
+        let h = vals(Pattern::Hash(1));
+        assert!(h.iter().all(|v| (0..1 << 16).contains(v)));
+        let mut d = h.clone();
+        d.sort();
+        d.dedup();
+        assert_eq!(d.len(), 5, "hash values are scattered: {h:?}");
+    }
+
+    #[test]
+    fn retyping_renames_types_and_variables() {
+        let p = every_kind();
+        let q = p.retyped(&|t| (t == "Vec<Key>").then(|| "Other".to_string()));
+        assert_eq!(q.vars[0], "Other");
+        assert!(matches!(&q.body[0], Stmt::Ctor { ty, .. } if ty == "Other"));
+        assert!(
+            matches!(&q.body[8], Stmt::Repeat { body, .. } if matches!(&body[2], Stmt::Call { ty, .. } if ty == "Other"))
+        );
+    }
+}
