@@ -512,6 +512,37 @@ pub fn render_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
 pub enum BenchCommand {
     /// Round-trip latency and programs/s through one worker, N workers and in-process.
     Ipc(BenchIpcArgs),
+    /// Planted asymptotic bottlenecks and correct methods, per score and strategy, under one
+    /// program budget: the benchmark behind the default score.
+    Search(BenchSearchArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BenchSearchArgs {
+    /// Programs per run (deterministic budget).
+    #[arg(long, value_parser = parse_positive, default_value = "400")]
+    pub max_programs: u64,
+    /// Seeds per (case, score, strategy).
+    #[arg(long, value_parser = parse_positive, default_value = "2")]
+    pub seeds: u64,
+    /// Strategies to compare.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "astar,aco,random"
+    )]
+    pub strategies: Vec<StrategyKind>,
+    /// Scores to compare.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "growth,area")]
+    pub scores: Vec<ScoreKindArg>,
+    /// Print a JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    #[arg(long, value_parser = parse_workers)]
+    pub workers: Option<usize>,
+    #[command(flatten)]
+    pub worker: WorkerArgs,
 }
 
 #[derive(Debug, Args)]
@@ -545,6 +576,39 @@ fn run_bench(b: BenchCommand) -> Result<()> {
                 println!("{}", serde_json::to_string_pretty(&r)?);
             } else {
                 print!("{}", bench_ipc::render(&r));
+            }
+            Ok(())
+        }
+        BenchCommand::Search(a) => {
+            let worker = worker_build::resolve_worker(a.worker.worker.as_deref(), a.json)?;
+            let workers = a
+                .workers
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let mut pool =
+                WorkerPool::start(&worker, workers, std::time::Duration::from_millis(500))?;
+            let cfg = crate::bench_search::BenchSearchConfig {
+                max_programs: a.max_programs,
+                seeds: (1..=a.seeds).collect(),
+                strategies: a.strategies.clone(),
+                scores: a
+                    .scores
+                    .iter()
+                    .map(|s| match s {
+                        ScoreKindArg::Growth => ScoreKind::Growth,
+                        ScoreKindArg::Area => ScoreKind::Area,
+                    })
+                    .collect(),
+            };
+            let quiet = a.json;
+            let r = crate::bench_search::run(&mut pool, &cfg, &mut |m| {
+                if !quiet {
+                    eprintln!("  {m}");
+                }
+            })?;
+            if a.json {
+                println!("{}", serde_json::to_string_pretty(&r)?);
+            } else {
+                print!("{}", crate::bench_search::render(&r));
             }
             Ok(())
         }

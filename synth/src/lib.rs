@@ -5,6 +5,7 @@
 //! `perfsyn-profiler-ipc`, never on `perfsyn-corpus`.
 
 pub mod bench_ipc;
+pub mod bench_search;
 pub mod cli;
 pub mod confirm;
 pub mod exec;
