@@ -257,7 +257,22 @@ pub fn explore(
     };
 
     let p0 = match &cfg.start {
-        Some(p) => p.clone(),
+        Some(p) => {
+            perfsyn_profiler_ipc::check::check(p, &schema).map_err(|e| {
+                anyhow::anyhow!("the starting program does not fit this worker's API: {e}")
+            })?;
+            let calls_target = p.body.iter().any(|s| {
+                matches!(s, Stmt::Call { ty, method, under_test: true, .. }
+                    if *ty == target.ty.name && *method == target.method.name)
+            });
+            if !calls_target {
+                bail!(
+                    "the starting program does not call {} under test",
+                    target.display()
+                );
+            }
+            p.clone()
+        }
         None => match initial_program(exec, &target, &cfg.search.mutation)? {
             Initial::Found(p) => p,
             Initial::NotFound(reason) => {
