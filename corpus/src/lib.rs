@@ -4,6 +4,7 @@
 //! [`register_type!`](perfsyn_profiler_ipc::register_type) DSL; [`registry`] is the one list
 //! that collects them. The corpus knows nothing of profiling, search or oracles.
 
+pub mod concurrent;
 pub mod controls;
 pub mod groups;
 pub mod hostile;
@@ -78,6 +79,29 @@ pub fn registry() -> Registry {
         controls::sorted_keys_old(),
         controls::sorted_keys_new(),
         controls::prefix_sums(),
+        // Thread-safe version pairs of SpeedGun's Table 2 (perfsyn compare).
+        concurrent::emc_unsync(),
+        concurrent::emc_locked(),
+        concurrent::emc_atomic(),
+        concurrent::emc_deadlock(),
+        concurrent::emc_registry_volatile(),
+        concurrent::emc_registry_synchronized(),
+        concurrent::emc_properties(),
+        concurrent::emc_properties_block(),
+        concurrent::emc_expando_sync(),
+        concurrent::emc_expando_rwlock(),
+        concurrent::class_info_striped(),
+        concurrent::class_info_concurrent(),
+        concurrent::pool_coarse(),
+        concurrent::pool_fine(),
+        concurrent::pool_volatile(),
+        concurrent::bucket_map(),
+        concurrent::bucket_map_sync(),
+        concurrent::date_time(),
+        concurrent::date_time_sync(),
+        concurrent::date_time_iso(),
+        concurrent::iso_chronology(),
+        concurrent::iso_chronology_cached(),
         // Sandbox tests only: targets that panic, abort, crash, hang, exit.
         hostile::hostile(),
     ])

@@ -7,6 +7,7 @@
 //! engine, `perfsyn`), and nothing of concrete target types (that is `perfsyn-corpus`).
 
 pub mod check;
+pub mod concurrent;
 pub mod feedback;
 pub mod interp;
 pub mod meter;

@@ -14,7 +14,12 @@
 //! request, and each worker's keeper thread rings it when the worker dies, so one supervisor
 //! thread waits for all workers on one futex.
 //!
-//! A request is `count` frames `[u32 len][bincode Program]`; the worker answers with one
+//! A [`REQ_CONCURRENT`] request is one frame `[u32 len][bincode ConcurrentRun]` (a threaded
+//! test, run in the worker; see [`crate::concurrent`]); the worker answers with one frame
+//! `[u32 len][bincode ConcurrentFeedback]`, `done` = 1, and refreshes `start_ns` before every
+//! repetition so that the deadline applies per repetition (a deadlock is a timeout).
+//!
+//! A [`REQ_RUN`] request is `count` frames `[u32 len][bincode Program]`; the worker answers with one
 //! frame `[u32 len][bincode Feedback]` per program, appended as soon as that program ends,
 //! and publishes their number in `done` (release). Everything before program `done` is
 //! therefore safe even if the worker dies while running it. A message that does not fit its
@@ -27,8 +32,8 @@ use crate::feedback::{Feedback, Outcome};
 
 /// "PERFSYN1" in little-endian.
 pub const MAGIC: u64 = u64::from_le_bytes(*b"PERFSYN1");
-/// Bumped on every incompatible change of this file.
-pub const VERSION: u32 = 2;
+/// Bumped on every incompatible change of this file (3: the concurrent request).
+pub const VERSION: u32 = 3;
 /// The region's fd number in the worker.
 pub const REGION_FD: i32 = 3;
 /// The pool doorbell's fd number in the worker.
@@ -48,6 +53,8 @@ pub const MIN_REGION: usize = HEADER_SIZE + 64 * 1024;
 /// Request kinds (`Header::req_kind`).
 pub const REQ_RUN: u32 = 1;
 pub const REQ_SHUTDOWN: u32 = 2;
+/// Run one concurrent test (a `ConcurrentRun`) for some repetitions.
+pub const REQ_CONCURRENT: u32 = 3;
 
 /// Worker states (`Header::state`).
 pub const STATE_STARTING: u32 = 0;
@@ -156,6 +163,13 @@ pub fn cap_feedback(fb: &mut Feedback) {
         Outcome::Crash { detail, .. } => cap_text(detail),
         Outcome::Ok | Outcome::Exited { .. } | Outcome::Timeout | Outcome::OutOfMemory => {}
     }
+}
+
+/// Caps the strings of a concurrent feedback record (see [`cap_feedback`]).
+pub fn cap_concurrent(fb: &mut crate::concurrent::ConcurrentFeedback) {
+    let mut f = Feedback::failed(std::mem::replace(&mut fb.outcome, Outcome::Ok));
+    cap_feedback(&mut f);
+    fb.outcome = f.outcome;
 }
 
 /// Writes one frame (`[u32 len][bytes]`) encoding `v` at `buf[0..]`; returns its length,

@@ -7,6 +7,7 @@
 //! generated wrappers downcast operands according to their passing mode.
 
 use std::any::Any;
+use std::sync::Arc;
 
 use crate::schema::{ApiSchema, TypeSchema};
 
@@ -28,6 +29,14 @@ pub type GetFieldFn = fn(&dyn Any) -> Result<Box<dyn Any>, CallError>;
 pub type SetFieldFn = fn(&mut dyn Any, Box<dyn Any>) -> Result<(), CallError>;
 /// The registered input size of a value.
 pub type SizeFn = fn(&dyn Any) -> u64;
+/// A value of a concurrent type, shared by the threads of a concurrent test.
+pub type Shared = Arc<dyn Any + Send + Sync>;
+/// Moves a value of a concurrent type into a [`Shared`] handle (fails on another type).
+pub type ShareFn = fn(Box<dyn Any>) -> Result<Shared, CallError>;
+/// Calls a method of a concurrent type through `&self` on the shared value; the operands are
+/// the parameters only (thread-local slots).
+pub type SharedMethodFn =
+    fn(&(dyn Any + Send + Sync), &mut [Slot]) -> Result<Option<Box<dyn Any>>, CallError>;
 
 /// A registered type: its schema and the code behind it.
 pub struct TypeDef {
@@ -39,6 +48,12 @@ pub struct TypeDef {
     pub methods: Vec<MethodFn>,
     /// Field accessors, parallel to `schema.fields`.
     pub fields: Vec<(GetFieldFn, SetFieldFn)>,
+    /// Concurrent types only ([`register_concurrent!`](crate::register_concurrent)): moves a
+    /// value into a handle the threads of a concurrent test share.
+    pub share: Option<ShareFn>,
+    /// Concurrent types only: the methods through the shared handle, parallel to
+    /// `schema.methods` (empty for other types).
+    pub shared_methods: Vec<SharedMethodFn>,
 }
 
 /// Every registered type of one worker.
@@ -47,7 +62,9 @@ pub struct Registry {
 }
 
 impl Registry {
-    /// Collects type definitions; panics on a duplicate name, which is a registration bug.
+    /// Collects type definitions; panics on a duplicate name, or on a concurrent pair that
+    /// names an unregistered old version or a method neither version has, which are
+    /// registration bugs.
     pub fn new(types: Vec<TypeDef>) -> Registry {
         let mut names = std::collections::HashSet::new();
         for t in &types {
@@ -56,6 +73,28 @@ impl Registry {
                 "type {} registered twice",
                 t.schema.name
             );
+        }
+        for t in &types {
+            let Some(c) = &t.schema.concurrent else {
+                continue;
+            };
+            for pair in &c.pairs {
+                let old = types.iter().find(|o| o.schema.name == pair.old);
+                assert!(
+                    old.is_some_and(|o| o.schema.concurrent.is_some()),
+                    "{}: the old version {} is not a registered concurrent type",
+                    t.schema.name,
+                    pair.old
+                );
+                for m in &pair.changed {
+                    assert!(
+                        t.schema.method(m).is_some()
+                            || old.is_some_and(|o| o.schema.method(m).is_some()),
+                        "{}: changed method {m} exists in neither version",
+                        t.schema.name
+                    );
+                }
+            }
         }
         Registry { types }
     }
@@ -175,6 +214,7 @@ macro_rules! register_type {
                 path: $path.to_string(),
                 sized: size.is_some(),
                 version: version.map(|(g, v)| VersionSchema { group: g.to_string(), version: v.to_string() }),
+                concurrent: None,
                 ctors: vec![$(CtorSchema {
                     name: stringify!($cname).to_string(),
                     params: vec![$($crate::register_type!(@param $cp $cpm $cpt)),*],
@@ -235,6 +275,8 @@ macro_rules! register_type {
                         }) as $crate::registry::SetFieldFn,
                     )
                 ),*],
+                share: None,
+                shared_methods: Vec::new(),
             }
         }
     )*};
@@ -266,4 +308,107 @@ macro_rules! register_type {
     (@call $recv:ident $m:ident ($($p:ident),*) $r:ident $body:expr) => {{ let $r = $recv; $body }};
     (@ret $result:ident) => {{ std::hint::black_box(&$result); Ok(None) }};
     (@ret $result:ident $t:ty) => {{ let r: $t = $result; Ok(Some(Box::new(r) as Box<dyn std::any::Any>)) }};
+}
+
+/// Declares one thread-safe target type: a `Send + Sync` type whose methods all take `&self`,
+/// so that one instance can be shared by the threads of a concurrent test (SpeedGun). Expands
+/// to a function returning its [`TypeDef`], with the schema's `concurrent` part filled in, a
+/// [`ShareFn`] and one [`SharedMethodFn`] per method. The same type also works everywhere a
+/// [`register_type!`](crate::register_type) type does (sequential programs, `explore`).
+///
+/// ```ignore
+/// register_concurrent! {
+///     /// Figure 1c: an atomic flag, a locked initializer.
+///     pub fn emc_atomic() -> EmcAtomic {
+///         path: "EmcAtomic", imports: ["perfsyn_corpus::concurrent::EmcAtomic"],
+///         pairs: [
+///             { old: "EmcLocked", expected: "improvement", origin: "Table 2 (13)",
+///               changed: ["is_initialized", "invoke"] },
+///         ],
+///         ctors { new(methods: copy u32) => EmcAtomic::new(methods); }
+///         methods {
+///             invoke(ref self, method: copy u64) -> u64;
+///             is_initialized(ref self) -> bool;
+///         }
+///     }
+/// }
+/// ```
+///
+/// Each entry of `pairs` makes this type the *new* version of a pair whose *old* version is
+/// another concurrent type; `expected` is what the change does to concurrent performance
+/// (`regression`, `improvement`, `none`, or `inconclusive` for a version that deadlocks on
+/// purpose) and `changed` lists the methods the change influences, directly or indirectly
+/// (SpeedGun's focus methods). Passing modes of the parameters are those of `register_type!`.
+/// A type that is not `Send + Sync` is a compile error here.
+#[macro_export]
+macro_rules! register_concurrent {
+    ($(
+        $(#[doc = $doc:literal])*
+        $vis:vis fn $fname:ident() -> $t:ty {
+            path: $path:literal, imports: [$($import:literal),* $(,)?],
+            pairs: [$({
+                old: $old:literal, expected: $exp:literal, origin: $origin:literal,
+                changed: [$($ch:literal),* $(,)?] $(,)?
+            }),* $(,)?],
+            ctors { $(
+                $cname:ident ( $($cp:ident : $cpm:ident $cpt:ty),* $(,)? )
+                    $(as $ctmpl:literal)? => $cbody:expr;
+            )* }
+            methods { $(
+                $mname:ident ( ref self $(, $p:ident : $pm:ident $pt:ty)* $(,)? )
+                    $(-> $ret:ty)?
+                    $(as $tmpl:literal => |$r:ident| $body:expr)?;
+            )+ }
+        }
+    )*) => {$(
+        $(#[doc = $doc])*
+        $vis fn $fname() -> $crate::registry::TypeDef {
+            #[allow(unused_imports)]
+            use $crate::registry::{slot_mut, slot_ref, slot_take, CallError, Slot};
+            $crate::register_type! {
+                $(#[doc = $doc])*
+                fn sequential() -> $t {
+                    path: $path, imports: [$($import),*], version: None,
+                    size: [],
+                    ctors { $( $cname ( $($cp : $cpm $cpt),* ) $(as $ctmpl)? => $cbody; )* }
+                    methods { $(
+                        $mname ( ref self $(, $p : $pm $pt)* ) $(-> $ret)?
+                            $(as $tmpl => |$r| $body)?;
+                    )+ }
+                    fields {}
+                }
+            }
+            let mut def = sequential();
+            def.schema.concurrent = Some($crate::schema::ConcurrentSchema {
+                pairs: vec![$($crate::schema::PairSchema {
+                    old: $crate::registry::type_name($old),
+                    expected: $exp.to_string(),
+                    origin: $origin.to_string(),
+                    changed: vec![$($ch.to_string()),*],
+                }),*],
+            });
+            def.share = Some(
+                (|value: Box<dyn std::any::Any>| -> Result<$crate::registry::Shared, CallError> {
+                    value
+                        .downcast::<$t>()
+                        .map(|v| std::sync::Arc::new(*v) as $crate::registry::Shared)
+                        .map_err(|_| CallError("shared value of the wrong type".into()))
+                }) as $crate::registry::ShareFn,
+            );
+            def.shared_methods = vec![$(
+                (|recv: &(dyn std::any::Any + Send + Sync), args: &mut [Slot]|
+                    -> Result<Option<Box<dyn std::any::Any>>, CallError> {
+                    let recv: &$t = recv
+                        .downcast_ref::<$t>()
+                        .ok_or_else(|| CallError("shared receiver of the wrong type".into()))?;
+                    #[allow(unused_mut, unused_variables)]
+                    let mut it = args.iter_mut();
+                    $( let $p = $crate::register_type!(@arg it $p $pm $pt); )*
+                    let result = $crate::register_type!(@call recv $mname ($($p),*) $($r $body)?);
+                    $crate::register_type!(@ret result $($ret)?)
+                }) as $crate::registry::SharedMethodFn
+            ),+];
+            def
+        }
+    )*};
 }

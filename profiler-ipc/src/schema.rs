@@ -131,6 +131,28 @@ pub struct VersionSchema {
     pub version: String,
 }
 
+/// What a concurrent (thread-safe) type adds to its schema: the version pairs in which it is
+/// the new version. Declared with `register_concurrent!`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ConcurrentSchema {
+    pub pairs: Vec<PairSchema>,
+}
+
+/// One change of a thread-safe type's history: `old` (another concurrent type) became the
+/// type that carries this record.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct PairSchema {
+    /// Registry name of the old version.
+    pub old: String,
+    /// What the change does to concurrent performance: `regression`, `improvement`, `none`,
+    /// or `inconclusive` (a version that deadlocks or panics on purpose).
+    pub expected: String,
+    /// Where the pair comes from (e.g. "SpeedGun Table 2 (9)").
+    pub origin: String,
+    /// Methods the change influences, directly or indirectly (the focus methods).
+    pub changed: Vec<String>,
+}
+
 /// A registered type.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TypeSchema {
@@ -141,6 +163,10 @@ pub struct TypeSchema {
     /// Whether the type has an input-size function.
     pub sized: bool,
     pub version: Option<VersionSchema>,
+    /// Set for thread-safe types (`Send + Sync`, every method through `&self`) that can be
+    /// shared by the threads of a concurrent test.
+    #[serde(default)]
+    pub concurrent: Option<ConcurrentSchema>,
     pub ctors: Vec<CtorSchema>,
     pub methods: Vec<MethodSchema>,
     pub fields: Vec<FieldSchema>,

@@ -23,6 +23,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use crate::concurrent::{ConcurrentFeedback, ConcurrentRun};
 use crate::feedback::{Feedback, Outcome};
 use crate::program::Program;
 use crate::protocol::{self, Header};
@@ -354,6 +355,130 @@ impl Pool {
             .into_iter()
             .map(|r| r.expect("every program has feedback when none remain"))
             .collect())
+    }
+
+    /// Runs one concurrent test on the pool's first worker (the others stay idle: a timed
+    /// threaded test wants the machine to itself). The deadline applies to each repetition (the
+    /// worker refreshes `start_ns`); a repetition past it, a deadlock included, gets the worker
+    /// killed and replaced and the run the outcome of its death, never a hang. An `Err` means
+    /// the pool itself cannot serve.
+    pub fn run_concurrent(&mut self, run: &ConcurrentRun) -> Result<ConcurrentFeedback, PoolError> {
+        let i = 0;
+        // Bring slot 0 to idle: finish a start, replace a dead or abandoned worker.
+        loop {
+            match self.slots[i].state {
+                SlotState::Busy { .. } => self.respawn(i)?,
+                SlotState::Idle if !self.slots[i].inc.keeper.dead.load(SeqCst) => break,
+                _ => {
+                    let seen = self.bell().seen();
+                    let progressed = self.poll(i, &mut [], &mut 0, &mut VecDeque::new())?;
+                    if !progressed {
+                        self.bell()
+                            .wait_past(seen, HOST_SPIN, Some(Duration::from_millis(100)));
+                    }
+                }
+            }
+        }
+        let seq = {
+            let slot = &mut self.slots[i];
+            let region = &slot.inc.region;
+            let h: &Header = region.at(0);
+            let req_off = h.fixed.req_off.load(Relaxed) as usize;
+            let req_cap = h.fixed.req_cap.load(Relaxed) as usize;
+            // SAFETY: the worker is idle: it does not read the request area until we post.
+            let req = unsafe { region.bytes_mut(req_off, req_cap) };
+            let Some(used) = protocol::put_frame(req, run) else {
+                return Err(PoolError::MessageTooLarge {
+                    index: 0,
+                    bytes: crate::wire::encode(run).map_or(0, |v| v.len()) + 4,
+                    capacity: req_cap,
+                });
+            };
+            let out = &h.from_worker;
+            out.done.store(0, Relaxed);
+            out.started.store(0, Relaxed);
+            out.resp_bytes.store(0, Relaxed);
+            out.oom.store(0, Relaxed);
+            out.error.store(0, Relaxed);
+            let input = &h.to_worker;
+            input.req_kind.store(protocol::REQ_CONCURRENT, Relaxed);
+            input.req_count.store(1, Relaxed);
+            input.req_bytes.store(used as u64, Relaxed);
+            let seq = input.req_seq.load(Relaxed).wrapping_add(1);
+            input.req_seq.store(seq, SeqCst);
+            if input.worker_sleeping.load(SeqCst) != 0 {
+                shm::wake(&input.req_seq);
+            }
+            slot.state = SlotState::Busy {
+                first: 0,
+                len: 1,
+                seq,
+                killed_at: None,
+            };
+            seq
+        };
+        self.stats.requests += 1;
+        let mut killed = false;
+        loop {
+            let seen = self.bell().seen();
+            let inc = &self.slots[i].inc;
+            let h = inc.header();
+            let out = &h.from_worker;
+            if out.resp_seq.load(Acquire) == seq {
+                let done = out.done.load(Acquire);
+                let err = out.error.load(Relaxed);
+                if err != protocol::ERR_NONE || done != 1 {
+                    return Err(PoolError::Protocol(format!(
+                        "worker answered no concurrent record (error code {err})"
+                    )));
+                }
+                let resp_off = h.fixed.resp_off.load(Relaxed) as usize;
+                let resp_cap = h.fixed.resp_cap.load(Relaxed) as usize;
+                let used = (out.resp_bytes.load(Relaxed) as usize).min(resp_cap);
+                // SAFETY: the worker has published the record and is idle.
+                let resp = unsafe { inc.region.bytes(resp_off, used) };
+                let (payload, _) = protocol::get_frame(resp).ok_or_else(|| {
+                    PoolError::Protocol("the concurrent record is cut short".into())
+                })?;
+                let fb: ConcurrentFeedback = crate::wire::decode(payload)
+                    .map_err(|e| PoolError::Protocol(format!("concurrent record: {e}")))?;
+                self.stats.count(&fb.outcome);
+                if out.retire.load(Relaxed) != 0 {
+                    self.stats.retired += 1;
+                    self.respawn(i)?;
+                } else {
+                    self.slots[i].state = SlotState::Idle;
+                }
+                return Ok(fb);
+            }
+            if inc.keeper.dead.load(SeqCst) {
+                let tail = inc.keeper.tail();
+                let outcome = sandbox::classify(&Autopsy {
+                    death: inc.keeper.death().unwrap_or(Death::Signaled(0)),
+                    timed_out: killed,
+                    oom: out.oom.load(SeqCst) != 0,
+                    stderr_tail: &tail,
+                });
+                self.stats.count(&outcome);
+                self.respawn(i)?;
+                return Ok(ConcurrentFeedback::failed(outcome));
+            }
+            if !killed {
+                let started = out.started.load(Acquire);
+                let start_ns = out.start_ns.load(Relaxed);
+                let now = shm::monotonic_ns();
+                if started > out.done.load(Acquire)
+                    && now.saturating_sub(start_ns) > self.cfg.deadline.as_nanos() as u64
+                    && out.start_ns.load(Relaxed) == start_ns
+                {
+                    inc.keeper.kill();
+                    killed = true;
+                    continue;
+                }
+            }
+            let timeout = self.next_check();
+            self.bell().wait_past(seen, HOST_SPIN, Some(timeout));
+        }
     }
 
     /// Writes as many programs of `[s, e)` as fit into slot `i`'s request area and posts the

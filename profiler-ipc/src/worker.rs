@@ -161,6 +161,19 @@ fn serve(registry: &Registry) -> i32 {
                     out.retire.store(1, Relaxed);
                 }
             }
+            protocol::REQ_CONCURRENT => {
+                let bytes = (input.req_bytes.load(Relaxed) as usize).min(req_cap);
+                // SAFETY: the host does not touch the request area until we reply.
+                let req = unsafe { region.bytes(req_off, bytes) };
+                // SAFETY: as for the hello.
+                let resp = unsafe { region.bytes_mut(resp_off, resp_cap) };
+                if let Err(code) = run_concurrent(registry, &interp, out, req, resp) {
+                    out.error.store(code, Relaxed);
+                }
+                if process_cpu_ns() > cpu_budget / 2 {
+                    out.retire.store(1, Relaxed);
+                }
+            }
             protocol::REQ_SHUTDOWN => {
                 out.resp_seq.store(seq, Release);
                 bell.ring();
@@ -216,6 +229,32 @@ fn run_batch(
         out.resp_bytes.store(written as u64, Relaxed);
         out.done.store(i as u32 + 1, Release);
     }
+    Ok(())
+}
+
+/// Runs the one concurrent test framed in `req` and writes its feedback frame. `start_ns` is
+/// refreshed before every repetition: the supervisor's deadline then bounds one repetition,
+/// and a deadlocked one gets the worker killed.
+fn run_concurrent(
+    registry: &Registry,
+    interp: &Interpreter<'_>,
+    out: &protocol::FromWorker,
+    req: &[u8],
+    resp: &mut [u8],
+) -> Result<(), u32> {
+    let (payload, _) = protocol::get_frame(req).ok_or(protocol::ERR_BAD_REQUEST)?;
+    let run: crate::concurrent::ConcurrentRun =
+        crate::wire::decode(payload).map_err(|_| protocol::ERR_BAD_REQUEST)?;
+    out.oom.store(0, Relaxed);
+    out.start_ns.store(shm::monotonic_ns(), Relaxed);
+    out.started.store(1, Release);
+    let heartbeat = || out.start_ns.store(shm::monotonic_ns(), Relaxed);
+    let mut fb = crate::concurrent::execute(registry, interp.schema(), &run, &heartbeat);
+    drop(run);
+    protocol::cap_concurrent(&mut fb);
+    let n = protocol::put_frame(resp, &fb).ok_or(protocol::ERR_RECORD_TOO_LARGE)?;
+    out.resp_bytes.store(n as u64, Relaxed);
+    out.done.store(1, Release);
     Ok(())
 }
 

@@ -31,6 +31,9 @@ pub enum Command {
     Bench(BenchCommand),
     /// Search for a program that exposes a bottleneck in one method.
     Explore(ExploreArgs),
+    /// Compare two versions of a thread-safe type with generated multi-threaded tests
+    /// (SpeedGun) and report a regression, an improvement or none.
+    Compare(crate::compare::cli::CompareArgs),
     /// Re-run a saved program of a run file on the current worker and compare.
     Replay(ReplayArgs),
     /// Run the bottleneck corpus (Table 3.2, Listing 3.1, Toddler, negative controls) and
@@ -64,6 +67,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::List(a) => run_list(a),
         Command::Bench(b) => run_bench(b),
         Command::Explore(a) => run_explore(a),
+        Command::Compare(a) => crate::compare::cli::run(a),
         Command::Replay(a) => run_replay(a),
         Command::Suite(a) => run_suite(a),
     }

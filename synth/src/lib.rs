@@ -7,6 +7,7 @@
 pub mod bench_ipc;
 pub mod bench_search;
 pub mod cli;
+pub mod compare;
 pub mod confirm;
 pub mod exec;
 pub mod explore;

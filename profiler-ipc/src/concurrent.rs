@@ -1,0 +1,656 @@
+//! Concurrent performance tests (SpeedGun, sections 3 and 4): the test model that crosses the
+//! process boundary, and the worker-side executor that runs it in threads and times it.
+//!
+//! A [`ConcurrentTest`] is a sequential prefix that builds one instance of a thread-safe type
+//! (registered with [`register_concurrent!`](crate::register_concurrent)), then one suffix per
+//! thread; each suffix is a loop body run `repeat` times, and every call in it whose receiver is
+//! the shared instance goes through `&self` on a value all threads share. The executor follows
+//! the paper's Algorithm 3: per repetition, run the prefix, start the threads behind a barrier,
+//! time from the barrier's release to the end of the last suffix, clean up (untimed). Only wall
+//! time is measured: the sancov counters are process-global and racy under threads.
+//!
+//! This module knows nothing of test generation, repetition counts or statistics; the engine
+//! decides how often to run a test and judges the times.
+
+use std::any::Any;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Barrier;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use crate::check::{check, ProgramError};
+use crate::feedback::Outcome;
+use crate::interp::{apply_op, literal, panic_message};
+use crate::program::{Literal, Op, Program, Stmt, Var};
+use crate::registry::{CtorFn, MethodFn, Registry, SharedMethodFn, Slot};
+use crate::schema::{ApiSchema, Mode};
+
+/// A concurrent test: a sequential prefix, then `suffixes.len()` threads sharing one instance.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ConcurrentTest {
+    /// Declares every variable of the test (prefix and suffix locals) and holds the prefix;
+    /// the prefix defines `shared` at top level.
+    pub prefix: Program,
+    /// The instance the threads share; its type is a concurrent type.
+    pub shared: Var,
+    /// Thread `t` runs `suffixes[t]` as the body of a loop of `repeat` iterations. Suffix
+    /// statements may use `shared` only as the receiver of a `&self` call.
+    pub suffixes: Vec<Vec<Stmt>>,
+    /// Iterations of each suffix loop (SpeedGun's sqrt(l)).
+    pub repeat: u32,
+}
+
+impl ConcurrentTest {
+    /// The type of the shared instance.
+    pub fn shared_type(&self) -> &str {
+        self.prefix.ty(self.shared)
+    }
+
+    /// Calls per thread: the suffix length l of the paper (longest suffix).
+    pub fn suffix_calls(&self) -> usize {
+        self.suffixes
+            .iter()
+            .map(|s| s.iter().filter(|s| matches!(s, Stmt::Call { .. })).count())
+            .max()
+            .unwrap_or(0)
+            * self.repeat as usize
+    }
+
+    /// The test as one sequential program (the prefix, then each suffix loop in turn): what
+    /// the checker and the printer see.
+    pub fn sequential(&self) -> Program {
+        let mut p = self.prefix.clone();
+        for s in &self.suffixes {
+            p.body.push(Stmt::Repeat {
+                n: self.repeat,
+                body: s.clone(),
+            });
+        }
+        p
+    }
+
+    /// Renames types through `map` (see [`Program::retyped`]): the same test for the other
+    /// version of a pair.
+    pub fn retyped(&self, map: &dyn Fn(&str) -> Option<String>) -> ConcurrentTest {
+        let mut all = self.sequential().retyped(map);
+        let suffixes = all
+            .body
+            .split_off(self.prefix.body.len())
+            .into_iter()
+            .map(|s| match s {
+                Stmt::Repeat { body, .. } => body,
+                other => vec![other],
+            })
+            .collect();
+        ConcurrentTest {
+            prefix: all,
+            shared: self.shared,
+            suffixes,
+            repeat: self.repeat,
+        }
+    }
+
+    /// Checks the test against `schema`: the sequential program type-checks, `shared` is a
+    /// concurrent type defined at top level of the prefix, and the suffixes use it only as a
+    /// `&self` receiver.
+    pub fn check(&self, schema: &ApiSchema) -> Result<(), ProgramError> {
+        let err = |stmt: usize, message: String| Err(ProgramError { stmt, message });
+        let Some(ty) = self.prefix.vars.get(self.shared.index()) else {
+            return err(0, "the shared variable is not declared".into());
+        };
+        if schema.ty(ty).is_none_or(|t| t.concurrent.is_none()) {
+            return err(0, format!("{ty} is not a concurrent type"));
+        }
+        if !self
+            .prefix
+            .body
+            .iter()
+            .any(|s| s.defines() == Some(self.shared))
+        {
+            return err(0, "the prefix does not define the shared instance".into());
+        }
+        if self.suffixes.is_empty() || self.repeat == 0 {
+            return err(
+                0,
+                "a concurrent test needs at least one thread and one iteration".into(),
+            );
+        }
+        check(&self.sequential(), schema)?;
+        for (t, suffix) in self.suffixes.iter().enumerate() {
+            let at = self.prefix.body.len() + t;
+            for s in suffix {
+                let ok = match s {
+                    Stmt::Call {
+                        ty, method, args, ..
+                    } => {
+                        !args.contains(&self.shared)
+                            && schema
+                                .ty(ty)
+                                .and_then(|t| t.method(method))
+                                .is_some_and(|m| m.receiver == Mode::Ref || !uses(s, self.shared))
+                    }
+                    Stmt::Lit { .. } | Stmt::Op { .. } => !uses(s, self.shared),
+                    _ => false,
+                };
+                if !ok {
+                    return err(
+                        at,
+                        "a suffix may only call methods (the shared instance through &self), \
+                         bind literals and apply operators"
+                            .into(),
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The test as Rust: the prefix, then the threads in a `std::thread::scope`, with the
+    /// suffix of thread 0 written out (the others differ only in their calls).
+    pub fn print(&self, schema: &ApiSchema) -> Result<String, ProgramError> {
+        let one = ConcurrentTest {
+            suffixes: self.suffixes.iter().take(1).cloned().collect(),
+            ..self.clone()
+        };
+        let printed = crate::print::print(&one.sequential(), schema)?;
+        let lines: Vec<&str> = printed.body.lines().collect();
+        let split = lines
+            .iter()
+            .rposition(|l| l.starts_with("for "))
+            .unwrap_or(lines.len());
+        let mut s = String::new();
+        for i in &printed.imports {
+            s.push_str(&format!("use {i};\n"));
+        }
+        s.push_str("// Prefix: builds the shared instance (not timed).\n");
+        for l in &lines[..split] {
+            s.push_str(l);
+            s.push('\n');
+        }
+        s.push_str(&format!(
+            "// {} threads start behind a barrier; timed until the last one ends. Thread 0:\n",
+            self.suffixes.len()
+        ));
+        s.push_str("std::thread::scope(|scope| {\n    scope.spawn(|| {\n");
+        for l in &lines[split..] {
+            s.push_str("        ");
+            s.push_str(l);
+            s.push('\n');
+        }
+        s.push_str("    });\n    // ... one scope.spawn per further thread, each with its own suffix\n});\n");
+        Ok(s)
+    }
+}
+
+fn uses(s: &Stmt, v: Var) -> bool {
+    match s {
+        Stmt::Call { recv, args, .. } => *recv == v || args.contains(&v),
+        Stmt::Op { arg, .. } => *arg == v,
+        Stmt::Ctor { args, .. } => args.contains(&v),
+        _ => false,
+    }
+}
+
+/// One request: run `test` up to `reps` times, at least `min_reps` times, and stop early once
+/// `budget_ns` of wall time (setup included) has passed, if it is not 0.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConcurrentRun {
+    pub test: ConcurrentTest,
+    pub reps: u32,
+    pub min_reps: u32,
+    pub budget_ns: u64,
+}
+
+/// What a [`ConcurrentRun`] reports: the measured time of the repetitions that ran (each from
+/// the start of the suffixes to the end of the last one).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConcurrentFeedback {
+    pub outcome: Outcome,
+    /// Repetitions completed.
+    pub reps: u32,
+    /// Sum of their measured times.
+    pub total_ns: u64,
+    pub min_ns: u64,
+    pub max_ns: u64,
+}
+
+impl ConcurrentFeedback {
+    /// A run that ended with `outcome` before any repetition counted.
+    pub fn failed(outcome: Outcome) -> ConcurrentFeedback {
+        ConcurrentFeedback {
+            outcome,
+            reps: 0,
+            total_ns: 0,
+            min_ns: 0,
+            max_ns: 0,
+        }
+    }
+
+    /// Mean measured time of one repetition, ns (0 when none ran).
+    pub fn mean_ns(&self) -> f64 {
+        if self.reps == 0 {
+            0.0
+        } else {
+            self.total_ns as f64 / self.reps as f64
+        }
+    }
+}
+
+/// Runs `run` in this process (the worker). `heartbeat` is called before every repetition,
+/// so that the supervisor's per-program deadline applies to one repetition: a deadlocked test
+/// stops calling it and gets its worker killed.
+pub fn execute(
+    registry: &Registry,
+    schema: &ApiSchema,
+    run: &ConcurrentRun,
+    heartbeat: &dyn Fn(),
+) -> ConcurrentFeedback {
+    let test = &run.test;
+    if let Err(e) = test.check(schema) {
+        return ConcurrentFeedback::failed(Outcome::Invalid {
+            reason: e.to_string(),
+        });
+    }
+    let compiled = match Compiled::new(registry, test) {
+        Ok(c) => c,
+        Err(reason) => return ConcurrentFeedback::failed(Outcome::Invalid { reason }),
+    };
+    let start = Instant::now();
+    let mut fb = ConcurrentFeedback::failed(Outcome::Ok);
+    fb.min_ns = u64::MAX;
+    while fb.reps < run.reps.max(1)
+        && (fb.reps < run.min_reps.max(1)
+            || run.budget_ns == 0
+            || (start.elapsed().as_nanos() as u64) < run.budget_ns)
+    {
+        heartbeat();
+        match compiled.once(test) {
+            Ok(ns) => {
+                fb.reps += 1;
+                fb.total_ns += ns;
+                fb.min_ns = fb.min_ns.min(ns);
+                fb.max_ns = fb.max_ns.max(ns);
+            }
+            Err(outcome) => {
+                fb.outcome = outcome;
+                break;
+            }
+        }
+    }
+    if fb.reps == 0 {
+        fb.min_ns = 0;
+    }
+    fb
+}
+
+/// A test compiled to resolved function pointers: the prefix, and one loop per thread.
+struct Compiled {
+    prefix: Vec<Code>,
+    suffixes: Vec<Code>,
+    vars: usize,
+    share: crate::registry::ShareFn,
+}
+
+impl Compiled {
+    fn new(registry: &Registry, test: &ConcurrentTest) -> Result<Compiled, String> {
+        let c = Compiler {
+            registry,
+            shared: test.shared,
+        };
+        let prefix = test
+            .prefix
+            .body
+            .iter()
+            .map(|s| c.compile(s, false))
+            .collect::<Result<_, _>>()?;
+        let suffixes = test
+            .suffixes
+            .iter()
+            .map(|body| {
+                c.compile(
+                    &Stmt::Repeat {
+                        n: test.repeat,
+                        body: body.clone(),
+                    },
+                    true,
+                )
+            })
+            .collect::<Result<_, _>>()?;
+        let share = registry
+            .ty(test.shared_type())
+            .and_then(|t| t.share)
+            .ok_or("the shared type has no share function")?;
+        Ok(Compiled {
+            prefix,
+            suffixes,
+            vars: test.prefix.vars.len(),
+            share,
+        })
+    }
+
+    /// One repetition (Algorithm 3, lines 3-10): the measured time, or why it failed.
+    fn once(&self, test: &ConcurrentTest) -> Result<u64, Outcome> {
+        let mut m = Machine::new(self.vars);
+        let r = catch_unwind(AssertUnwindSafe(|| -> Result<(), String> {
+            for (i, c) in self.prefix.iter().enumerate() {
+                m.top = i;
+                m.exec(c, None)?;
+            }
+            Ok(())
+        }));
+        match r {
+            Ok(Ok(())) => {}
+            Ok(Err(reason)) => return Err(Outcome::Invalid { reason }),
+            Err(p) => {
+                return Err(Outcome::Panic {
+                    stmt: m.top as u32,
+                    message: panic_message(&*p),
+                })
+            }
+        }
+        let value = m.slots[test.shared.index()]
+            .take()
+            .ok_or_else(|| Outcome::Invalid {
+                reason: "the prefix moved the shared instance away".into(),
+            })?;
+        let shared = (self.share)(value).map_err(|e| Outcome::Invalid { reason: e.0 })?;
+        if catch_unwind(AssertUnwindSafe(move || drop(m))).is_err() {
+            return Err(Outcome::Panic {
+                stmt: test.prefix.body.len() as u32,
+                message: "panic while dropping the prefix's values".into(),
+            });
+        }
+        let barrier = Barrier::new(self.suffixes.len() + 1);
+        let suffix_stmt = test.prefix.body.len() as u32;
+        let (start, ends) = std::thread::scope(|scope| {
+            let handles: Vec<_> = self
+                .suffixes
+                .iter()
+                .enumerate()
+                .map(|(t, code)| {
+                    let barrier = &barrier;
+                    let shared = &*shared;
+                    std::thread::Builder::new()
+                        .name(format!("suffix-{t}"))
+                        .spawn_scoped(scope, move || {
+                            let mut m = Machine::new(self.vars);
+                            barrier.wait();
+                            let r = catch_unwind(AssertUnwindSafe(|| m.exec(code, Some(shared))));
+                            let end = Instant::now();
+                            let dropped = catch_unwind(AssertUnwindSafe(move || drop(m)));
+                            match (r, dropped) {
+                                (Ok(Ok(())), Ok(())) => Ok(end),
+                                (Ok(Err(reason)), _) => Err(Outcome::Invalid { reason }),
+                                (Err(p), _) => Err(Outcome::Panic {
+                                    stmt: suffix_stmt + t as u32,
+                                    message: panic_message(&*p),
+                                }),
+                                (_, Err(p)) => Err(Outcome::Panic {
+                                    stmt: suffix_stmt + t as u32,
+                                    message: panic_message(&*p),
+                                }),
+                            }
+                        })
+                })
+                .collect();
+            // A thread that could not start leaves the barrier one short: the others would
+            // wait forever, so this is reported (and the deadline kills the worker if needed).
+            if handles.iter().any(|h| h.is_err()) {
+                return (
+                    Instant::now(),
+                    vec![Err(Outcome::Invalid {
+                        reason: "cannot start a suffix thread".into(),
+                    })],
+                );
+            }
+            barrier.wait();
+            let start = Instant::now();
+            let ends: Vec<Result<Instant, Outcome>> = handles
+                .into_iter()
+                .flatten()
+                .map(|h| {
+                    h.join().unwrap_or_else(|p| {
+                        Err(Outcome::Panic {
+                            stmt: suffix_stmt,
+                            message: panic_message(&*p),
+                        })
+                    })
+                })
+                .collect();
+            (start, ends)
+        });
+        let mut last = start;
+        for e in ends {
+            last = last.max(e?);
+        }
+        let ns = last.duration_since(start).as_nanos() as u64;
+        if catch_unwind(AssertUnwindSafe(move || drop(shared))).is_err() {
+            return Err(Outcome::Panic {
+                stmt: suffix_stmt,
+                message: "panic while dropping the shared instance".into(),
+            });
+        }
+        Ok(ns)
+    }
+}
+
+struct Compiler<'a> {
+    registry: &'a Registry,
+    shared: Var,
+}
+
+impl Compiler<'_> {
+    fn compile(&self, s: &Stmt, in_suffix: bool) -> Result<Code, String> {
+        let ty = |name: &str| {
+            self.registry
+                .ty(name)
+                .ok_or_else(|| format!("unknown type {name}"))
+        };
+        Ok(match s {
+            Stmt::Lit { out, value } => Code::Lit {
+                out: out.index(),
+                value: value.clone(),
+            },
+            Stmt::Op { out, op, arg } => Code::Op {
+                out: out.index(),
+                op: *op,
+                arg: arg.index(),
+            },
+            Stmt::Ctor {
+                out,
+                ty: t,
+                ctor,
+                args,
+            } => {
+                let td = ty(t)?;
+                let i = td
+                    .schema
+                    .ctors
+                    .iter()
+                    .position(|c| &c.name == ctor)
+                    .ok_or("unknown constructor")?;
+                let modes = td.schema.ctors[i].params.iter().map(|p| p.mode);
+                Code::Ctor {
+                    out: out.index(),
+                    f: td.ctors[i],
+                    args: args.iter().map(|v| v.index()).zip(modes).collect(),
+                }
+            }
+            Stmt::Call {
+                out,
+                ty: t,
+                method,
+                recv,
+                args,
+                ..
+            } => {
+                let td = ty(t)?;
+                let i = td
+                    .schema
+                    .methods
+                    .iter()
+                    .position(|m| &m.name == method)
+                    .ok_or("unknown method")?;
+                let ms = &td.schema.methods[i];
+                let params: Vec<(usize, Mode)> = args
+                    .iter()
+                    .map(|v| v.index())
+                    .zip(ms.params.iter().map(|p| p.mode))
+                    .collect();
+                if in_suffix && *recv == self.shared {
+                    let f = *td
+                        .shared_methods
+                        .get(i)
+                        .ok_or_else(|| format!("{t}::{method} cannot be called through &self"))?;
+                    Code::Shared {
+                        out: out.map(|o| o.index()),
+                        f,
+                        args: params,
+                    }
+                } else {
+                    let mut ops = vec![(recv.index(), ms.receiver)];
+                    ops.extend(params);
+                    Code::Call {
+                        out: out.map(|o| o.index()),
+                        f: td.methods[i],
+                        ops,
+                    }
+                }
+            }
+            Stmt::Repeat { n, body } => Code::Repeat {
+                n: *n,
+                body: body
+                    .iter()
+                    .map(|s| self.compile(s, in_suffix))
+                    .collect::<Result<_, _>>()?,
+                locals: body
+                    .iter()
+                    .filter_map(Stmt::defines)
+                    .map(|v| v.index())
+                    .collect(),
+            },
+            Stmt::GetField { .. } | Stmt::SetField { .. } => {
+                return Err("field access is not supported in concurrent tests".into());
+            }
+        })
+    }
+}
+
+enum Code {
+    Lit {
+        out: usize,
+        value: Literal,
+    },
+    Ctor {
+        out: usize,
+        f: CtorFn,
+        args: Vec<(usize, Mode)>,
+    },
+    Call {
+        out: Option<usize>,
+        f: MethodFn,
+        ops: Vec<(usize, Mode)>,
+    },
+    Shared {
+        out: Option<usize>,
+        f: SharedMethodFn,
+        args: Vec<(usize, Mode)>,
+    },
+    Op {
+        out: usize,
+        op: Op,
+        arg: usize,
+    },
+    Repeat {
+        n: u32,
+        body: Vec<Code>,
+        locals: Vec<usize>,
+    },
+}
+
+/// One thread's variables. Unlike the interpreter's machine it measures nothing per call.
+struct Machine {
+    slots: Vec<Slot>,
+    scratch: Vec<Slot>,
+    top: usize,
+    i: i64,
+    n: i64,
+}
+
+impl Machine {
+    fn new(vars: usize) -> Machine {
+        Machine {
+            slots: (0..vars).map(|_| None).collect(),
+            scratch: Vec::with_capacity(8),
+            top: 0,
+            i: 0,
+            n: 0,
+        }
+    }
+
+    fn exec(&mut self, c: &Code, shared: Option<&(dyn Any + Send + Sync)>) -> Result<(), String> {
+        match c {
+            Code::Lit { out, value } => self.slots[*out] = Some(literal(value, self.i, self.n)),
+            Code::Op { out, op, arg } => {
+                let v = self.slots[*arg]
+                    .as_deref()
+                    .ok_or("operator on a dead variable")?;
+                self.slots[*out] = Some(apply_op(*op, v).ok_or("operator on a wrong type")?);
+            }
+            Code::Ctor { out, f, args } => {
+                self.gather(args);
+                let r = f(&mut self.scratch);
+                self.restore(args);
+                self.slots[*out] = Some(r.map_err(|e| e.0)?);
+            }
+            Code::Call { out, f, ops } => {
+                self.gather(ops);
+                let r = f(&mut self.scratch);
+                self.restore(ops);
+                if let (Some(o), Some(v)) = (out, r.map_err(|e| e.0)?) {
+                    self.slots[*o] = Some(v);
+                }
+            }
+            Code::Shared { out, f, args } => {
+                let shared = shared.ok_or("a shared call outside a suffix")?;
+                self.gather(args);
+                let r = f(shared, &mut self.scratch);
+                self.restore(args);
+                if let (Some(o), Some(v)) = (out, r.map_err(|e| e.0)?) {
+                    self.slots[*o] = Some(v);
+                }
+            }
+            Code::Repeat { n, body, locals } => {
+                self.n = *n as i64;
+                for i in 0..*n {
+                    self.i = i as i64;
+                    for c in body {
+                        self.exec(c, shared)?;
+                    }
+                    for l in locals {
+                        self.slots[*l] = None;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn gather(&mut self, ops: &[(usize, Mode)]) {
+        self.scratch.clear();
+        for (v, _) in ops {
+            let s = self.slots[*v].take();
+            self.scratch.push(s);
+        }
+    }
+
+    fn restore(&mut self, ops: &[(usize, Mode)]) {
+        for (k, (v, mode)) in ops.iter().enumerate() {
+            if !mode.moves() {
+                self.slots[*v] = self.scratch[k].take();
+            }
+        }
+        self.scratch.clear();
+    }
+}

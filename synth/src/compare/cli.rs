@@ -1,0 +1,329 @@
+//! The `perfsyn compare` subcommand: its options (every threshold of SpeedGun, with default and
+//! trade-off) and its output. The only part of `compare` that knows clap and the terminal.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use perfsyn_profiler_ipc::supervisor::{Pool, PoolConfig};
+use serde::Serialize;
+
+use super::measure::MeasureConfig;
+use super::oracle::OracleConfig;
+use super::{compare, find_pair, pairs, CompareConfig, CompareReport, Pair, PoolExecutor};
+use crate::cli::{parse_duration, WorkerArgs};
+use crate::runfile::RunFile;
+
+/// Options of `perfsyn compare`.
+#[derive(Debug, Clone, Args)]
+pub struct CompareArgs {
+    /// The new version of the pair to compare (a type registered with register_concurrent!).
+    #[arg(long = "type", value_name = "T", required_unless_present = "all")]
+    pub ty: Option<String>,
+    /// The old version, when T is the new version of several pairs (default: its first pair).
+    #[arg(long, value_name = "OLD")]
+    pub old: Option<String>,
+    /// Compare every registered pair whose expectation is regression, improvement or none
+    /// (pairs that deadlock on purpose are left out).
+    #[arg(long, conflicts_with = "ty")]
+    pub all: bool,
+    /// N, threads per test. More threads mean more contention (the paper uses 8 and 64); on a
+    /// machine with few cores they mostly queue, which still exposes lock convoys.
+    #[arg(long, default_value_t = 8)]
+    pub threads: usize,
+    /// Tests per pair. More tests make eq. 6 and 7 steadier against one odd test, and cost one
+    /// warm-up and one steady phase per version each.
+    #[arg(long, default_value_t = 10)]
+    pub tests: usize,
+    /// Seed programs from a run file of `perfsyn explore`: tests start from its winning
+    /// programs' setup and call its methods under test more often.
+    #[arg(long, value_name = "RUN.json")]
+    pub from: Option<PathBuf>,
+    /// t_w, the warm-up phase per version and test. Paper: 10 s (for the JIT). Compiled Rust
+    /// needs warm caches and allocator arenas, not compilation: shorter is fine, longer only
+    /// costs time.
+    #[arg(long, default_value = "200ms", value_parser = parse_duration)]
+    pub warmup: Duration,
+    /// t_s, the steady-state phase per version and test (m_min measurements fill it; up to
+    /// m_max may run). Paper: 20 s (8 threads). Longer phases give tighter intervals and
+    /// steadier verdicts at a proportional cost; this default keeps `--all` to minutes.
+    #[arg(long, default_value = "600ms", value_parser = parse_duration)]
+    pub steady: Duration,
+    /// t_min, the shortest mean test time that counts as measurable (Algorithm 1). Paper:
+    /// 5 ms (JVM timestamps). Lower admits shorter tests (more repetitions, more thread-start
+    /// noise); higher makes tests longer and fewer.
+    #[arg(long, default_value = "1ms", value_parser = parse_duration)]
+    pub t_min: Duration,
+    /// r_min, the fewest repetitions the steady phase must hold (Algorithm 1; fewer makes a
+    /// test inconclusive). Paper: 50. Higher samples more interleavings but forces shorter
+    /// tests.
+    #[arg(long, default_value_t = 50)]
+    pub r_min: u32,
+    /// maxTries of Algorithm 1's length search. Paper: 20. Fewer saves time and falls back to
+    /// --fallback-length more often.
+    #[arg(long, default_value_t = 20)]
+    pub max_tries: u32,
+    /// startMin of Algorithm 1, in calls per suffix.
+    #[arg(long, default_value_t = 16)]
+    pub start_min: usize,
+    /// startMax of Algorithm 1, in calls per suffix.
+    #[arg(long, default_value_t = 1 << 20)]
+    pub start_max: usize,
+    /// Calls per suffix when Algorithm 1 gives up (the paper's "specified maximum length").
+    #[arg(long, default_value_t = 1024)]
+    pub fallback_length: usize,
+    /// m_min, the fewest steady-state measurements per version (Algorithm 2). Paper: 3. More
+    /// narrows the intervals (and costs proportionally).
+    #[arg(long, default_value_t = 3)]
+    pub m_min: usize,
+    /// m_max, the most measurements before a spread-out series is judged (Algorithm 2).
+    /// Paper: 5. Higher rescues noisy tests at more cost.
+    #[arg(long, default_value_t = 5)]
+    pub m_max: usize,
+    /// sigma_stop: stop measuring once sd/mean is at most this (Algorithm 2). Paper: 0.01.
+    /// Lower asks for more measurements.
+    #[arg(long, default_value_t = 0.01)]
+    pub sigma_stop: f64,
+    /// sigma_acceptable: after m_max measurements, accept a series whose sd/mean is at most
+    /// this, else the test is inconclusive (Algorithm 2). Paper: 0.02. Higher keeps tests on a
+    /// loaded machine (with wider intervals, so fewer reports); lower drops them.
+    #[arg(long, default_value_t = 0.02)]
+    pub sigma_acceptable: f64,
+    /// Confidence level of the intervals of eq. 4 and 5. Paper: 0.98. Higher reports fewer,
+    /// surer differences.
+    #[arg(long, default_value_t = 0.98)]
+    pub confidence: f64,
+    /// delta_report: the smallest relative difference reported (eq. 4 and 5). Paper: 0.05.
+    /// Lower finds smaller changes and more that users may not care about (section 5.4).
+    #[arg(long, default_value_t = 0.05)]
+    pub delta_report: f64,
+    /// Deadline of one repetition of a test in the worker; past it the worker is killed and the
+    /// test is inconclusive (how deadlocks end). Shorter ends deadlocks sooner but must exceed
+    /// the longest legitimate repetition.
+    #[arg(long, default_value = "2s", value_parser = parse_duration)]
+    pub deadline: Duration,
+    /// Seed of test generation and of the random version order (default: from the clock,
+    /// printed for reproduction).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Print JSON: the full report for one pair; per pair type, expected, verdict, speedup and
+    /// test counts with --all.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub worker: WorkerArgs,
+}
+
+impl CompareArgs {
+    fn config(&self, seed: u64) -> Result<CompareConfig> {
+        if self.m_min < 2 || self.m_max < self.m_min {
+            bail!(
+                "need 2 <= --m-min <= --m-max (got {} and {})",
+                self.m_min,
+                self.m_max
+            );
+        }
+        if !(0.0 < self.confidence && self.confidence < 1.0) {
+            bail!("--confidence must lie strictly between 0 and 1");
+        }
+        if self.threads == 0 || self.tests == 0 {
+            bail!("--threads and --tests must be at least 1");
+        }
+        Ok(CompareConfig {
+            threads: self.threads,
+            tests: self.tests,
+            seed,
+            measure: MeasureConfig {
+                warmup: self.warmup,
+                steady: self.steady,
+                t_min: self.t_min,
+                r_min: self.r_min,
+                max_tries: self.max_tries,
+                start_min: self.start_min,
+                start_max: self.start_max,
+                fallback_length: self.fallback_length,
+                m_min: self.m_min,
+                m_max: self.m_max,
+                sigma_stop: self.sigma_stop,
+                sigma_acceptable: self.sigma_acceptable,
+            },
+            oracle: OracleConfig {
+                confidence: self.confidence,
+                delta_report: self.delta_report,
+            },
+        })
+    }
+}
+
+/// One line of `--all --json`.
+#[derive(Debug, Serialize)]
+struct Summary<'a> {
+    #[serde(rename = "type")]
+    ty: &'a str,
+    old: &'a str,
+    expected: &'a str,
+    verdict: &'a str,
+    speedup: Option<f64>,
+    tests: super::oracle::Counts,
+    origin: &'a str,
+    seconds: f64,
+}
+
+/// Runs `perfsyn compare`.
+pub fn run(a: CompareArgs) -> Result<()> {
+    let seed = a.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64 & 0xffff_ffff)
+    });
+    let cfg = a.config(seed)?;
+    let worker = crate::worker_build::resolve_worker(a.worker.worker.as_deref(), a.json)?;
+    let mut pcfg = PoolConfig::new(worker.clone());
+    pcfg.workers = 1;
+    pcfg.deadline = a.deadline;
+    let pool = Pool::start(pcfg)
+        .with_context(|| format!("cannot start a worker from {}", worker.display()))?;
+    let mut exec = PoolExecutor::new(pool);
+    let schema = exec.pool().schema().clone();
+    let seed_programs = match &a.from {
+        Some(path) => {
+            let rf = RunFile::load(path)?;
+            let r = rf.report;
+            r.best
+                .iter()
+                .chain(r.others.iter())
+                .map(|b| b.program.clone())
+                .collect()
+        }
+        None => Vec::new(),
+    };
+    let todo: Vec<Pair> = if a.all {
+        pairs(&schema)
+            .into_iter()
+            .filter(|p| matches!(p.expected.as_str(), "regression" | "improvement" | "none"))
+            .collect()
+    } else {
+        vec![find_pair(
+            &schema,
+            a.ty.as_deref().unwrap_or(""),
+            a.old.as_deref(),
+        )?]
+    };
+    let mut reports = Vec::new();
+    for pair in &todo {
+        let started = Instant::now();
+        if a.all {
+            eprintln!("comparing {} -> {} ...", pair.old, pair.new);
+        }
+        let r = compare(&mut exec, pair, &cfg, &seed_programs)?;
+        reports.push((r, started.elapsed().as_secs_f64()));
+    }
+    let reproduce = reproduce_line(&a, seed);
+    if a.json {
+        if a.all {
+            let rows: Vec<Summary<'_>> = reports
+                .iter()
+                .map(|(r, secs)| Summary {
+                    ty: &r.ty,
+                    old: &r.old,
+                    expected: &r.expected,
+                    verdict: r.verdict.label(),
+                    speedup: r.speedup,
+                    tests: r.counts,
+                    origin: &r.origin,
+                    seconds: *secs,
+                })
+                .collect();
+            println!("{}", serde_json::to_string_pretty(&rows)?);
+        } else {
+            println!("{}", serde_json::to_string_pretty(&reports[0].0)?);
+        }
+        eprintln!("seed {seed}; reproduce with: {reproduce}");
+    } else {
+        for (r, _) in &reports {
+            print!("{}", render(r, a.all));
+        }
+        println!("seed {seed}\nReproduce with: {reproduce}");
+    }
+    Ok(())
+}
+
+fn reproduce_line(a: &CompareArgs, seed: u64) -> String {
+    let mut args: Vec<String> = std::env::args().collect();
+    if a.seed.is_none() {
+        args.push("--seed".into());
+        args.push(seed.to_string());
+    }
+    args.join(" ")
+}
+
+/// The text report of one pair.
+pub fn render(r: &CompareReport, brief: bool) -> String {
+    let mut s = String::new();
+    s.push_str(&format!(
+        "{} -> {}: {} (expected {}){}\n",
+        r.old,
+        r.ty,
+        r.verdict.label().to_uppercase(),
+        r.expected,
+        r.speedup
+            .map(|x| format!(", speedup {x:.2} (old time / new time, mean over conclusive tests)"))
+            .unwrap_or_default()
+    ));
+    s.push_str(&format!("  origin: {}\n", r.origin));
+    s.push_str(&format!(
+        "  tests: T_old {} (old faster)  T_new {} (new faster)  T_none {}  inconclusive {}\n",
+        r.counts.old, r.counts.new, r.counts.none, r.counts.inconclusive
+    ));
+    s.push_str(&format!(
+        "  {} threads; suffix length {} calls ({}; {})\n  focus methods: {}\n",
+        r.threads,
+        r.length.length,
+        if r.length.found {
+            "Algorithm 1"
+        } else {
+            "fallback"
+        },
+        r.length.reason,
+        if r.focus.is_empty() {
+            "none (all common methods)".to_string()
+        } else {
+            r.focus.join(", ")
+        }
+    ));
+    if brief {
+        return s;
+    }
+    s.push_str("  test  first  old mean ms [98% CI]         new mean ms [98% CI]         speedup  winner\n");
+    for t in &r.tests {
+        match (&t.old, &t.new) {
+            (Some(o), Some(n)) => s.push_str(&format!(
+                "  {:>4}  {:<5}  {:>8.3} [{:>8.3}, {:>8.3}]  {:>8.3} [{:>8.3}, {:>8.3}]  {:>7.2}  {}\n",
+                t.index,
+                t.first,
+                o.mean_ms,
+                o.ci_low_ms,
+                o.ci_high_ms,
+                n.mean_ms,
+                n.ci_low_ms,
+                n.ci_high_ms,
+                t.speedup.unwrap_or(f64::NAN),
+                t.outcome
+            )),
+            _ => s.push_str(&format!(
+                "  {:>4}  {:<5}  inconclusive: {}\n",
+                t.index,
+                t.first,
+                t.reason.as_deref().unwrap_or("")
+            )),
+        }
+    }
+    s.push_str("  test 0 as Rust (against the new version):\n");
+    for l in r.test_rust.lines() {
+        s.push_str("    ");
+        s.push_str(l);
+        s.push('\n');
+    }
+    s
+}

@@ -1,0 +1,277 @@
+//! `perfsyn compare`: SpeedGun's performance regression testing of thread-safe types
+//! (Pradel, Huggler, Gross, ISSTA 2014). For a pair of versions of a concurrent type (declared
+//! with `register_concurrent!`), generate multi-threaded tests focused on the changed methods,
+//! run each on both versions in the worker, and report a regression, an improvement or none.
+//!
+//! The parts: [`generate`] (section 3.1 and 3.3), [`measure`] (Algorithm 1, Algorithm 2 and
+//! the executor trait), [`oracle`] (eq. 4-7), [`cli`] (the subcommand's options and output:
+//! kept here rather than in `crate::cli` so that the shared CLI module only gains a variant).
+//! The engine learns pairs from the schema; it never links the corpus.
+
+pub mod cli;
+pub mod generate;
+pub mod measure;
+pub mod oracle;
+
+use anyhow::{bail, Result};
+use perfsyn_profiler_ipc::concurrent::{ConcurrentFeedback, ConcurrentRun, ConcurrentTest};
+use perfsyn_profiler_ipc::supervisor::Pool;
+use perfsyn_profiler_ipc::{ApiSchema, Program};
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+use serde::{Deserialize, Serialize};
+
+use generate::{Generator, Seed};
+use measure::{ConcurrentExecutor, LengthSearch, MeasureConfig, SeriesStats, TestMeasurement};
+use oracle::{Counts, OracleConfig, Verdict, Winner};
+
+/// One version pair of a concurrent type, as the schema declares it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pair {
+    pub old: String,
+    pub new: String,
+    /// `regression`, `improvement`, `none` or `inconclusive`.
+    pub expected: String,
+    pub origin: String,
+    pub changed: Vec<String>,
+}
+
+/// Every pair the schema declares, in registration order.
+pub fn pairs(schema: &ApiSchema) -> Vec<Pair> {
+    schema
+        .types
+        .iter()
+        .filter_map(|t| t.concurrent.as_ref().map(|c| (t, c)))
+        .flat_map(|(t, c)| {
+            c.pairs.iter().map(|p| Pair {
+                old: p.old.clone(),
+                new: t.name.clone(),
+                expected: p.expected.clone(),
+                origin: p.origin.clone(),
+                changed: p.changed.clone(),
+            })
+        })
+        .collect()
+}
+
+/// The pair `ty` names: its new version (the first pair of it, or the one whose old version is
+/// `old`), or its old version when `old` is not given and only one pair has it.
+pub fn find_pair(schema: &ApiSchema, ty: &str, old: Option<&str>) -> Result<Pair> {
+    let all = pairs(schema);
+    let matching: Vec<&Pair> = all
+        .iter()
+        .filter(|p| p.new == ty && old.is_none_or(|o| p.old == o))
+        .collect();
+    if let Some(p) = matching.first() {
+        return Ok((*p).clone());
+    }
+    let as_old: Vec<&Pair> = all
+        .iter()
+        .filter(|p| p.old == ty && old.is_none())
+        .collect();
+    if as_old.len() == 1 {
+        return Ok(as_old[0].clone());
+    }
+    let names: Vec<String> = all
+        .iter()
+        .map(|p| format!("{} (old {})", p.new, p.old))
+        .collect();
+    match schema.ty(ty) {
+        None => bail!("unknown type {ty}; concurrent pairs: {}", names.join(", ")),
+        Some(t) if t.concurrent.is_none() => bail!(
+            "{ty} is not a concurrent type (register it with register_concurrent!); pairs: {}",
+            names.join(", ")
+        ),
+        Some(_) => bail!(
+            "{ty} is not the new version of a pair{}; pairs: {}",
+            old.map(|o| format!(" with old version {o}"))
+                .unwrap_or_default(),
+            names.join(", ")
+        ),
+    }
+}
+
+/// Everything `compare` needs besides the pair.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CompareConfig {
+    /// N: threads (suffixes) per test.
+    pub threads: usize,
+    /// Tests per pair.
+    pub tests: usize,
+    pub seed: u64,
+    pub measure: MeasureConfig,
+    pub oracle: OracleConfig,
+}
+
+/// One test's result.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TestReport {
+    pub index: usize,
+    /// Calls per thread (l).
+    pub calls_per_thread: usize,
+    /// `old`, `new`, `none` (T_old / T_new / T_none) or `inconclusive`.
+    pub outcome: String,
+    pub reason: Option<String>,
+    /// Which version ran first.
+    pub first: String,
+    pub old: Option<SeriesStats>,
+    pub new: Option<SeriesStats>,
+    /// Mean old / mean new (> 1: the new version is faster).
+    pub speedup: Option<f64>,
+    /// Repetitions per warm-up and per measurement.
+    pub r_w: Option<u32>,
+    pub r_s: Option<u32>,
+}
+
+/// The result of comparing one pair.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CompareReport {
+    /// The new version.
+    #[serde(rename = "type")]
+    pub ty: String,
+    pub old: String,
+    pub expected: String,
+    pub origin: String,
+    pub verdict: Verdict,
+    /// Mean over conclusive tests of (old time / new time): > 1 faster, < 1 slower.
+    pub speedup: Option<f64>,
+    pub counts: Counts,
+    pub focus: Vec<String>,
+    pub length: LengthSearch,
+    pub tests: Vec<TestReport>,
+    /// The first test, as Rust (prefix and one suffix), against the new version.
+    pub test_rust: String,
+    pub seed: u64,
+    pub threads: usize,
+}
+
+/// Compares `pair` (SpeedGun end to end): Algorithm 1 for the length, then `cfg.tests` tests,
+/// each measured on both versions and judged by eq. 4-5, then eq. 6-7 over the tests.
+pub fn compare(
+    exec: &mut dyn ConcurrentExecutor,
+    pair: &Pair,
+    cfg: &CompareConfig,
+    seed_programs: &[Program],
+) -> Result<CompareReport> {
+    let schema = exec.schema().clone();
+    let seeds: Vec<Seed> = generate::seeds_from(seed_programs, &schema, &pair.old, &pair.new);
+    if !seed_programs.is_empty() && seeds.is_empty() {
+        bail!(
+            "none of the {} programs of the run file builds a {} or {}; seed with a run file \
+             of one of the pair's types",
+            seed_programs.len(),
+            pair.old,
+            pair.new
+        );
+    }
+    let gen = Generator::new(&schema, &pair.old, &pair.new, &pair.changed, seeds)?;
+    let (old_ty, new_ty) = (pair.old.clone(), pair.new.clone());
+    let retype = move |t: &ConcurrentTest| t.retyped(&|ty| (ty == old_ty).then(|| new_ty.clone()));
+    let mut rng = StdRng::seed_from_u64(cfg.seed);
+    let threads = cfg.threads.max(1);
+    let length = measure::find_length(exec, &gen, &retype, threads, &cfg.measure, &mut rng)?;
+    let mut counts = Counts::default();
+    let mut tests = Vec::new();
+    let mut test_rust = String::new();
+    let mut speedups = Vec::new();
+    for index in 0..cfg.tests {
+        let old = gen.generate(&mut rng, threads, length.length);
+        let new = retype(&old);
+        if index == 0 {
+            test_rust = new
+                .print(&schema)
+                .unwrap_or_else(|e| format!("// cannot print the test: {e}\n"));
+        }
+        let m = measure::measure_test(exec, &old, &new, &cfg.measure, &mut rng)?;
+        let calls_per_thread = old.suffix_calls();
+        let report = match m {
+            TestMeasurement::Conclusive {
+                old: so,
+                new: sn,
+                first_old,
+                r_w,
+                r_s,
+            } => {
+                let w = oracle::judge_test(&so, &sn, &cfg.oracle);
+                counts.add(Some(w));
+                let speedup = so.mean() / sn.mean();
+                speedups.push(speedup);
+                TestReport {
+                    index,
+                    calls_per_thread,
+                    outcome: match w {
+                        Winner::Old => "old",
+                        Winner::New => "new",
+                        Winner::None => "none",
+                    }
+                    .into(),
+                    reason: None,
+                    first: if first_old { "old" } else { "new" }.into(),
+                    old: Some(SeriesStats::of(&so, cfg.oracle.confidence)),
+                    new: Some(SeriesStats::of(&sn, cfg.oracle.confidence)),
+                    speedup: Some(speedup),
+                    r_w: Some(r_w),
+                    r_s: Some(r_s),
+                }
+            }
+            TestMeasurement::Inconclusive { reason, first_old } => {
+                counts.add(None);
+                TestReport {
+                    index,
+                    calls_per_thread,
+                    outcome: "inconclusive".into(),
+                    reason: Some(reason),
+                    first: if first_old { "old" } else { "new" }.into(),
+                    old: None,
+                    new: None,
+                    speedup: None,
+                    r_w: None,
+                    r_s: None,
+                }
+            }
+        };
+        tests.push(report);
+    }
+    Ok(CompareReport {
+        ty: pair.new.clone(),
+        old: pair.old.clone(),
+        expected: pair.expected.clone(),
+        origin: pair.origin.clone(),
+        verdict: oracle::verdict(&counts),
+        speedup: (!speedups.is_empty())
+            .then(|| speedups.iter().sum::<f64>() / speedups.len() as f64),
+        counts,
+        focus: gen.focus_methods(),
+        length,
+        tests,
+        test_rust,
+        seed: cfg.seed,
+        threads,
+    })
+}
+
+/// The worker pool as a [`ConcurrentExecutor`].
+#[derive(Debug)]
+pub struct PoolExecutor {
+    pool: Pool,
+}
+
+impl PoolExecutor {
+    pub fn new(pool: Pool) -> PoolExecutor {
+        PoolExecutor { pool }
+    }
+
+    pub fn pool(&self) -> &Pool {
+        &self.pool
+    }
+}
+
+impl ConcurrentExecutor for PoolExecutor {
+    fn schema(&self) -> &ApiSchema {
+        self.pool.schema()
+    }
+
+    fn run(&mut self, run: &ConcurrentRun) -> Result<ConcurrentFeedback> {
+        Ok(self.pool.run_concurrent(run)?)
+    }
+}
