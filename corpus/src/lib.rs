@@ -6,11 +6,13 @@
 
 pub mod concurrent;
 pub mod controls;
+pub mod export_fixtures;
 pub mod groups;
 pub mod hostile;
 pub mod messages;
 pub mod planted;
 pub mod probe;
+pub mod regress;
 pub mod std_btree;
 pub mod std_deque;
 pub mod std_hash;

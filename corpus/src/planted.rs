@@ -62,12 +62,17 @@ impl EnumeratedDistribution {
     ///
     /// PLANTED: documented O(1), implemented like Commons Math as a scan over every distinct
     /// value, O(n) in the number of distinct values.
+    ///
+    /// Each comparison of a singleton with `x` counts as a probe operation (as comparing two
+    /// [`Key`](crate::probe::Key)s would), so that the scan is visible outside the
+    /// instrumented worker: exported regression tests measure probe operations.
     pub fn probability(&self, x: i64) -> f64 {
         if self.total == 0 {
             return 0.0;
         }
         let mut p = 0.0;
         for (i, s) in self.singletons.iter().enumerate() {
+            crate::probe::count_op();
             if *s == x {
                 p += self.counts[i] as f64 / self.total as f64;
             }

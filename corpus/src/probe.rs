@@ -2,8 +2,9 @@
 //!
 //! Comparisons inside precompiled or uninstrumented code (libc, `std` non-generic parts) leave
 //! no edges; counting them in the element type makes their number measurable exactly, and
-//! makes exported regression tests deterministic (see [`ops`]).
+//! makes exported regression tests deterministic (see [`ops`] and [`thread_ops`]).
 
+use std::cell::Cell;
 use std::cmp::Ordering;
 use std::hash::{Hash, Hasher};
 
@@ -15,6 +16,30 @@ use perfsyn_profiler_ipc::meter;
 /// program, unlike time.
 pub fn ops() -> u64 {
     meter::PROBE_OPS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+thread_local! {
+    /// Probe operations counted on this thread (see [`thread_ops`]).
+    static THREAD_OPS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// The number of probe operations counted so far on the calling thread.
+///
+/// Unlike [`ops`] it does not see other threads, so tests that run in parallel (the default
+/// of `cargo test`) do not disturb each other's counts; `regress::Meter` reads it.
+pub fn thread_ops() -> u64 {
+    THREAD_OPS.with(Cell::get)
+}
+
+/// Counts one probe operation, process-wide (the worker's `probe_ops`) and on this thread.
+///
+/// The probe types call it from their trait impls; a corpus type whose work is comparisons
+/// of plain values (not probes) calls it once per comparison so that the work is visible
+/// to exported regression tests too.
+#[inline(always)]
+pub fn count_op() {
+    meter::probe_op();
+    THREAD_OPS.with(|c| c.set(c.get().wrapping_add(1)));
 }
 
 /// A `u64` key that counts its comparisons, hashes and clones.
@@ -35,14 +60,14 @@ impl Key {
 
 impl Clone for Key {
     fn clone(&self) -> Key {
-        meter::probe_op();
+        count_op();
         Key(self.0)
     }
 }
 
 impl PartialEq for Key {
     fn eq(&self, o: &Key) -> bool {
-        meter::probe_op();
+        count_op();
         self.0 == o.0
     }
 }
@@ -55,14 +80,14 @@ impl PartialOrd for Key {
 }
 impl Ord for Key {
     fn cmp(&self, o: &Key) -> Ordering {
-        meter::probe_op();
+        count_op();
         self.0.cmp(&o.0)
     }
 }
 
 impl Hash for Key {
     fn hash<H: Hasher>(&self, h: &mut H) {
-        meter::probe_op();
+        count_op();
         self.0.hash(h);
     }
 }
@@ -85,14 +110,14 @@ impl Name {
 
 impl Clone for Name {
     fn clone(&self) -> Name {
-        meter::probe_op();
+        count_op();
         Name(self.0.clone())
     }
 }
 
 impl PartialEq for Name {
     fn eq(&self, o: &Name) -> bool {
-        meter::probe_op();
+        count_op();
         self.0 == o.0
     }
 }
@@ -105,14 +130,14 @@ impl PartialOrd for Name {
 }
 impl Ord for Name {
     fn cmp(&self, o: &Name) -> Ordering {
-        meter::probe_op();
+        count_op();
         self.0.cmp(&o.0)
     }
 }
 
 impl Hash for Name {
     fn hash<H: Hasher>(&self, h: &mut H) {
-        meter::probe_op();
+        count_op();
         self.0.hash(h);
     }
 }

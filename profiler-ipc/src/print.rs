@@ -8,7 +8,7 @@
 use std::collections::HashSet;
 
 use crate::check::{check, ProgramError};
-use crate::program::{Literal, Op, Program, Stmt, Var};
+use crate::program::{Literal, Op, Pattern, Program, Stmt, Var};
 use crate::schema::{ApiSchema, Mode, ParamSchema};
 
 /// A printed program: the `use` lines it needs and the statements.
@@ -38,6 +38,34 @@ impl Printed {
 
 /// Prints `p` against `schema`.
 pub fn print(p: &Program, schema: &ApiSchema) -> Result<Printed, ProgramError> {
+    print_with(p, schema, &PrintOptions::default())
+}
+
+/// Variations of the printed form, for exported tests and benchmarks. The default prints
+/// exactly what [`print`] prints.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PrintOptions {
+    /// `(name, unit)`: print every loop count as a multiple of the `i64` variable `name`,
+    /// whose value `unit` gives the program's own counts (`for i in 0..4 * n` for a count of
+    /// 4 * unit). Every loop count must be a multiple of `unit`.
+    pub loop_scale: Option<(String, u32)>,
+    /// `(registry type name, alias)`: construct values of that type through the alias
+    /// (`Subject::new()`), which the surrounding code declares (`type Subject = ...;`); the
+    /// type's own import is left out.
+    pub aliases: Vec<(String, String)>,
+    /// The name of a variable with `start()` and `stop()` methods: calls under test are
+    /// printed between `name.start();` and `name.stop();`.
+    pub meter: Option<String>,
+}
+
+/// Prints `p` against `schema` with `opts`. Anything the options cannot express (a loop
+/// count that is not a multiple of the scale unit, a constructor template that does not
+/// name an aliased type) is an error naming the statement.
+pub fn print_with(
+    p: &Program,
+    schema: &ApiSchema,
+    opts: &PrintOptions,
+) -> Result<Printed, ProgramError> {
     check(p, schema)?;
     let mut usage = Usage::default();
     usage.scan(&p.body, schema);
@@ -49,9 +77,17 @@ pub fn print(p: &Program, schema: &ApiSchema) -> Result<Printed, ProgramError> {
         imports: Vec::new(),
         depth: 0,
         loop_n: 0,
+        opts,
+        loop_expr: None,
+        top: 0,
+        error: None,
     };
-    for s in &p.body {
+    for (i, s) in p.body.iter().enumerate() {
+        pr.top = i;
         pr.stmt(s);
+    }
+    if let Some(e) = pr.error {
+        return Err(e);
     }
     pr.imports.sort();
     pr.imports.dedup();
@@ -152,6 +188,13 @@ struct Printer<'a> {
     imports: Vec<String>,
     depth: usize,
     loop_n: u32,
+    opts: &'a PrintOptions,
+    /// The printed count of the enclosing loop when it is scaled (`4 * n`).
+    loop_expr: Option<String>,
+    /// The top-level statement being printed, for errors.
+    top: usize,
+    /// The first thing the options could not express.
+    error: Option<ProgramError>,
 }
 
 impl Printer<'_> {
@@ -206,7 +249,27 @@ impl Printer<'_> {
 
     fn import_type(&mut self, ty: &str) {
         if let Some(t) = self.schema.ty(ty) {
-            self.imports.extend(t.imports.iter().cloned());
+            let aliased = self.alias(ty).is_some();
+            let own = |i: &String| i.rsplit("::").next() == Some(t.name.as_str());
+            self.imports
+                .extend(t.imports.iter().filter(|i| !(aliased && own(i))).cloned());
+        }
+    }
+
+    fn alias(&self, ty: &str) -> Option<&str> {
+        self.opts
+            .aliases
+            .iter()
+            .find(|(t, _)| t == ty)
+            .map(|(_, a)| a.as_str())
+    }
+
+    fn fail(&mut self, message: String) {
+        if self.error.is_none() {
+            self.error = Some(ProgramError {
+                stmt: self.top,
+                message,
+            });
         }
     }
 
@@ -221,7 +284,11 @@ impl Printer<'_> {
                     Literal::Int { ty, value } => format!("let {b}: {} = {value};", ty.name()),
                     Literal::Index { ty, pattern } => {
                         let n = self.loop_n;
-                        format!("let {b} = ({}) as {};", pattern.rust("i", n), ty.name())
+                        let value = match (pattern, &self.loop_expr) {
+                            (Pattern::NMinusI, Some(count)) => format!("{count} - i"),
+                            _ => pattern.rust("i", n),
+                        };
+                        format!("let {b} = ({value}) as {};", ty.name())
                     }
                 };
                 self.line(&text);
@@ -235,15 +302,29 @@ impl Printer<'_> {
                 self.import_type(ty);
                 let t = self.schema.ty(ty).expect("checked");
                 let c = t.ctor(ctor).expect("checked");
+                let alias = self.alias(ty).map(str::to_string);
                 let expr = match &c.template {
-                    Some(tm) => self.fill(tm, None, &c.params, args),
+                    Some(tm) => {
+                        let mut tm = tm.clone();
+                        if let Some(a) = &alias {
+                            if tm.contains(&t.rust_path()) {
+                                tm = tm.replace(&t.rust_path(), a);
+                            } else if tm.contains(&t.name) {
+                                tm = tm.replace(&t.name, a);
+                            } else {
+                                self.fail(format!("the constructor template `{tm}` of {ty} does not name the type, so it cannot be printed through the alias {a}"));
+                            }
+                        }
+                        self.fill(&tm, None, &c.params, args)
+                    }
                     None => {
                         let a: Vec<_> = args
                             .iter()
                             .zip(&c.params)
                             .map(|(v, p)| self.operand(*v, p.mode))
                             .collect();
-                        format!("{}::{}({})", t.rust_path(), ctor, a.join(", "))
+                        let path = alias.unwrap_or_else(|| t.rust_path());
+                        format!("{}::{}({})", path, ctor, a.join(", "))
                     }
                 };
                 for p in &c.params {
@@ -258,7 +339,7 @@ impl Printer<'_> {
                 method,
                 recv,
                 args,
-                ..
+                under_test,
             } => {
                 let t = self.schema.ty(ty).expect("checked");
                 let m = t.method(method).expect("checked").clone();
@@ -277,7 +358,14 @@ impl Printer<'_> {
                     Some(o) => format!("let {} = {expr};", self.binding(*o)),
                     None => format!("let _ = {expr};"),
                 };
+                let meter = self.opts.meter.clone().filter(|_| *under_test);
+                if let Some(m) = &meter {
+                    self.line(&format!("{m}.start();"));
+                }
                 self.line(&text);
+                if let Some(m) = &meter {
+                    self.line(&format!("{m}.stop();"));
+                }
             }
             Stmt::Op { out, op, arg } => {
                 let a = self.name(*arg);
@@ -318,14 +406,32 @@ impl Printer<'_> {
                     )
                 });
                 let i = if uses_i { "i" } else { "_" };
-                self.line(&format!("for {i} in 0..{n}i64 {{"));
+                let count = match &self.opts.loop_scale {
+                    None => None,
+                    Some((name, unit)) if *unit > 0 && n % unit == 0 => Some(match n / unit {
+                        1 => name.clone(),
+                        k => format!("{k} * {name}"),
+                    }),
+                    Some((name, unit)) => {
+                        self.fail(format!(
+                            "the loop count {n} is not a multiple of {unit}, the unit of {name}"
+                        ));
+                        None
+                    }
+                };
+                match &count {
+                    Some(c) => self.line(&format!("for {i} in 0..{c} {{")),
+                    None => self.line(&format!("for {i} in 0..{n}i64 {{")),
+                }
                 self.depth += 1;
                 let saved = self.loop_n;
+                let saved_expr = std::mem::replace(&mut self.loop_expr, count);
                 self.loop_n = *n;
                 for s in body {
                     self.stmt(s);
                 }
                 self.loop_n = saved;
+                self.loop_expr = saved_expr;
                 self.depth -= 1;
                 self.line("}");
             }

@@ -39,6 +39,8 @@ pub enum Command {
     /// Run the bottleneck corpus (Table 3.2, Listing 3.1, Toddler, negative controls) and
     /// print which cases each strategy detects.
     Suite(SuiteArgs),
+    /// Turn a saved program of a run file into a Rust regression test, benchmark or program.
+    Export(ExportArgs),
     /// Explore every method of an API (or of one type) into a directory, resumably, and
     /// write a ranked HTML report of the findings.
     Hunt(HuntArgs),
@@ -73,6 +75,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Compare(a) => crate::compare::cli::run(a),
         Command::Replay(a) => run_replay(a),
         Command::Suite(a) => run_suite(a),
+        Command::Export(a) => run_export(a),
         Command::Hunt(a) => run_hunt(a),
     }
 }
@@ -229,6 +232,87 @@ pub struct ExploreArgs {
     pub worker: WorkerArgs,
     #[command(flatten)]
     pub record: RecordArgs,
+    /// Also export the best program to this file (see `perfsyn export`).
+    #[arg(long, value_name = "FILE")]
+    pub export: Option<PathBuf>,
+    /// The format of `--export`.
+    #[arg(long, value_enum, default_value = "test", requires = "export")]
+    pub export_format: crate::export::Format,
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The run file written by `perfsyn explore`.
+    #[arg(value_name = "RUN.json")]
+    pub run: PathBuf,
+    /// Which saved program: 1 is the best, 2.. the following ones.
+    #[arg(long, default_value_t = 1, value_parser = parse_positive)]
+    pub rank: u64,
+    /// `test`: a regression test that fails while the bottleneck is there; `bench`: a
+    /// criterion benchmark; `program`: the program as a #[test] that runs it once.
+    #[arg(long, value_enum)]
+    pub format: crate::export::Format,
+    /// Write the file here instead of stdout.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub worker: WorkerArgs,
+}
+
+/// Exports program `rank` of the run file at `run_path` to `output` (or stdout); warnings on
+/// stderr. The schema comes from the worker (run files do not carry it).
+fn export_run(
+    run_path: &std::path::Path,
+    schema: &perfsyn_profiler_ipc::ApiSchema,
+    format: crate::export::Format,
+    rank: usize,
+    output: Option<&std::path::Path>,
+) -> Result<()> {
+    use anyhow::Context;
+    let run = crate::runfile::RunFile::load(run_path)?;
+    if run.schema_hash_value() != Some(schema.hash()) {
+        eprintln!(
+            "warning: {} was made with a worker whose API schema differs from this one",
+            run_path.display()
+        );
+    }
+    let cfg = crate::export::ExportConfig {
+        format,
+        rank,
+        run_path: Some(run_path.to_path_buf()),
+        target_name: output
+            .and_then(|p| p.file_stem())
+            .map(|s| s.to_string_lossy().into_owned()),
+    };
+    let exported = crate::export::export(&run, schema, &cfg)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", run_path.display()))?;
+    for w in &exported.warnings {
+        eprintln!("warning: {w}");
+    }
+    crate::export::write(&exported, output).with_context(|| match output {
+        Some(p) => format!("cannot write {}", p.display()),
+        None => "cannot write to stdout".into(),
+    })?;
+    if let Some(p) = output {
+        eprintln!("exported ({}): {}", format.name(), p.display());
+    }
+    Ok(())
+}
+
+fn run_export(a: ExportArgs) -> Result<()> {
+    // Read the run file (and check the rank) before building or starting anything.
+    let run = crate::runfile::RunFile::load(&a.run)?;
+    crate::replay::program_of(&run, a.rank as usize)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", a.run.display()))?;
+    let worker = worker_build::resolve_worker(a.worker.worker.as_deref(), true)?;
+    let schema = worker_build::read_schema(&worker)?;
+    export_run(
+        &a.run,
+        &schema,
+        a.format,
+        a.rank as usize,
+        a.output.as_deref(),
+    )
 }
 
 /// Confirmation and run-file options of a search.
@@ -393,6 +477,9 @@ fn run_explore(a: ExploreArgs) -> Result<()> {
         b.finish_and_clear();
     }
     let (run_path, plot_path) = record_run(&report, &a, &worker, pool.pool().schema().hash())?;
+    if let Some(file) = &a.export {
+        export_run(&run_path, pool.pool().schema(), a.export_format, 1, Some(file))?;
+    }
     if a.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
         eprintln!("run file: {}", run_path.display());

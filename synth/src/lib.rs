@@ -11,6 +11,7 @@ pub mod compare;
 pub mod confirm;
 pub mod exec;
 pub mod explore;
+pub mod export;
 pub mod hunt;
 pub mod init;
 pub mod learn;

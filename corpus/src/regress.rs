@@ -1,0 +1,222 @@
+//! Runtime helpers for the regression tests and benchmarks that `perfsyn export` writes.
+//!
+//! An exported test must fail while a bottleneck is there and pass once it is fixed, on
+//! every machine and every run. Time cannot promise that, so the cost these helpers compare
+//! is the number of probe operations (comparisons, hashes and clones of
+//! [`Key`](crate::probe::Key) and [`Name`](crate::probe::Name), and the counted comparisons
+//! of corpus types such as `EnumeratedDistribution`) performed by the calls under test on
+//! the current thread: deterministic for a given program, and undisturbed by tests running
+//! in parallel. Work that touches no probe value is invisible to it; `perfsyn export` warns
+//! when the run file shows that the finding's difference is not in probe operations.
+//!
+//! Stable API (exported files depend on it; change it only compatibly):
+//! - [`Meter`]: `new`, `start`, `stop`, `ops`, `calls`, `elapsed`. The exported program
+//!   calls `start()` and `stop()` around each call under test.
+//! - [`assert_growth`] / [`check_growth`]: an asymptotic finding; the cost measured at
+//!   several sizes must not grow faster than the documented class (in growth exponent, with
+//!   [`GROWTH_TOLERANCE`]).
+//! - [`assert_ratio`] / [`check_ratio`]: a relative finding; the subject version must cost no
+//!   more than `t_rel` times the reference version.
+
+use std::time::{Duration, Instant};
+
+use crate::probe;
+
+/// Measures the calls under test of one run of a program: probe operations on this thread
+/// and wall-clock time (time only for benchmarks; tests compare probe operations).
+#[derive(Debug, Default, Clone)]
+pub struct Meter {
+    ops: u64,
+    calls: u64,
+    elapsed: Duration,
+    open: Option<(u64, Instant)>,
+}
+
+impl Meter {
+    /// A meter with nothing measured.
+    pub fn new() -> Meter {
+        Meter::default()
+    }
+
+    /// Starts measuring a call. A `start` without `stop` is ignored.
+    pub fn start(&mut self) {
+        self.open = Some((probe::thread_ops(), Instant::now()));
+    }
+
+    /// Stops measuring the call started last and adds its cost.
+    pub fn stop(&mut self) {
+        let end = Instant::now();
+        let ops = probe::thread_ops();
+        if let Some((before, at)) = self.open.take() {
+            self.ops += ops.wrapping_sub(before);
+            self.elapsed += end.duration_since(at);
+            self.calls += 1;
+        }
+    }
+
+    /// Probe operations of the measured calls.
+    pub fn ops(&self) -> u64 {
+        self.ops
+    }
+
+    /// Number of measured calls.
+    pub fn calls(&self) -> u64 {
+        self.calls
+    }
+
+    /// Wall-clock time of the measured calls (not deterministic: for benchmarks only).
+    pub fn elapsed(&self) -> Duration {
+        self.elapsed
+    }
+}
+
+/// How far (in exponent) the measured growth may exceed the documented class before
+/// [`check_growth`] fails: half a polynomial degree. Smaller values catch O(n log n)
+/// against O(n) on wide size ranges but risk failing on lower-order terms; larger ones
+/// miss O(n^1.5). Probe counts are deterministic, so the tolerance absorbs shape, not noise.
+pub const GROWTH_TOLERANCE: f64 = 0.5;
+
+/// The outcome of a growth check.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Growth {
+    /// Least-squares slope of ln(cost + 1) against ln(size): cost grows as size^measured.
+    pub measured: f64,
+    /// The same slope for the documented class on the same sizes.
+    pub expected: f64,
+}
+
+/// The exponent `k` such that cost grows as `size^k` over `points` (`(size, cost)`,
+/// at least two distinct sizes, all sizes positive): the least-squares slope of
+/// ln(cost + 1) against ln(size). `None` when the points do not allow a slope.
+pub fn growth_exponent(points: &[(u64, u64)]) -> Option<f64> {
+    slope(
+        points
+            .iter()
+            .map(|&(n, c)| (n as f64, (c as f64 + 1.0).ln())),
+    )
+}
+
+/// The growth exponent a complexity class has on `sizes` (`O(1)`, `O(log n)`, `O(n)`,
+/// `O(n log n)`, `O(n^2)`, `O(n^3)`, `O(2^n)`; spaces ignored). `None` for an unknown
+/// class or fewer than two distinct positive sizes.
+pub fn class_exponent(class: &str, sizes: &[u64]) -> Option<f64> {
+    let c: String = class.chars().filter(|c| !c.is_whitespace()).collect();
+    let ln_f: fn(f64) -> f64 = match c.as_str() {
+        "O(1)" => |_| 0.0,
+        "O(logn)" => |n| n.max(2.0).log2().ln(),
+        "O(n)" => |n| n.ln(),
+        "O(nlogn)" => |n| n.ln() + n.max(2.0).log2().ln(),
+        "O(n^2)" => |n| 2.0 * n.ln(),
+        "O(n^3)" => |n| 3.0 * n.ln(),
+        "O(2^n)" => |n| n * std::f64::consts::LN_2,
+        _ => return None,
+    };
+    slope(sizes.iter().map(|&n| (n as f64, ln_f(n as f64))))
+}
+
+/// Least-squares slope of `y` against ln(x) for x > 0.
+fn slope(points: impl Iterator<Item = (f64, f64)>) -> Option<f64> {
+    let pts: Vec<(f64, f64)> = points
+        .filter(|(x, _)| *x > 0.0)
+        .map(|(x, y)| (x.ln(), y))
+        .collect();
+    let n = pts.len() as f64;
+    let mx = pts.iter().map(|p| p.0).sum::<f64>() / n;
+    let my = pts.iter().map(|p| p.1).sum::<f64>() / n;
+    let sxx: f64 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
+    let sxy: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    (pts.len() >= 2 && sxx > 0.0).then(|| sxy / sxx)
+}
+
+/// Checks that the cost of `what` over `points` (`(size, probe operations)`) grows no faster
+/// than `expected` plus [`GROWTH_TOLERANCE`]. The error is one sentence naming the measured
+/// growth, the sizes and costs, and the documented class.
+pub fn check_growth(what: &str, expected: &str, points: &[(u64, u64)]) -> Result<Growth, String> {
+    let sizes: Vec<u64> = points.iter().map(|p| p.0).collect();
+    let measured = growth_exponent(points).ok_or_else(|| {
+        format!("{what}: need two or more distinct positive sizes, got {sizes:?}")
+    })?;
+    let exp = class_exponent(expected, &sizes)
+        .ok_or_else(|| format!("{what}: unknown complexity class `{expected}`"))?;
+    let g = Growth {
+        measured,
+        expected: exp,
+    };
+    if measured > exp + GROWTH_TOLERANCE {
+        let costs: Vec<String> = points.iter().map(|(n, c)| format!("{n}: {c}")).collect();
+        return Err(format!(
+            "{what}: probe operations grow as n^{measured:.2} (size: cost = {}), faster than the documented {expected} (n^{exp:.2} on these sizes, tolerance +{GROWTH_TOLERANCE})",
+            costs.join(", ")
+        ));
+    }
+    Ok(g)
+}
+
+/// Panics with [`check_growth`]'s message when the cost grows faster than `expected`.
+#[track_caller]
+pub fn assert_growth(what: &str, expected: &str, points: &[(u64, u64)]) -> Growth {
+    check_growth(what, expected, points).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Checks that `subject` costs (probe operations) no more than `t_rel` times `reference`,
+/// comparing `(subject + 1) / (reference + 1)` as perfsyn's relative oracle does. Returns
+/// the ratio; the error is one sentence naming it.
+pub fn check_ratio(what: &str, subject: u64, reference: u64, t_rel: f64) -> Result<f64, String> {
+    let ratio = (subject as f64 + 1.0) / (reference as f64 + 1.0);
+    if ratio > t_rel {
+        return Err(format!(
+            "{what}: cost ratio subject/reference = {ratio:.3} ({subject} vs {reference} probe operations), above t_rel = {t_rel}"
+        ));
+    }
+    Ok(ratio)
+}
+
+/// Panics with [`check_ratio`]'s message when the subject costs more than `t_rel` times the
+/// reference.
+#[track_caller]
+pub fn assert_ratio(what: &str, subject: u64, reference: u64, t_rel: f64) -> f64 {
+    check_ratio(what, subject, reference, t_rel).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn linear_cost_fails_constant_and_passes_linear() {
+        let lin = [(256, 256), (1024, 1024), (4096, 4096)];
+        let e = check_growth("m", "O(1)", &lin).unwrap_err();
+        assert!(e.contains("n^1.00") && e.contains("O(1)"), "{e}");
+        assert!(check_growth("m", "O(n)", &lin).is_ok());
+        assert!(check_growth("m", "O(1)", &[(256, 2), (1024, 3), (4096, 2)]).is_ok());
+        let quad = [(256, 256 * 256), (4096, 4096 * 4096)];
+        assert!(check_growth("m", "O(n)", &quad).is_err());
+        assert!(check_growth("m", "O(n log n)", &quad).is_err());
+        assert!(check_growth("m", "O(n^2)", &quad).is_ok());
+        assert!(check_growth("m", "O(7)", &quad)
+            .unwrap_err()
+            .contains("unknown"));
+        assert!(check_growth("m", "O(1)", &[(4, 1)]).is_err());
+    }
+
+    #[test]
+    fn ratio_is_smoothed_and_names_the_threshold() {
+        assert!(check_ratio("m", 0, 0, 1.2).is_ok());
+        let e = check_ratio("m", 99, 9, 1.2).unwrap_err();
+        assert!(e.contains("10.000") && e.contains("t_rel = 1.2"), "{e}");
+    }
+
+    #[test]
+    fn meter_counts_only_between_start_and_stop() {
+        use crate::probe::Key;
+        let mut m = Meter::new();
+        let a = Key::new(1);
+        let _ = a == Key::new(2);
+        m.start();
+        let _ = a == Key::new(2);
+        let _ = a.clone();
+        m.stop();
+        m.stop();
+        assert_eq!((m.ops(), m.calls()), (2, 1));
+    }
+}

@@ -1,0 +1,696 @@
+//! `perfsyn export`: turns a saved program of a run file into Rust a developer can keep.
+//!
+//! Three formats (see [`Format`]): the program itself as a `#[test]` that runs it once, a
+//! regression test that fails while the bottleneck is there, and a criterion benchmark.
+//! Tests compare probe operations through `perfsyn_corpus::regress` (deterministic, so the
+//! test is not flaky), never time. The printed program comes from `print_with`, which
+//! refuses what it cannot express; so does this module (a program without a call under
+//! test, an asymptotic test for a program without a loop), always naming what is missing,
+//! so an export is either Rust that compiles or an error.
+//!
+//! The engine does not link the corpus: exported files name `perfsyn_corpus::regress` by
+//! path, as text.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use perfsyn_profiler_ipc::check::ProgramError;
+use perfsyn_profiler_ipc::print::{print, print_with, PrintOptions};
+use perfsyn_profiler_ipc::{ApiSchema, Program, Stmt};
+
+use crate::explore::BestProgram;
+use crate::runfile::RunFile;
+
+/// What to export.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// A regression test asserting the bottleneck is absent (fails while it is there).
+    Test,
+    /// A criterion benchmark over the input size, for both versions when there are two.
+    Bench,
+    /// The synthesized program as plain Rust in a `#[test]` that runs it once.
+    Program,
+}
+
+impl Format {
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Test => "test",
+            Format::Bench => "bench",
+            Format::Program => "program",
+        }
+    }
+}
+
+/// What `export` needs besides the run file and the schema.
+#[derive(Clone, Debug)]
+pub struct ExportConfig {
+    pub format: Format,
+    /// Which saved program: 1 is the best.
+    pub rank: usize,
+    /// The run file's path, quoted in the header.
+    pub run_path: Option<std::path::PathBuf>,
+    /// The name the file will be run by (`cargo test --test NAME`), quoted in the header.
+    pub target_name: Option<String>,
+}
+
+/// An exported file.
+#[derive(Clone, Debug)]
+pub struct Exported {
+    pub source: String,
+    /// Reasons the file may not show the finding (also written into its header).
+    pub warnings: Vec<String>,
+}
+
+/// Why a program cannot be exported. Every message is one line.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error("the run of {method} saved no program (verdict {verdict})")]
+    NoProgram { method: String, verdict: String },
+    #[error("--rank {rank} is out of range: the run saved {count} program(s), ranks 1 to {count}")]
+    Rank { rank: usize, count: usize },
+    #[error("cannot print the program of rank {rank}: {source}")]
+    Print { rank: usize, source: ProgramError },
+    #[error("the program of rank {rank} has no call under test to measure")]
+    NoCallUnderTest { rank: usize },
+    #[error("an asymptotic regression test needs the input size as a parameter, but the program of rank {rank} has no loop; export --format program or bench instead")]
+    NoLoop { rank: usize },
+    #[error("the run of {method} has no documented complexity to assert against; explore it again with --expect CLASS")]
+    NoExpectedClass { method: String },
+    #[error("the run file does not name the type {0} (relative run without ref_type?)")]
+    MissingType(String),
+    #[error("the worker's schema has no type {0}: the run was made with another corpus")]
+    UnknownType(String),
+}
+
+/// The variable the exported functions measure with.
+const METER: &str = "meter";
+/// The loop-scale parameter of the exported functions.
+const SCALE: &str = "n";
+
+/// Exports program `cfg.rank` of `run`, printed against `schema`.
+pub fn export(
+    run: &RunFile,
+    schema: &ApiSchema,
+    cfg: &ExportConfig,
+) -> Result<Exported, ExportError> {
+    let r = &run.report;
+    let all: Vec<&BestProgram> = r.best.iter().chain(&r.others).collect();
+    if all.is_empty() {
+        return Err(ExportError::NoProgram {
+            method: r.method.clone(),
+            verdict: r.verdict.clone(),
+        });
+    }
+    let best = *cfg
+        .rank
+        .checked_sub(1)
+        .and_then(|i| all.get(i))
+        .ok_or(ExportError::Rank {
+            rank: cfg.rank,
+            count: all.len(),
+        })?;
+    let rank = cfg.rank;
+    let program = &best.program;
+    if !has_call_under_test(&program.body) {
+        return Err(ExportError::NoCallUnderTest { rank });
+    }
+    let plan = Plan::new(run, best, schema)?;
+    let mut warnings = Vec::new();
+    if cfg.format == Format::Test {
+        warnings.extend(plan.visibility_warning(best));
+    }
+    let body = match cfg.format {
+        Format::Program => {
+            let printed =
+                print(program, schema).map_err(|source| ExportError::Print { rank, source })?;
+            printed.as_fn(&format!("{}_program", plan.fn_base), "#[test]\n")
+        }
+        Format::Test => plan.test(program, schema, rank)?,
+        Format::Bench => plan.bench(program, schema, rank)?,
+    };
+    let mut source = header(run, best, cfg, &plan, &warnings);
+    source.push('\n');
+    source.push_str(&body);
+    let source = rustfmt(&source).unwrap_or(source);
+    Ok(Exported { source, warnings })
+}
+
+/// What an export of one run looks like: which members, which scale, which names.
+struct Plan {
+    method: String,
+    /// `snake_case` of the method, for function names.
+    fn_base: String,
+    /// The largest common divisor of the loop counts, if the program has loops: the value
+    /// of the scale parameter that gives the program's own counts.
+    unit: Option<u32>,
+    kind: Kind,
+}
+
+enum Kind {
+    /// One type; the test asserts the documented class.
+    Asymptotic {
+        ty: Member,
+        expected: Option<String>,
+    },
+    /// Two members; the test asserts subject <= t_rel x reference.
+    Relative {
+        subject: Member,
+        reference: Member,
+        t_rel: f64,
+        /// Whether the subject is the `new` member (the one the search analysed).
+        subject_is_new: bool,
+    },
+}
+
+/// A type of the export and the alias it is used through.
+struct Member {
+    /// Registry name.
+    name: String,
+    /// `Subject` or `Reference`.
+    alias: &'static str,
+    /// What the alias stands for (a full path where the registry gives one).
+    target: String,
+    /// The program retyped to this member.
+    program: Program,
+}
+
+impl Member {
+    fn new(
+        schema: &ApiSchema,
+        name: &str,
+        alias: &'static str,
+        program: Program,
+    ) -> Result<Member, ExportError> {
+        let t = schema
+            .ty(name)
+            .ok_or_else(|| ExportError::UnknownType(name.to_string()))?;
+        let target = t
+            .imports
+            .iter()
+            .find(|i| i.rsplit("::").next() == Some(t.name.as_str()))
+            .cloned()
+            .unwrap_or_else(|| t.name.clone());
+        Ok(Member {
+            name: name.to_string(),
+            alias,
+            target,
+            program,
+        })
+    }
+
+    fn alias_line(&self, doc: &str) -> String {
+        format!("{doc}type {} = {};\n", self.alias, self.target)
+    }
+}
+
+impl Plan {
+    fn new(run: &RunFile, best: &BestProgram, schema: &ApiSchema) -> Result<Plan, ExportError> {
+        let r = &run.report;
+        let program = &best.program;
+        let kind = if r.oracle == "relative" {
+            let other = r
+                .ref_type
+                .clone()
+                .ok_or_else(|| ExportError::MissingType("ref_type".into()))?;
+            let ratio = r
+                .ratio
+                .filter(|_| r.best.as_ref().is_some_and(|b| b.program == *program))
+                .unwrap_or_else(|| (best.cost + 1.0) / (best.cost_ref.unwrap_or(0.0) + 1.0));
+            let (from, to) = (r.ty.clone(), other.clone());
+            let retyped = program.retyped(&|t: &str| (t == from).then(|| to.clone()));
+            // The slower member on this input is the subject: the one that must get faster.
+            let subject_is_new = ratio >= 1.0;
+            let (s, s_prog, f, f_prog) = if subject_is_new {
+                (&r.ty, program.clone(), &other, retyped)
+            } else {
+                (&other, retyped, &r.ty, program.clone())
+            };
+            Kind::Relative {
+                subject: Member::new(schema, s, "Subject", s_prog)?,
+                reference: Member::new(schema, f, "Reference", f_prog)?,
+                t_rel: t_rel_of(&run.command_line),
+                subject_is_new,
+            }
+        } else {
+            Kind::Asymptotic {
+                ty: Member::new(schema, &r.ty, "Subject", program.clone())?,
+                expected: r.expected.clone(),
+            }
+        };
+        Ok(Plan {
+            method: r.method.clone(),
+            fn_base: snake(&r.method),
+            unit: loop_unit(program),
+            kind,
+        })
+    }
+
+    /// A warning when the run's feedback shows that probe operations do not carry the
+    /// finding, so the exported test would pass although the bottleneck is there.
+    fn visibility_warning(&self, best: &BestProgram) -> Option<String> {
+        let ops = best.feedback.as_ref()?.cost.probe_ops;
+        match &self.kind {
+            Kind::Asymptotic { .. } => (ops == 0).then(|| {
+                "the call under test performed no probe operation in the run, so this test cannot see its growth (probe operations are the only cost it measures)".to_string()
+            }),
+            Kind::Relative {
+                t_rel,
+                subject_is_new,
+                ..
+            } => {
+                let ref_ops = best.feedback_ref.as_ref()?.cost.probe_ops;
+                let (s, f) = if *subject_is_new {
+                    (ops, ref_ops)
+                } else {
+                    (ref_ops, ops)
+                };
+                let ratio = (s as f64 + 1.0) / (f as f64 + 1.0);
+                (ratio <= *t_rel).then(|| format!(
+                    "in the run the versions differ by {ratio:.3} in probe operations ({s} vs {f}), within t_rel = {t_rel}: the difference lies in edges or bytes moved, which only the instrumented worker measures, so this test passes although the bottleneck is there"
+                ))
+            }
+        }
+    }
+
+    fn members(&self) -> Vec<&Member> {
+        match &self.kind {
+            Kind::Asymptotic { ty, .. } => vec![ty],
+            Kind::Relative {
+                subject, reference, ..
+            } => vec![subject, reference],
+        }
+    }
+
+    /// `run_subject(n: i64) -> Meter` (or `run_subject() -> Meter` without loops): the
+    /// program of `m`, measuring its calls under test.
+    fn run_fn(&self, m: &Member, schema: &ApiSchema, rank: usize) -> Result<String, ExportError> {
+        let opts = PrintOptions {
+            loop_scale: self.unit.map(|u| (SCALE.to_string(), u)),
+            aliases: vec![(m.name.clone(), m.alias.to_string())],
+            meter: Some(METER.to_string()),
+        };
+        let printed = print_with(&m.program, schema, &opts)
+            .map_err(|source| ExportError::Print { rank, source })?;
+        let param = if self.unit.is_some() {
+            format!("{SCALE}: i64")
+        } else {
+            String::new()
+        };
+        let scale_doc = match self.unit {
+            Some(u) => format!(
+                "\n/// Loop counts are multiples of `{SCALE}`; {SCALE} = {u} gives the synthesized program."
+            ),
+            None => String::new(),
+        };
+        let mut s = format!(
+            "/// The synthesized program on `{}`, measuring the calls of `{}`.{scale_doc}\nfn run_{}({param}) -> Meter {{\n",
+            m.alias,
+            self.method,
+            m.alias.to_lowercase()
+        );
+        for i in &printed.imports {
+            s.push_str(&format!("    use {i};\n"));
+        }
+        s.push_str(&format!("    let mut {METER} = Meter::new();\n"));
+        for line in printed.body.lines() {
+            s.push_str("    ");
+            s.push_str(line);
+            s.push('\n');
+        }
+        s.push_str(&format!("    {METER}\n}}\n"));
+        Ok(s)
+    }
+
+    fn aliases(&self) -> String {
+        match &self.kind {
+            Kind::Asymptotic { ty, .. } => ty.alias_line(&format!(
+                "/// The type under test (`{}`). To check a fix, point this alias at the fixed type;\n/// it needs the same constructors and methods.\n",
+                ty.name
+            )),
+            Kind::Relative {
+                subject, reference, ..
+            } => {
+                subject.alias_line(&format!(
+                    "/// The slower version on this input (`{}`). To check a fix, point this alias at the\n/// fixed type (for a version group: the faster member, `{}`).\n",
+                    subject.name, reference.name
+                )) + &reference.alias_line(&format!(
+                    "/// The reference version (`{}`), the faster one on this input.\n",
+                    reference.name
+                ))
+            }
+        }
+    }
+
+    fn sizes(&self) -> Vec<i64> {
+        let u = i64::from(self.unit.unwrap_or(1));
+        if u >= 16 {
+            vec![u / 16, u / 4, u]
+        } else {
+            vec![u, 4 * u, 16 * u]
+        }
+    }
+
+    fn call(&self, m: &Member, n: &str) -> String {
+        let arg = if self.unit.is_some() { n } else { "" };
+        format!("run_{}({arg})", m.alias.to_lowercase())
+    }
+
+    fn test(&self, _p: &Program, schema: &ApiSchema, rank: usize) -> Result<String, ExportError> {
+        let mut s = String::from("use perfsyn_corpus::regress::{self, Meter};\n\n");
+        s.push_str(&self.aliases());
+        s.push('\n');
+        match &self.kind {
+            Kind::Asymptotic { ty, expected } => {
+                let expected = expected
+                    .clone()
+                    .ok_or_else(|| ExportError::NoExpectedClass {
+                        method: self.method.clone(),
+                    })?;
+                if self.unit.is_none() {
+                    return Err(ExportError::NoLoop { rank });
+                }
+                s.push_str(&self.run_fn(ty, schema, rank)?);
+                let sizes: Vec<String> = self.sizes().iter().map(|n| n.to_string()).collect();
+                s.push_str(&format!(
+                    "\n/// Fails while the cost (probe operations) of `{m}` grows faster than its\n/// documented {expected}.\n#[test]\nfn {base}_grows_no_faster_than_documented() {{\n    let points: Vec<(u64, u64)> = [{sizes}]\n        .into_iter()\n        .map(|n| (n as u64, {call}.ops()))\n        .collect();\n    regress::assert_growth({m:?}, {expected:?}, &points);\n}}\n",
+                    m = self.method,
+                    base = self.fn_base,
+                    sizes = sizes.join(", "),
+                    call = self.call(ty, "n"),
+                ));
+            }
+            Kind::Relative {
+                subject,
+                reference,
+                t_rel,
+                ..
+            } => {
+                s.push_str(&format!(
+                    "/// perfsyn's threshold: the subject may cost at most this many times the reference.\nconst T_REL: f64 = {t_rel:?};\n"
+                ));
+                if let Some(u) = self.unit {
+                    s.push_str(&format!(
+                        "/// The loop scale of the synthesized program.\nconst N: i64 = {u};\n"
+                    ));
+                }
+                s.push('\n');
+                s.push_str(&self.run_fn(subject, schema, rank)?);
+                s.push('\n');
+                s.push_str(&self.run_fn(reference, schema, rank)?);
+                s.push_str(&format!(
+                    "\n/// Fails while `{m}` of `Subject` costs (in probe operations) more than `T_REL`\n/// times that of `Reference` on the synthesized input.\n#[test]\nfn {base}_costs_no_more_than_reference() {{\n    let subject = {cs}.ops();\n    let reference = {cr}.ops();\n    regress::assert_ratio({m:?}, subject, reference, T_REL);\n}}\n",
+                    m = self.method,
+                    base = self.fn_base,
+                    cs = self.call(subject, "N"),
+                    cr = self.call(reference, "N"),
+                ));
+            }
+        }
+        Ok(s)
+    }
+
+    fn bench(&self, _p: &Program, schema: &ApiSchema, rank: usize) -> Result<String, ExportError> {
+        let mut s = String::from(
+            "use std::time::Duration;\n\nuse criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};\nuse perfsyn_corpus::regress::Meter;\n\n",
+        );
+        s.push_str(&self.aliases());
+        s.push('\n');
+        for m in self.members() {
+            s.push_str(&self.run_fn(m, schema, rank)?);
+            s.push('\n');
+        }
+        let sizes: Vec<String> = match self.unit {
+            Some(_) => self.sizes().iter().map(|n| n.to_string()).collect(),
+            None => vec!["1".into()],
+        };
+        let mut inner = String::new();
+        for m in self.members() {
+            let call = self.call(m, "n");
+            inner.push_str(&format!(
+                "        group.bench_with_input(BenchmarkId::new({label:?}, n), &n, |b, &n| {{\n            b.iter_custom(|iters| (0..iters).map(|_| {call}.elapsed()).sum::<Duration>())\n        }});\n",
+                label = m.name,
+            ));
+        }
+        let unused = if self.unit.is_none() {
+            "    // The program has no loop: one size.\n"
+        } else {
+            ""
+        };
+        s.push_str(&format!(
+            "/// Times only the calls of `{m}`, at several loop scales{both}.\nfn bench(c: &mut Criterion) {{\n    let mut group = c.benchmark_group({m:?});\n{unused}    for n in [{sizes}] {{\n{inner}    }}\n    group.finish();\n}}\n\ncriterion_group!(benches, bench);\ncriterion_main!(benches);\n",
+            m = self.method,
+            both = if self.members().len() > 1 { ", for both versions" } else { "" },
+            sizes = sizes.join(", "),
+        ));
+        Ok(s)
+    }
+}
+
+/// The header comment: what was found, by which command and seed, and how to run the file.
+fn header(
+    run: &RunFile,
+    best: &BestProgram,
+    cfg: &ExportConfig,
+    plan: &Plan,
+    warnings: &[String],
+) -> String {
+    let r = &run.report;
+    let name = cfg.target_name.clone().unwrap_or_else(|| "NAME".into());
+    let mut h = vec![
+        format!(
+            "perfsyn {} export of `{}` (program of rank {} of the run).",
+            cfg.format.name(),
+            r.method,
+            cfg.rank
+        ),
+        String::new(),
+    ];
+    let found = match &plan.kind {
+        Kind::Asymptotic { .. } => format!(
+            "Found: {}: {} (asymptotic oracle, fit error {}).",
+            r.verdict,
+            r.reason,
+            r.fit_error
+                .map_or("-".into(), |e| format!("{:.2}%", e * 100.0))
+        ),
+        Kind::Relative {
+            subject, reference, ..
+        } => format!(
+            "Found: {}: {}; relative oracle, `{}` is the slower version on this input, `{}` the faster.",
+            r.verdict, r.reason, subject.name, reference.name
+        ),
+    };
+    h.push(found);
+    h.push(format!(
+        "The program: {} mutations from p0, input size {}, cost {} ({} metric).",
+        best.mutations, best.input_size, best.cost, r.metric
+    ));
+    h.push(format!(
+        "Found by: `{}` (seed {}, perfsyn {}).",
+        shell_join(&run.command_line),
+        r.seed,
+        run.perfsyn_version
+    ));
+    if let Some(p) = &cfg.run_path {
+        h.push(format!("Run file: {}", p.display()));
+    }
+    h.push(String::new());
+    match cfg.format {
+        Format::Program => {
+            h.push(
+                "Run: put this file in `tests/` of a crate with `perfsyn-corpus` as a dependency,"
+                    .into(),
+            );
+            h.push(format!(
+                "then `cargo test --test {name}`. It runs the program once."
+            ));
+        }
+        Format::Test => {
+            h.push(
+                "Run: put this file in `tests/` of a crate with `perfsyn-corpus` as a dependency,"
+                    .into(),
+            );
+            h.push(format!(
+                "then `cargo test --test {name}`. It fails while the bottleneck is there."
+            ));
+            h.push(
+                "The cost is the number of probe operations of the calls under test on this thread"
+                    .into(),
+            );
+            h.push(
+                "(`perfsyn_corpus::regress`): deterministic, so the test is not flaky. To check a"
+                    .into(),
+            );
+            h.push("fix, point the `Subject` alias at the fixed type.".into());
+        }
+        Format::Bench => {
+            h.push("Run: put this file in `benches/` of a crate with `perfsyn-corpus` as a dependency and".into());
+            h.push(format!("`criterion = \"0.5\"` as a dev-dependency, declare `[[bench]] name = \"{name}\" harness = false`,"));
+            h.push(format!(
+                "then `cargo bench --bench {name}`. Only the calls under test are timed."
+            ));
+        }
+    }
+    for w in warnings {
+        h.push(String::new());
+        h.push(format!("Warning: {w}"));
+    }
+    let mut s = String::new();
+    for l in h {
+        if l.is_empty() {
+            s.push_str("//!\n");
+        } else {
+            s.push_str(&format!("//! {l}\n"));
+        }
+    }
+    s
+}
+
+fn has_call_under_test(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Call { under_test, .. } => *under_test,
+        Stmt::Repeat { body, .. } => has_call_under_test(body),
+        _ => false,
+    })
+}
+
+/// The greatest common divisor of the program's loop counts (`None` without loops).
+fn loop_unit(p: &Program) -> Option<u32> {
+    fn gcd(a: u32, b: u32) -> u32 {
+        if b == 0 {
+            a
+        } else {
+            gcd(b, a % b)
+        }
+    }
+    p.body
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::Repeat { n, .. } => Some(*n),
+            _ => None,
+        })
+        .reduce(gcd)
+}
+
+/// `--t-rel` of the command line that made the run, else the default 1.2.
+fn t_rel_of(args: &[String]) -> f64 {
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let v = if a == "--t-rel" {
+            it.next().map(String::as_str)
+        } else {
+            a.strip_prefix("--t-rel=")
+        };
+        if let Some(x) = v.and_then(|v| v.parse::<f64>().ok()) {
+            return x;
+        }
+    }
+    1.2
+}
+
+/// `OrderedMap::remove` -> `ordered_map_remove`.
+fn snake(method: &str) -> String {
+    let mut s = String::new();
+    let mut prev_lower = false;
+    for c in method.chars() {
+        if c.is_ascii_uppercase() {
+            if prev_lower {
+                s.push('_');
+            }
+            s.push(c.to_ascii_lowercase());
+            prev_lower = false;
+        } else if c.is_ascii_alphanumeric() {
+            s.push(c);
+            prev_lower = true;
+        } else {
+            if !s.ends_with('_') && !s.is_empty() {
+                s.push('_');
+            }
+            prev_lower = false;
+        }
+    }
+    s.trim_matches('_').to_string()
+}
+
+/// The command line as one copyable string (arguments with spaces or quotes are quoted).
+fn shell_join(args: &[String]) -> String {
+    args.iter()
+        .map(|a| {
+            if !a.is_empty()
+                && a.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_./:=,@".contains(c))
+            {
+                a.clone()
+            } else {
+                format!("'{}'", a.replace('\'', "'\\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `source` formatted by `rustfmt --edition 2021`, or `None` when rustfmt is not available
+/// or refuses it (the caller keeps the unformatted text, which compiles all the same).
+fn rustfmt(source: &str) -> Option<String> {
+    use std::io::Write;
+    let mut child = Command::new("rustfmt")
+        .args(["--edition", "2021", "--emit", "stdout"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    child.stdin.take()?.write_all(source.as_bytes()).ok()?;
+    let out = child.wait_with_output().ok()?;
+    (out.status.success() && !out.stdout.is_empty())
+        .then(|| String::from_utf8(out.stdout).ok())
+        .flatten()
+}
+
+/// Writes an export to `path` (atomically) or stdout.
+pub fn write(exported: &Exported, path: Option<&Path>) -> std::io::Result<()> {
+    match path {
+        Some(p) => crate::runfile::write_atomic(p, exported.source.as_bytes()),
+        None => {
+            use std::io::Write;
+            std::io::stdout().write_all(exported.source.as_bytes())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_threshold_are_read_from_the_run() {
+        assert_eq!(snake("OrderedMap::remove"), "ordered_map_remove");
+        assert_eq!(
+            snake("EnumeratedDistribution::probability"),
+            "enumerated_distribution_probability"
+        );
+        assert_eq!(snake("Vec::dedup"), "vec_dedup");
+        let args = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+        assert_eq!(t_rel_of(&args("perfsyn explore --t-rel 1.5")), 1.5);
+        assert_eq!(t_rel_of(&args("perfsyn explore --t-rel=2")), 2.0);
+        assert_eq!(t_rel_of(&args("perfsyn explore")), 1.2);
+        assert_eq!(
+            shell_join(&args("perfsyn explore --method A::b")),
+            "perfsyn explore --method A::b"
+        );
+        assert_eq!(shell_join(&["a b".to_string()]), "'a b'");
+    }
+
+    #[test]
+    fn loop_unit_is_the_gcd_of_the_loop_counts() {
+        let rep = |n| Stmt::Repeat { n, body: vec![] };
+        let p = Program {
+            vars: vec![],
+            body: vec![rep(16384), rep(4096), rep(16384)],
+        };
+        assert_eq!(loop_unit(&p), Some(4096));
+        assert_eq!(loop_unit(&Program::default()), None);
+    }
+}
