@@ -152,10 +152,14 @@ pub fn check_growth(what: &str, expected: &str, points: &[(u64, u64)]) -> Result
     Ok(g)
 }
 
-/// Panics with [`check_growth`]'s message when the cost grows faster than `expected`.
+/// Panics with [`check_growth`]'s message when the cost grows faster than `expected`. The
+/// panic location is the caller's (the exported test).
 #[track_caller]
 pub fn assert_growth(what: &str, expected: &str, points: &[(u64, u64)]) -> Growth {
-    check_growth(what, expected, points).unwrap_or_else(|e| panic!("{e}"))
+    match check_growth(what, expected, points) {
+        Ok(g) => g,
+        Err(e) => panic!("{e}"),
+    }
 }
 
 /// Checks that `subject` costs (probe operations) no more than `t_rel` times `reference`,
@@ -175,7 +179,10 @@ pub fn check_ratio(what: &str, subject: u64, reference: u64, t_rel: f64) -> Resu
 /// reference.
 #[track_caller]
 pub fn assert_ratio(what: &str, subject: u64, reference: u64, t_rel: f64) -> f64 {
-    check_ratio(what, subject, reference, t_rel).unwrap_or_else(|e| panic!("{e}"))
+    match check_ratio(what, subject, reference, t_rel) {
+        Ok(r) => r,
+        Err(e) => panic!("{e}"),
+    }
 }
 
 #[cfg(test)]
