@@ -92,14 +92,16 @@ impl EmcUnsync {
         work(DISPATCH, method % self.methods.load(Relaxed).max(1) as u64)
     }
     pub fn respond_to(&self, method: u64) -> bool {
-        self.is_initialized() && method < self.methods.load(Relaxed) as u64
+        self.is_initialized() && work(1, method) < self.methods.load(Relaxed) as u64
     }
 }
 
 /// `ExpandoMetaClass` of October 2007 (Figure 1b, Table 2 (9), feff5190, Issue 2166): the
 /// thread-safety fix makes `isInitialized` and `setInitialized` synchronized, so every dispatch
 /// takes the instance lock. Paper: SpeedGun speedup 0.92 (8 threads), 0.96 (64): a regression,
-/// which users reported in May 2009. Ours: the flag and the method count behind one `Mutex`.
+/// which users reported in May 2009. Ours: the flag and the method table behind one `Mutex`,
+/// held while a dispatch looks the method up (our reconstruction of the synchronized lookup
+/// path; in Groovy the checks are spread over several synchronized calls per dispatch).
 #[derive(Debug, Default)]
 pub struct EmcLocked {
     state: Mutex<(bool, usize)>,
@@ -122,12 +124,12 @@ impl EmcLocked {
         if !self.is_initialized() {
             self.initialize();
         }
-        let methods = lock(&self.state).1;
-        work(DISPATCH, method % methods.max(1) as u64)
+        let s = lock(&self.state);
+        work(DISPATCH, method % s.1.max(1) as u64)
     }
     pub fn respond_to(&self, method: u64) -> bool {
         let s = lock(&self.state);
-        s.0 && method < s.1 as u64
+        s.0 && work(1, method) < s.1 as u64
     }
 }
 
@@ -162,7 +164,7 @@ impl EmcAtomic {
         work(DISPATCH, method % self.methods.load(Acquire).max(1) as u64)
     }
     pub fn respond_to(&self, method: u64) -> bool {
-        self.is_initialized() && method < self.methods.load(Acquire) as u64
+        self.is_initialized() && work(1, method) < self.methods.load(Acquire) as u64
     }
 }
 
@@ -467,9 +469,19 @@ impl Default for ClassInfoConcurrent {
 /// Units of work of creating (`makeObject`) or validating a pooled object.
 const MAKE: u64 = 4;
 
+/// Activating and validating a borrowed object: a short blocking round trip (a pooled
+/// connection's ping), then some work. Blocking is what makes a pool's lock expensive: held
+/// across it, the lock serializes the waits, whatever the number of cores.
+fn activate(obj: u64) -> u64 {
+    std::thread::sleep(std::time::Duration::from_micros(20));
+    work(MAKE, obj)
+}
+
 /// `GenericObjectPool` before 602773 (Issue 93): every public method is synchronized, and
 /// `borrowObject` creates and validates objects while holding the pool's lock. Ours: one
-/// `Mutex` over the idle list, the counters and the configuration.
+/// `Mutex` over the idle list, the counters and the configuration; activation (a 20 us
+/// blocking round trip plus work) runs under it. Registered also as the new version of a
+/// revert of 602773 (ours: a pair with an expected regression whose cause is unambiguous).
 #[derive(Debug, Default)]
 pub struct PoolCoarse {
     inner: Mutex<PoolState>,
@@ -488,6 +500,12 @@ impl PoolCoarse {
     pub fn new() -> PoolCoarse {
         PoolCoarse::default()
     }
+    /// The synchronized section every getter runs (as in [`PoolFine`]).
+    fn checked(&self) -> MutexGuard<'_, PoolState> {
+        let s = lock(&self.inner);
+        work(1, s.created);
+        s
+    }
     pub fn borrow_object(&self) -> u64 {
         let mut s = lock(&self.inner);
         let obj = match s.idle.pop() {
@@ -497,7 +515,7 @@ impl PoolCoarse {
                 s.created
             }
         };
-        work(MAKE, obj);
+        activate(obj);
         s.active += 1;
         obj
     }
@@ -510,23 +528,23 @@ impl PoolCoarse {
         }
     }
     pub fn get_num_active(&self) -> usize {
-        lock(&self.inner).active
+        self.checked().active
     }
     pub fn get_max_active(&self) -> u64 {
-        lock(&self.inner).max_active
+        self.checked().max_active
     }
     pub fn set_max_active(&self, n: u64) {
-        lock(&self.inner).max_active = n;
+        self.checked().max_active = n;
     }
     pub fn get_max_idle(&self) -> u64 {
-        lock(&self.inner).max_idle
+        self.checked().max_idle
     }
 }
 
 /// `GenericObjectPool` after 602773 (Table 2 (3), Issue 93: "introducing more fine-grained
 /// locking"; (1), 774007, refined it again): objects are created and validated outside the
 /// pool's lock, which now guards only the idle list and the counters. The configuration
-/// getters are still synchronized. Paper: speedup 2.09 / 2.20 ((1): 1.52 / 1.57).
+/// getters are still synchronized (and run the pool's checks under the lock). Paper: speedup 2.09 / 2.20 ((1): 1.52 / 1.57).
 #[derive(Debug, Default)]
 pub struct PoolFine {
     inner: Mutex<PoolState>,
@@ -535,6 +553,13 @@ pub struct PoolFine {
 impl PoolFine {
     pub fn new() -> PoolFine {
         PoolFine::default()
+    }
+    /// The synchronized section every getter runs (the pool's open/closed and eviction
+    /// checks; a reconstruction).
+    fn checked(&self) -> MutexGuard<'_, PoolState> {
+        let s = lock(&self.inner);
+        work(1, s.created);
+        s
     }
     pub fn borrow_object(&self) -> u64 {
         let obj = {
@@ -548,7 +573,7 @@ impl PoolFine {
                 }
             }
         };
-        work(MAKE, obj);
+        activate(obj);
         obj
     }
     pub fn return_object(&self, obj: u64) {
@@ -560,23 +585,23 @@ impl PoolFine {
         }
     }
     pub fn get_num_active(&self) -> usize {
-        lock(&self.inner).active
+        self.checked().active
     }
     pub fn get_max_active(&self) -> u64 {
-        lock(&self.inner).max_active
+        self.checked().max_active
     }
     pub fn set_max_active(&self, n: u64) {
-        lock(&self.inner).max_active = n;
+        self.checked().max_active = n;
     }
     pub fn get_max_idle(&self) -> u64 {
-        lock(&self.inner).max_idle
+        self.checked().max_idle
     }
 }
 
 /// `GenericObjectPool` after 603449 (Table 2 (2), Issue 113: "replace synchronized methods
 /// with volatile fields"): the configuration and the active count become volatile fields, read
-/// without the lock. Paper: speedup 1.30 / 1.38. Ours: atomics for them; the idle list keeps
-/// its lock.
+/// without the lock. Paper: speedup 1.30 / 1.38. Ours: atomics for them, the checks run
+/// without the lock; the idle list keeps its lock.
 #[derive(Debug, Default)]
 pub struct PoolVolatile {
     idle: Mutex<(Vec<u64>, u64)>,
@@ -601,7 +626,7 @@ impl PoolVolatile {
                 }
             }
         };
-        work(MAKE, obj);
+        activate(obj);
         obj
     }
     pub fn return_object(&self, obj: u64) {
@@ -616,15 +641,19 @@ impl PoolVolatile {
         }
     }
     pub fn get_num_active(&self) -> usize {
+        work(1, self.max_idle.load(Relaxed));
         self.active.load(Acquire)
     }
     pub fn get_max_active(&self) -> u64 {
+        work(1, self.max_idle.load(Relaxed));
         self.max_active.load(Acquire)
     }
     pub fn set_max_active(&self, n: u64) {
+        work(1, n);
         self.max_active.store(n, Release);
     }
     pub fn get_max_idle(&self) -> u64 {
+        work(1, self.max_active.load(Relaxed));
         self.max_idle.load(Acquire)
     }
 }
@@ -670,10 +699,13 @@ impl BucketMap {
             .iter()
             .find(|e| e.0 == key)
             .map(|e| e.1);
-        work(1, hit.unwrap_or(0))
+        work(2, hit.unwrap_or(0))
     }
     pub fn size(&self) -> usize {
-        self.counts.iter().map(|c| c.load(Relaxed)).sum()
+        work(
+            1,
+            self.counts.iter().map(|c| c.load(Relaxed)).sum::<usize>() as u64,
+        ) as usize
     }
 }
 
@@ -686,7 +718,8 @@ impl Default for BucketMap {
 /// `StaticBucketMap` after 1076039 (Table 2 (4), COLLECTIONS-334: "fix of a correctness bug by
 /// adding synchronization"). Paper: speedup 0.64 / 0.61, a regression. Ours (a
 /// reconstruction of the fix's effect, not its code): compound operations and `size` take a
-/// map-wide lock around the bucket locks so that they are atomic with respect to each other.
+/// map-wide lock around the bucket locks, for their whole duration, so that they are atomic
+/// with respect to each other.
 #[derive(Debug)]
 pub struct BucketMapSync {
     map: BucketMap,
@@ -775,7 +808,8 @@ impl DateTime {
 
 /// JodaTime's `DateTime` v2.1 (Table 2 (5), Issue 153: reported slower than 1.5.2 "due to
 /// additional synchronization"). Paper: speedup 0.91 / 0.91. Ours (reconstructed): the zone
-/// offset is looked up in a cache of recent transitions behind a `Mutex`, on every field access.
+/// offset is looked up in a cache of recent transitions behind a `Mutex`, on every field access,
+/// and the lock is held until the field is computed.
 #[derive(Debug, Default)]
 pub struct DateTimeSync {
     millis: u64,
@@ -789,7 +823,8 @@ impl DateTimeSync {
             offsets: Mutex::new([(u64::MAX, 0); 8]),
         }
     }
-    fn local(&self, plus_hours: u64) -> u64 {
+    /// The local time, with the offset cache locked until the field is computed.
+    fn local(&self, plus_hours: u64) -> (u64, MutexGuard<'_, [(u64, u64); 8]>) {
         let m = self.millis + plus_hours % 10_000 * 3_600_000;
         let day = m / MILLIS_PER_DAY;
         let mut cache = lock(&self.offsets);
@@ -797,16 +832,19 @@ impl DateTimeSync {
         if slot.0 != day {
             *slot = (day, zone_offset(m));
         }
-        m + slot.1
+        (m + slot.1, cache)
     }
     pub fn year(&self, plus_hours: u64) -> u64 {
-        work(1, year_of(self.local(plus_hours) / MILLIS_PER_DAY))
+        let (m, _held) = self.local(plus_hours);
+        work(1, year_of(m / MILLIS_PER_DAY))
     }
     pub fn hour_of_day(&self, plus_hours: u64) -> u64 {
-        work(1, self.local(plus_hours) / 3_600_000 % 24)
+        let (m, _held) = self.local(plus_hours);
+        work(1, m / 3_600_000 % 24)
     }
     pub fn day_of_week(&self, plus_hours: u64) -> u64 {
-        work(1, (self.local(plus_hours) / MILLIS_PER_DAY + 3) % 7)
+        let (m, _held) = self.local(plus_hours);
+        work(1, (m / MILLIS_PER_DAY + 3) % 7)
     }
 }
 
@@ -1084,7 +1122,11 @@ register_concurrent! {
     /// GenericObjectPool before Issue 93: everything under one lock.
     pub fn pool_coarse() -> PoolCoarse {
         path: "PoolCoarse", imports: ["perfsyn_corpus::concurrent::PoolCoarse"],
-        pairs: [],
+        pairs: [
+            { old: "PoolFine", expected: "regression",
+              origin: "ours: reverting Table 2 (3) 602773 (object activation back under the pool lock)",
+              changed: ["borrow_object", "return_object"] },
+        ],
         ctors { new() => PoolCoarse::new(); }
         methods {
             borrow_object(ref self) -> u64;

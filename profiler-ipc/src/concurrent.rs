@@ -213,7 +213,12 @@ pub struct ConcurrentFeedback {
     pub total_ns: u64,
     pub min_ns: u64,
     pub max_ns: u64,
+    /// The measured time of each repetition, for the first [`MAX_TIMES`] repetitions.
+    pub times_ns: Vec<u64>,
 }
+
+/// Most per-repetition times a [`ConcurrentFeedback`] carries (bounds the record's size).
+pub const MAX_TIMES: usize = 4096;
 
 impl ConcurrentFeedback {
     /// A run that ended with `outcome` before any repetition counted.
@@ -224,7 +229,20 @@ impl ConcurrentFeedback {
             total_ns: 0,
             min_ns: 0,
             max_ns: 0,
+            times_ns: Vec::new(),
         }
+    }
+
+    /// The `q` quantile (0..=1, nearest rank) of the recorded repetition times, ns; the mean
+    /// when none were recorded.
+    pub fn quantile_ns(&self, q: f64) -> f64 {
+        if self.times_ns.is_empty() {
+            return self.mean_ns();
+        }
+        let mut t = self.times_ns.clone();
+        t.sort_unstable();
+        let k = ((t.len() - 1) as f64 * q.clamp(0.0, 1.0)).round() as usize;
+        t[k] as f64
     }
 
     /// Mean measured time of one repetition, ns (0 when none ran).
@@ -271,6 +289,9 @@ pub fn execute(
                 fb.total_ns += ns;
                 fb.min_ns = fb.min_ns.min(ns);
                 fb.max_ns = fb.max_ns.max(ns);
+                if fb.times_ns.len() < MAX_TIMES {
+                    fb.times_ns.push(ns);
+                }
             }
             Err(outcome) => {
                 fb.outcome = outcome;
@@ -363,7 +384,7 @@ impl Compiled {
         }
         let barrier = Barrier::new(self.suffixes.len() + 1);
         let suffix_stmt = test.prefix.body.len() as u32;
-        let (start, ends) = std::thread::scope(|scope| {
+        let spans = std::thread::scope(|scope| {
             let handles: Vec<_> = self
                 .suffixes
                 .iter()
@@ -376,11 +397,12 @@ impl Compiled {
                         .spawn_scoped(scope, move || {
                             let mut m = Machine::new(self.vars);
                             barrier.wait();
+                            let begin = Instant::now();
                             let r = catch_unwind(AssertUnwindSafe(|| m.exec(code, Some(shared))));
                             let end = Instant::now();
                             let dropped = catch_unwind(AssertUnwindSafe(move || drop(m)));
                             match (r, dropped) {
-                                (Ok(Ok(())), Ok(())) => Ok(end),
+                                (Ok(Ok(())), Ok(())) => Ok((begin, end)),
                                 (Ok(Err(reason)), _) => Err(Outcome::Invalid { reason }),
                                 (Err(p), _) => Err(Outcome::Panic {
                                     stmt: suffix_stmt + t as u32,
@@ -397,16 +419,12 @@ impl Compiled {
             // A thread that could not start leaves the barrier one short: the others would
             // wait forever, so this is reported (and the deadline kills the worker if needed).
             if handles.iter().any(|h| h.is_err()) {
-                return (
-                    Instant::now(),
-                    vec![Err(Outcome::Invalid {
-                        reason: "cannot start a suffix thread".into(),
-                    })],
-                );
+                return vec![Err(Outcome::Invalid {
+                    reason: "cannot start a suffix thread".into(),
+                })];
             }
             barrier.wait();
-            let start = Instant::now();
-            let ends: Vec<Result<Instant, Outcome>> = handles
+            handles
                 .into_iter()
                 .flatten()
                 .map(|h| {
@@ -417,14 +435,16 @@ impl Compiled {
                         })
                     })
                 })
-                .collect();
-            (start, ends)
+                .collect::<Vec<Result<(Instant, Instant), Outcome>>>()
         });
-        let mut last = start;
-        for e in ends {
-            last = last.max(e?);
+        // From the start of the first suffix to the end of the last (each thread reads the
+        // clock itself: the main thread may be scheduled late after the barrier).
+        let mut span: Option<(Instant, Instant)> = None;
+        for r in spans {
+            let (b, e) = r?;
+            span = Some(span.map_or((b, e), |(b0, e0)| (b0.min(b), e0.max(e))));
         }
-        let ns = last.duration_since(start).as_nanos() as u64;
+        let ns = span.map_or(0, |(b, e)| e.duration_since(b).as_nanos() as u64);
         if catch_unwind(AssertUnwindSafe(move || drop(shared))).is_err() {
             return Err(Outcome::Panic {
                 stmt: suffix_stmt,

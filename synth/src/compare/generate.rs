@@ -227,24 +227,24 @@ impl<'a> Generator<'a> {
         in_loop: bool,
         results: &[Var],
     ) -> Stmt {
-        let args = m
-            .params
-            .iter()
-            .map(|q| {
-                let reusable: Vec<Var> = results
-                    .iter()
-                    .copied()
-                    .filter(|v| p.ty(*v) == q.ty && q.mode != Mode::Val)
-                    .collect();
-                if !reusable.is_empty() && rng.random_bool(0.5) {
-                    return reusable[rng.random_range(0..reusable.len())];
-                }
-                let v = p.fresh(&q.ty);
-                let value = fresh_literal(rng, &q.ty, in_loop);
-                stmts.push(Stmt::Lit { out: v, value });
-                v
-            })
-            .collect();
+        // One variable per operand: the executor moves operands out of their slots while a
+        // call runs, so the same variable twice in one call would be missing the second time.
+        let mut args: Vec<Var> = Vec::new();
+        for q in &m.params {
+            let reusable: Vec<Var> = results
+                .iter()
+                .copied()
+                .filter(|v| p.ty(*v) == q.ty && q.mode != Mode::Val && !args.contains(v))
+                .collect();
+            if !reusable.is_empty() && rng.random_bool(0.5) {
+                args.push(reusable[rng.random_range(0..reusable.len())]);
+                continue;
+            }
+            let v = p.fresh(&q.ty);
+            let value = fresh_literal(rng, &q.ty, in_loop);
+            stmts.push(Stmt::Lit { out: v, value });
+            args.push(v);
+        }
         let out = m.ret.as_ref().map(|r| p.fresh(r));
         Stmt::Call {
             out,

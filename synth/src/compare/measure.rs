@@ -8,7 +8,10 @@
 //! a whole steady phase; `steady` is the whole steady phase (m_min measurements fill it), not
 //! the span of one measurement; and after the warm-up the two versions' measurements are
 //! interleaved, in random order per round, so that a burst of load from elsewhere hits both
-//! series instead of one (the paper measures one version, then the other).
+//! series instead of one (the paper measures one version, then the other); and a measurement
+//! is a low quantile (`--quantile`) of the times of its r_s repetitions rather than their sum,
+//! so that repetitions stretched by unrelated processes being scheduled (common on 2 shared
+//! cores) do not move it.
 
 use anyhow::Result;
 use perfsyn_profiler_ipc::concurrent::{ConcurrentFeedback, ConcurrentRun, ConcurrentTest};
@@ -57,6 +60,8 @@ pub struct MeasureConfig {
     /// sigma_stop, sigma_acceptable of Algorithm 2 (relative to the mean).
     pub sigma_stop: f64,
     pub sigma_acceptable: f64,
+    /// Which quantile of a measurement's repetition times stands for it (0.5: the median).
+    pub quantile: f64,
 }
 
 /// One try of Algorithm 1.
@@ -313,7 +318,7 @@ pub fn measure_test(
             if let Some(f) = failure(&fb) {
                 return inconclusive(f);
             }
-            let per_rep = fb.mean_ns();
+            let per_rep = fb.quantile_ns(cfg.quantile);
             if is_old {
                 m_old.push(per_rep)
             } else {
