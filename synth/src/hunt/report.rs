@@ -283,7 +283,7 @@ pre{background:#f6f8fa;border:1px solid #d0d7de;border-radius:6px;padding:.8rem;
 .finding.faster{border-left-color:#1a7f37}.finding h3{margin:.4rem 0}\
 .badge{display:inline-block;font-size:.8rem;font-weight:600;padding:.05rem .5rem;border-radius:1rem;background:#eaeef2;margin-left:.4rem;vertical-align:middle}\
 table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #d0d7de;padding:.25rem .6rem;text-align:left;vertical-align:top}\
-th{background:#f6f8fa}table.facts th{width:12rem}.plot svg{max-width:100%;height:auto;border:1px solid #eaeef2}\
+th{background:#f6f8fa}table.facts th{width:12rem}.plot svg{width:100%;max-width:760px;height:auto;border:1px solid #eaeef2}\
 .cmd{background:#fff8c5;padding:.1rem .3rem;border-radius:4px}.count{font-size:1.1rem}";
 
 /// The HTML page. `report_of` gives a finished method's report (for the program and plot).
@@ -324,6 +324,21 @@ pub fn html<'a>(s: &Summary, report_of: &dyn Fn(&str) -> Option<&'a ExploreRepor
     h.push_str("<h2>Findings</h2>\n");
     if findings == 0 {
         h.push_str("<p>No method passed its oracle and the ranking filters.</p>\n");
+    }
+    if findings > 0 {
+        h.push_str("<table class=\"overview\">\n<tr><th>#</th><th>method</th><th>oracle</th><th>evidence</th><th>wall-clock time</th></tr>\n");
+        for f in s.relative.iter().chain(&s.asymptotic) {
+            h.push_str(&format!(
+                "<tr><td><a href=\"#{}\">{}</a></td><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                esc(&f.label),
+                esc(&f.label),
+                esc(&f.method),
+                esc(&f.oracle),
+                esc(&evidence(f)),
+                esc(&time_words(f))
+            ));
+        }
+        h.push_str("</table>\n");
     }
     if !s.relative.is_empty() {
         h.push_str("<h3>Relative performance (version groups)</h3>\n<p class=\"meta\">Ranked as in section 3.2.8: ratios beyond t_rel only, regressions (new slower) first, then by the score of the best program.</p>\n");
