@@ -23,7 +23,7 @@ fn explore(method: &str, extra: &[&str]) -> Value {
         .iter()
         .any(|a| *a == "--max-programs" || *a == "--budget")
     {
-        args.extend(["--max-programs", "600"]);
+        args.extend(["--max-programs", "300"]);
     }
     args.extend(extra);
     let (code, out, err) = perfsyn(&args);
