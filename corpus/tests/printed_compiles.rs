@@ -602,7 +602,11 @@ fn registry_is_well_formed() {
         let probe = t.path == "Key" || t.path == "Name";
         // Concurrent types are compared by wall time (perfsyn compare), not by input size.
         let concurrent = t.concurrent.is_some();
-        assert!(probe || concurrent || t.sized, "{} has no size function", t.name);
+        assert!(
+            probe || concurrent || t.sized,
+            "{} has no size function",
+            t.name
+        );
         assert!(!t.imports.is_empty() || t.name == "String", "{}", t.name);
         for m in &t.methods {
             for q in &m.params {

@@ -478,7 +478,13 @@ fn run_explore(a: ExploreArgs) -> Result<()> {
     }
     let (run_path, plot_path) = record_run(&report, &a, &worker, pool.pool().schema().hash())?;
     if let Some(file) = &a.export {
-        export_run(&run_path, pool.pool().schema(), a.export_format, 1, Some(file))?;
+        export_run(
+            &run_path,
+            pool.pool().schema(),
+            a.export_format,
+            1,
+            Some(file),
+        )?;
     }
     if a.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
