@@ -44,6 +44,9 @@ pub enum Command {
     /// Explore every method of an API (or of one type) into a directory, resumably, and
     /// write a ranked HTML report of the findings.
     Hunt(HuntArgs),
+    /// Merge the result directories of a partitioned hunt (`hunt --partition k/N`) into one
+    /// hunt directory and its report, or regenerate the report of one directory.
+    Report(ReportArgs),
 }
 
 /// Options shared by every command that needs a worker.
@@ -77,6 +80,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Suite(a) => run_suite(a),
         Command::Export(a) => run_export(a),
         Command::Hunt(a) => run_hunt(a),
+        Command::Report(a) => run_report(a),
     }
 }
 
@@ -92,27 +96,19 @@ fn run_list(a: ListArgs) -> Result<()> {
     Ok(())
 }
 
-/// Parses a duration like `20s`, `500ms`, `2m`, `1h` or a bare number of seconds.
+/// Parses a duration like `20s`, `500ms`, `2m`, `1h 30m` (humantime's syntax) or a bare
+/// number of seconds (`1.5`).
 pub fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
     let s = s.trim();
-    let (num, unit) = match s.find(|c: char| !(c.is_ascii_digit() || c == '.')) {
-        Some(i) => (&s[..i], &s[i..]),
-        None => (s, "s"),
+    let d = match s.parse::<f64>() {
+        Ok(secs) if secs.is_finite() && secs >= 0.0 => std::time::Duration::from_secs_f64(secs),
+        _ => humantime::parse_duration(s)
+            .map_err(|e| format!("`{s}` is not a duration ({e}; examples: 20s, 500ms, 2m)"))?,
     };
-    let v: f64 = num
-        .parse()
-        .map_err(|_| format!("`{s}` is not a duration (examples: 20s, 500ms, 2m)"))?;
-    let secs = match unit {
-        "ms" => v / 1000.0,
-        "s" => v,
-        "m" => v * 60.0,
-        "h" => v * 3600.0,
-        _ => return Err(format!("`{s}`: unknown unit `{unit}` (use ms, s, m or h)")),
-    };
-    if secs <= 0.0 {
+    if d.is_zero() {
         return Err(format!("`{s}`: the duration must be positive"));
     }
-    Ok(std::time::Duration::from_secs_f64(secs))
+    Ok(d)
 }
 
 fn parse_workers(s: &str) -> Result<usize, String> {
@@ -871,6 +867,14 @@ pub struct HuntArgs {
     /// Time budget of each method's search [default: 60s].
     #[arg(long, value_parser = parse_duration)]
     pub budget_per_method: Option<std::time::Duration>,
+    /// Program budget of each method's search instead of a time budget: with it, the same
+    /// seed gives the same findings on any machine (what partitions of one hunt need).
+    #[arg(long, value_parser = parse_positive, value_name = "N", conflicts_with = "budget_per_method")]
+    pub max_programs_per_method: Option<u64>,
+    /// Explore only partition K of N of the methods (sorted by name, every N-th one), into a
+    /// directory of its own; merge the partitions with `perfsyn report`.
+    #[arg(long, value_name = "K/N")]
+    pub partition: Option<crate::partition::Partition>,
     /// Search strategy [default: astar].
     #[arg(long, value_enum)]
     pub strategy: Option<StrategyKind>,
@@ -887,7 +891,7 @@ pub struct HuntArgs {
     #[arg(long, requires = "out")]
     pub resume: bool,
     /// Only regenerate the reports of the hunt in DIR from its run files.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["out", "resume", "ty", "all", "budget_per_method", "strategy", "seed", "workers"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["out", "resume", "ty", "all", "budget_per_method", "max_programs_per_method", "partition", "strategy", "seed", "workers"])]
     pub report: Option<PathBuf>,
     #[command(flatten)]
     pub worker: WorkerArgs,
@@ -899,13 +903,13 @@ fn run_hunt(a: HuntArgs) -> Result<()> {
     use std::sync::Arc;
     if let Some(d) = &a.report {
         let s = report::regenerate(d)?;
-        print_hunt_summary(&s, d);
+        print!("{}", report::terminal(&s, d));
         return Ok(());
     }
     let out = a.out.clone().expect("clap requires --out");
     let hunt_dir = if a.resume {
         let d = dir::HuntDir::open(&out)?;
-        check_resume_settings(&a, &d.manifest.settings, &out)?;
+        check_resume_settings(&a, &d.manifest, &out)?;
         Some(dir::HuntDir::resume(&out)?)
     } else {
         // Refuse a foreign, damaged or existing hunt directory before building anything.
@@ -952,10 +956,14 @@ fn run_hunt(a: HuntArgs) -> Result<()> {
         None => {
             let settings = dir::HuntSettings {
                 ty: a.ty.clone(),
-                budget_per_method_ms: a
-                    .budget_per_method
-                    .unwrap_or(std::time::Duration::from_secs(60))
-                    .as_millis() as u64,
+                budget_per_method_ms: match a.max_programs_per_method {
+                    Some(_) => 0,
+                    None => a
+                        .budget_per_method
+                        .unwrap_or(std::time::Duration::from_secs(60))
+                        .as_millis() as u64,
+                },
+                max_programs_per_method: a.max_programs_per_method,
                 strategy: a.strategy.unwrap_or(StrategyKind::Astar).name().into(),
                 seed: a.seed.unwrap_or_else(|| {
                     std::time::SystemTime::now()
@@ -968,18 +976,13 @@ fn run_hunt(a: HuntArgs) -> Result<()> {
             let methods = hunt::plan(pool.pool().schema(), a.ty.as_deref())?;
             dir::HuntDir::create(
                 &out,
-                dir::Manifest {
-                    format: dir::FORMAT.into(),
-                    version: dir::VERSION,
-                    perfsyn_version: env!("CARGO_PKG_VERSION").into(),
-                    command_line: std::env::args().collect(),
-                    created_unix: std::time::SystemTime::now()
-                        .duration_since(std::time::UNIX_EPOCH)
-                        .map_or(0, |d| d.as_secs()),
+                dir::Manifest::new(
+                    std::env::args().collect(),
                     schema_hash,
                     settings,
                     methods,
-                },
+                    a.partition,
+                ),
             )?
         }
     };
@@ -987,12 +990,17 @@ fn run_hunt(a: HuntArgs) -> Result<()> {
     let m = &hunt_dir.manifest;
     let done = hunt_dir.finished()?.len();
     eprintln!(
-        "hunting {} methods ({} done) into {}: strategy {}, {}s per method, seed {}",
-        m.methods.len(),
+        "hunting {}{} ({} done) into {}: strategy {}, {} per method, seed {}",
+        report::count(m.methods.len(), "method"),
+        m.partition.as_ref().map_or(String::new(), |p| format!(
+            " (partition {} of the hunt's {})",
+            p.part,
+            p.plan.len()
+        )),
         done,
         shown,
         m.settings.strategy,
-        m.settings.budget_per_method_ms as f64 / 1000.0,
+        m.settings.budget_text(),
         m.settings.seed
     );
     // Ctrl-C (and SIGTERM) only set a flag: the hunt writes what is finished and stops.
@@ -1018,12 +1026,12 @@ fn run_hunt(a: HuntArgs) -> Result<()> {
     };
     observer
         .bar
-        .set_message(format!("{} findings", observer.findings));
+        .set_message(report::count(observer.findings, "finding"));
     let hunt_dir = Arc::new(hunt_dir);
     let outcome = hunt::run(hunt_dir.clone(), pool, identity, stop, Box::new(observer))?;
     bar.finish_and_clear();
     let s = report::write_reports(&hunt_dir, &shown)?;
-    print_hunt_summary(&s, &out);
+    print!("{}", report::terminal(&s, &out));
     if outcome == hunt::Outcome::Interrupted {
         eprintln!(
             "interrupted: {} of {} methods are done and written; continue with: perfsyn hunt --out {} --resume",
@@ -1038,9 +1046,11 @@ fn run_hunt(a: HuntArgs) -> Result<()> {
 /// On `--resume`, options that would change the hunt must agree with its manifest.
 fn check_resume_settings(
     a: &HuntArgs,
-    s: &crate::hunt::dir::HuntSettings,
+    m: &crate::hunt::dir::Manifest,
     out: &std::path::Path,
 ) -> Result<()> {
+    let s = &m.settings;
+    let partition = m.partition.as_ref().map(|p| p.part);
     let mut clash = Vec::new();
     if a.all && s.ty.is_some() {
         clash.push("--all".to_string());
@@ -1053,6 +1063,14 @@ fn check_resume_settings(
     {
         clash.push("--budget-per-method".into());
     }
+    if a.max_programs_per_method
+        .is_some_and(|n| Some(n) != s.max_programs_per_method)
+    {
+        clash.push("--max-programs-per-method".into());
+    }
+    if a.partition.is_some() && a.partition != partition {
+        clash.push("--partition".into());
+    }
     if a.strategy.is_some_and(|k| k.name() != s.strategy) {
         clash.push("--strategy".into());
     }
@@ -1061,13 +1079,14 @@ fn check_resume_settings(
     }
     if !clash.is_empty() {
         anyhow::bail!(
-            "{} differs from the hunt in {} ({}s per method, strategy {}, seed {}, {}); drop it to resume, or pick another --out",
+            "{} differs from the hunt in {} ({} per method, strategy {}, seed {}, {}{}); drop it to resume, or pick another --out",
             clash.join(", "),
             out.display(),
-            s.budget_per_method_ms as f64 / 1000.0,
+            s.budget_text(),
             s.strategy,
             s.seed,
-            s.ty.as_deref().map_or("--all".to_string(), |t| format!("--type {t}"))
+            s.ty.as_deref().map_or("--all".to_string(), |t| format!("--type {t}")),
+            partition.map_or(String::new(), |p| format!(", partition {p}"))
         );
     }
     Ok(())
@@ -1089,7 +1108,8 @@ impl crate::hunt::HuntObserver for HuntBar {
     fn finished(&mut self, m: &crate::hunt::dir::PlannedMethod, r: &ExploreReport, finding: bool) {
         self.findings += finding as usize;
         self.bar.inc(1);
-        self.bar.set_message(format!("{} findings", self.findings));
+        self.bar
+            .set_message(crate::hunt::report::count(self.findings, "finding"));
         let line = format!(
             "[{}/{}] {}: {}{} ({})",
             self.bar.position(),
@@ -1103,35 +1123,40 @@ impl crate::hunt::HuntObserver for HuntBar {
     }
 }
 
-fn print_hunt_summary(s: &crate::hunt::report::Summary, dir: &std::path::Path) {
-    let findings = s.relative.len() + s.asymptotic.len();
-    println!(
-        "{findings} findings in {} of {} methods{}",
-        s.methods_done,
-        s.methods_total,
-        if s.complete { "" } else { " (incomplete)" }
-    );
-    for f in s.relative.iter().chain(&s.asymptotic) {
-        let what = match (f.oracle.as_str(), f.ratio) {
-            ("relative", Some(r)) => format!(
-                "cost new/old {r:.3} ({})",
-                crate::hunt::report::ratio_words(r)
-            ),
-            _ => format!(
-                "{} where {} is documented",
-                f.empirical.as_deref().unwrap_or("?"),
-                f.expected.as_deref().unwrap_or("nothing")
-            ),
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Hunt directories: the partitions of one hunt (`hunt --partition k/N`), or one hunt.
+    #[arg(value_name = "DIR", required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// Write the merged hunt (run files, hunt.json and the reports) into this new directory.
+    /// Without it, the one DIR given gets its reports regenerated in place.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}
+
+fn run_report(a: ReportArgs) -> Result<()> {
+    use crate::hunt::{merge, report};
+    let Some(out) = &a.out else {
+        let [dir] = a.dirs.as_slice() else {
+            anyhow::bail!(
+                "merging {} directories needs --out DIR for the merged hunt",
+                a.dirs.len()
+            );
         };
-        println!("  {:<4} {:<40} {what}", f.label, f.method);
+        let s = report::regenerate(dir)?;
+        print!("{}", report::terminal(&s, dir));
+        return Ok(());
+    };
+    let m = merge::merge(&a.dirs, out)?;
+    print!("{}", report::terminal(&m.summary, out));
+    for x in &m.missing {
+        eprintln!(
+            "warning: partition {} is missing ({}: {}); run it with --partition {} and merge again",
+            x.part,
+            report::count(x.methods.len(), "method"),
+            x.methods.join(", "),
+            x.part
+        );
     }
-    println!("report: {}", dir.join("report.html").display());
-    println!(
-        "summary: {} and summary.md",
-        dir.join("summary.json").display()
-    );
-    println!(
-        "Reproduce with: {}",
-        crate::hunt::report::command_text(&s.command_line)
-    );
+    Ok(())
 }

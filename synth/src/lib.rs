@@ -18,6 +18,7 @@ pub mod learn;
 pub mod list;
 pub mod mutate;
 pub mod oracle;
+pub mod partition;
 pub mod plot;
 pub mod pool;
 pub mod rank;

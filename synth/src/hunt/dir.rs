@@ -7,6 +7,11 @@
 //!
 //! Nothing here ever overwrites a directory it did not create: a non-empty directory without
 //! a manifest, a damaged manifest, or one of another version is refused with one line.
+//!
+//! A hunt split over machines (`--partition k/N`) writes one such directory per partition. Its
+//! manifest lists only the partition's methods (so running and resuming it is an ordinary
+//! hunt), and records the whole plan, its hash and k/N, so that [`super::merge`] can tell the
+//! partitions of one hunt from those of another and name the methods of a missing one.
 
 use std::fs::File;
 use std::os::fd::AsRawFd;
@@ -14,6 +19,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::partition::Partition;
 use crate::runfile::{write_atomic, RunFile, RunFileError};
 
 /// The value of the manifest's `format` field.
@@ -34,12 +40,35 @@ pub struct HuntSettings {
     /// The `--type` filter, or null for `--all`.
     #[serde(rename = "type")]
     pub ty: Option<String>,
+    /// The time budget of each method's search; unused when `max_programs_per_method` is set.
     pub budget_per_method_ms: u64,
+    /// A program budget per method instead of the time budget: with it, the same seed gives
+    /// the same findings on any machine, which partitions of one hunt need.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_programs_per_method: Option<u64>,
     /// `astar`, `aco` or `random`.
     pub strategy: String,
     pub seed: u64,
     /// t_rel of the relative oracle and of the ranking.
     pub t_rel: f64,
+}
+
+impl HuntSettings {
+    /// The per-method budget in words: `20 programs` or `1.5s`.
+    pub fn budget_text(&self) -> String {
+        match self.max_programs_per_method {
+            Some(n) => format!("{n} program{}", if n == 1 { "" } else { "s" }),
+            None => format!("{}s", self.budget_per_method_ms as f64 / 1000.0),
+        }
+    }
+
+    /// The budget as `explore` flags: `--max-programs 20` or `--budget 1.5s`.
+    pub fn budget_flags(&self) -> String {
+        match self.max_programs_per_method {
+            Some(n) => format!("--max-programs {n}"),
+            None => format!("--budget {}s", self.budget_per_method_ms as f64 / 1000.0),
+        }
+    }
 }
 
 /// One method of the hunt, in the order it is explored.
@@ -67,7 +96,103 @@ pub struct Manifest {
     /// `ApiSchema::hash` of the worker the hunt started with, 16 hex digits.
     pub schema_hash: String,
     pub settings: HuntSettings,
+    /// The methods this directory explores: the whole plan, or one partition's share of it.
     pub methods: Vec<PlannedMethod>,
+    /// [`plan_hash`] of the whole plan, 16 hex digits; with the settings and the schema hash
+    /// it identifies the hunt across its partitions. Empty in manifests written before
+    /// partitions existed (then it is the hash of `methods`, see [`Manifest::identity`]).
+    #[serde(default)]
+    pub plan_hash: String,
+    /// Set when this directory holds one partition of a hunt.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partition: Option<PartitionInfo>,
+}
+
+/// Which share of a hunt a partition directory holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PartitionInfo {
+    /// k/N.
+    pub part: Partition,
+    /// The whole plan, every partition's methods, in plan order.
+    pub plan: Vec<PlannedMethod>,
+}
+
+/// What makes two directories parts of one hunt: equal identities.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HuntIdentity<'a> {
+    pub settings: &'a HuntSettings,
+    pub plan_hash: String,
+    pub schema_hash: &'a str,
+    /// N, 1 for an unpartitioned hunt.
+    pub partitions: usize,
+}
+
+impl Manifest {
+    /// A new hunt's manifest for `plan`, or for partition `part` of it.
+    pub fn new(
+        command_line: Vec<String>,
+        schema_hash: String,
+        settings: HuntSettings,
+        plan: Vec<PlannedMethod>,
+        part: Option<Partition>,
+    ) -> Manifest {
+        let (methods, partition) = match part {
+            Some(p) => (
+                p.select(&plan, |m| m.method.clone()),
+                Some(PartitionInfo {
+                    part: p,
+                    plan: plan.clone(),
+                }),
+            ),
+            None => (plan.clone(), None),
+        };
+        Manifest {
+            format: FORMAT.into(),
+            version: VERSION,
+            perfsyn_version: env!("CARGO_PKG_VERSION").into(),
+            command_line,
+            created_unix: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
+            schema_hash,
+            settings,
+            methods,
+            plan_hash: plan_hash(&plan),
+            partition,
+        }
+    }
+
+    /// The whole plan of the hunt (for a partition, every partition's methods).
+    pub fn plan(&self) -> &[PlannedMethod] {
+        match &self.partition {
+            Some(p) => &p.plan,
+            None => &self.methods,
+        }
+    }
+
+    /// The hunt's identity.
+    pub fn identity(&self) -> HuntIdentity<'_> {
+        HuntIdentity {
+            settings: &self.settings,
+            plan_hash: if self.plan_hash.is_empty() {
+                plan_hash(self.plan())
+            } else {
+                self.plan_hash.clone()
+            },
+            schema_hash: &self.schema_hash,
+            partitions: self.partition.as_ref().map_or(1, |p| p.part.count()),
+        }
+    }
+}
+
+/// A stable hash of a plan (FNV-1a over its JSON), 16 hex digits: equal exactly when two
+/// hunts explore the same methods in the same order with the same oracles and file names.
+pub fn plan_hash(plan: &[PlannedMethod]) -> String {
+    let bytes = serde_json::to_vec(plan).expect("a plan serializes");
+    let h = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ *b as u64).wrapping_mul(0x0100_0000_01b3)
+    });
+    format!("{h:016x}")
 }
 
 /// Why a hunt directory cannot be used. Every message is one line and names the path.
@@ -301,26 +426,34 @@ mod tests {
     use super::*;
 
     fn manifest() -> Manifest {
-        Manifest {
-            format: FORMAT.into(),
-            version: VERSION,
-            perfsyn_version: "0".into(),
-            command_line: vec!["perfsyn".into()],
-            created_unix: 0,
-            schema_hash: "0".repeat(16),
-            settings: HuntSettings {
+        Manifest::new(
+            vec!["perfsyn".into()],
+            "0".repeat(16),
+            HuntSettings {
                 ty: None,
                 budget_per_method_ms: 1000,
+                max_programs_per_method: None,
                 strategy: "astar".into(),
                 seed: 1,
                 t_rel: 1.2,
             },
-            methods: vec![PlannedMethod {
+            vec![PlannedMethod {
                 method: "Vec::dedup".into(),
                 oracle: "asymptotic".into(),
                 file: run_file_name(0, "Vec::dedup"),
             }],
-        }
+            None,
+        )
+    }
+
+    #[test]
+    fn a_manifest_without_plan_hash_still_has_an_identity() {
+        // Manifests written before partitions existed lack `plan_hash` and `partition`.
+        let m = manifest();
+        let mut v = serde_json::to_value(&m).unwrap();
+        v.as_object_mut().unwrap().remove("plan_hash");
+        let old: Manifest = serde_json::from_value(v).unwrap();
+        assert_eq!(old.identity(), m.identity());
     }
 
     fn check_open_error(setup: impl FnOnce(&Path), expect: &str) {

@@ -16,6 +16,7 @@
 //! returns: the method that was running is dropped and redone by `--resume`.
 
 pub mod dir;
+pub mod merge;
 pub mod report;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -113,7 +114,10 @@ pub fn explore_config(m: &PlannedMethod, s: &HuntSettings) -> Result<ExploreConf
         thresholds: Thresholds::default(),
         expect: None,
         search: SearchConfig {
-            budget: Budget::Time(Duration::from_millis(s.budget_per_method_ms)),
+            budget: match s.max_programs_per_method {
+                Some(n) => Budget::Programs(n),
+                None => Budget::Time(Duration::from_millis(s.budget_per_method_ms)),
+            },
             seed: s.seed,
             metric: Metric::Cost,
             ..SearchConfig::default()
@@ -130,11 +134,11 @@ pub fn explore_config(m: &PlannedMethod, s: &HuntSettings) -> Result<ExploreConf
 /// The command that explores one method of the hunt alone, as the hunt did.
 pub fn explore_command(m: &PlannedMethod, s: &HuntSettings) -> String {
     format!(
-        "perfsyn explore --method {} --strategy {} --seed {} --budget {}s --confirm-top 1",
+        "perfsyn explore --method {} --strategy {} --seed {} {} --confirm-top 1",
         m.method,
         s.strategy,
         s.seed,
-        s.budget_per_method_ms as f64 / 1000.0
+        s.budget_flags()
     )
 }
 

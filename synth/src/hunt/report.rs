@@ -7,13 +7,15 @@
 //! paper ranks each oracle its own way (relative: regressions first, then by score;
 //! asymptotic: highest empirical class first). Everything else is listed with the reason.
 //!
-//! HTML is written by hand rather than through a template engine: the page has one shape,
-//! and every piece of text from a run (method names with `<Key>`, programs, reasons) goes
-//! through [`esc`], which the tests check. The SVG plots come from plotters, which escapes
-//! its text; they are inlined without their own escaping.
+//! The HTML comes from one minijinja template (`report.html`, beside this file) with HTML
+//! auto-escaping: every piece of text from a run (method names with `<Key>`, programs,
+//! reasons) is escaped by the engine, not by hand. The only text marked safe is the SVG of
+//! the plots, which plotters writes and escapes itself.
 
 use std::path::Path;
 
+use minijinja::value::{Serde, Value};
+use minijinja::{context, Environment};
 use serde::{Deserialize, Serialize};
 
 use super::dir::{HuntDir, HuntSettings, PlannedMethod};
@@ -74,6 +76,10 @@ pub struct Summary {
     /// The command that started the hunt.
     pub command_line: Vec<String>,
     pub settings: HuntSettings,
+    /// `k/N` when the directory holds one partition of a hunt (then the counts are the
+    /// partition's); null for a whole hunt.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partition: Option<String>,
     pub methods_total: usize,
     pub methods_done: usize,
     pub complete: bool,
@@ -182,6 +188,7 @@ pub fn summarize(dir: &HuntDir, runs: &[(usize, RunFile)], shown: &str) -> Summa
         perfsyn_version: env!("CARGO_PKG_VERSION").into(),
         command_line: m.command_line.clone(),
         settings: m.settings.clone(),
+        partition: m.partition.as_ref().map(|p| p.part.to_string()),
         methods_total: m.methods.len(),
         methods_done: runs.len(),
         complete,
@@ -218,25 +225,24 @@ pub fn write_reports(dir: &HuntDir, shown: &str) -> anyhow::Result<Summary> {
     Ok(s)
 }
 
-/// Escapes text for HTML element content and double-quoted attributes.
-pub fn esc(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&#39;"),
-            c => o.push(c),
-        }
+/// `1 finding`, `2 findings`: a count with its noun in the right number.
+pub fn count(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
+/// A fraction as a percentage with one decimal, `-` when unknown or not a number.
+pub fn percent(x: Option<f64>) -> String {
+    match x {
+        Some(x) if x.is_finite() => format!("{:.1}%", x * 100.0),
+        _ => "-".into(),
     }
-    o
 }
 
 /// A cost or time ratio new/old in words: `3.10x slower` or `2.00x faster`.
 pub fn ratio_words(r: f64) -> String {
-    if r >= 1.0 {
+    if !r.is_finite() {
+        "not measurable".into()
+    } else if r >= 1.0 {
         format!("{r:.2}x slower")
     } else if r > 0.0 {
         format!("{:.2}x faster", 1.0 / r)
@@ -253,14 +259,13 @@ fn evidence(f: &Finding) -> String {
             "{} where {} is documented (fit error {})",
             f.empirical.as_deref().unwrap_or("?"),
             f.expected.as_deref().unwrap_or("nothing"),
-            f.fit_error
-                .map_or("-".into(), |e| format!("{:.1}%", e * 100.0))
+            percent(f.fit_error)
         ),
     }
 }
 
 fn time_words(f: &Finding) -> String {
-    let Some(t) = f.time_ratio else {
+    let Some(t) = f.time_ratio.filter(|t| t.is_finite()) else {
         return "not measured".into();
     };
     let sig = match f.time_significant {
@@ -275,164 +280,72 @@ fn time_words(f: &Finding) -> String {
     }
 }
 
-const CSS: &str = "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:2rem auto;max-width:1100px;padding:0 1rem;color:#1b1f24;line-height:1.45}\
-h1{font-size:1.6rem;margin-bottom:.2rem}h2{margin-top:2.2rem;border-bottom:2px solid #d0d7de;padding-bottom:.2rem}\
-.meta{color:#57606a}code,pre{font-family:ui-monospace,'SFMono-Regular',Menlo,Consolas,monospace;font-size:.9em}\
-pre{background:#f6f8fa;border:1px solid #d0d7de;border-radius:6px;padding:.8rem;overflow-x:auto}\
-.finding{border:1px solid #d0d7de;border-left:6px solid #cf222e;border-radius:6px;padding:.6rem 1.2rem;margin:1.2rem 0}\
-.finding.faster{border-left-color:#1a7f37}.finding h3{margin:.4rem 0}\
-.badge{display:inline-block;font-size:.8rem;font-weight:600;padding:.05rem .5rem;border-radius:1rem;background:#eaeef2;margin-left:.4rem;vertical-align:middle}\
-table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #d0d7de;padding:.25rem .6rem;text-align:left;vertical-align:top}\
-th{background:#f6f8fa}table.facts th{width:12rem}.plot svg{width:100%;max-width:760px;height:auto;border:1px solid #eaeef2}\
-.cmd{background:#fff8c5;padding:.1rem .3rem;border-radius:4px}.count{font-size:1.1rem}";
-
 /// The HTML page. `report_of` gives a finished method's report (for the program and plot).
 pub fn html<'a>(s: &Summary, report_of: &dyn Fn(&str) -> Option<&'a ExploreReport>) -> String {
-    let mut h = String::new();
-    let findings = s.relative.len() + s.asymptotic.len();
-    h.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-    h.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
-    h.push_str(&format!(
-        "<title>perfsyn hunt: {findings} findings in {} methods</title>\n<style>{CSS}</style>\n</head>\n<body>\n",
-        s.methods_done
-    ));
-    h.push_str("<h1>perfsyn hunt</h1>\n");
-    h.push_str(&format!(
-        "<p class=\"count\"><strong>{findings} findings</strong> in {} of {} methods{}.</p>\n",
-        s.methods_done,
-        s.methods_total,
-        if s.complete {
-            String::new()
-        } else {
-            format!(
-                " &mdash; <strong>incomplete</strong>: {} methods pending",
-                s.pending.len()
-            )
+    let card = |f: &Finding| {
+        let r = report_of(&f.method);
+        context! {
+            f => Value::from(Serde(f)),
+            evidence => evidence(f),
+            time => time_words(f),
+            faster => f.oracle == "relative" && f.ratio.is_some_and(|x| x < 1.0),
+            program => r.and_then(|r| r.best.as_ref()).map(|b| b.rust.trim_end().to_string()),
+            // plotters escapes the text it writes; the SVG element goes in as markup.
+            svg => r
+                .and_then(|r| crate::plot::render_svg(r).ok())
+                .map(|svg| Value::from_safe_string(strip_xml_prolog(&svg).to_string())),
         }
-    ));
-    h.push_str(&format!(
-        "<p class=\"meta\">Command: <code>{}</code><br>Strategy {}, {}s per method, seed {}, t_rel {}; perfsyn {}.<br>{}: <code class=\"cmd\">{}</code></p>\n",
-        esc(&command_text(&s.command_line)),
-        esc(&s.settings.strategy),
-        s.settings.budget_per_method_ms as f64 / 1000.0,
-        s.settings.seed,
-        s.settings.t_rel,
-        esc(&s.perfsyn_version),
-        if s.complete { "Regenerate this page" } else { "Continue the hunt" },
-        esc(&s.continue_command)
-    ));
-    h.push_str("<h2>Findings</h2>\n");
-    if findings == 0 {
-        h.push_str("<p>No method passed its oracle and the ranking filters.</p>\n");
-    }
-    if findings > 0 {
-        h.push_str("<table class=\"overview\">\n<tr><th>#</th><th>method</th><th>oracle</th><th>evidence</th><th>wall-clock time</th></tr>\n");
-        for f in s.relative.iter().chain(&s.asymptotic) {
-            h.push_str(&format!(
-                "<tr><td><a href=\"#{}\">{}</a></td><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                esc(&f.label),
-                esc(&f.label),
-                esc(&f.method),
-                esc(&f.oracle),
-                esc(&evidence(f)),
-                esc(&time_words(f))
-            ));
-        }
-        h.push_str("</table>\n");
-    }
+    };
+    let mut groups = Vec::new();
     if !s.relative.is_empty() {
-        h.push_str("<h3>Relative performance (version groups)</h3>\n<p class=\"meta\">Ranked as in section 3.2.8: ratios beyond t_rel only, regressions (new slower) first, then by the score of the best program.</p>\n");
-        for f in &s.relative {
-            finding_html(&mut h, f, report_of(&f.method));
-        }
+        groups.push(context! {
+            title => "Relative performance (version groups)",
+            note => "Ranked as in section 3.2.8: cost ratios beyond t_rel only, regressions (new slower) first, then by the score of the best program.",
+            cards => s.relative.iter().map(card).collect::<Vec<_>>(),
+        });
     }
     if !s.asymptotic.is_empty() {
-        h.push_str("<h3>Unexpected asymptotic complexity</h3>\n<p class=\"meta\">Ranked as in section 3.2.8: fits within t_err over at least t_size sizes only, highest empirical class first.</p>\n");
-        for f in &s.asymptotic {
-            finding_html(&mut h, f, report_of(&f.method));
-        }
+        groups.push(context! {
+            title => "Unexpected asymptotic complexity",
+            note => "Ranked as in section 3.2.8: fits within t_err (the largest fit error kept) over at least t_size distinct input sizes only, highest empirical class first.",
+            cards => s.asymptotic.iter().map(card).collect::<Vec<_>>(),
+        });
     }
-    h.push_str(&format!(
-        "<h2>Methods with no finding ({})</h2>\n",
-        s.no_finding.len()
-    ));
-    if !s.no_finding.is_empty() {
-        h.push_str(
-            "<table>\n<tr><th>method</th><th>oracle</th><th>verdict</th><th>why</th></tr>\n",
-        );
-        for n in &s.no_finding {
-            h.push_str(&format!(
-                "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                esc(&n.method),
-                esc(&n.oracle),
-                esc(&n.verdict),
-                esc(&n.reason)
-            ));
-        }
-        h.push_str("</table>\n");
-    }
-    if !s.pending.is_empty() {
-        h.push_str(&format!(
-            "<h2>Not explored yet ({})</h2>\n<p>",
-            s.pending.len()
-        ));
-        let names: Vec<String> = s
-            .pending
-            .iter()
-            .map(|p| format!("<code>{}</code>", esc(p)))
-            .collect();
-        h.push_str(&names.join(", "));
-        h.push_str("</p>\n");
-    }
-    h.push_str("</body>\n</html>\n");
-    h
+    let overview: Vec<Value> = s
+        .relative
+        .iter()
+        .chain(&s.asymptotic)
+        .map(|f| {
+            context! { f => Value::from(Serde(f)), evidence => evidence(f), time => time_words(f) }
+        })
+        .collect();
+    let findings = s.relative.len() + s.asymptotic.len();
+    let ctx = context! {
+        s => Value::from(Serde(s)),
+        partition => s.partition.clone(),
+        findings_text => count(findings, "finding"),
+        methods_total_text => count(s.methods_total, "method"),
+        pending_text => count(s.pending.len(), "method"),
+        command => command_text(&s.command_line),
+        budget => s.settings.budget_text(),
+        cards => overview,
+        groups => groups,
+    };
+    template()
+        .get_template(TEMPLATE)
+        .and_then(|t| t.render(ctx))
+        .expect("the report template renders any summary")
 }
 
-fn finding_html(h: &mut String, f: &Finding, r: Option<&ExploreReport>) {
-    let faster = f.oracle == "relative" && f.ratio.is_some_and(|x| x < 1.0);
-    h.push_str(&format!(
-        "<section class=\"finding{}\" id=\"{}\">\n<h3>{} &middot; <code>{}</code><span class=\"badge\">{}</span></h3>\n",
-        if faster { " faster" } else { "" },
-        esc(&f.label),
-        esc(&f.label),
-        esc(&f.method),
-        esc(&f.oracle)
-    ));
-    h.push_str("<table class=\"facts\">\n");
-    let mut row = |k: &str, v: String| {
-        h.push_str(&format!("<tr><th>{k}</th><td>{v}</td></tr>\n"));
-    };
-    row(
-        "verdict",
-        format!("{} &mdash; {}", esc(&f.verdict), esc(&f.reason)),
-    );
-    row("evidence", esc(&evidence(f)));
-    row("wall-clock time", esc(&time_words(f)));
-    if let (Some(n), Some(m)) = (f.input_size, f.mutations) {
-        row(
-            "best program",
-            format!("input size {n}, {m} mutations from p0"),
-        );
-    }
-    row("type", format!("<code>{}</code>", esc(&f.ty)));
-    row("run file", format!("<code>{}</code>", esc(&f.run_file)));
-    h.push_str("</table>\n");
-    if let Some(b) = r.and_then(|r| r.best.as_ref()) {
-        h.push_str(&format!(
-            "<pre><code>{}</code></pre>\n",
-            esc(b.rust.trim_end())
-        ));
-    }
-    if let Some(svg) = r.and_then(|r| crate::plot::render_svg(r).ok()) {
-        h.push_str("<div class=\"plot\">\n");
-        h.push_str(strip_xml_prolog(&svg));
-        h.push_str("\n</div>\n");
-    }
-    h.push_str(&format!(
-        "<p>Export as a test: <code class=\"cmd\">{}</code><br>Explore it alone: <code>{}</code></p>\n</section>\n",
-        esc(&f.export_command),
-        esc(&f.explore_command)
-    ));
+/// The report template's name; its `.html` suffix switches on HTML auto-escaping.
+const TEMPLATE: &str = "report.html";
+
+fn template() -> Environment<'static> {
+    let mut env = Environment::new();
+    env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
+    env.add_template(TEMPLATE, include_str!("report.html"))
+        .expect("the report template parses");
+    env
 }
 
 /// The SVG element alone (an XML declaration is not allowed inside HTML).
@@ -445,16 +358,20 @@ pub fn markdown(s: &Summary) -> String {
     let cell = |t: &str| t.replace('|', "\\|").replace('\n', " ");
     let findings = s.relative.len() + s.asymptotic.len();
     let mut m = format!(
-        "## perfsyn hunt: {findings} findings in {} of {} methods{}\n\n",
+        "## perfsyn hunt{}: {} in {} of {}{}\n\n",
+        s.partition
+            .as_ref()
+            .map_or(String::new(), |p| format!(" (partition {p})")),
+        count(findings, "finding"),
         s.methods_done,
-        s.methods_total,
+        count(s.methods_total, "method"),
         if s.complete { "" } else { " (incomplete)" }
     );
     m.push_str(&format!(
-        "`{}` (strategy {}, {}s per method, seed {}, perfsyn {})\n\n",
+        "`{}` (strategy {}, {} per method, seed {}, perfsyn {})\n\n",
         command_text(&s.command_line),
         s.settings.strategy,
-        s.settings.budget_per_method_ms as f64 / 1000.0,
+        s.settings.budget_text(),
         s.settings.seed,
         s.perfsyn_version
     ));
@@ -469,6 +386,7 @@ pub fn markdown(s: &Summary) -> String {
                 f.label,
                 cell(&f.method),
                 f.ratio
+                    .filter(|r| r.is_finite())
                     .map_or("-".into(), |r| format!("{r:.3} ({})", ratio_words(r))),
                 cell(&time_short(f)),
                 cell(&f.export_command)
@@ -486,8 +404,7 @@ pub fn markdown(s: &Summary) -> String {
                 cell(&f.method),
                 cell(f.expected.as_deref().unwrap_or("-")),
                 cell(f.empirical.as_deref().unwrap_or("-")),
-                f.fit_error
-                    .map_or("-".into(), |e| format!("{:.1}%", e * 100.0)),
+                percent(f.fit_error),
                 cell(&time_short(f)),
                 cell(&f.export_command)
             ));
@@ -499,8 +416,8 @@ pub fn markdown(s: &Summary) -> String {
     }
     if !s.no_finding.is_empty() {
         m.push_str(&format!(
-            "<details><summary>{} methods with no finding</summary>\n\n| method | oracle | verdict | why |\n|---|---|---|---|\n",
-            s.no_finding.len()
+            "<details><summary>{} with no finding</summary>\n\n| method | oracle | verdict | why |\n|---|---|---|---|\n",
+            count(s.no_finding.len(), "method")
         ));
         for n in &s.no_finding {
             m.push_str(&format!(
@@ -533,11 +450,47 @@ pub fn markdown(s: &Summary) -> String {
 }
 
 fn time_short(f: &Finding) -> String {
-    match (f.time_ratio, f.time_significant) {
+    match (f.time_ratio.filter(|t| t.is_finite()), f.time_significant) {
         (Some(t), Some(true)) => format!("{t:.2}"),
         (Some(t), _) => format!("{t:.2} (n.s.)"),
         (None, _) => "-".into(),
     }
+}
+
+/// What `hunt` and `report` print when they are done: the ranked findings, where the reports
+/// are, and how to reproduce the hunt.
+pub fn terminal(s: &Summary, dir: &Path) -> String {
+    let findings = s.relative.len() + s.asymptotic.len();
+    let mut t = format!(
+        "{} in {} of {}{}{}\n",
+        count(findings, "finding"),
+        s.methods_done,
+        count(s.methods_total, "method"),
+        s.partition
+            .as_ref()
+            .map_or(String::new(), |p| format!(" of partition {p}")),
+        if s.complete { "" } else { " (incomplete)" }
+    );
+    for f in s.relative.iter().chain(&s.asymptotic) {
+        let what = match (f.oracle.as_str(), f.ratio) {
+            ("relative", Some(r)) if r.is_finite() => {
+                format!("cost new/old {r:.3} ({})", ratio_words(r))
+            }
+            _ => format!(
+                "{} where {} is documented",
+                f.empirical.as_deref().unwrap_or("?"),
+                f.expected.as_deref().unwrap_or("nothing")
+            ),
+        };
+        t.push_str(&format!("  {:<4} {:<40} {what}\n", f.label, f.method));
+    }
+    t.push_str(&format!(
+        "report: {}\nsummary: {} and summary.md\nReproduce with: {}\n",
+        dir.join("report.html").display(),
+        dir.join("summary.json").display(),
+        command_text(&s.command_line)
+    ));
+    t
 }
 
 /// Regenerates the reports of the hunt in `path` (`perfsyn hunt --report DIR`).
@@ -550,17 +503,96 @@ pub fn regenerate(path: &Path) -> anyhow::Result<Summary> {
 mod tests {
     use super::*;
 
+    fn summary(method: &str, reason: &str) -> Summary {
+        let f = Finding {
+            rank: 1,
+            label: "A1".into(),
+            method: method.into(),
+            ty: "Vec<Key>".into(),
+            oracle: "asymptotic".into(),
+            verdict: "bottleneck".into(),
+            reason: reason.into(),
+            expected: Some("O(n)".into()),
+            empirical: Some("O(n^2)".into()),
+            fit_error: Some(f64::NAN),
+            ratio: None,
+            time_ratio: Some(f64::NAN),
+            time_significant: None,
+            score: None,
+            input_size: Some(10),
+            mutations: Some(2),
+            run_file: "h/runs/001-x.json".into(),
+            export_command: "perfsyn export h/runs/001-x.json --format test".into(),
+            explore_command: format!("perfsyn explore --method {method}"),
+        };
+        Summary {
+            format: SUMMARY_FORMAT.into(),
+            version: 1,
+            perfsyn_version: "0".into(),
+            command_line: vec!["perfsyn".into(), "hunt".into()],
+            settings: HuntSettings {
+                ty: None,
+                budget_per_method_ms: 0,
+                max_programs_per_method: Some(1),
+                strategy: "astar".into(),
+                seed: 1,
+                t_rel: 1.2,
+            },
+            partition: Some("1/2".into()),
+            methods_total: 1,
+            methods_done: 1,
+            complete: true,
+            relative: Vec::new(),
+            asymptotic: vec![f],
+            no_finding: Vec::new(),
+            pending: Vec::new(),
+            continue_command: "perfsyn hunt --report h".into(),
+        }
+    }
+
     #[test]
-    fn esc_escapes_markup_and_quotes() {
-        assert_eq!(
-            esc("<Vec<Key>> & \"a\" 'b'"),
-            "&lt;Vec&lt;Key&gt;&gt; &amp; &quot;a&quot; &#39;b&#39;"
+    fn the_page_escapes_what_runs_write_and_says_one_finding() {
+        let s = summary("Vec<Key>::dedup", "<script>alert('x')</script> & more");
+        let h = html(&s, &|_| None);
+        assert!(h.contains("<code>Vec&lt;Key&gt;::dedup</code>"), "{h}");
+        assert!(h.contains("&lt;script&gt;"), "{h}");
+        assert!(!h.contains("<script"), "{h}");
+        assert!(h.contains("1 finding</strong> in 1 of 1 method."), "{h}");
+        // minijinja escapes `/` too (it ends an unquoted attribute); browsers show `1/2`.
+        assert!(h.contains("partition 1&#x2f;2"), "{h}");
+        assert!(h.contains("1 program per method"), "{h}");
+        // The CSS is not escaped (entities are not decoded inside <style>).
+        assert!(
+            h.contains("font-family:system-ui,-apple-system,'Segoe UI'"),
+            "{h}"
         );
+        let md = markdown(&s);
+        assert!(
+            md.starts_with("## perfsyn hunt (partition 1/2): 1 finding in 1 of 1 method\n"),
+            "{md}"
+        );
+        for text in [&h, &md] {
+            assert!(!text.to_lowercase().contains("nan"), "{text}");
+            assert!(
+                !text.contains("1 findings") && !text.contains("1 methods"),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn counts_and_percentages_read_as_words() {
+        assert_eq!(count(1, "finding"), "1 finding");
+        assert_eq!(count(0, "finding"), "0 findings");
+        assert_eq!(percent(Some(0.123)), "12.3%");
+        assert_eq!(percent(Some(f64::NAN)), "-");
+        assert_eq!(percent(None), "-");
     }
 
     #[test]
     fn ratios_read_as_words() {
         assert_eq!(ratio_words(3.1), "3.10x slower");
         assert_eq!(ratio_words(0.5), "2.00x faster");
+        assert_eq!(ratio_words(f64::NAN), "not measurable");
     }
 }
