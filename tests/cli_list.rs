@@ -49,6 +49,25 @@ fn list_json_has_every_registered_method() {
     assert!(len["expected"].is_null(), "no documented complexity: null");
     let probability = find("EnumeratedDistribution::probability").expect("planted method");
     assert_eq!(probability["expected"], "O(1)");
+    // Std's own methods, the corpus's wrappers on std types, and planted bottlenecks are told
+    // apart (a user once read Vec::retain_even as a std method).
+    assert_eq!(dedup["origin"], "std");
+    for wrapper in [
+        "Vec::retain_even",
+        "Vec::select_nth",
+        "Vec::sort_by_key_desc",
+    ] {
+        assert_eq!(
+            find(wrapper).expect(wrapper)["origin"],
+            "corpus",
+            "{wrapper}"
+        );
+    }
+    assert_eq!(probability["origin"], "planted");
+    assert_eq!(
+        find("PrefixSums::push").expect("a control")["origin"],
+        "corpus"
+    );
     // A version group is listed once, through its old member, with both versions.
     let remove: Vec<_> = rows
         .iter()
@@ -69,6 +88,20 @@ fn list_type_filter_restricts_the_rows() {
     assert!(rows.iter().all(|r| r["method"]
         .as_str()
         .is_some_and(|m| m.starts_with("HashMap::"))));
+}
+
+/// `list --type MinStack` once printed every method twice (once per version).
+#[test]
+fn list_type_filter_on_a_version_group_lists_each_method_once() {
+    let out = perfsyn(&["list", "--type", "MinStack"]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let push = text
+        .lines()
+        .filter(|l| l.starts_with("MinStack::push "))
+        .count();
+    assert_eq!(push, 1, "{text}");
+    assert!(text.contains("old/new"), "{text}");
 }
 
 /// An unknown type is a one-line error naming close matches, not a panic.

@@ -327,6 +327,18 @@ fn foreign_damaged_or_existing_dirs_are_one_line_errors_and_never_written() {
         &["--resume", "--seed", "4"],
         "--seed differs",
     );
+    // Resuming a hunt as another partition, or with another program budget, would mix two
+    // hunts in one directory.
+    check_refused(
+        with("hunt.json", manifest_text(1)),
+        &["--resume", "--partition", "1/2"],
+        "--partition differs",
+    );
+    check_refused(
+        with("hunt.json", manifest_text(1)),
+        &["--resume", "--max-programs-per-method", "5"],
+        "--max-programs-per-method differs",
+    );
     // A damaged run file of a finished method is an error, not a method to redo silently.
     check_refused(
         |d| {
