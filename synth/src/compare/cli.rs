@@ -15,7 +15,8 @@ use super::{compare, find_pair, pairs, CompareConfig, CompareReport, Pair, PoolE
 use crate::cli::{parse_duration, WorkerArgs};
 use crate::runfile::RunFile;
 
-/// Options of `perfsyn compare`.
+/// Options of `perfsyn compare`. Each option's help says what it controls in plain words; the
+/// symbol SpeedGun's paper uses for it follows in parentheses, for readers of the paper.
 #[derive(Debug, Clone, Args)]
 pub struct CompareArgs {
     /// The new version of the pair to compare (a type registered with register_concurrent!).
@@ -28,86 +29,86 @@ pub struct CompareArgs {
     /// (pairs that deadlock on purpose are left out).
     #[arg(long, conflicts_with = "ty")]
     pub all: bool,
-    /// N, threads per test. More threads mean more contention (the paper uses 8 and 64); on a
+    /// Threads per test (N). More threads mean more contention (the paper uses 8 and 64); on a
     /// machine with few cores they mostly queue, which still exposes lock convoys.
     #[arg(long, default_value_t = 8)]
     pub threads: usize,
-    /// Tests per pair. More tests make eq. 6 and 7 steadier against one odd test, and cost one
-    /// warm-up and one steady phase per version each.
+    /// Tests per pair. More tests make the verdict steadier against one odd test, and cost one
+    /// warm-up and one measured phase per version each.
     #[arg(long, default_value_t = 10)]
     pub tests: usize,
     /// Seed programs from a run file of `perfsyn explore`: tests start from its winning
     /// programs' setup and call its methods under test more often.
     #[arg(long, value_name = "RUN.json")]
     pub from: Option<PathBuf>,
-    /// t_w, the warm-up phase per version and test. Paper: 10 s (for the JIT). Compiled Rust
-    /// needs warm caches and allocator arenas, not compilation: shorter is fine, longer only
-    /// costs time.
+    /// How long each version runs a test before measuring starts (t_w). The paper uses 10s to
+    /// let the JIT compile; compiled Rust only needs warm caches and allocator arenas, so
+    /// shorter is fine and longer only costs time.
     #[arg(long, default_value = "200ms", value_parser = parse_duration)]
     pub warmup: Duration,
-    /// t_s, the steady-state phase per version and test (m_min measurements fill it; up to
-    /// m_max may run). Paper: 20 s (8 threads). Longer phases give tighter intervals and
-    /// steadier verdicts at a proportional cost; this default keeps `--all` to minutes.
+    /// How long each version runs a test while it is measured (t_s). The paper uses 20s. Longer
+    /// gives tighter confidence intervals and steadier verdicts at a proportional cost; this
+    /// default keeps `--all` to minutes.
     #[arg(long, default_value = "600ms", value_parser = parse_duration)]
     pub steady: Duration,
-    /// t_min, the shortest mean test time that counts as measurable (Algorithm 1). Paper:
-    /// 5 ms (JVM timestamps). Lower admits shorter tests (more repetitions, more thread-start
-    /// noise); higher makes tests longer and fewer.
+    /// The shortest average test run that can be timed reliably (t_min). Tests are lengthened
+    /// until one run takes at least this long. Paper: 5ms. Lower allows shorter tests (more
+    /// runs, more noise from starting threads); higher makes tests longer and fewer.
     #[arg(long, default_value = "1ms", value_parser = parse_duration)]
     pub t_min: Duration,
-    /// r_min, the fewest repetitions the steady phase must hold (Algorithm 1; fewer makes a
-    /// test inconclusive). Paper: 50. Higher samples more interleavings but forces shorter
-    /// tests.
+    /// The fewest runs of a test the measured phase must hold, else the test is inconclusive
+    /// (r_min). Paper: 50. Higher samples more thread interleavings but forces shorter tests.
     #[arg(long, default_value_t = 50)]
     pub r_min: u32,
-    /// maxTries of Algorithm 1's length search. Paper: 20. Fewer saves time and falls back to
-    /// --fallback-length more often.
+    /// How many test lengths to try before giving up on finding a good one (maxTries). Paper:
+    /// 20. Fewer saves time and falls back to --fallback-length more often.
     #[arg(long, default_value_t = 20)]
     pub max_tries: u32,
-    /// startMin of Algorithm 1, in calls per suffix.
+    /// The shortest test length tried, in calls per thread (startMin).
     #[arg(long, default_value_t = 16)]
     pub start_min: usize,
-    /// startMax of Algorithm 1, in calls per suffix.
+    /// The longest test length tried, in calls per thread (startMax).
     #[arg(long, default_value_t = 1 << 20)]
     pub start_max: usize,
-    /// Calls per suffix when Algorithm 1 gives up (the paper's "specified maximum length").
+    /// Calls per thread when no tried length works (the paper's "specified maximum length").
     #[arg(long, default_value_t = 256)]
     pub fallback_length: usize,
-    /// m_min, the fewest steady-state measurements per version (Algorithm 2). Paper: 3. More
-    /// narrows the intervals (and costs proportionally).
+    /// The fewest measurements per version and test (m_min). Paper: 3. More narrows the
+    /// confidence intervals, at a proportional cost.
     #[arg(long, default_value_t = 3)]
     pub m_min: usize,
-    /// m_max, the most measurements before a spread-out series is judged (Algorithm 2).
-    /// Paper: 5; ours 8, for a shared machine. Higher rescues noisy tests at more cost.
+    /// The most measurements per version and test before a noisy series is judged anyway
+    /// (m_max). Paper: 5; ours 8, for a shared machine. Higher rescues noisy tests at more
+    /// cost.
     #[arg(long, default_value_t = 8)]
     pub m_max: usize,
-    /// sigma_stop: stop measuring once sd/mean is at most this (Algorithm 2). Paper: 0.01.
-    /// Lower asks for more measurements.
+    /// Stop measuring once the measurements vary by at most this fraction of their mean
+    /// (standard deviation / mean, sigma_stop). Paper: 0.01. Lower asks for more measurements.
     #[arg(long, default_value_t = 0.01)]
     pub sigma_stop: f64,
-    /// sigma_acceptable: after m_max measurements, accept a series whose sd/mean is at most
-    /// this, else the test is inconclusive (Algorithm 2). Paper: 0.02; ours 0.10, because on
-    /// 2 cores shared with other work the paper's value drops nearly every test. Higher keeps
-    /// tests on a loaded machine (with wider intervals, so fewer reports); lower drops them.
+    /// After the most measurements, accept a series that varies by at most this fraction of
+    /// its mean, else the test is inconclusive (sigma_acceptable). Paper: 0.02; ours 0.10,
+    /// because on 2 cores shared with other work the paper's value drops nearly every test.
+    /// Higher keeps tests on a loaded machine (with wider intervals, so fewer reports).
     #[arg(long, default_value_t = 0.10)]
     pub sigma_acceptable: f64,
-    /// Which quantile of the repetition times of one measurement stands for it (ours; the paper
-    /// sums them, i.e. uses the mean). Low quantiles ignore repetitions slowed down by other
-    /// processes on a shared machine; 0.5 is the median; too low (the minimum) rewards lucky
-    /// schedules.
+    /// Which quantile of a measurement's run times stands for it (ours; the paper uses the
+    /// mean). Low quantiles ignore runs slowed down by other processes on a shared machine;
+    /// 0.5 is the median; the minimum rewards lucky schedules.
     #[arg(long, default_value_t = 0.2)]
     pub quantile: f64,
-    /// Confidence level of the intervals of eq. 4 and 5. Paper: 0.98. Higher reports fewer,
-    /// surer differences.
+    /// Confidence level of the interval around each version's mean time. Paper: 0.98. Higher
+    /// reports fewer, surer differences.
     #[arg(long, default_value_t = 0.98)]
     pub confidence: f64,
-    /// delta_report: the smallest relative difference reported (eq. 4 and 5). Paper: 0.05.
-    /// Lower finds smaller changes and more that users may not care about (section 5.4).
+    /// The smallest relative time difference between the versions that is reported
+    /// (delta_report). Paper: 0.05. Lower finds smaller changes, and more that users may not
+    /// care about.
     #[arg(long, default_value_t = 0.05)]
     pub delta_report: f64,
-    /// Deadline of one repetition of a test in the worker; past it the worker is killed and the
-    /// test is inconclusive (how deadlocks end). Shorter ends deadlocks sooner but must exceed
-    /// the longest legitimate repetition.
+    /// Deadline of one run of a test in the worker; past it the worker is killed and the test
+    /// is inconclusive (how deadlocks end). Shorter ends deadlocks sooner but must exceed the
+    /// longest legitimate run.
     #[arg(long, default_value = "2s", value_parser = parse_duration)]
     pub deadline: Duration,
     /// Seed of test generation and of the random version order (default: from the clock,
@@ -276,22 +277,23 @@ pub fn render(r: &CompareReport, brief: bool) -> String {
         r.verdict.label().to_uppercase(),
         r.expected,
         r.speedup
+            .filter(|x| x.is_finite())
             .map(|x| format!(", speedup {x:.2} (old time / new time, mean over conclusive tests)"))
             .unwrap_or_default()
     ));
     s.push_str(&format!("  origin: {}\n", r.origin));
     s.push_str(&format!(
-        "  tests: T_old {} (old faster)  T_new {} (new faster)  T_none {}  inconclusive {}\n",
+        "  tests: old faster in {}, new faster in {}, no difference in {}, inconclusive {}\n",
         r.counts.old, r.counts.new, r.counts.none, r.counts.inconclusive
     ));
     s.push_str(&format!(
-        "  {} threads; suffix length {} calls ({}; {})\n  focus methods: {}\n",
+        "  {} threads; {} calls per thread ({}; {})\n  focus methods: {}\n",
         r.threads,
         r.length.length,
         if r.length.found {
-            "Algorithm 1"
+            "the shortest length whose runs can be timed"
         } else {
-            "fallback"
+            "--fallback-length: no tried length could be timed"
         },
         r.length.reason,
         if r.focus.is_empty() {
@@ -307,7 +309,7 @@ pub fn render(r: &CompareReport, brief: bool) -> String {
     for t in &r.tests {
         match (&t.old, &t.new) {
             (Some(o), Some(n)) => s.push_str(&format!(
-                "  {:>4}  {:<5}  {:>8.3} [{:>8.3}, {:>8.3}]  {:>8.3} [{:>8.3}, {:>8.3}]  {:>7.2}  {}\n",
+                "  {:>4}  {:<5}  {:>8.3} [{:>8.3}, {:>8.3}]  {:>8.3} [{:>8.3}, {:>8.3}]  {:>7}  {}\n",
                 t.index,
                 t.first,
                 o.mean_ms,
@@ -316,7 +318,9 @@ pub fn render(r: &CompareReport, brief: bool) -> String {
                 n.mean_ms,
                 n.ci_low_ms,
                 n.ci_high_ms,
-                t.speedup.unwrap_or(f64::NAN),
+                t.speedup
+                    .filter(|x| x.is_finite())
+                    .map_or("-".into(), |x| format!("{x:.2}")),
                 t.outcome
             )),
             _ => s.push_str(&format!(

@@ -72,10 +72,7 @@ pub fn find_pair(schema: &ApiSchema, ty: &str, old: Option<&str>) -> Result<Pair
     if as_old.len() == 1 {
         return Ok(as_old[0].clone());
     }
-    let names: Vec<String> = all
-        .iter()
-        .map(|p| format!("{} (old {})", p.new, p.old))
-        .collect();
+    let names = pair_names(&all);
     match schema.ty(ty) {
         None => bail!("unknown type {ty}; concurrent pairs: {}", names.join(", ")),
         Some(t) if t.concurrent.is_none() => bail!(
@@ -89,6 +86,27 @@ pub fn find_pair(schema: &ApiSchema, ty: &str, old: Option<&str>) -> Result<Pair
             names.join(", ")
         ),
     }
+}
+
+/// The pairs for an error message, each new version once: `EmcAtomic (old EmcLocked or
+/// EmcUnsync)`, in registration order.
+fn pair_names(all: &[Pair]) -> Vec<String> {
+    let mut news: Vec<&str> = Vec::new();
+    for p in all {
+        if !news.contains(&p.new.as_str()) {
+            news.push(&p.new);
+        }
+    }
+    news.into_iter()
+        .map(|n| {
+            let olds: Vec<&str> = all
+                .iter()
+                .filter(|p| p.new == n)
+                .map(|p| p.old.as_str())
+                .collect();
+            format!("{n} (old {})", olds.join(" or "))
+        })
+        .collect()
 }
 
 /// Everything `compare` needs besides the pair.
@@ -273,5 +291,37 @@ impl ConcurrentExecutor for PoolExecutor {
 
     fn run(&mut self, run: &ConcurrentRun) -> Result<ConcurrentFeedback> {
         Ok(self.pool.run_concurrent(run)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pair(new: &str, old: &str) -> Pair {
+        Pair {
+            old: old.into(),
+            new: new.into(),
+            expected: "none".into(),
+            origin: String::new(),
+            changed: Vec::new(),
+        }
+    }
+
+    /// `compare --type Nope` once listed EmcAtomic twice, once per old version.
+    #[test]
+    fn an_unknown_type_lists_each_new_version_once() {
+        let all = [
+            pair("EmcLocked", "EmcUnsync"),
+            pair("EmcAtomic", "EmcLocked"),
+            pair("EmcAtomic", "EmcUnsync"),
+        ];
+        assert_eq!(
+            pair_names(&all),
+            [
+                "EmcLocked (old EmcUnsync)",
+                "EmcAtomic (old EmcLocked or EmcUnsync)"
+            ]
+        );
     }
 }
