@@ -86,7 +86,10 @@ pub fn filter_reason(r: &ExploreReport, cfg: &RankConfig) -> Option<String> {
     if r.oracle == "relative" {
         let ratio = r.ratio?;
         let gap = if ratio >= 1.0 { ratio } else { 1.0 / ratio };
-        return (gap < cfg.t_rel || !gap.is_finite()).then(|| {
+        if !gap.is_finite() {
+            return Some("cost ratio not measurable (a cost of zero)".into());
+        }
+        return (gap < cfg.t_rel).then(|| {
             format!(
                 "cost ratio {ratio:.3} within t_rel = {} of the reference",
                 cfg.t_rel
@@ -94,7 +97,10 @@ pub fn filter_reason(r: &ExploreReport, cfg: &RankConfig) -> Option<String> {
         });
     }
     let error = r.fit_error.unwrap_or(f64::INFINITY);
-    if error.is_nan() || error > cfg.thresholds.max_error {
+    if !error.is_finite() {
+        return Some("no usable fit of cost against input size".into());
+    }
+    if error > cfg.thresholds.max_error {
         return Some(format!(
             "fit error {:.1}% above t_err = {:.0}%",
             error * 100.0,
@@ -231,6 +237,22 @@ mod tests {
         let reasons: Vec<&str> = r.filtered.iter().map(|f| f.1.as_str()).collect();
         assert!(reasons[0].contains("t_err"), "{reasons:?}");
         assert!(reasons[1].contains("t_size"), "{reasons:?}");
+    }
+
+    #[test]
+    fn unusable_fits_and_ratios_are_filtered_in_words_not_nan() {
+        let mut fit = asymptotic("nan_fit", "O(n)", "O(1)", f64::NAN, 6);
+        fit.fit_error = Some(f64::NAN);
+        let mut none = asymptotic("no_fit", "O(n)", "O(1)", 0.0, 6);
+        none.fit_error = None;
+        let ratio = relative("nan_ratio", f64::NAN, 1.0);
+        for r in [&fit, &none, &ratio] {
+            let why = filter_reason(r, &RankConfig::default()).expect("filtered");
+            assert!(
+                !why.to_lowercase().contains("nan") && !why.contains("inf"),
+                "{why}"
+            );
+        }
     }
 
     #[test]
