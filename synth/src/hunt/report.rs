@@ -561,6 +561,7 @@ mod tests {
         // minijinja escapes `/` too (it ends an unquoted attribute); browsers show `1/2`.
         assert!(h.contains("partition 1&#x2f;2"), "{h}");
         assert!(h.contains("1 program per method"), "{h}");
+        assert!(h.contains("2 mutations from p0"), "{h}");
         // The CSS is not escaped (entities are not decoded inside <style>).
         assert!(
             h.contains("font-family:system-ui,-apple-system,'Segoe UI'"),
