@@ -559,7 +559,7 @@ mod tests {
         assert!(!h.contains("<script"), "{h}");
         assert!(h.contains("1 finding</strong> in 1 of 1 method."), "{h}");
         // minijinja escapes `/` too (it ends an unquoted attribute); browsers show `1/2`.
-        assert!(h.contains("partition 1&#x2f;2"), "{h}");
+        assert!(h.contains("Partition 1&#x2f;2 of a hunt"), "{h}");
         assert!(h.contains("1 program per method"), "{h}");
         assert!(h.contains("2 mutations from p0"), "{h}");
         // The CSS is not escaped (entities are not decoded inside <style>).
