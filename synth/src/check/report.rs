@@ -1,0 +1,251 @@
+//! What `perfsyn check` reports: one finding per touched method, as a terminal table, JSON, and a
+//! Markdown summary fit for a pull-request comment, plus the exit code that gates CI.
+
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+/// The verdict on one method (the JSON's `verdict`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CheckVerdict {
+    /// The working tree is slower than the baseline by more than the threshold, confirmed by
+    /// timing.
+    Regression,
+    /// The working tree is faster by more than the threshold, confirmed by timing.
+    Improvement,
+    /// No program made the two revisions differ by more than the threshold.
+    None,
+    /// The method could not be judged (not explored within the budget, a signature change, a
+    /// method missing in one revision, a gap that timing did not confirm); `reason` says which.
+    Inconclusive,
+}
+
+impl std::fmt::Display for CheckVerdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            CheckVerdict::Regression => "regression",
+            CheckVerdict::Improvement => "improvement",
+            CheckVerdict::None => "none",
+            CheckVerdict::Inconclusive => "inconclusive",
+        })
+    }
+}
+
+/// One touched method.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Finding {
+    /// `Type::method`.
+    pub method: String,
+    pub verdict: CheckVerdict,
+    /// Deterministic cost of the working tree over the baseline on the most telling program
+    /// (above 1: slower now); absent when nothing ran.
+    pub ratio: Option<f64>,
+    /// The same programs timed (uninstrumented), when confirmation ran.
+    pub time_ratio: Option<f64>,
+    /// PerfScope-style risk score of the change (equation 1 of the paper).
+    pub risk: f64,
+    /// Why the method was touched, in words (riskiest change first).
+    pub changes: Vec<String>,
+    /// Why the verdict is what it is, in words.
+    pub reason: String,
+    /// The shrunk reproducer as Rust, when a gap was found.
+    pub reproducer: Option<String>,
+    /// A command that reproduces the exploration exactly.
+    pub reproduce_with: Option<String>,
+}
+
+/// The whole check.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CheckReport {
+    /// What was compared with what, in words.
+    pub compared: String,
+    pub baseline: String,
+    pub baseline_sha: String,
+    /// Cost ratio above which a gap counts (t_rel of the paper).
+    pub threshold: f64,
+    /// Touched methods, riskiest first.
+    pub findings: Vec<Finding>,
+    /// Touched methods not explored because the budget ran out (they are also findings with
+    /// verdict `inconclusive`).
+    pub skipped_for_budget: usize,
+}
+
+impl CheckReport {
+    /// 1 when a regression is confirmed, else 0 (2 is for errors, decided by the caller).
+    pub fn exit_code(&self) -> i32 {
+        if self
+            .findings
+            .iter()
+            .any(|f| f.verdict == CheckVerdict::Regression)
+        {
+            1
+        } else {
+            0
+        }
+    }
+
+    /// The terminal table.
+    pub fn table(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "{}", self.compared);
+        if self.findings.is_empty() {
+            let _ = writeln!(s, "no public method's body or callees changed");
+            return s;
+        }
+        let w = self
+            .findings
+            .iter()
+            .map(|f| f.method.len())
+            .max()
+            .unwrap_or(6)
+            .max(6);
+        let _ = writeln!(
+            s,
+            "{:<w$}  {:>8}  {:<12}  {:>7}  why",
+            "method", "risk", "verdict", "ratio"
+        );
+        for f in &self.findings {
+            let _ = writeln!(
+                s,
+                "{:<w$}  {:>8}  {:<12}  {:>7}  {}",
+                f.method,
+                format_risk(f.risk),
+                f.verdict.to_string(),
+                f.ratio.map(|r| format!("{r:.2}x")).unwrap_or("-".into()),
+                f.reason
+            );
+        }
+        for f in self
+            .findings
+            .iter()
+            .filter(|f| f.verdict == CheckVerdict::Regression)
+        {
+            let _ = writeln!(s, "\nregression in {}:", f.method);
+            if let Some(r) = &f.reproducer {
+                for line in r.lines() {
+                    let _ = writeln!(s, "    {line}");
+                }
+            }
+            if let Some(cmd) = &f.reproduce_with {
+                let _ = writeln!(s, "Reproduce with: {cmd}");
+            }
+        }
+        s
+    }
+
+    /// A Markdown summary for a pull-request comment.
+    pub fn markdown(&self) -> String {
+        let mut s = String::new();
+        let regressions = self
+            .findings
+            .iter()
+            .filter(|f| f.verdict == CheckVerdict::Regression)
+            .count();
+        let head = match regressions {
+            0 => "no performance regression found".to_string(),
+            1 => "1 performance regression".to_string(),
+            n => format!("{n} performance regressions"),
+        };
+        let _ = writeln!(s, "## perfsyn check: {head}\n");
+        let _ = writeln!(
+            s,
+            "{} (a gap counts above {:.2}x in deterministic cost, confirmed by timing).\n",
+            self.compared, self.threshold
+        );
+        if self.findings.is_empty() {
+            let _ = writeln!(s, "No public method's body or callees changed.");
+            return s;
+        }
+        let _ = writeln!(s, "| method | risk | verdict | cost ratio | why |");
+        let _ = writeln!(s, "| --- | ---: | --- | ---: | --- |");
+        for f in &self.findings {
+            let _ = writeln!(
+                s,
+                "| `{}` | {} | {} | {} | {} |",
+                f.method,
+                format_risk(f.risk),
+                f.verdict,
+                f.ratio.map(|r| format!("{r:.2}x")).unwrap_or("-".into()),
+                f.reason.replace('|', "\\|")
+            );
+        }
+        for f in self.findings.iter().filter(|f| f.reproducer.is_some()) {
+            let _ = writeln!(s, "\n### `{}`: {}\n", f.method, f.verdict);
+            for c in f.changes.iter().take(3) {
+                let _ = writeln!(s, "- {}", c.replace('`', "'"));
+            }
+            if let Some(r) = &f.reproducer {
+                let _ = writeln!(s, "\n```rust\n{}\n```", r.trim_end());
+            }
+            if let Some(cmd) = &f.reproduce_with {
+                let _ = writeln!(s, "\nReproduce with: `{cmd}`");
+            }
+        }
+        s
+    }
+}
+
+fn format_risk(r: f64) -> String {
+    if r >= 10.0 {
+        format!("{r:.0}")
+    } else {
+        format!("{r:.2}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finding(method: &str, verdict: CheckVerdict) -> Finding {
+        Finding {
+            method: method.into(),
+            verdict,
+            ratio: Some(3.5),
+            time_ratio: Some(3.1),
+            risk: 110.0,
+            changes: vec!["extreme: changed `x`".into()],
+            reason: "cost 3.50x the baseline".into(),
+            reproducer: Some("let mut b = Bag::new();\nb.push(1);".into()),
+            reproduce_with: Some("perfsyn explore --method Bag::push --baseline HEAD~1".into()),
+        }
+    }
+
+    #[test]
+    fn a_regression_fails_the_gate_and_is_shown_with_its_reproducer() {
+        let r = CheckReport {
+            compared: "comparing HEAD~1 with the working tree".into(),
+            baseline: "HEAD~1".into(),
+            baseline_sha: "abc".into(),
+            threshold: 1.2,
+            findings: vec![
+                finding("Bag::push", CheckVerdict::Regression),
+                finding("Bag::len", CheckVerdict::None),
+            ],
+            skipped_for_budget: 0,
+        };
+        assert_eq!(r.exit_code(), 1);
+        let md = r.markdown();
+        assert!(md.contains("1 performance regression"), "{md}");
+        assert!(md.contains("```rust\nlet mut b = Bag::new();"), "{md}");
+        let t = r.table();
+        assert!(t.contains("regression in Bag::push"), "{t}");
+        let json = serde_json::to_value(&r).unwrap();
+        assert_eq!(json["findings"][0]["verdict"], "regression");
+        assert_eq!(json["findings"][0]["risk"], 110.0);
+    }
+
+    #[test]
+    fn no_regression_passes_the_gate() {
+        let r = CheckReport {
+            compared: String::new(),
+            baseline: "HEAD~1".into(),
+            baseline_sha: "abc".into(),
+            threshold: 1.2,
+            findings: vec![finding("Bag::push", CheckVerdict::Improvement)],
+            skipped_for_budget: 0,
+        };
+        assert_eq!(r.exit_code(), 0);
+    }
+}
