@@ -471,7 +471,9 @@ mod tests {
     fn same_rust_name_in_two_modules_registers_under_chosen_names_and_prints_the_rust_path() {
         let reg = Registry::new(vec![stack_v1(), stack_v2()]);
         let schema = reg.schema();
-        let t = schema.ty("v2::Stack").expect("registered under its chosen name");
+        let t = schema
+            .ty("v2::Stack")
+            .expect("registered under its chosen name");
         assert_eq!(t.rust_type(), "v2::Stack");
         assert_eq!(t.method("push").unwrap().expected.as_deref(), Some("O(n)"));
         let mut p = Program::default();
@@ -483,6 +485,10 @@ mod tests {
             args: vec![],
         }];
         let printed = crate::print::print(&p, &schema).expect("prints");
-        assert!(printed.body.contains("v2::Stack::default()"), "{}", printed.body);
+        assert!(
+            printed.body.contains("v2::Stack::default()"),
+            "{}",
+            printed.body
+        );
     }
 }
