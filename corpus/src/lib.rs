@@ -11,7 +11,6 @@ pub mod groups;
 pub mod hostile;
 pub mod messages;
 pub mod planted;
-pub mod probe;
 pub mod regress;
 pub mod std_btree;
 pub mod std_deque;
@@ -22,6 +21,9 @@ pub mod std_string;
 pub mod std_vec;
 pub mod table32;
 pub mod toddler;
+
+/// The probe keys live in the harness runtime; re-exported so corpus paths keep working.
+pub use perfsyn_profiler_ipc::probe;
 
 use perfsyn_profiler_ipc::Registry;
 

@@ -58,6 +58,7 @@ impl<'r> Interpreter<'r> {
         };
         let mut m = Machine {
             slots: (0..p.vars.len()).map(|_| None).collect(),
+            mutations: vec![0; p.vars.len()],
             scratch: Vec::with_capacity(8),
             cost: Cost::default(),
             input_size: None,
@@ -262,6 +263,9 @@ enum Code {
 
 struct Machine {
     slots: Vec<Slot>,
+    /// Setup calls that took each variable by `&mut`: the input size of a value whose type
+    /// registers no size function (a fair default for types without `len()`).
+    mutations: Vec<u64>,
     scratch: Vec<Slot>,
     cost: Cost,
     input_size: Option<u64>,
@@ -305,9 +309,10 @@ impl Machine {
                         let size = sizes
                             .iter()
                             .zip(&self.scratch)
-                            .map(|(f, v)| match (f, v) {
+                            .zip(ops)
+                            .map(|((f, v), (var, _))| match (f, v) {
                                 (Some(f), Some(v)) => f(&**v),
-                                _ => 0,
+                                _ => self.mutations[var.index()],
                             })
                             .sum();
                         self.input_size = Some(size);
@@ -319,6 +324,11 @@ impl Machine {
                     self.calls += 1;
                     r
                 } else {
+                    for (var, mode) in ops {
+                        if mode.mutates() {
+                            self.mutations[var.index()] += 1;
+                        }
+                    }
                     f(&mut self.scratch)
                 };
                 self.restore(ops);

@@ -12,6 +12,7 @@ pub mod feedback;
 pub mod interp;
 pub mod meter;
 pub mod print;
+pub mod probe;
 pub mod program;
 pub mod protocol;
 pub mod registry;

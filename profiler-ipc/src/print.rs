@@ -250,7 +250,8 @@ impl Printer<'_> {
     fn import_type(&mut self, ty: &str) {
         if let Some(t) = self.schema.ty(ty) {
             let aliased = self.alias(ty).is_some();
-            let own = |i: &String| i.rsplit("::").next() == Some(t.name.as_str());
+            let last = t.rust_type().split('<').next().unwrap_or_default();
+            let own = |i: &String| i.rsplit("::").next() == Some(last);
             self.imports
                 .extend(t.imports.iter().filter(|i| !(aliased && own(i))).cloned());
         }
@@ -309,8 +310,8 @@ impl Printer<'_> {
                         if let Some(a) = &alias {
                             if tm.contains(&t.rust_path()) {
                                 tm = tm.replace(&t.rust_path(), a);
-                            } else if tm.contains(&t.name) {
-                                tm = tm.replace(&t.name, a);
+                            } else if tm.contains(t.rust_type()) {
+                                tm = tm.replace(t.rust_type(), a);
                             } else {
                                 self.fail(format!("the constructor template `{tm}` of {ty} does not name the type, so it cannot be printed through the alias {a}"));
                             }

@@ -178,6 +178,11 @@ fn type_error<T>(what: &str) -> CallError {
 /// }
 /// ```
 ///
+/// The registry name is the Rust type (`Vec<Key>`) unless an optional `name: "v2::Stack",`
+/// before `path:` chooses another: two types with the same Rust name in different modules
+/// register without aliases (write `$t` as the full path, `my_crate::v2::Stack`, and leave
+/// `imports` empty; printed programs then name the type by that path).
+///
 /// Passing modes: `ref` (`&x`), `mut` (`&mut x`), `val` (moves `x`), `copy` (copies `x`),
 /// `slice T` (a `Vec<T>` variable passed as `&[T]`), `str String` (a `String` as `&str`).
 /// A method without `-> T` drops its result (through `black_box`). `version: Some(("G", "old"))`
@@ -187,6 +192,7 @@ macro_rules! register_type {
     ($(
         $(#[doc = $doc:literal])*
         $vis:vis fn $fname:ident() -> $t:ty {
+            $(name: $rname:literal,)?
             path: $path:literal, imports: [$($import:literal),* $(,)?], version: $version:expr,
             size: [$(|$sv:ident| $sbody:expr)?],
             ctors { $(
@@ -210,7 +216,8 @@ macro_rules! register_type {
             let size: Option<fn(&$t) -> u64> = $crate::register_type!(@size $t $(|$sv| $sbody)?);
             let doc: &[&str] = &[$($doc),*];
             let schema = TypeSchema {
-                name: $crate::registry::type_name(stringify!($t)),
+                name: $crate::register_type!(@name $t => $($rname)?),
+                rust: $crate::registry::type_name(stringify!($t)),
                 path: $path.to_string(),
                 sized: size.is_some(),
                 version: version.map(|(g, v)| VersionSchema { group: g.to_string(), version: v.to_string() }),
@@ -280,6 +287,8 @@ macro_rules! register_type {
             }
         }
     )*};
+    (@name $t:ty =>) => { $crate::registry::type_name(stringify!($t)) };
+    (@name $t:ty => $rname:literal) => { $crate::registry::type_name($rname) };
     (@size $t:ty) => { None };
     (@size $t:ty |$sv:ident| $sbody:expr) => { Some(|$sv: &$t| $sbody) };
     (@opt) => { None };
@@ -411,4 +420,75 @@ macro_rules! register_concurrent {
             def
         }
     )*};
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::{Program, Stmt};
+
+    mod v1 {
+        #[derive(Default)]
+        pub struct Stack(pub Vec<u64>);
+        impl Stack {
+            pub fn push(&mut self, x: u64) {
+                self.0.push(x);
+            }
+        }
+    }
+    mod v2 {
+        #[derive(Default)]
+        pub struct Stack(pub Vec<u64>);
+        impl Stack {
+            pub fn push(&mut self, x: u64) {
+                self.0.insert(0, x);
+            }
+        }
+    }
+
+    crate::register_type! {
+        fn stack_v1() -> v1::Stack {
+            name: "v1::Stack",
+            path: "v1::Stack", imports: [], version: None,
+            size: [|s| s.0.len() as u64],
+            ctors { default() => v1::Stack::default(); }
+            methods { push(mut self, x: copy u64) ["O(1)"]; }
+            fields {}
+        }
+        fn stack_v2() -> v2::Stack {
+            name: "v2::Stack",
+            path: "v2::Stack", imports: [], version: None,
+            size: [|s| s.0.len() as u64],
+            ctors { default() => v2::Stack::default(); }
+            methods { push(mut self, x: copy u64) ["O(n)"]; }
+            fields {}
+        }
+    }
+
+    /// Two types named `Stack` in different modules used to need aliases: the registry name
+    /// was the Rust type name.
+    #[test]
+    fn same_rust_name_in_two_modules_registers_under_chosen_names_and_prints_the_rust_path() {
+        let reg = Registry::new(vec![stack_v1(), stack_v2()]);
+        let schema = reg.schema();
+        let t = schema
+            .ty("v2::Stack")
+            .expect("registered under its chosen name");
+        assert_eq!(t.rust_type(), "v2::Stack");
+        assert_eq!(t.method("push").unwrap().expected.as_deref(), Some("O(n)"));
+        let mut p = Program::default();
+        let s = p.fresh("v2::Stack");
+        p.body = vec![Stmt::Ctor {
+            out: s,
+            ty: "v2::Stack".into(),
+            ctor: "default".into(),
+            args: vec![],
+        }];
+        let printed = crate::print::print(&p, &schema).expect("prints");
+        assert!(
+            printed.body.contains("v2::Stack::default()"),
+            "{}",
+            printed.body
+        );
+    }
 }

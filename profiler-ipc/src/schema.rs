@@ -156,8 +156,14 @@ pub struct PairSchema {
 /// A registered type.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TypeSchema {
-    /// Registry name: the Rust type without spaces, e.g. `Vec<Key>`.
+    /// Registry name: by default the Rust type without spaces, e.g. `Vec<Key>`; a registration
+    /// may choose another (`name: "v2::Stack"`) so that two types with the same Rust name in
+    /// different modules register side by side.
     pub name: String,
+    /// The Rust type as a printed program writes it, without spaces (`Vec<Key>`,
+    /// `my_crate::v2::Stack`). Empty in schemas written before it existed: then `name`.
+    #[serde(default)]
+    pub rust: String,
     /// The path users write, without generics, e.g. `Vec`.
     pub path: String,
     /// Whether the type has an input-size function.
@@ -192,11 +198,21 @@ impl TypeSchema {
         self.fields.iter().find(|f| f.name == name)
     }
 
+    /// The Rust type as a printed program writes it (see [`TypeSchema::rust`]).
+    pub fn rust_type(&self) -> &str {
+        if self.rust.is_empty() {
+            &self.name
+        } else {
+            &self.rust
+        }
+    }
+
     /// The type as a Rust path prefix for associated functions: `Vec<Key>` -> `Vec::<Key>`.
     pub fn rust_path(&self) -> String {
-        match self.name.find('<') {
-            Some(i) => format!("{}::{}", &self.name[..i], &self.name[i..]),
-            None => self.name.clone(),
+        let t = self.rust_type();
+        match t.find('<') {
+            Some(i) => format!("{}::{}", &t[..i], &t[i..]),
+            None => t.to_string(),
         }
     }
 }

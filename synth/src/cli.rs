@@ -1,7 +1,7 @@
 //! The command line: clap options per subcommand and one `run` function each. Only this
 //! module knows clap, the terminal and JSON output.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
@@ -29,6 +29,9 @@ pub enum Command {
     /// Benchmarks of perfsyn itself (`bench ipc`: the cost of the worker boundary).
     #[command(subcommand)]
     Bench(BenchCommand),
+    /// Write a harness (`perfsyn/`) into your crate, registering its public API, so that
+    /// every other command explores your crate.
+    Init(InitArgs),
     /// Search for a program that exposes a bottleneck in one method.
     Explore(ExploreArgs),
     /// Compare two versions of a thread-safe type with generated multi-threaded tests
@@ -55,6 +58,43 @@ pub struct WorkerArgs {
     /// Use this worker binary instead of building the instrumented one.
     #[arg(long, value_name = "PATH")]
     pub worker: Option<PathBuf>,
+    /// The crate to explore (its Cargo.toml, initialized with `perfsyn init`); default: the
+    /// nearest initialized crate upward from here, else perfsyn's built-in corpus.
+    #[arg(long, value_name = "PATH")]
+    pub manifest_path: Option<PathBuf>,
+}
+
+impl WorkerArgs {
+    /// The harness these options name.
+    pub fn harness(&self) -> Result<crate::harness::Harness> {
+        crate::harness::Harness::find(self.manifest_path.as_deref())
+    }
+
+    /// The worker to run: `--worker`, else the harness's instrumented build.
+    pub fn resolve(&self, quiet: bool) -> Result<PathBuf> {
+        worker_build::resolve_worker_in(self.worker.as_deref(), &self.harness()?, quiet)
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// The crate's Cargo.toml (default: the one in the current directory).
+    #[arg(long, value_name = "PATH")]
+    pub manifest_path: Option<PathBuf>,
+    /// Regenerate an existing perfsyn/ directory.
+    #[arg(long)]
+    pub force: bool,
+}
+
+fn run_init(a: InitArgs) -> Result<()> {
+    let s = crate::harness::init::run(&crate::harness::init::InitConfig {
+        manifest_path: a.manifest_path,
+        force: a.force,
+        build: true,
+        quiet: false,
+    })?;
+    print!("{}", crate::harness::init::render(&s));
+    Ok(())
 }
 
 #[derive(Debug, Args)]
@@ -74,6 +114,7 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::List(a) => run_list(a),
         Command::Bench(b) => run_bench(b),
+        Command::Init(a) => run_init(a),
         Command::Explore(a) => run_explore(a),
         Command::Compare(a) => crate::compare::cli::run(a),
         Command::Replay(a) => run_replay(a),
@@ -85,7 +126,7 @@ pub fn run(cli: Cli) -> Result<()> {
 }
 
 fn run_list(a: ListArgs) -> Result<()> {
-    let worker = worker_build::resolve_worker(a.worker.worker.as_deref(), false)?;
+    let worker = a.worker.resolve(false)?;
     let schema = worker_build::read_schema(&worker)?;
     let entries = list::entries(&schema, a.ty.as_deref())?;
     if a.json {
@@ -300,7 +341,7 @@ fn run_export(a: ExportArgs) -> Result<()> {
     let run = crate::runfile::RunFile::load(&a.run)?;
     crate::replay::program_of(&run, a.rank as usize)
         .map_err(|e| anyhow::anyhow!("{}: {e}", a.run.display()))?;
-    let worker = worker_build::resolve_worker(a.worker.worker.as_deref(), true)?;
+    let worker = a.worker.resolve(true)?;
     let schema = worker_build::read_schema(&worker)?;
     export_run(
         &a.run,
@@ -368,7 +409,7 @@ fn run_replay(a: ReplayArgs) -> Result<()> {
     // Check the rank before building or starting anything.
     crate::replay::program_of(&run, a.rank as usize)
         .map_err(|e| anyhow::anyhow!("{}: {e}", a.run.display()))?;
-    let worker = worker_build::resolve_worker(a.worker.worker.as_deref(), a.json)?;
+    let worker = a.worker.resolve(a.json)?;
     let identity = crate::runfile::worker_identity(&worker)
         .map_err(|e| anyhow::anyhow!("cannot read the worker {}: {e}", worker.display()))?;
     let mut pool = WorkerPool::start(&worker, 1, std::time::Duration::from_secs(10))?;
@@ -432,7 +473,10 @@ fn run_explore(a: ExploreArgs) -> Result<()> {
         Some(path) => Some(saved_program(path, a.from_rank, &a.method)?),
         None => None,
     };
-    let worker = worker_build::resolve_worker(a.worker.worker.as_deref(), a.json)?;
+    if let Some(why) = crate::harness::init::skipped_reason(&a.worker.harness()?, &a.method) {
+        anyhow::bail!("{why}");
+    }
+    let worker = a.worker.resolve(a.json)?;
     let mut pool = WorkerPool::start(&worker, a.search.worker_count(), a.search.deadline)?;
     let cfg = ExploreConfig {
         method: a.method.clone(),
@@ -506,9 +550,16 @@ fn record_run(
     schema_hash: u64,
 ) -> Result<(PathBuf, Option<PathBuf>)> {
     use anyhow::Context;
-    let path = a.record.out.clone().unwrap_or_else(|| {
-        crate::runfile::default_path(&crate::runfile::default_base(), &report.method, report.seed)
-    });
+    let path = match a.record.out.clone() {
+        Some(p) => p,
+        None => {
+            // Under the explored crate's target/perfsyn/runs, never over an earlier run.
+            let runs = a.worker.harness()?.runs_dir();
+            let name = crate::runfile::default_path(Path::new("."), &report.method, report.seed);
+            let stem = name.file_stem().map(|s| s.to_string_lossy().into_owned());
+            crate::harness::discovery::fresh_path(&runs, &stem.unwrap_or_default(), "json")
+        }
+    };
     let identity = crate::runfile::worker_identity(worker)
         .with_context(|| format!("cannot read the worker {}", worker.display()))?;
     let run = crate::runfile::RunFile::new(
@@ -533,8 +584,8 @@ fn render_confirmation(r: &ExploreReport) -> String {
         return String::new();
     };
     let mut s = format!(
-        "wall-clock confirmation ({} runs per arm after {} warm-up; significant = {}):\n",
-        c.reps, c.warmup, c.method
+        "wall-clock confirmation ({} runs per arm after {} warm-up, timed on the {}; significant = {}):\n",
+        c.reps, c.warmup, c.timed_on, c.method
     );
     for x in &c.confirmed {
         let ci = |t: &crate::confirm::TimeStats| {
@@ -633,11 +684,15 @@ pub fn render_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
         None => format!("--budget {}s", a.search.budget.as_secs_f64()),
     };
     s.push_str(&format!(
-        "Reproduce with: perfsyn explore --method {} --strategy {} --seed {} {budget}{}\n",
+        "Reproduce with: perfsyn explore --method {} --strategy {} --seed {} {budget}{}{}\n",
         a.method,
         r.strategy,
         r.seed,
-        if a.search.no_loops { " --no-loops" } else { "" }
+        if a.search.no_loops { " --no-loops" } else { "" },
+        a.worker
+            .harness()
+            .map(|h| h.reproduce_flag())
+            .unwrap_or_default()
     ));
     s
 }
@@ -697,7 +752,7 @@ pub struct BenchIpcArgs {
 fn run_bench(b: BenchCommand) -> Result<()> {
     match b {
         BenchCommand::Ipc(a) => {
-            let worker = worker_build::resolve_worker(a.worker.worker.as_deref(), a.json)?;
+            let worker = a.worker.resolve(a.json)?;
             let cfg = bench_ipc::BenchIpcConfig {
                 worker,
                 workers: a
@@ -714,7 +769,7 @@ fn run_bench(b: BenchCommand) -> Result<()> {
             Ok(())
         }
         BenchCommand::Search(a) => {
-            let worker = worker_build::resolve_worker(a.worker.worker.as_deref(), a.json)?;
+            let worker = a.worker.resolve(a.json)?;
             let workers = a
                 .workers
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -809,7 +864,7 @@ fn run_suite(a: SuiteArgs) -> Result<()> {
     };
     // Fail on a bad pattern before building or starting anything.
     let selected = suite::select(cfg.cases.as_deref())?;
-    let worker = worker_build::resolve_worker(a.worker.worker.as_deref(), a.json)?;
+    let worker = a.worker.resolve(a.json)?;
     let workers = a.workers.unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map(|n| n.get())
@@ -931,7 +986,7 @@ fn run_hunt(a: HuntArgs) -> Result<()> {
         }
         None
     };
-    let worker = worker_build::resolve_worker(a.worker.worker.as_deref(), false)?;
+    let worker = a.worker.resolve(false)?;
     let identity = crate::runfile::worker_identity(&worker)
         .map_err(|e| anyhow::anyhow!("cannot read the worker {}: {e}", worker.display()))?;
     let pool = WorkerPool::start(

@@ -229,6 +229,10 @@ pub struct ConfirmReport {
     pub method: String,
     pub confirmed: Vec<Confirmation>,
     pub unconfirmed: Vec<Unconfirmed>,
+    /// Which build the times come from: `uninstrumented twin` (the same harness built without
+    /// sanitizer coverage) or `instrumented worker` (no twin was available).
+    #[serde(default)]
+    pub timed_on: String,
 }
 
 /// A program to confirm: its rank and its two arms' programs and types.
@@ -256,8 +260,31 @@ pub fn confirm(
         ),
         ..ConfirmReport::default()
     };
+    // Deterministic figures come from `exec` (instrumented), times from its twin if any.
+    let timer = exec.timing().is_some();
+    out.timed_on = if timer {
+        "uninstrumented twin"
+    } else {
+        "instrumented worker"
+    }
+    .into();
     for job in jobs {
-        match confirm_one(exec, job, reps, cfg.warmup)? {
+        let result = if timer {
+            let fb = exec.run(&[job.a.2.clone(), job.b.2.clone()])?;
+            if !(usable(&fb[0]) && usable(&fb[1])) {
+                out.unconfirmed.push(Unconfirmed {
+                    rank: job.rank,
+                    reason: "the program does not complete on both arms".into(),
+                });
+                continue;
+            }
+            let costs = Some((fb[0].clone(), fb[1].clone()));
+            let twin = exec.timing().expect("checked above");
+            confirm_one(twin, job, reps, cfg.warmup, costs)?
+        } else {
+            confirm_one(exec, job, reps, cfg.warmup, None)?
+        };
+        match result {
             Ok(c) => out.confirmed.push(c),
             Err(reason) => out.unconfirmed.push(Unconfirmed {
                 rank: job.rank,
@@ -268,11 +295,14 @@ pub fn confirm(
     Ok(out)
 }
 
+/// Confirms one job on `exec`; `costs` (one instrumented run per arm) supplies the
+/// deterministic figures when `exec` is an uninstrumented twin.
 fn confirm_one(
     exec: &mut dyn Executor,
     job: &Job,
     reps: usize,
     warmup: usize,
+    costs: Option<(Feedback, Feedback)>,
 ) -> Result<std::result::Result<Confirmation, String>> {
     let (pa, pb) = (&job.a.2, &job.b.2);
     // Warm-up: also gives the deterministic figures of one run per arm.
@@ -288,6 +318,7 @@ fn confirm_one(
     ) else {
         return Ok(Err("the program does not complete on both arms".into()));
     };
+    let (fa, fb0) = costs.unwrap_or((fa, fb0));
     let mut ta = Vec::with_capacity(reps);
     let mut tb = Vec::with_capacity(reps);
     let mut failed = 0;

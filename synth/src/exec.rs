@@ -15,6 +15,14 @@ pub trait Executor {
     fn schema(&self) -> &ApiSchema;
     /// Runs `programs` and returns their feedback in order.
     fn run(&mut self, programs: &[Program]) -> Result<Vec<Feedback>>;
+
+    /// The executor wall-clock confirmation times programs on: an uninstrumented build of the
+    /// same worker (same schema; instrumentation inflates and distorts time), or `None` to
+    /// time on this executor. The default is `None`: an executor without a twin (a fake, a
+    /// `--worker PATH`) is timed as it is, and the confirmation report says so.
+    fn timing(&mut self) -> Option<&mut dyn Executor> {
+        None
+    }
 }
 
 /// Checks the [`Executor`] contract on `exec` for `programs`: one feedback per program.

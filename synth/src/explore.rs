@@ -411,8 +411,10 @@ pub fn explore(
                 format!("cost grows as {emp}, within the documented {exp}"),
             ),
             None => (
-                "no-bottleneck".into(),
-                format!("no documented class; the worst growth provoked is {emp}"),
+                "undocumented".into(),
+                format!(
+                    "no class was documented (judge it with --expect CLASS); cost grows as {emp}"
+                ),
             ),
         }
     } else {

@@ -13,6 +13,7 @@ pub mod confirm;
 pub mod exec;
 pub mod explore;
 pub mod export;
+pub mod harness;
 pub mod hunt;
 pub mod init;
 pub mod learn;

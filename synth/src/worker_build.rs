@@ -1,20 +1,29 @@
-//! Builds the instrumented `perfsyn-worker` on first use, the way cargo-fuzz builds fuzz
-//! targets: `cargo build --release` with sanitizer-coverage flags into its own target
-//! directory, with an explicit `--target` so the flags reach only target artifacts (build
-//! scripts and proc macros would fail to link with them). Cargo's incremental build makes
-//! every later call a no-op check.
+//! Builds a harness's workers on first use, the way cargo-fuzz builds fuzz targets: `cargo
+//! build --release` of the harness crate with sanitizer-coverage flags into
+//! `<crate>/target/perfsyn-worker`, with an explicit `--target` so the flags reach only target
+//! artifacts (build scripts and proc macros would fail to link with them), and the same
+//! harness without instrumentation into `<crate>/target/perfsyn-worker-plain` (the twin that
+//! wall-clock confirmation times, built when a confirmation first needs it). The built-in
+//! corpus is built by exactly this path. Cargo's incremental build makes every later call a
+//! no-op check.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::Mutex;
 
 use anyhow::{bail, Context, Result};
+
+use crate::harness::Harness;
 
 /// The sanitizer-coverage flags of the instrumented worker.
 pub const SANCOV_FLAGS: &str = "-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=3 \
      -Cllvm-args=-sanitizer-coverage-trace-pc-guard -Ccodegen-units=16";
 
-/// The workspace that holds the corpus (this package's own root).
+/// The binary every harness builds.
+pub const WORKER_BIN: &str = "perfsyn-worker";
+
+/// The workspace that holds the built-in corpus (this package's own root).
 pub fn workspace_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -40,44 +49,109 @@ fn rustc() -> String {
     std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_string())
 }
 
-/// Where the instrumented build goes.
-pub fn target_dir(root: &Path) -> PathBuf {
-    root.join("target").join("perfsyn-worker")
+/// Which build of a harness.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Build {
+    /// With sanitizer coverage: the worker the search runs (deterministic costs).
+    Instrumented,
+    /// Without: the twin whose wall-clock times confirmation measures.
+    Plain,
 }
 
-/// Builds (or re-checks) the instrumented worker and returns the path of the binary.
-/// Progress goes to stderr unless `quiet`.
+impl Build {
+    fn dir_name(self) -> &'static str {
+        match self {
+            Build::Instrumented => "perfsyn-worker",
+            Build::Plain => "perfsyn-worker-plain",
+        }
+    }
+}
+
+/// Where the instrumented build of the crate at `root` goes.
+pub fn target_dir(root: &Path) -> PathBuf {
+    root.join("target").join(Build::Instrumented.dir_name())
+}
+
+/// Where a build goes. `PERFSYN_WORKER_TARGET_DIR`, when set, replaces `<crate>/target` (tests
+/// share one build directory between copies of a crate).
+fn build_dir(h: &Harness, build: Build) -> PathBuf {
+    let base = std::env::var_os("PERFSYN_WORKER_TARGET_DIR")
+        .filter(|_| !h.builtin)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| h.target_dir());
+    base.join(build.dir_name())
+}
+
+/// Builds (or re-checks) the instrumented worker of the built-in corpus.
 pub fn ensure_worker(quiet: bool) -> Result<PathBuf> {
-    let root = workspace_root();
-    if !root.join("corpus").join("Cargo.toml").exists() {
+    ensure_harness_worker(&Harness::builtin(), quiet)
+}
+
+/// Builds (or re-checks) the instrumented worker of harness `h` and returns its path. The
+/// harness is remembered so that [`plain_twin`] can build its uninstrumented twin later.
+pub fn ensure_harness_worker(h: &Harness, quiet: bool) -> Result<PathBuf> {
+    let bin = build(h, Build::Instrumented, quiet)?;
+    check_instrumented(&bin)?;
+    BUILT
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push((bin.clone(), h.clone()));
+    Ok(bin)
+}
+
+/// Harnesses whose instrumented workers this process built, by binary.
+static BUILT: Mutex<Vec<(PathBuf, Harness)>> = Mutex::new(Vec::new());
+
+/// The uninstrumented twin of `binary`, built on demand: `None` when `binary` was not built
+/// by [`ensure_harness_worker`] in this process (a `--worker PATH` has no known source).
+pub fn plain_twin(binary: &Path) -> Option<Result<PathBuf>> {
+    let h = BUILT
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .find(|(b, _)| b == binary)
+        .map(|(_, h)| h.clone())?;
+    Some(build(&h, Build::Plain, true))
+}
+
+/// Runs the cargo build of `build` for harness `h`; returns the binary.
+pub fn build(h: &Harness, build: Build, quiet: bool) -> Result<PathBuf> {
+    if !h.manifest.is_file() {
         bail!(
-            "cannot build the worker: no corpus at {} (pass --worker PATH to use a built one)",
-            root.join("corpus").display()
+            "cannot build the worker: no harness at {} (pass --worker PATH to use a built one)",
+            h.manifest.display()
         );
     }
     let triple = host_triple()?;
-    let target = target_dir(&root);
+    let target = build_dir(h, build);
     let mut cmd = Command::new(cargo());
-    cmd.current_dir(&root)
-        .args([
-            "build",
-            "--release",
-            "-p",
-            "perfsyn-corpus",
-            "--bin",
-            "perfsyn-worker",
-        ])
-        .args(["--target", &triple])
+    cmd.current_dir(&h.crate_dir)
+        .args(["build", "--release", "--manifest-path"])
+        .arg(&h.manifest)
+        .args(["-p", &h.package, "--bin", WORKER_BIN])
         .arg("--target-dir")
         .arg(&target)
         .args(["--message-format", "human"])
-        .env("RUSTFLAGS", SANCOV_FLAGS)
         .env_remove("CARGO_ENCODED_RUSTFLAGS")
         .env_remove("CARGO_TARGET_DIR")
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
+    let flags = match build {
+        Build::Instrumented => {
+            cmd.args(["--target", &triple])
+                .env("RUSTFLAGS", SANCOV_FLAGS);
+            format!("RUSTFLAGS=\"{SANCOV_FLAGS}\" ")
+        }
+        Build::Plain => {
+            cmd.env_remove("RUSTFLAGS");
+            String::new()
+        }
+    };
     let shown = format!(
-        "RUSTFLAGS=\"{SANCOV_FLAGS}\" cargo build --release -p perfsyn-corpus --bin perfsyn-worker --target {triple} --target-dir {}",
+        "{flags}cargo build --release --manifest-path {} -p {} --bin {WORKER_BIN}{} --target-dir {}",
+        h.manifest.display(),
+        h.package,
+        if build == Build::Instrumented { format!(" --target {triple}") } else { String::new() },
         target.display()
     );
     let mut child = cmd
@@ -86,15 +160,16 @@ pub fn ensure_worker(quiet: bool) -> Result<PathBuf> {
     let bar = (!quiet).then(|| {
         let b = indicatif::ProgressBar::new_spinner();
         b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{spinner} building instrumented worker: {msg}",
-            )
+            indicatif::ProgressStyle::with_template(match build {
+                Build::Instrumented => "{spinner} building instrumented worker: {msg}",
+                Build::Plain => "{spinner} building uninstrumented worker: {msg}",
+            })
             .expect("static template"),
         );
         b.enable_steady_tick(std::time::Duration::from_millis(120));
         b
     });
-    let mut tail = Vec::new();
+    let mut log = Vec::new();
     if let Some(err) = child.stderr.take() {
         for line in BufReader::new(err).lines().map_while(|l| l.ok()) {
             if let Some(b) = &bar {
@@ -103,10 +178,7 @@ pub fn ensure_worker(quiet: bool) -> Result<PathBuf> {
                     b.set_message(l.to_string());
                 }
             }
-            tail.push(line);
-            if tail.len() > 40 {
-                tail.remove(0);
-            }
+            log.push(line);
         }
     }
     let status = child.wait().context("waiting for cargo")?;
@@ -114,14 +186,12 @@ pub fn ensure_worker(quiet: bool) -> Result<PathBuf> {
         b.finish_and_clear();
     }
     if !status.success() {
-        let first_error = tail
-            .iter()
-            .find(|l| l.starts_with("error"))
-            .cloned()
-            .unwrap_or_else(|| tail.last().cloned().unwrap_or_default());
-        bail!("building the instrumented worker failed ({first_error}); command: {shown}");
+        bail!("{}; command: {shown}", build_failure(h, &log));
     }
-    let bin = target.join(&triple).join("release").join("perfsyn-worker");
+    let bin = match build {
+        Build::Instrumented => target.join(&triple).join("release").join(WORKER_BIN),
+        Build::Plain => target.join("release").join(WORKER_BIN),
+    };
     if !bin.exists() {
         bail!(
             "cargo reported success but {} does not exist",
@@ -131,15 +201,129 @@ pub fn ensure_worker(quiet: bool) -> Result<PathBuf> {
     Ok(bin)
 }
 
-/// The worker to use: `--worker PATH` if given (it must exist), else the instrumented build.
+/// The first compiler error of a failed build, where it is, and whose code it is in: the
+/// crate under test, or the generated harness (naming the registration it is in).
+pub fn build_failure(h: &Harness, log: &[String]) -> String {
+    let Some(i) = log.iter().position(|l| l.starts_with("error")) else {
+        return format!(
+            "building the worker failed ({})",
+            log.last()
+                .map(String::as_str)
+                .unwrap_or("cargo printed nothing")
+        );
+    };
+    let message = log[i].trim();
+    let place = log[i + 1..]
+        .iter()
+        .take(4)
+        .find_map(|l| l.trim().strip_prefix("--> "))
+        .map(str::to_string);
+    let Some(place) = place else {
+        return format!("building the worker failed: {message}");
+    };
+    let file = place.split(':').next().unwrap_or_default();
+    let path = if Path::new(file).is_absolute() {
+        PathBuf::from(file)
+    } else {
+        h.crate_dir.join(file)
+    };
+    let harness_dir = h.manifest.parent().unwrap_or(&h.crate_dir);
+    let in_harness = !h.builtin
+        && (path.starts_with(harness_dir)
+            || file.starts_with(crate::harness::discovery::HARNESS_DIR));
+    if in_harness {
+        let line: usize = place
+            .split(':')
+            .nth(1)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        let item = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|text| crate::harness::init::registration_at(&text, line));
+        match item {
+            Some(item) => format!(
+                "the generated harness does not compile: the registration of `{item}` ({place}): {message}; fix or delete it there, or regenerate with `perfsyn init --force`"
+            ),
+            None => format!("the generated harness does not compile ({place}): {message}"),
+        }
+    } else if h.builtin {
+        format!("building the instrumented worker failed ({message} at {place})")
+    } else {
+        format!(
+            "the crate {} does not compile: {message} at {place}",
+            h.crate_dir.display()
+        )
+    }
+}
+
+/// Refuses a worker without sanitizer-coverage guards: its edges would all be zero and every
+/// verdict meaningless.
+pub fn check_instrumented(bin: &Path) -> Result<()> {
+    match sancov_guards(bin) {
+        Ok(0) => bail!(
+            "{} is not instrumented (no sanitizer-coverage guards): omit --worker and perfsyn builds an instrumented one, or build it with RUSTFLAGS=\"{SANCOV_FLAGS}\" and an explicit --target",
+            bin.display()
+        ),
+        Ok(_) => Ok(()),
+        Err(e) => bail!("cannot read the worker {}: {e}", bin.display()),
+    }
+}
+
+/// The number of sanitizer-coverage guards in the ELF binary `bin`: the size of its
+/// `__sancov_guards` section over 4 (0 when it has none).
+pub fn sancov_guards(bin: &Path) -> Result<u64> {
+    let data = std::fs::read(bin)?;
+    elf_section_size(&data, b"__sancov_guards")
+        .map(|n| n / 4)
+        .context("not a 64-bit little-endian ELF file")
+}
+
+/// The size of section `name` in a 64-bit little-endian ELF image (`Some(0)` if absent).
+fn elf_section_size(d: &[u8], name: &[u8]) -> Option<u64> {
+    let u16_at = |o: usize| Some(u16::from_le_bytes(d.get(o..o + 2)?.try_into().ok()?));
+    let u32_at = |o: usize| Some(u32::from_le_bytes(d.get(o..o + 4)?.try_into().ok()?));
+    let u64_at = |o: usize| Some(u64::from_le_bytes(d.get(o..o + 8)?.try_into().ok()?));
+    if d.get(..4)? != b"\x7fELF" || *d.get(4)? != 2 || *d.get(5)? != 1 {
+        return None;
+    }
+    let shoff = u64_at(0x28)? as usize;
+    let shentsize = u16_at(0x3a)? as usize;
+    let shnum = u16_at(0x3c)? as usize;
+    let shstrndx = u16_at(0x3e)? as usize;
+    let sh = |i: usize| shoff + i * shentsize;
+    let strtab = u64_at(sh(shstrndx) + 0x18)? as usize;
+    for i in 0..shnum {
+        let off = strtab + u32_at(sh(i))? as usize;
+        let n = d.get(off..)?.iter().position(|b| *b == 0)?;
+        if &d[off..off + n] == name {
+            return u64_at(sh(i) + 0x20);
+        }
+    }
+    Some(0)
+}
+
+/// The worker to use: `--worker PATH` if given (it must exist and be instrumented), else the
+/// instrumented build of the harness found from the current directory.
 pub fn resolve_worker(given: Option<&Path>, quiet: bool) -> Result<PathBuf> {
     match given {
-        Some(p) if p.is_file() => Ok(p.to_path_buf()),
+        Some(p) => resolve_worker_in(Some(p), &Harness::builtin(), quiet),
+        None => resolve_worker_in(None, &Harness::find(None)?, quiet),
+    }
+}
+
+/// The worker to use for harness `h`: `--worker PATH` if given (it must exist and be
+/// instrumented), else `h`'s instrumented build.
+pub fn resolve_worker_in(given: Option<&Path>, h: &Harness, quiet: bool) -> Result<PathBuf> {
+    match given {
+        Some(p) if p.is_file() => {
+            check_instrumented(p)?;
+            Ok(p.to_path_buf())
+        }
         Some(p) => bail!(
-            "--worker {}: no such file (build it with `cargo build --release -p perfsyn-corpus`, or omit --worker)",
+            "--worker {}: no such file (omit --worker and perfsyn builds the instrumented one)",
             p.display()
         ),
-        None => ensure_worker(quiet),
+        None => ensure_harness_worker(h, quiet),
     }
 }
 

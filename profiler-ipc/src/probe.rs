@@ -8,7 +8,7 @@ use std::cell::Cell;
 use std::cmp::Ordering;
 use std::hash::{Hash, Hasher};
 
-use perfsyn_profiler_ipc::meter;
+use crate::meter;
 
 /// The number of probe operations counted so far in this process.
 ///
@@ -146,7 +146,7 @@ impl Hash for Name {
 /// same program probes the same buckets in every run and every process.
 pub type FixedState = std::hash::BuildHasherDefault<std::collections::hash_map::DefaultHasher>;
 
-perfsyn_profiler_ipc::register_type! {
+crate::register_type! {
     /// A probe key: a `u64` whose comparisons, hashes and clones are counted.
     pub fn key() -> Key {
         path: "Key", imports: ["perfsyn_corpus::probe::Key"], version: None,

@@ -1,0 +1,263 @@
+//! `perfsyn init`: writes the harness crate `perfsyn/` into a user's crate, the way `cargo
+//! fuzz init` writes `fuzz/`: its own `[workspace]`, a path dependency on the crate and on the
+//! harness runtime (`perfsyn-profiler-ipc` of this perfsyn build), a worker binary, and
+//! registrations generated from the crate's public API ([`scan`] reads it with `syn`,
+//! [`model`] decides what the program model can drive, [`gen`] prints it). It then builds the
+//! instrumented worker, so a crate that does not compile, or a generated registration that
+//! does not, is reported by `init`, naming the item.
+
+pub mod gen;
+pub mod model;
+pub mod scan;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{bail, Context, Result};
+use serde::Serialize;
+
+use super::discovery::{crate_dir_of, HARNESS_DIR};
+use super::Harness;
+
+/// What `perfsyn init` was asked to do.
+#[derive(Clone, Debug)]
+pub struct InitConfig {
+    /// The crate's `Cargo.toml` (or its directory); `None`: the current directory's crate.
+    pub manifest_path: Option<PathBuf>,
+    /// Overwrite an existing `perfsyn/`.
+    pub force: bool,
+    /// Build the instrumented worker after writing (the check that the harness compiles).
+    pub build: bool,
+    pub quiet: bool,
+}
+
+/// What `perfsyn init` wrote.
+#[derive(Clone, Debug, Serialize)]
+pub struct InitSummary {
+    pub crate_name: String,
+    pub harness_dir: PathBuf,
+    pub types: usize,
+    pub constructors: usize,
+    pub methods: usize,
+    pub documented: usize,
+    pub skipped_items: usize,
+    pub skipped_types: usize,
+    /// Public methods seen (registered + skipped methods of registered types).
+    pub public_methods: usize,
+    /// A method spec to start with (`Type::method`), preferring a documented one.
+    pub first_method: Option<String>,
+}
+
+/// Runs `perfsyn init`.
+pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
+    let manifest = match &cfg.manifest_path {
+        Some(m) => m.clone(),
+        None => std::env::current_dir()?.join("Cargo.toml"),
+    };
+    let crate_dir = crate_dir_of(&manifest)?;
+    let (package, lib, lib_rs) = library_of(&crate_dir)?;
+    let out = crate_dir.join(HARNESS_DIR);
+    if out.exists() && !cfg.force {
+        bail!(
+            "{} already exists; pass --force to regenerate it (your edits there are lost)",
+            out.display()
+        );
+    }
+    let scan = scan::scan(&lib_rs)?;
+    if !scan.types.iter().any(|t| t.reachable) {
+        bail!(
+            "{} has no public types reachable from {} (perfsyn explores the methods of a library's public types)",
+            package,
+            lib_rs.display()
+        );
+    }
+    let mut model = model::build(&lib, &scan);
+    if model.types.is_empty() {
+        bail!(
+            "no public type of {package} can be registered: {}",
+            model
+                .skipped_types
+                .iter()
+                .map(|(t, why)| format!("{t} ({why})"))
+                .collect::<Vec<_>>()
+                .join("; ")
+        );
+    }
+    let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("profiler-ipc");
+    std::fs::create_dir_all(out.join("src").join("bin"))
+        .with_context(|| format!("cannot create {}", out.display()))?;
+    let write = |p: PathBuf, text: &str| {
+        std::fs::write(&p, text).with_context(|| format!("cannot write {}", p.display()))
+    };
+    write(
+        out.join("Cargo.toml"),
+        &gen::cargo_toml(&package, &runtime.display().to_string()),
+    )?;
+    write(out.join("src/bin/perfsyn-worker.rs"), gen::WORKER_MAIN)?;
+    write(out.join(".gitignore"), "/target\nCargo.lock\n")?;
+    write(out.join("src/lib.rs"), &gen::registrations(&lib, &model))?;
+    if cfg.build {
+        let h = Harness::of_manifest(&crate_dir)?;
+        crate::worker_build::ensure_harness_worker(&h, cfg.quiet)?;
+    }
+    let public_methods = model.methods() + model.types.iter().flat_map(|t| &t.skipped).count();
+    let first_method = model
+        .types
+        .iter()
+        .flat_map(|t| t.methods.iter().map(move |m| (t, m)))
+        .find(|(_, m)| m.expected.is_some())
+        .or_else(|| {
+            model
+                .types
+                .iter()
+                .flat_map(|t| t.methods.iter().map(move |m| (t, m)))
+                .next()
+        })
+        .map(|(t, m)| format!("{}::{}", t.path, m.name));
+    model.vecs.clear();
+    Ok(InitSummary {
+        crate_name: package,
+        harness_dir: out,
+        types: model.types.len(),
+        constructors: model.ctors(),
+        methods: model.methods(),
+        documented: model.documented(),
+        skipped_items: model.skipped(),
+        skipped_types: model.skipped_types.len(),
+        public_methods,
+        first_method,
+    })
+}
+
+/// The crate's package name, library name and library root, from `cargo metadata`.
+fn library_of(crate_dir: &Path) -> Result<(String, String, PathBuf)> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo)
+        .args([
+            "metadata",
+            "--no-deps",
+            "--format-version",
+            "1",
+            "--manifest-path",
+        ])
+        .arg(crate_dir.join("Cargo.toml"))
+        .output()
+        .context("cannot run `cargo metadata`")?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let first = err
+            .lines()
+            .find(|l| l.starts_with("error"))
+            .unwrap_or("")
+            .trim();
+        bail!(
+            "{} is not a crate cargo can read: {first}",
+            crate_dir.display()
+        );
+    }
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout)?;
+    let manifest = crate_dir.join("Cargo.toml");
+    let pkg = meta["packages"]
+        .as_array()
+        .and_then(|ps| {
+            ps.iter().find(|p| {
+                p["manifest_path"]
+                    .as_str()
+                    .is_some_and(|m| Path::new(m) == manifest)
+            })
+        })
+        .with_context(|| {
+            format!(
+                "{} is a workspace without a package; pass the member's Cargo.toml",
+                manifest.display()
+            )
+        })?;
+    let name = pkg["name"].as_str().unwrap_or_default().to_string();
+    let lib = pkg["targets"].as_array().and_then(|ts| {
+        ts.iter().find(|t| {
+            t["kind"]
+                .as_array()
+                .is_some_and(|k| k.iter().any(|k| k == "lib" || k == "rlib"))
+        })
+    });
+    let Some(lib) = lib else {
+        bail!("{name} has no library target: perfsyn explores the public API of a library crate");
+    };
+    Ok((
+        name,
+        lib["name"].as_str().unwrap_or_default().to_string(),
+        PathBuf::from(lib["src_path"].as_str().unwrap_or_default()),
+    ))
+}
+
+/// The type whose registration encloses line `line` (1-based) of a generated file.
+pub fn registration_at(text: &str, line: usize) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let upto = line.min(lines.len());
+    let fn_line = lines[..upto]
+        .iter()
+        .rev()
+        .find(|l| l.trim_start().starts_with("pub fn ") && l.contains("() -> "))?;
+    let ty = fn_line.split("() -> ").nth(1)?.trim_end_matches('{').trim();
+    let item = lines
+        .get(line.checked_sub(1)?)
+        .map(|l| l.trim())
+        .unwrap_or("");
+    let method = item.split('(').next().filter(|m| {
+        !m.is_empty() && m.chars().all(|c| c.is_alphanumeric() || c == '_') && *m != "size"
+    });
+    Some(match method {
+        Some(m) => format!("{ty}::{m}"),
+        None => ty.to_string(),
+    })
+}
+
+/// Why `init` skipped `spec` (`Type::method` or `Type`), if the harness lists it.
+pub fn skipped_reason(h: &Harness, spec: &str) -> Option<String> {
+    if h.builtin {
+        return None;
+    }
+    let text = std::fs::read_to_string(h.manifest.parent()?.join("src").join("lib.rs")).ok()?;
+    let ty = spec.rsplit_once("::").map(|(t, _)| t);
+    text.lines().find_map(|l| {
+        let rest = l.strip_prefix(gen::SKIPPED)?;
+        let (item, why) = rest.split_once(": ")?;
+        (item == spec || Some(item) == ty).then(|| {
+            if item == spec {
+                format!("{spec} was not registered by `perfsyn init`: {why}")
+            } else {
+                format!("{spec}: its type {item} was not registered by `perfsyn init`: {why}")
+            }
+        })
+    })
+}
+
+/// The summary `perfsyn init` prints.
+pub fn render(s: &InitSummary) -> String {
+    let share = if s.public_methods > 0 {
+        100.0 * s.methods as f64 / s.public_methods as f64
+    } else {
+        0.0
+    };
+    let mut out = format!(
+        "wrote {} for {}\n{} types, {} constructors, {} methods registered ({share:.0}% of {} public methods), {} skipped, {} with a documented class\n",
+        s.harness_dir.display(),
+        s.crate_name,
+        s.types,
+        s.constructors,
+        s.methods,
+        s.public_methods,
+        s.skipped_items + s.skipped_types,
+        s.documented
+    );
+    if s.skipped_items + s.skipped_types > 0 {
+        out.push_str(&format!(
+            "skipped items and reasons: the `// skipped:` lines of {}\n",
+            s.harness_dir.join("src").join("lib.rs").display()
+        ));
+    }
+    if let Some(m) = &s.first_method {
+        out.push_str(&format!("next: perfsyn explore --method {m}\n"));
+    }
+    out
+}
