@@ -19,6 +19,7 @@ pub mod init;
 pub mod learn;
 pub mod list;
 pub mod mutate;
+pub mod pair;
 pub mod oracle;
 pub mod partition;
 pub mod plot;

@@ -1,0 +1,137 @@
+//! Builds the pair of workers `--baseline REV` compares: the harness against the working tree,
+//! and the same harness against REV's sources.
+//!
+//! The baseline always uses the *current* harness (copied into the checkout of REV, its build
+//! directory left out): the registrations are then the same on both sides, so a method whose
+//! signature changed fails to compile or shows up as a schema difference, and a revision that
+//! predates `perfsyn init` still works.
+
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+
+use crate::check::git::Baseline;
+use crate::exec::Executor;
+use crate::harness::discovery::HARNESS_DIR;
+use crate::harness::Harness;
+use crate::pair::PairExecutor;
+use crate::pool::WorkerPool;
+use crate::worker_build;
+
+/// A started pair and what it compares.
+pub struct OpenBaseline {
+    pub baseline: Baseline,
+    pub pair: PairExecutor,
+    /// The harness of the baseline's checkout.
+    pub old_harness: Harness,
+}
+
+/// Resolves `rev` for `h`'s crate, checks it out, builds both workers and starts them.
+pub fn open(
+    h: &Harness,
+    rev: &str,
+    workers: usize,
+    deadline: Duration,
+    quiet: bool,
+) -> Result<OpenBaseline> {
+    if h.builtin {
+        bail!("--baseline compares two revisions of your own crate: run it inside a crate initialized with `perfsyn init` (or pass --manifest-path)");
+    }
+    let baseline = Baseline::resolve(&h.crate_dir, rev)?;
+    let old_crate = baseline.checkout(&h.target_dir())?;
+    copy_harness(&h.crate_dir.join(HARNESS_DIR), &old_crate.join(HARNESS_DIR))?;
+    let old_harness = Harness::of_manifest(&old_crate)?;
+
+    let new_bin = worker_build::ensure_harness_worker(h, quiet)?;
+    let old_bin = worker_build::ensure_harness_worker(&old_harness, quiet).map_err(|e| {
+        anyhow::anyhow!(
+            "the harness does not build against {} ({}): {e}",
+            baseline.rev,
+            &baseline.sha[..baseline.sha.len().min(10)]
+        )
+    })?;
+    let new = WorkerPool::start(&new_bin, workers, deadline)?;
+    let old = WorkerPool::start(&old_bin, workers, deadline)?;
+    let twins = move || -> Option<PairExecutor> {
+        let start = |bin: &Path| -> Option<WorkerPool> {
+            let plain = worker_build::plain_twin(bin)?.ok()?;
+            WorkerPool::start(&plain, workers, deadline).ok()
+        };
+        let (n, o) = (start(&new_bin)?, start(&old_bin)?);
+        Some(PairExecutor::new(Box::new(n), Box::new(o), None))
+    };
+    let pair = PairExecutor::new(Box::new(new), Box::new(old), Some(Box::new(twins)));
+    Ok(OpenBaseline {
+        baseline,
+        pair,
+        old_harness,
+    })
+}
+
+/// Refuses a method the pair cannot compare, with one line: missing at REV, missing now, or
+/// with a different signature.
+pub fn check_comparable(open: &OpenBaseline, method: &str) -> Result<()> {
+    let (ty, name) = method
+        .rsplit_once("::")
+        .with_context(|| format!("`{method}` is not a method spec; write it as Type::method"))?;
+    let find = |schema: &perfsyn_profiler_ipc::ApiSchema| {
+        schema
+            .types
+            .iter()
+            .filter(|t| t.path == ty || t.name == ty)
+            .find_map(|t| t.method(name).map(|m| m.signature()))
+    };
+    let now = find(open.pair.schema());
+    let then = find(open.pair.old_schema());
+    let rev = &open.baseline.rev;
+    match (now, then) {
+        (None, _) => bail!("{method} does not exist in the working tree (see `perfsyn list`)"),
+        (Some(_), None) => {
+            bail!("{method} does not exist at {rev}: there is nothing to compare it with")
+        }
+        (Some(a), Some(b)) if a != b => bail!(
+            "{method} has a different signature at {rev} ({b}) than now ({a}); only methods with the same signature in both revisions are compared"
+        ),
+        _ => Ok(()),
+    }
+}
+
+/// Copies the harness crate (without its build output) over `to`.
+fn copy_harness(from: &Path, to: &Path) -> Result<()> {
+    if !from.join("Cargo.toml").is_file() {
+        bail!(
+            "{} has no harness; run `perfsyn init` first",
+            from.parent().unwrap_or(from).display()
+        );
+    }
+    copy_dir(from, to).with_context(|| {
+        format!(
+            "cannot copy the harness {} to {}",
+            from.display(),
+            to.display()
+        )
+    })
+}
+
+fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        if name == "target" {
+            continue;
+        }
+        let (src, dst) = (entry.path(), to.join(&name));
+        if entry.file_type()?.is_dir() {
+            copy_dir(&src, &dst)?;
+        } else {
+            // Unchanged files keep their timestamps, so cargo does not rebuild the harness.
+            let same = std::fs::read(&dst).is_ok_and(|d| std::fs::read(&src).is_ok_and(|s| s == d));
+            if !same {
+                std::fs::copy(&src, &dst)?;
+            }
+        }
+    }
+    Ok(())
+}
