@@ -9,6 +9,7 @@
 
 pub mod aco;
 pub mod astar;
+pub mod novelty;
 pub mod random;
 
 use std::collections::HashMap;
@@ -25,6 +26,7 @@ use crate::exec::Executor;
 use crate::learn::LearningTable;
 use crate::mutate::{apply, mutations, Mutation, MutationConfig};
 use crate::oracle::{Obs, Oracle};
+use novelty::Archive;
 
 /// Candidates per executor call inside [`Search::evaluate`] (the time budget is checked
 /// between calls). Chunking never changes results under a program budget.
@@ -128,6 +130,10 @@ pub struct Node {
     pub feedback_ref: Option<Feedback>,
     pub obs: Obs,
     pub score: f64,
+    /// Whether the node became the elite of its niche when it ran (see [`novelty`]).
+    pub novel: bool,
+    /// How many times a strategy chose this node for expansion through the archive.
+    pub expansions: u32,
 }
 
 /// What applying a mutation gave.
@@ -199,6 +205,8 @@ pub struct Search<'a> {
     progress: Option<Box<dyn FnMut(&Progress) + 'a>>,
     /// Index of the best node so far.
     pub best: usize,
+    /// The elite of each niche (see [`novelty`]).
+    pub archive: Archive,
 }
 
 impl<'a> Search<'a> {
@@ -224,6 +232,7 @@ impl<'a> Search<'a> {
             start: Instant::now(),
             progress: None,
             best: 0,
+            archive: Archive::default(),
         }
     }
 
@@ -252,7 +261,10 @@ impl<'a> Search<'a> {
             feedback_ref: r,
             obs,
             score,
+            novel: true,
+            expansions: 0,
         });
+        self.archive.offer(&obs, 0);
         self.best = 0;
         self.record_best();
         Ok(true)
@@ -404,8 +416,11 @@ impl<'a> Search<'a> {
                 feedback_ref: r,
                 obs,
                 score,
+                novel: false,
+                expansions: 0,
             });
             let id = self.nodes.len() - 1;
+            self.nodes[id].novel = self.archive.offer(&obs, id);
             self.known.insert(hash, Some(id));
             if score > self.nodes[self.best].score {
                 self.best = id;
@@ -422,6 +437,26 @@ impl<'a> Search<'a> {
             });
         }
         Ok(out)
+    }
+
+    /// A niche elite to expand next, even if its score is below its parent's: the one
+    /// expanded least often through the archive (ties broken at random), among those with
+    /// mutations left; its expansion count is incremented. `None` when there is none.
+    pub fn novelty_pick(&mut self) -> Option<usize> {
+        let elites: Vec<usize> = self
+            .archive
+            .elites()
+            .into_iter()
+            .filter(|&id| self.nodes[id].depth < self.cfg.max_depth)
+            .collect();
+        let least = elites.iter().map(|&id| self.nodes[id].expansions).min()?;
+        let fewest: Vec<usize> = elites
+            .into_iter()
+            .filter(|&id| self.nodes[id].expansions == least)
+            .collect();
+        let id = fewest[self.rng.random_range(0..fewest.len())];
+        self.nodes[id].expansions += 1;
+        Some(id)
     }
 
     /// The best `k` nodes by score (ties: fewer mutations first).
