@@ -166,6 +166,7 @@ mod tests {
             input_size: 10,
             cost: 1.0,
             cost_ref: None,
+            metric_value: 1.0,
             score,
             program: Program::default(),
             feedback: None,
