@@ -63,6 +63,9 @@ pub struct BestProgram {
     /// The optimized metric's value (`--metric`) for this program.
     #[serde(default)]
     pub metric_value: f64,
+    /// Milliseconds from the start of the search until this program had run.
+    #[serde(default)]
+    pub found_ms: Option<u64>,
     pub score: f64,
     pub program: Program,
     /// The worker's feedback for this program (the version under analysis); `replay`
@@ -330,6 +333,7 @@ pub fn explore(
             cost: n.obs.cost,
             cost_ref: n.obs.cost_ref,
             metric_value: n.obs.cost,
+            found_ms: Some(n.found_ms),
             score: n.score,
             program: n.program.clone(),
             feedback: Some(n.feedback.clone()),

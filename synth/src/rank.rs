@@ -167,6 +167,7 @@ mod tests {
             cost: 1.0,
             cost_ref: None,
             metric_value: 1.0,
+            found_ms: None,
             score,
             program: Program::default(),
             feedback: None,

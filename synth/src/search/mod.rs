@@ -134,6 +134,8 @@ pub struct Node {
     pub novel: bool,
     /// How many times a strategy chose this node for expansion through the archive.
     pub expansions: u32,
+    /// Milliseconds from the start of the search until this node's program had run.
+    pub found_ms: u64,
 }
 
 /// What applying a mutation gave.
@@ -263,6 +265,7 @@ impl<'a> Search<'a> {
             score,
             novel: true,
             expansions: 0,
+            found_ms: self.start.elapsed().as_millis() as u64,
         });
         self.archive.offer(&obs, 0);
         self.best = 0;
@@ -418,6 +421,7 @@ impl<'a> Search<'a> {
                 score,
                 novel: false,
                 expansions: 0,
+                found_ms: self.start.elapsed().as_millis() as u64,
             });
             let id = self.nodes.len() - 1;
             self.nodes[id].novel = self.archive.offer(&obs, id);
