@@ -205,11 +205,15 @@ fn run(method: &str, strategy: StrategyKind, programs: u64, seed: u64) -> Explor
     explore(&mut executor(), &cfg, &mut |_| {}).expect("explore over the cost function")
 }
 
-const STRATEGIES: [StrategyKind; 3] = [StrategyKind::Astar, StrategyKind::Aco, StrategyKind::Random];
+const STRATEGIES: [StrategyKind; 3] =
+    [StrategyKind::Astar, StrategyKind::Aco, StrategyKind::Random];
 
 #[test]
 fn the_cost_function_is_right() {
-    assert_eq!(insertion_sort_comparisons(&(0..64).rev().collect::<Vec<_>>()), 2016);
+    assert_eq!(
+        insertion_sort_comparisons(&(0..64).rev().collect::<Vec<_>>()),
+        2016
+    );
     assert_eq!(insertion_sort_comparisons(&(0..64).collect::<Vec<_>>()), 63);
 }
 

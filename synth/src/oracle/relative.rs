@@ -167,7 +167,13 @@ mod tests {
             cost,
             cost_ref: Some(r),
         };
-        let obs = [o(10.0, 10.0), o(50.0, 10.0), o(5.0, 30.0), o(90.0, 60.0), o(1.0, 26.0)];
+        let obs = [
+            o(10.0, 10.0),
+            o(50.0, 10.0),
+            o(5.0, 30.0),
+            o(90.0, 60.0),
+            o(1.0, 26.0),
+        ];
         assert_eq!(sides(obs.iter().copied().enumerate()), (Some(1), Some(2)));
         assert_eq!(sides([(0, o(3.0, 3.0))]), (None, None));
         // Without a reference version there is no side at all.

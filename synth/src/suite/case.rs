@@ -105,12 +105,12 @@ pub fn parse(text: &str) -> Result<Vec<Case>> {
         if !c.method.contains("::") {
             bail!("case {}: `{}` is not a method spec", c.id, c.method);
         }
-        let fits = match (c.oracle, c.expected) {
-            (_, Expected::None) => true,
-            (CaseOracle::Relative, Expected::Slower | Expected::Faster) => true,
-            (CaseOracle::Asymptotic, Expected::Class(_)) => true,
-            _ => false,
-        };
+        let fits = matches!(
+            (c.oracle, c.expected),
+            (_, Expected::None)
+                | (CaseOracle::Relative, Expected::Slower | Expected::Faster)
+                | (CaseOracle::Asymptotic, Expected::Class(_))
+        );
         if !fits {
             bail!(
                 "case {}: expectation {} does not fit the {:?} oracle",
@@ -259,12 +259,16 @@ mod tests {
 
     #[test]
     fn bad_lists_are_refused() {
-        let ok = r#"[{"id":"1","method":"A::f","oracle":"relative","expected":"slower","source":"s"}]"#;
+        let ok =
+            r#"[{"id":"1","method":"A::f","oracle":"relative","expected":"slower","source":"s"}]"#;
         assert_eq!(parse(ok).unwrap()[0].expected, Expected::Slower);
         let twice = format!("[{},{}]", &ok[1..ok.len() - 1], &ok[1..ok.len() - 1]);
         assert!(parse(&twice).unwrap_err().to_string().contains("twice"));
         let wrong = ok.replace("slower", "O(n)");
-        assert!(parse(&wrong).unwrap_err().to_string().contains("does not fit"));
+        assert!(parse(&wrong)
+            .unwrap_err()
+            .to_string()
+            .contains("does not fit"));
         let bad_class = ok.replace("slower", "quick");
         assert!(parse(&bad_class).is_err());
     }
@@ -273,7 +277,10 @@ mod tests {
     fn patterns_select_by_id_or_method() {
         let all = suite_cases();
         assert_eq!(select(&all, Some("9")).unwrap().len(), 1);
-        assert_eq!(select(&all, Some("C1")).unwrap()[0].method, "MinStack::push");
+        assert_eq!(
+            select(&all, Some("C1")).unwrap()[0].method,
+            "MinStack::push"
+        );
         assert_eq!(select(&all, Some("treelist::*")).unwrap().len(), 2);
         assert_eq!(select(&all, Some("c1*")).unwrap().len(), 6);
         assert!(select(&all, Some("nothing-like-this")).is_err());

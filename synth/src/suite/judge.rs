@@ -214,7 +214,12 @@ mod tests {
         ("O(n)", "no-initial-program", None, Outcome::Missed),
         ("O(n)", "inconclusive", Some("O(n)"), Outcome::Inconclusive),
         ("none", "bottleneck", Some("O(n)"), Outcome::FalsePositive),
-        ("none", "no-bottleneck", Some("O(n)"), Outcome::CorrectNegative),
+        (
+            "none",
+            "no-bottleneck",
+            Some("O(n)"),
+            Outcome::CorrectNegative,
+        ),
         ("none", "inconclusive", None, Outcome::Inconclusive),
     ];
 
@@ -235,12 +240,32 @@ mod tests {
     /// (case expectation, regression, improvement, outcome).
     const RELATIVE: &[(&str, Sided, Sided, Outcome)] = &[
         ("slower", Some((2.0, true)), None, Outcome::Detected),
-        ("slower", Some((2.0, true)), Some((0.1, true)), Outcome::Detected),
-        ("slower", Some((1.1, false)), Some((0.1, true)), Outcome::WrongDirection),
+        (
+            "slower",
+            Some((2.0, true)),
+            Some((0.1, true)),
+            Outcome::Detected,
+        ),
+        (
+            "slower",
+            Some((1.1, false)),
+            Some((0.1, true)),
+            Outcome::WrongDirection,
+        ),
         ("slower", None, None, Outcome::Missed),
-        ("faster", Some((2.0, true)), Some((0.9, false)), Outcome::WrongDirection),
+        (
+            "faster",
+            Some((2.0, true)),
+            Some((0.9, false)),
+            Outcome::WrongDirection,
+        ),
         ("faster", None, Some((0.5, true)), Outcome::Detected),
-        ("none", Some((1.1, false)), Some((0.9, false)), Outcome::CorrectNegative),
+        (
+            "none",
+            Some((1.1, false)),
+            Some((0.9, false)),
+            Outcome::CorrectNegative,
+        ),
         ("none", None, Some((0.5, true)), Outcome::FalsePositive),
     ];
 

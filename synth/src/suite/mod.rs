@@ -339,7 +339,10 @@ mod tests {
         ];
         let s = summarize(&rows, "astar");
         assert_eq!((s.detected, s.positives), (2, 5));
-        assert_eq!((s.false_positives, s.correct_negatives, s.controls), (1, 1, 4));
+        assert_eq!(
+            (s.false_positives, s.correct_negatives, s.controls),
+            (1, 1, 4)
+        );
         assert_eq!(s.median_tte_ms, Some(3000));
         assert_eq!(s.max_tte_ms, Some(3000));
         assert_eq!(

@@ -118,7 +118,6 @@ fn signed_ratio(r: f64) -> String {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
