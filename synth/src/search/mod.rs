@@ -173,6 +173,13 @@ pub struct Stats {
     /// Milliseconds until the best program first passed `SearchConfig::expose_ratio`.
     #[serde(default)]
     pub expose_ms: Option<u64>,
+    /// Milliseconds until any program first cost `SearchConfig::expose_ratio` times more on
+    /// the version under analysis than on the reference (a regression passing t_rel).
+    #[serde(default)]
+    pub expose_slower_ms: Option<u64>,
+    /// The same for a program costing that many times less (an improvement).
+    #[serde(default)]
+    pub expose_faster_ms: Option<u64>,
     /// (milliseconds, score) each time the best score improved, root first.
     #[serde(default)]
     pub best_history: Vec<(u64, f64)>,
@@ -425,6 +432,16 @@ impl<'a> Search<'a> {
             });
             let id = self.nodes.len() - 1;
             self.nodes[id].novel = self.archive.offer(&obs, id);
+            if let (Some(t), Some(_)) = (self.cfg.expose_ratio, obs.cost_ref) {
+                let r = crate::oracle::relative::ratio(&obs);
+                let ms = self.nodes[id].found_ms;
+                if r >= t && self.stats.expose_slower_ms.is_none() {
+                    self.stats.expose_slower_ms = Some(ms);
+                }
+                if r <= 1.0 / t && self.stats.expose_faster_ms.is_none() {
+                    self.stats.expose_faster_ms = Some(ms);
+                }
+            }
             self.known.insert(hash, Some(id));
             if score > self.nodes[self.best].score {
                 self.best = id;

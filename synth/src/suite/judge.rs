@@ -119,28 +119,22 @@ fn sides_found(r: &ExploreReport, t_rel: f64) -> (bool, bool) {
     }
 }
 
-/// Milliseconds until the search had run the program the verdict rests on: the side the
-/// case names (relative), or the best program (asymptotic); `None` unless detected or
-/// falsely reported.
+/// Milliseconds until the search first ran a program passing t_rel on the side the case
+/// names (relative; either side for a control), or ran the best program (asymptotic);
+/// `None` unless detected or falsely reported.
 pub fn time_to_expose(case: &Case, r: &ExploreReport, o: Outcome) -> Option<u64> {
     if !matches!(o, Outcome::Detected | Outcome::FalsePositive) {
         return None;
     }
-    let side = r.sides.as_ref().and_then(|s| {
-        let (slower, faster) = (s.regression.as_ref(), s.improvement.as_ref());
-        match case.expected {
-            Expected::Slower => slower,
-            Expected::Faster => faster,
-            _ => [slower, faster]
-                .into_iter()
-                .flatten()
-                .filter(|x| x.passes)
-                .min_by_key(|x| x.program.found_ms),
-        }
-    });
-    match (case.oracle, side) {
-        (CaseOracle::Relative, Some(s)) => s.program.found_ms,
-        _ => r.best.as_ref().and_then(|b| b.found_ms),
+    let (slower, faster) = (r.stats.expose_slower_ms, r.stats.expose_faster_ms);
+    let first = match case.expected {
+        Expected::Slower => slower,
+        Expected::Faster => faster,
+        _ => slower.into_iter().chain(faster).min(),
+    };
+    match case.oracle {
+        CaseOracle::Relative => first,
+        CaseOracle::Asymptotic => r.best.as_ref().and_then(|b| b.found_ms),
     }
 }
 
@@ -200,6 +194,8 @@ mod tests {
         if sides.any_passes() {
             r.verdict = "bottleneck".into();
         }
+        r.stats.expose_slower_ms = Some(100);
+        r.stats.expose_faster_ms = Some(200);
         r.sides = Some(sides);
         r
     }

@@ -8,10 +8,10 @@
 //! the search or the oracle; the expectation is read only afterwards, by [`judge`]. The case
 //! list is data with the corpus ([`case`]).
 //!
-//! Time to expose: the moment the search had run the program the verdict rests on (for a
-//! relative case the side the case names, for an asymptotic one the best program). For the
-//! asymptotic oracle the verdict needs a sweep and a fit after the search, so this is the
-//! moment the evidence was found, not the moment it was judged.
+//! Time to expose: for a relative case, the moment the search first ran a program whose
+//! cost ratio passed t_rel on the side the case names; for an asymptotic one, the moment it
+//! ran the best program (the verdict needs a sweep and a fit after the search, so this is
+//! when the evidence was found, not when it was judged).
 
 pub mod case;
 pub mod judge;
@@ -140,6 +140,8 @@ pub fn explore_config(c: &Case, strategy: StrategyKind, cfg: &SuiteConfig) -> Ex
         ..SearchConfig::default()
     };
     search.mutation.loops = !cfg.no_loops;
+    // The same for every case: only records when each side first passed t_rel.
+    search.expose_ratio = Some(cfg.t_rel);
     ExploreConfig {
         method: c.method.clone(),
         strategy,
