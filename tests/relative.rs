@@ -48,6 +48,15 @@ fn planted_regression_is_reported_with_cost_and_time_ratios() {
     assert_eq!(r["verdict"], "bottleneck", "{}", r["reason"]);
     let ratio = r["ratio"].as_f64().expect("ratio is a number");
     assert!(ratio >= 1.2, "new remove is O(n): ratio {ratio}");
+    // Two-sided by default: the largest regression is judged and confirmed on its own.
+    let slower = &r["sides"]["regression"];
+    assert_eq!(slower["passes"], true, "{slower}");
+    assert!(slower["ratio"].as_f64().unwrap() >= 1.2, "{slower}");
+    assert!(slower["time_ratio"].as_f64().is_some(), "{slower}");
+    assert_eq!(
+        slower["program"]["cost"].as_f64(),
+        slower["program"]["metric_value"].as_f64()
+    );
     let time_ratio = r["time_ratio"].as_f64().expect("time_ratio is a number");
     assert!(time_ratio.is_finite() && time_ratio > 0.0);
     assert!(r["time_significant"].is_boolean());

@@ -43,7 +43,14 @@ fn suite_detects_planted_cases_and_reports_no_false_positive_on_controls() {
         for key in ["outcome", "mutations", "verdict"] {
             assert!(!run[key].is_null(), "run without {key}: {run}");
         }
-        for key in ["tte_ms", "time_ratio", "ratio", "empirical"] {
+        for key in [
+            "tte_ms",
+            "time_ratio",
+            "ratio",
+            "regression_ratio",
+            "improvement_ratio",
+            "empirical",
+        ] {
             assert!(run.get(key).is_some(), "run without {key}: {run}");
         }
     }
@@ -51,7 +58,8 @@ fn suite_detects_planted_cases_and_reports_no_false_positive_on_controls() {
     let id9 = &case("9")["strategies"]["astar"];
     assert_eq!(case("9")["expected"], "slower");
     assert_eq!(id9["outcome"], "detected", "{id9}");
-    assert!(id9["ratio"].as_f64().unwrap() >= 1.2, "{id9}");
+    // Found by the two-sided oracle (nothing told the search which side to look for).
+    assert!(id9["regression_ratio"].as_f64().unwrap() >= 1.2, "{id9}");
     assert!(id9["tte_ms"].is_u64(), "{id9}");
     // ID 20 (EnumeratedIntegerDistribution.probability): O(n) where O(1) is documented.
     let id20 = &case("20")["strategies"]["astar"];
@@ -70,7 +78,9 @@ fn suite_detects_planted_cases_and_reports_no_false_positive_on_controls() {
     assert_eq!(s["detected"], 2, "{s}");
     assert_eq!(s["positives"], 2, "{s}");
     assert_eq!(s["false_positives"], 0, "{s}");
+    assert_eq!(s["correct_negatives"], 2, "{s}");
     assert_eq!(s["controls"], 2, "{s}");
+    assert_eq!(s["failed"].as_array().map(Vec::len), Some(0), "{s}");
 }
 
 #[test]

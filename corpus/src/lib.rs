@@ -21,6 +21,7 @@ pub mod std_string;
 pub mod std_vec;
 pub mod table32;
 pub mod toddler;
+pub mod tuning;
 
 /// The probe keys live in the harness runtime; re-exported so corpus paths keep working.
 pub use perfsyn_profiler_ipc::probe;
@@ -46,6 +47,12 @@ pub fn registry() -> Registry {
         // Planted bottlenecks (asymptotic oracle).
         planted::enumerated_distribution(),
         planted::tombstone_set(),
+        planted::small_sort(),
+        // Planted bottlenecks for `perfsyn bench search` only (disjoint from the suite).
+        tuning::unique_log(),
+        tuning::recent_list(),
+        tuning::audit_ledger(),
+        tuning::pivot_sorter(),
         // Version groups (relative oracle).
         groups::ordered_map_v1(),
         groups::ordered_map_v2(),

@@ -7,12 +7,15 @@
 //! expected O(1), found O(n)). [`TombstoneSet`] is reconstructed by us in the spirit of
 //! bottleneck 21 (`NavigableMap.isEmpty`, expected O(1), found O(n)): an emptiness check
 //! that counts.
+//!
+//! [`SmallSort`] is a correct method on purpose: an insertion sort over at most 64 keys,
+//! documented O(n^2), whose worst case only the order of the keys reaches.
 
 use std::collections::HashMap;
 
 use perfsyn_profiler_ipc::register_type;
 
-use crate::probe::FixedState;
+use crate::probe::{FixedState, Key};
 
 /// An empirical distribution over `i64` values: the probability of a value is the share of
 /// the observations equal to it.
@@ -197,6 +200,78 @@ register_type! {
             len(ref self) -> usize ["O(n)"];
             // Documented "O(1)"; PLANTED: O(n).
             is_empty(ref self) -> bool ["O(1)"];
+        }
+        fields {}
+    }
+}
+
+/// At most [`SMALL_SORT_CAPACITY`] probe keys and a textbook insertion sort over them.
+///
+/// Not a bottleneck: `insertion_sort` is documented O(n^2) and is. It exists to check that
+/// the search drives cost up at a size it cannot exceed: with at most 64 keys the worst
+/// case (keys in decreasing order) costs exactly 64 * 63 / 2 = 2016 comparisons, and only
+/// the order of the keys, not their number, leads there.
+#[derive(Debug, Clone, Default)]
+pub struct SmallSort {
+    keys: Vec<Key>,
+}
+
+/// The most keys a [`SmallSort`] holds; further pushes are ignored.
+pub const SMALL_SORT_CAPACITY: usize = 64;
+
+impl SmallSort {
+    /// An empty sorter.
+    pub fn new() -> SmallSort {
+        SmallSort::default()
+    }
+
+    /// Appends `k`, or ignores it when [`SMALL_SORT_CAPACITY`] keys are held. O(1).
+    pub fn push(&mut self, k: Key) {
+        if self.keys.len() < SMALL_SORT_CAPACITY {
+            self.keys.push(k);
+        }
+    }
+
+    /// Sorts the keys by insertion. O(n^2) comparisons in the worst case (decreasing keys),
+    /// n - 1 on sorted keys; every comparison is a counted probe operation.
+    pub fn insertion_sort(&mut self) {
+        for i in 1..self.keys.len() {
+            let mut j = i;
+            while j > 0 && self.keys[j - 1] > self.keys[j] {
+                self.keys.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+    }
+
+    /// The number of keys held (the registered input size).
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Whether no key is held.
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+}
+
+register_type! {
+    /// Up to 64 probe keys sorted by insertion (documented O(n^2), truly so).
+    pub fn small_sort() -> SmallSort {
+        path: "SmallSort",
+        imports: ["perfsyn_corpus::planted::SmallSort"],
+        version: None,
+        size: [|s| s.len() as u64],
+        ctors {
+            new() => SmallSort::new();
+        }
+        methods {
+            // Documented O(1); it is (pushes beyond 64 keys are ignored).
+            push(mut self, k: val Key) ["O(1)"];
+            // Documented O(n^2); it is.
+            insertion_sort(mut self) ["O(n^2)"];
+            // Documented O(1); it is.
+            len(ref self) -> usize ["O(1)"];
         }
         fields {}
     }

@@ -2,6 +2,11 @@
 //! planted complexity bottlenecks, and how often it wrongly reports correct methods, under the
 //! same program budget. This is the benchmark behind the choice of the default score
 //! (`growth` against the paper's `area`, eq. 3.5).
+//!
+//! Its cases (`corpus/cases/bench_search.json`) are planted for tuning and disjoint from the
+//! suite's, so the defaults are never chosen on the cases the suite evaluates. Runs are
+//! judged like the suite's ([`crate::suite::judge`]): a planted bottleneck counts only when
+//! its true class is found.
 
 use std::time::Instant;
 
@@ -13,70 +18,8 @@ use crate::explore::{explore, ExploreConfig, OracleKind};
 use crate::oracle::asymptotic::{ScoreKind, Thresholds};
 use crate::oracle::relative::Direction;
 use crate::search::{Budget, SearchConfig, StrategyKind};
-
-/// A benchmark case: a method and whether a bottleneck must be reported.
-#[derive(Clone, Copy, Debug, Serialize)]
-pub struct Case {
-    pub method: &'static str,
-    pub bottleneck: bool,
-}
-
-/// Planted asymptotic bottlenecks (documented class lower than the real one) and methods
-/// that meet their documented class.
-pub const CASES: &[Case] = &[
-    Case {
-        method: "EnumeratedDistribution::probability",
-        bottleneck: true,
-    },
-    Case {
-        method: "TombstoneSet::is_empty",
-        bottleneck: true,
-    },
-    Case {
-        method: "FilteredNavigableMap::is_empty",
-        bottleneck: true,
-    },
-    Case {
-        method: "Sets::power_set",
-        bottleneck: true,
-    },
-    Case {
-        method: "CandlestickRenderer::draw",
-        bottleneck: true,
-    },
-    Case {
-        method: "JavaHashSet::remove_all",
-        bottleneck: true,
-    },
-    Case {
-        method: "Vec::push",
-        bottleneck: false,
-    },
-    Case {
-        method: "Vec::insert",
-        bottleneck: false,
-    },
-    Case {
-        method: "Vec::sort",
-        bottleneck: false,
-    },
-    Case {
-        method: "BTreeMap::insert",
-        bottleneck: false,
-    },
-    Case {
-        method: "VecDeque::push_front",
-        bottleneck: false,
-    },
-    Case {
-        method: "HashMap::insert",
-        bottleneck: false,
-    },
-    Case {
-        method: "EnumeratedDistribution::sample_size",
-        bottleneck: false,
-    },
-];
+use crate::suite::case::{self, Case};
+use crate::suite::judge::{outcome, Outcome};
 
 /// Settings of the benchmark.
 #[derive(Clone, Debug)]
@@ -97,6 +40,8 @@ pub struct Run {
     pub want_bottleneck: bool,
     pub verdict: String,
     pub empirical: Option<String>,
+    pub outcome: Outcome,
+    /// Detected (with its true class), or a clean negative on a control.
     pub correct: bool,
     pub elapsed_ms: u64,
 }
@@ -129,13 +74,9 @@ pub fn run(
     progress: &mut dyn FnMut(&str),
 ) -> Result<Report> {
     let mut runs = Vec::new();
-    for case in CASES {
-        if crate::spec::resolve_method(exec.schema(), case.method).is_err() {
-            anyhow::bail!(
-                "benchmark case {} is not in the worker's schema",
-                case.method
-            );
-        }
+    let cases: Vec<Case> = case::tuning_cases();
+    case::check_cases(exec.schema(), &cases)?;
+    for case in &cases {
         for &score in &cfg.scores {
             for &strategy in &cfg.strategies {
                 for &seed in &cfg.seeds {
@@ -146,7 +87,7 @@ pub fn run(
                         strategy.name()
                     ));
                     let ec = ExploreConfig {
-                        method: case.method.to_string(),
+                        method: case.method.clone(),
                         strategy,
                         oracle: OracleKind::Asymptotic,
                         score,
@@ -167,16 +108,17 @@ pub fn run(
                     };
                     let t = Instant::now();
                     let r = explore(exec, &ec, &mut |_| {})?;
-                    let found = r.verdict == "bottleneck";
+                    let o = outcome(case, Ok(&r), ec.t_rel);
                     runs.push(Run {
-                        method: case.method.to_string(),
+                        method: case.method.clone(),
                         score,
                         strategy: strategy.name().to_string(),
                         seed,
-                        want_bottleneck: case.bottleneck,
+                        want_bottleneck: case.expected.is_positive(),
                         verdict: r.verdict.clone(),
                         empirical: r.empirical.clone(),
-                        correct: found == case.bottleneck,
+                        outcome: o,
+                        correct: matches!(o, Outcome::Detected | Outcome::CorrectNegative),
                         elapsed_ms: t.elapsed().as_millis() as u64,
                     });
                 }
@@ -200,7 +142,7 @@ pub fn run(
                 planted: mine.iter().filter(|r| r.want_bottleneck).count(),
                 false_positives: mine
                     .iter()
-                    .filter(|r| !r.want_bottleneck && !r.correct)
+                    .filter(|r| r.outcome == Outcome::FalsePositive)
                     .count(),
                 controls: mine.iter().filter(|r| !r.want_bottleneck).count(),
                 inconclusive: mine.iter().filter(|r| r.verdict == "inconclusive").count(),
@@ -240,7 +182,7 @@ pub fn render(r: &Report) -> String {
             run.score,
             run.strategy,
             run.seed,
-            run.verdict,
+            run.outcome.label(),
             run.empirical.as_deref().unwrap_or("-")
         ));
     }

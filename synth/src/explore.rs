@@ -60,6 +60,12 @@ pub struct BestProgram {
     pub input_size: u64,
     pub cost: f64,
     pub cost_ref: Option<f64>,
+    /// The optimized metric's value (`--metric`) for this program.
+    #[serde(default)]
+    pub metric_value: f64,
+    /// Milliseconds from the start of the search until this program had run.
+    #[serde(default)]
+    pub found_ms: Option<u64>,
     pub score: f64,
     pub program: Program,
     /// The worker's feedback for this program (the version under analysis); `replay`
@@ -116,6 +122,10 @@ pub struct ExploreReport {
     /// Relative oracle: [size, reference cost] along the same path as `points`.
     #[serde(default)]
     pub ref_points: Vec<(u64, f64)>,
+    /// Relative oracle with `--direction both`: the largest regression and the largest
+    /// improvement found, each judged and confirmed on its own.
+    #[serde(default)]
+    pub sides: Option<relative::Sides<BestProgram>>,
     pub stats: Stats,
     pub tree: TreeSummary,
 }
@@ -252,6 +262,7 @@ pub fn explore(
         points_from: "path".into(),
         outliers: Vec::new(),
         ref_points: Vec::new(),
+        sides: None,
         stats: Stats::default(),
         tree: TreeSummary::default(),
     };
@@ -321,6 +332,8 @@ pub fn explore(
             input_size: n.obs.size,
             cost: n.obs.cost,
             cost_ref: n.obs.cost_ref,
+            metric_value: n.obs.cost,
+            found_ms: Some(n.found_ms),
             score: n.score,
             program: n.program.clone(),
             feedback: Some(n.feedback.clone()),
@@ -345,6 +358,15 @@ pub fn explore(
         .filter_map(|o| Some((o.size, o.cost_ref?)))
         .collect();
     let best_program = search.nodes[best_id].program.clone();
+    let side_ids = relative::sides(search.nodes.iter().map(|n| n.obs).enumerate());
+    let side_programs = if use_relative && cfg.direction == Direction::Both {
+        Some((
+            side_ids.0.map(|id| describe(id, &search)).transpose()?,
+            side_ids.1.map(|id| describe(id, &search)).transpose()?,
+        ))
+    } else {
+        None
+    };
     report.stats = search.stats.clone();
     drop(search);
 
@@ -353,14 +375,29 @@ pub fn explore(
         report.ratio = Some(ratio);
         report.points = path_points;
         report.ref_points = ref_points;
-        let found = relative::passes(ratio, cfg.t_rel, cfg.direction);
-        report.verdict = if found { "bottleneck" } else { "no-bottleneck" }.into();
+        let mut found = relative::passes(ratio, cfg.t_rel, cfg.direction);
         report.reason = format!(
             "cost new/old = {ratio:.3} on the best program (threshold t_rel = {})",
             cfg.t_rel
         );
+        if let (Some((slower, faster)), Some(pr)) = (side_programs, &pair) {
+            let ratio_of = |b: &BestProgram| (b.cost + 1.0) / (b.cost_ref.unwrap_or(b.cost) + 1.0);
+            let sides = relative::Sides::judge(slower, faster, cfg.t_rel, &ratio_of, &mut |b| {
+                if cfg.confirm.top == 0 {
+                    return Ok(None);
+                }
+                let jobs = confirm_jobs_relative(&[b], pr, 1);
+                let c = confirm::confirm(exec, &jobs, &cfg.confirm)?;
+                Ok(c.confirmed.first().map(|x| (x.time_ratio, x.significant)))
+            })?;
+            found = sides.any_passes();
+            report.reason = sides.describe(cfg.t_rel);
+            report.sides = Some(sides);
+        }
+        report.verdict = if found { "bottleneck" } else { "no-bottleneck" }.into();
         if let Some(pr) = &pair {
-            let jobs = confirm_jobs_relative(&report, pr, cfg.confirm.top);
+            let top: Vec<&BestProgram> = report.best.iter().chain(&report.others).collect();
+            let jobs = confirm_jobs_relative(&top, pr, cfg.confirm.top);
             attach(
                 &mut report,
                 confirm::confirm(exec, &jobs, &cfg.confirm)?,
@@ -451,12 +488,10 @@ pub fn explore(
 }
 
 /// The relative confirmation jobs: the top `top` programs on `new` and on `old`.
-fn confirm_jobs_relative(report: &ExploreReport, pr: &Pair, top: usize) -> Vec<confirm::Job> {
+fn confirm_jobs_relative(programs: &[&BestProgram], pr: &Pair, top: usize) -> Vec<confirm::Job> {
     let (from, to) = (pr.new_ty.clone(), pr.old_ty.clone());
-    report
-        .best
+    programs
         .iter()
-        .chain(&report.others)
         .take(top)
         .enumerate()
         .map(|(i, b)| confirm::Job {

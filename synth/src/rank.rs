@@ -172,6 +172,8 @@ mod tests {
             input_size: 10,
             cost: 1.0,
             cost_ref: None,
+            metric_value: 1.0,
+            found_ms: None,
             score,
             program: Program::default(),
             feedback: None,

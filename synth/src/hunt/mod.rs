@@ -260,6 +260,7 @@ fn error_report(m: &PlannedMethod, s: &HuntSettings, e: &anyhow::Error) -> Explo
         points_from: "path".into(),
         outliers: Vec::new(),
         ref_points: Vec::new(),
+        sides: None,
         stats: Default::default(),
         tree: TreeSummary::default(),
     }

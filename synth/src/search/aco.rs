@@ -7,6 +7,11 @@
 //! path so far are reinforced by tau * score (eq. 3.2), with the score squashed into [0, 1)
 //! because our oracle's scores are unbounded logs. Pheromones stay within [tau_min,
 //! tau_max] (MAX-MIN ant system) so no mutation ever becomes impossible.
+//!
+//! Deviation: every second ant starts from a niche elite of the novelty archive
+//! ([`super::novelty`]) instead of p0, so that walks continue from programs that reached a
+//! new size or more cost at a size, even when their score did not improve; the pheromones
+//! still reinforce the best path from p0.
 
 use std::collections::HashMap;
 
@@ -45,15 +50,15 @@ impl Default for Aco {
     }
 }
 
-/// Walks `ants` ants `steps` steps from the root, choosing with `pick`; returns nothing,
-/// nodes land in the search tree.
+/// Walks one ant from each node of `starts` for `steps` steps, choosing with `pick`;
+/// returns nothing, nodes land in the search tree.
 pub(super) fn walk(
     s: &mut Search<'_>,
-    ants: usize,
+    starts: &[usize],
     steps: u32,
     pick: &mut dyn FnMut(&mut Search<'_>, &[Mutation]) -> usize,
 ) -> Result<()> {
-    let mut at = vec![0usize; ants];
+    let mut at = starts.to_vec();
     for _ in 0..steps {
         if !s.has_budget() {
             break;
@@ -136,7 +141,11 @@ impl Strategy for Aco {
             }
             s.rng.random_range(0..muts.len())
         };
-        walk(s, self.ants, self.nb_mut, &mut pick)?;
+        let mut starts = vec![0usize; self.ants];
+        for start in starts.iter_mut().skip(1).step_by(2) {
+            *start = s.novelty_pick().unwrap_or(0);
+        }
+        walk(s, &starts, self.nb_mut, &mut pick)?;
         // Eq. 3.2: evaporate everywhere, reinforce the best path so far.
         let best = s.best;
         let squashed = 1.0 - (-s.nodes[best].score.max(0.0)).exp();

@@ -7,6 +7,11 @@
 //! program with a few variables already has hundreds of mutations and evaluating all of them
 //! would spend the budget on the first levels of the tree. Unsampled mutations stay
 //! reachable: a node is re-expanded when the open set runs dry.
+//!
+//! Ordering by score alone stalls wherever the way to a bottleneck first lowers the score
+//! (see [`super::novelty`]), so every [`AStar::novelty_every`]-th expansion takes a niche
+//! elite of the novelty archive instead of the open set's best: a node that reached a new
+//! input size, or more cost at a size already reached, is expanded whatever its score.
 
 use anyhow::Result;
 use priority_queue::DoublePriorityQueue;
@@ -39,8 +44,11 @@ pub struct AStar {
     pub best_open: usize,
     /// Mutations evaluated per expansion.
     pub children: usize,
+    /// Every this many expansions, one is a niche elite of the novelty archive (0: never).
+    pub novelty_every: u64,
     started: bool,
     reseeds: usize,
+    rounds: u64,
 }
 
 impl Default for AStar {
@@ -50,8 +58,10 @@ impl Default for AStar {
             max_open: 8192,
             best_open: 16,
             children: 32,
+            novelty_every: 2,
             started: false,
             reseeds: 0,
+            rounds: 0,
         }
     }
 }
@@ -66,9 +76,21 @@ impl Strategy for AStar {
             self.open.push(0, OrdF64(s.nodes[0].score));
             self.started = true;
         }
-        // The next node with mutations left (nodes at maxMuts have none).
+        self.rounds += 1;
         let mut found = None;
+        if self.novelty_every > 0 && self.rounds % self.novelty_every == 0 {
+            if let Some(node) = s.novelty_pick() {
+                let muts = s.mutations_of(node);
+                if !muts.is_empty() {
+                    found = Some((node, muts));
+                }
+            }
+        }
+        // The next node with mutations left (nodes at maxMuts have none).
         for _ in 0..64 {
+            if found.is_some() {
+                break;
+            }
             let node = match self.open.pop_max() {
                 Some((n, _)) => n,
                 None => {

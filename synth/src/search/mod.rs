@@ -9,6 +9,7 @@
 
 pub mod aco;
 pub mod astar;
+pub mod novelty;
 pub mod random;
 
 use std::collections::HashMap;
@@ -25,6 +26,7 @@ use crate::exec::Executor;
 use crate::learn::LearningTable;
 use crate::mutate::{apply, mutations, Mutation, MutationConfig};
 use crate::oracle::{Obs, Oracle};
+use novelty::Archive;
 
 /// Candidates per executor call inside [`Search::evaluate`] (the time budget is checked
 /// between calls). Chunking never changes results under a program budget.
@@ -128,6 +130,12 @@ pub struct Node {
     pub feedback_ref: Option<Feedback>,
     pub obs: Obs,
     pub score: f64,
+    /// Whether the node became the elite of its niche when it ran (see [`novelty`]).
+    pub novel: bool,
+    /// How many times a strategy chose this node for expansion through the archive.
+    pub expansions: u32,
+    /// Milliseconds from the start of the search until this node's program had run.
+    pub found_ms: u64,
 }
 
 /// What applying a mutation gave.
@@ -165,6 +173,13 @@ pub struct Stats {
     /// Milliseconds until the best program first passed `SearchConfig::expose_ratio`.
     #[serde(default)]
     pub expose_ms: Option<u64>,
+    /// Milliseconds until any program first cost `SearchConfig::expose_ratio` times more on
+    /// the version under analysis than on the reference (a regression passing t_rel).
+    #[serde(default)]
+    pub expose_slower_ms: Option<u64>,
+    /// The same for a program costing that many times less (an improvement).
+    #[serde(default)]
+    pub expose_faster_ms: Option<u64>,
     /// (milliseconds, score) each time the best score improved, root first.
     #[serde(default)]
     pub best_history: Vec<(u64, f64)>,
@@ -199,6 +214,8 @@ pub struct Search<'a> {
     progress: Option<Box<dyn FnMut(&Progress) + 'a>>,
     /// Index of the best node so far.
     pub best: usize,
+    /// The elite of each niche (see [`novelty`]).
+    pub archive: Archive,
 }
 
 impl<'a> Search<'a> {
@@ -224,6 +241,7 @@ impl<'a> Search<'a> {
             start: Instant::now(),
             progress: None,
             best: 0,
+            archive: Archive::default(),
         }
     }
 
@@ -252,7 +270,11 @@ impl<'a> Search<'a> {
             feedback_ref: r,
             obs,
             score,
+            novel: true,
+            expansions: 0,
+            found_ms: self.start.elapsed().as_millis() as u64,
         });
+        self.archive.offer(&obs, 0);
         self.best = 0;
         self.record_best();
         Ok(true)
@@ -404,8 +426,22 @@ impl<'a> Search<'a> {
                 feedback_ref: r,
                 obs,
                 score,
+                novel: false,
+                expansions: 0,
+                found_ms: self.start.elapsed().as_millis() as u64,
             });
             let id = self.nodes.len() - 1;
+            self.nodes[id].novel = self.archive.offer(&obs, id);
+            if let (Some(t), Some(_)) = (self.cfg.expose_ratio, obs.cost_ref) {
+                let r = crate::oracle::relative::ratio(&obs);
+                let ms = self.nodes[id].found_ms;
+                if r >= t && self.stats.expose_slower_ms.is_none() {
+                    self.stats.expose_slower_ms = Some(ms);
+                }
+                if r <= 1.0 / t && self.stats.expose_faster_ms.is_none() {
+                    self.stats.expose_faster_ms = Some(ms);
+                }
+            }
             self.known.insert(hash, Some(id));
             if score > self.nodes[self.best].score {
                 self.best = id;
@@ -422,6 +458,26 @@ impl<'a> Search<'a> {
             });
         }
         Ok(out)
+    }
+
+    /// A niche elite to expand next, even if its score is below its parent's: the one
+    /// expanded least often through the archive (ties broken at random), among those with
+    /// mutations left; its expansion count is incremented. `None` when there is none.
+    pub fn novelty_pick(&mut self) -> Option<usize> {
+        let elites: Vec<usize> = self
+            .archive
+            .elites()
+            .into_iter()
+            .filter(|&id| self.nodes[id].depth < self.cfg.max_depth)
+            .collect();
+        let least = elites.iter().map(|&id| self.nodes[id].expansions).min()?;
+        let fewest: Vec<usize> = elites
+            .into_iter()
+            .filter(|&id| self.nodes[id].expansions == least)
+            .collect();
+        let id = fewest[self.rng.random_range(0..fewest.len())];
+        self.nodes[id].expansions += 1;
+        Some(id)
     }
 
     /// The best `k` nodes by score (ties: fewer mutations first).

@@ -22,6 +22,6 @@ impl Strategy for RandomWalk {
     fn round(&mut self, s: &mut Search<'_>) -> Result<()> {
         self.nb_mut = self.nb_mut % s.cfg.max_depth + 1;
         let mut pick = |s: &mut Search<'_>, muts: &[Mutation]| s.rng.random_range(0..muts.len());
-        walk(s, 16, self.nb_mut, &mut pick)
+        walk(s, &[0; 16], self.nb_mut, &mut pick)
     }
 }
