@@ -158,9 +158,9 @@ pub struct SearchArgs {
     /// Deepest mutation path (maxMuts).
     #[arg(long, default_value_t = 32)]
     pub max_muts: u32,
-    /// Per-program deadline after which a worker is killed and the program is a timeout.
-    /// Short on purpose: the search runs thousands of programs, and one that needs longer
-    /// is not worth its time (it counts as a timeout, not as a result).
+    /// Per-program budget past which the program is a timeout, counted in fuel (edges at a
+    /// fixed 10^8 per second, so it is the same on a loaded machine; the wall clock backs it
+    /// up at 20x). Short on purpose: one program that needs longer is not worth its time.
     #[arg(long, value_parser = parse_duration, default_value = "500ms")]
     pub deadline: std::time::Duration,
 }
@@ -632,18 +632,34 @@ pub fn render_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
         st.timeouts,
         st.elapsed_ms as f64 / 1000.0
     ));
-    let budget = match a.search.max_programs {
-        Some(n) => format!("--max-programs {n}"),
-        None => format!("--budget {}s", a.search.budget.as_secs_f64()),
-    };
-    s.push_str(&format!(
-        "Reproduce with: perfsyn explore --method {} --strategy {} --seed {} {budget}{}\n",
-        a.method,
-        r.strategy,
-        r.seed,
-        if a.search.no_loops { " --no-loops" } else { "" }
-    ));
+    s.push_str(&format!("Reproduce with: {}\n", reproduce_explore(r, a)));
     s
+}
+
+/// The command that reproduces an explore run exactly: the program count it reached (never
+/// a time budget) and every flag that shaped the search or the verdict.
+fn reproduce_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
+    fn name(v: &impl clap::ValueEnum) -> String {
+        v.to_possible_value()
+            .map_or_else(String::new, |p| p.get_name().to_string())
+    }
+    let mut c = format!(
+        "perfsyn explore --method {} --strategy {} --seed {} --max-programs {} --metric {} --deadline {}s --max-muts {}",
+        a.method, r.strategy, r.seed, r.stats.programs, r.metric, a.search.deadline.as_secs_f64(), a.search.max_muts
+    );
+    c += &format!(" --oracle {}", name(&a.oracle));
+    c += &format!(" --score {}", name(&a.score));
+    c += &format!(" --direction {} --t-rel {}", name(&a.direction), a.t_rel);
+    if a.search.no_loops {
+        c += " --no-loops";
+    }
+    if let Some(e) = &a.expect {
+        c += &format!(" --expect \"{e}\"");
+    }
+    if let Some(f) = &a.from {
+        c += &format!(" --from {} --from-rank {}", f.display(), a.from_rank);
+    }
+    c
 }
 
 #[derive(Debug, Subcommand)]
