@@ -669,6 +669,28 @@ pub enum BenchCommand {
     /// Planted asymptotic bottlenecks and correct methods, per score and strategy, under one
     /// program budget: the benchmark behind the default score.
     Search(BenchSearchArgs),
+    /// Programs per second and the share of worker time outside the call under test, on
+    /// seeded explores of corpus methods.
+    Throughput(BenchThroughputArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BenchThroughputArgs {
+    /// Methods to explore (default: Vec::dedup, BTreeMap::insert, HashMap::remove).
+    #[arg(long, value_delimiter = ',')]
+    pub methods: Vec<String>,
+    /// Programs per explore (deterministic budget).
+    #[arg(long, value_parser = parse_positive, default_value = "300")]
+    pub max_programs: u64,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[arg(long, value_parser = parse_workers)]
+    pub workers: Option<usize>,
+    /// Print a JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub worker: WorkerArgs,
 }
 
 #[derive(Debug, Args)]
@@ -716,6 +738,27 @@ pub struct BenchIpcArgs {
 
 fn run_bench(b: BenchCommand) -> Result<()> {
     match b {
+        BenchCommand::Throughput(a) => {
+            let worker = worker_build::resolve_worker(a.worker.worker.as_deref(), a.json)?;
+            let workers = a
+                .workers
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let mut pool =
+                WorkerPool::start(&worker, workers, std::time::Duration::from_millis(500))?;
+            let methods = if a.methods.is_empty() {
+                crate::bench_throughput::METHODS.map(String::from).to_vec()
+            } else {
+                a.methods.clone()
+            };
+            let r =
+                crate::bench_throughput::run(&mut pool, workers, &methods, a.seed, a.max_programs)?;
+            if a.json {
+                println!("{}", serde_json::to_string_pretty(&r)?);
+            } else {
+                print!("{}", crate::bench_throughput::render(&r));
+            }
+            Ok(())
+        }
         BenchCommand::Ipc(a) => {
             let worker = worker_build::resolve_worker(a.worker.worker.as_deref(), a.json)?;
             let cfg = bench_ipc::BenchIpcConfig {
