@@ -129,3 +129,24 @@ fn a_hang_is_killed_after_the_deadline_and_costs_one_program() {
     assert_marker(&fbs[2], 4, "after two hangs");
     assert_eq!(pool.stats().timeouts, 2);
 }
+
+/// Fuel, not the clock, decides a timeout: a program that ends in milliseconds but needs
+/// more edges than its fuel is a timeout, and the same program with enough fuel is not.
+#[test]
+fn a_program_past_its_fuel_is_a_timeout_whatever_the_clock_says() {
+    let start = |fuel: u64| {
+        let mut cfg = perfsyn_profiler_ipc::PoolConfig::new(worker_support::worker());
+        cfg.workers = 1;
+        cfg.deadline = Duration::from_secs(60);
+        cfg.fuel = fuel;
+        cfg.shm_size = 4 << 20;
+        perfsyn_profiler_ipc::Pool::start(cfg).expect("start the pool")
+    };
+    let mut starved = start(20_000);
+    let fbs = starved.run(&[marker(4096), marker(4)]).unwrap();
+    assert_eq!(fbs[0].outcome, Outcome::Timeout);
+    assert_marker(&fbs[1], 4, "after a program out of fuel");
+    let mut fed = start(1 << 40);
+    let fbs = fed.run(&[marker(4096)]).unwrap();
+    assert_marker(&fbs[0], 4096, "with enough fuel");
+}

@@ -7,6 +7,9 @@
 //! calls the registered wrapper, and puts back the ones not passed by value. Only the
 //! wrapper call of a statement marked `under_test` runs between the two counter snapshots.
 //! Target panics are caught per program and returned as data with the statement index.
+//!
+//! With [`RunLimits`] set, a program is metered in fuel (edges executed from its first
+//! statement to the drop of its values, see [`meter::arm_fuel`]) and heap bytes.
 
 use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -22,6 +25,16 @@ use crate::schema::{ApiSchema, Mode};
 pub struct Interpreter<'r> {
     registry: &'r Registry,
     schema: ApiSchema,
+    limits: Option<RunLimits>,
+}
+
+/// The deterministic limits of one program run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunLimits {
+    /// Edges the program may execute (setup, calls and the drop of its values).
+    pub fuel: u64,
+    /// Heap bytes the program may hold beyond what was live when it started.
+    pub heap: u64,
 }
 
 impl<'r> Interpreter<'r> {
@@ -30,7 +43,13 @@ impl<'r> Interpreter<'r> {
         Interpreter {
             registry,
             schema: registry.schema(),
+            limits: None,
         }
+    }
+
+    /// Meters every later run with `limits` (`None`: unmetered).
+    pub fn set_limits(&mut self, limits: Option<RunLimits>) {
+        self.limits = limits;
     }
 
     /// The schema of the registry.
@@ -67,6 +86,9 @@ impl<'r> Interpreter<'r> {
             i: 0,
             n: 0,
         };
+        if let Some(l) = self.limits {
+            meter::arm_fuel(l.fuel, l.heap);
+        }
         let result = catch_unwind(AssertUnwindSafe(|| m.exec_top(&code)));
         let outcome = match result {
             Ok(Ok(())) => Outcome::Ok,
@@ -87,7 +109,11 @@ impl<'r> Interpreter<'r> {
         };
         // Dropping target values runs target code too; a panic there must not escape.
         let slots = std::mem::take(&mut m.slots);
-        if catch_unwind(AssertUnwindSafe(move || drop(slots))).is_err() && fb.is_ok() {
+        let dropped = catch_unwind(AssertUnwindSafe(move || drop(slots)));
+        if self.limits.is_some() {
+            meter::disarm_fuel();
+        }
+        if dropped.is_err() && fb.is_ok() {
             return Feedback {
                 outcome: Outcome::Panic {
                     stmt: p.body.len() as u32,

@@ -25,6 +25,22 @@ pub static ALLOC_BYTES: AtomicU64 = AtomicU64::new(0);
 pub static ALLOC_FAILED: AtomicBool = AtomicBool::new(false);
 /// Hook called with the size of a failed allocation (the worker records it in shared memory).
 pub static OOM_HOOK: std::sync::OnceLock<fn(usize)> = std::sync::OnceLock::new();
+/// Heap bytes currently allocated (allocations minus deallocations), for the heap limit.
+pub static LIVE_BYTES: AtomicU64 = AtomicU64::new(0);
+/// Largest number of live heap bytes a program may add to what was live when it started;
+/// past it an allocation fails (out of memory). Counted by the allocator, so the limit is
+/// the same on every machine, unlike an address-space limit. `u64::MAX` while disarmed.
+pub static HEAP_LIMIT: AtomicU64 = AtomicU64::new(u64::MAX);
+/// [`LIVE_BYTES`] when the running program started (the base of [`HEAP_LIMIT`]).
+pub static HEAP_BASE: AtomicU64 = AtomicU64::new(0);
+/// The value of [`EDGES`] past which the running program is out of fuel (`u64::MAX`: no
+/// program is metered). See [`arm_fuel`].
+pub static FUEL_END: AtomicU64 = AtomicU64::new(u64::MAX);
+/// Called when the running program runs out of fuel, before the process exits (the worker
+/// records it in shared memory so the supervisor reports a timeout).
+pub static FUEL_HOOK: std::sync::OnceLock<fn()> = std::sync::OnceLock::new();
+/// Exit status of a worker process that ended because its program ran out of fuel.
+pub const EXIT_OUT_OF_FUEL: i32 = 86;
 
 #[inline(always)]
 fn bump(c: &AtomicU64, n: u64) {
@@ -37,10 +53,60 @@ pub fn probe_op() {
     bump(&PROBE_OPS, 1);
 }
 
-/// Counts one edge; called by the sanitizer-coverage callback.
+/// Counts one edge; called by the sanitizer-coverage callback. The same counter is the
+/// program's fuel: past [`FUEL_END`] the program is stopped (see [`arm_fuel`]).
 #[inline(always)]
 pub fn edge() {
-    bump(&EDGES, 1);
+    let e = EDGES.load(Relaxed).wrapping_add(1);
+    EDGES.store(e, Relaxed);
+    if e > FUEL_END.load(Relaxed) {
+        // Disarm first: `out_of_fuel` is instrumented too, and its own edges must not
+        // re-enter it.
+        FUEL_END.store(u64::MAX, Relaxed);
+        out_of_fuel();
+    }
+}
+
+/// Gives the program that starts now `fuel` edges (setup, calls and the drop of its values
+/// all count) and `heap` bytes of heap beyond what is live now.
+///
+/// Why the process exits instead of unwinding: the callback fires on any edge, inside
+/// `nounwind` functions and in the middle of unsafe code whose invariants hold only at its
+/// end (a `Vec` between `set_len` and the writes); unwinding from there is undefined
+/// behavior, and `longjmp` would skip destructors. Ending the process is sound, and the
+/// supervisor respawns the worker.
+pub fn arm_fuel(fuel: u64, heap: u64) {
+    HEAP_BASE.store(LIVE_BYTES.load(Relaxed), Relaxed);
+    HEAP_LIMIT.store(heap, Relaxed);
+    FUEL_END.store(EDGES.load(Relaxed).saturating_add(fuel), Relaxed);
+}
+
+/// Stops metering fuel and heap (between programs).
+pub fn disarm_fuel() {
+    FUEL_END.store(u64::MAX, Relaxed);
+    HEAP_LIMIT.store(u64::MAX, Relaxed);
+}
+
+#[cold]
+#[inline(never)]
+fn out_of_fuel() -> ! {
+    if let Some(h) = FUEL_HOOK.get() {
+        h();
+    }
+    // SAFETY: _exit ends the process at once; nothing runs after it.
+    unsafe { libc::_exit(EXIT_OUT_OF_FUEL) }
+}
+
+/// Whether `size` more heap bytes fit the running program's heap limit.
+#[inline(always)]
+fn heap_allows(size: usize) -> bool {
+    let limit = HEAP_LIMIT.load(Relaxed);
+    limit == u64::MAX
+        || LIVE_BYTES
+            .load(Relaxed)
+            .wrapping_sub(HEAP_BASE.load(Relaxed))
+            .saturating_add(size as u64)
+            <= limit
 }
 
 /// Counts `n` bytes moved; called by the counting memcpy family.
@@ -106,34 +172,62 @@ unsafe impl GlobalAlloc for CountingAlloc {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         bump(&ALLOCS, 1);
         bump(&ALLOC_BYTES, layout.size() as u64);
+        if !heap_allows(layout.size()) {
+            failed(layout.size());
+            return std::ptr::null_mut();
+        }
         // SAFETY: same contract as ours.
         let p = unsafe { System.alloc(layout) };
         if p.is_null() {
             failed(layout.size());
+        } else {
+            bump(&LIVE_BYTES, layout.size() as u64);
         }
         p
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE_BYTES.store(
+            LIVE_BYTES.load(Relaxed).wrapping_sub(layout.size() as u64),
+            Relaxed,
+        );
         // SAFETY: same contract as ours.
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         bump(&ALLOCS, 1);
         bump(&ALLOC_BYTES, layout.size() as u64);
+        if !heap_allows(layout.size()) {
+            failed(layout.size());
+            return std::ptr::null_mut();
+        }
         // SAFETY: same contract as ours.
         let p = unsafe { System.alloc_zeroed(layout) };
         if p.is_null() {
             failed(layout.size());
+        } else {
+            bump(&LIVE_BYTES, layout.size() as u64);
         }
         p
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         bump(&ALLOCS, 1);
         bump(&ALLOC_BYTES, new_size as u64);
+        if new_size > layout.size() && !heap_allows(new_size - layout.size()) {
+            failed(new_size);
+            return std::ptr::null_mut();
+        }
         // SAFETY: same contract as ours.
         let p = unsafe { System.realloc(ptr, layout, new_size) };
         if p.is_null() {
             failed(new_size);
+        } else {
+            LIVE_BYTES.store(
+                LIVE_BYTES
+                    .load(Relaxed)
+                    .wrapping_add(new_size as u64)
+                    .wrapping_sub(layout.size() as u64),
+                Relaxed,
+            );
         }
         p
     }

@@ -32,8 +32,9 @@ use crate::feedback::{Feedback, Outcome};
 
 /// "PERFSYN1" in little-endian.
 pub const MAGIC: u64 = u64::from_le_bytes(*b"PERFSYN1");
-/// Bumped on every incompatible change of this file (3: the concurrent request).
-pub const VERSION: u32 = 3;
+/// Bumped on every incompatible change of this file (3: the concurrent request; 4: fuel and
+/// heap limits, `fuel_out`).
+pub const VERSION: u32 = 4;
 /// The region's fd number in the worker.
 pub const REGION_FD: i32 = 3;
 /// The pool doorbell's fd number in the worker.
@@ -83,6 +84,10 @@ pub struct Fixed {
     pub req_cap: AtomicU64,
     pub resp_off: AtomicU64,
     pub resp_cap: AtomicU64,
+    /// Fuel of one program: edges it may execute (0: unmetered).
+    pub fuel: AtomicU64,
+    /// Heap bytes one program may hold (0: unlimited; the address-space limit still holds).
+    pub heap_limit: AtomicU64,
 }
 
 /// Fields the host writes per request.
@@ -120,6 +125,9 @@ pub struct FromWorker {
     /// Set when the worker asks to be replaced (its CPU-time budget is half used).
     pub retire: AtomicU32,
     pub pid: AtomicU32,
+    /// Set by the worker just before it exits because the running program ran out of fuel:
+    /// a deterministic timeout.
+    pub fuel_out: AtomicU32,
 }
 
 /// The header at offset 0 of a worker region.

@@ -47,24 +47,63 @@ pub struct PoolConfig {
     /// Number of worker processes.
     pub workers: usize,
     /// Wall-clock deadline of one program (setup included); past it the worker is killed.
+    /// Only a backstop when `fuel` is set: it depends on the machine's load.
     pub deadline: Duration,
-    /// Address-space limit of each worker (`RLIMIT_AS`), bytes.
+    /// Fuel of one program: the edges it may execute (setup, calls and drops) before the
+    /// worker stops it and reports a timeout, the same on a quiet or a loaded machine.
+    /// 0: unmetered (the deadline decides). See [`fuel_for`].
+    pub fuel: u64,
+    /// Heap bytes one program may hold (counted by the worker's allocator, so the same on
+    /// every machine); past it an allocation fails and the program is out of memory.
+    /// 0: only the address-space limit.
+    pub heap_limit: u64,
+    /// Address-space limit of each worker (`RLIMIT_AS`), bytes: a backstop to `heap_limit`.
     pub memory_limit: u64,
     /// Size of each worker's shared region, bytes (half requests, half feedback).
     pub shm_size: usize,
 }
 
+/// Edges per second of instrumented, interpreted execution that a time budget is converted
+/// at (about what this machine's workers run when it is quiet). The conversion is fixed, so
+/// a budget means the same work everywhere; only its wall-clock duration varies.
+pub const NOMINAL_EDGES_PER_SEC: u64 = 100_000_000;
+
+/// Default heap limit of one program: 1 GiB.
+pub const DEFAULT_HEAP_LIMIT: u64 = 1 << 30;
+
+/// The fuel of a per-program budget given as a duration (see [`NOMINAL_EDGES_PER_SEC`]).
+pub fn fuel_for(budget: Duration) -> u64 {
+    (budget.as_secs_f64() * NOMINAL_EDGES_PER_SEC as f64) as u64
+}
+
+/// The wall-clock backstop of a budget metered in fuel: 20 times the budget, at least 10 s,
+/// so that only a program stuck outside instrumented code (a sleep, a syscall) reaches it,
+/// even on a heavily loaded machine.
+pub fn backstop_for(budget: Duration) -> Duration {
+    (budget * 20).max(Duration::from_secs(10))
+}
+
 impl PoolConfig {
-    /// Defaults: one worker per core, 2 s per program, 4 GiB of address space, 16 MiB of
-    /// shared memory per worker.
+    /// Defaults: one worker per core, 2 s of fuel per program (a wall-clock backstop of
+    /// 40 s), 1 GiB of heap and 4 GiB of address space, 16 MiB of shared memory per worker.
     pub fn new(worker: PathBuf) -> PoolConfig {
+        let budget = Duration::from_secs(2);
         PoolConfig {
             worker,
             workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            deadline: Duration::from_secs(2),
+            deadline: backstop_for(budget),
+            fuel: fuel_for(budget),
+            heap_limit: DEFAULT_HEAP_LIMIT,
             memory_limit: 4 << 30,
             shm_size: 16 << 20,
         }
+    }
+
+    /// Meters each program with `budget` converted to fuel, the wall clock as a backstop.
+    pub fn with_budget(mut self, budget: Duration) -> PoolConfig {
+        self.fuel = fuel_for(budget);
+        self.deadline = backstop_for(budget);
+        self
     }
 }
 
@@ -678,11 +717,12 @@ impl Pool {
         remaining: &mut usize,
         queue: &mut VecDeque<(usize, usize)>,
     ) -> Result<(), PoolError> {
-        let (done, oom) = {
+        let (done, oom, fuel_out) = {
             let out = &self.slots[i].inc.header().from_worker;
             (
                 (out.done.load(Acquire) as usize).min(len),
                 out.oom.load(SeqCst) != 0,
+                out.fuel_out.load(SeqCst) != 0,
             )
         };
         self.collect(i, first, done, results, remaining)?;
@@ -691,14 +731,14 @@ impl Pool {
             let keeper = &self.slots[i].inc.keeper;
             // A kill for the deadline that landed just after the slow program finished hit
             // its successor, which then gets another chance instead of a wrong verdict.
-            let innocent = killed_at.is_some_and(|k| k as usize != done + 1);
+            let innocent = !fuel_out && killed_at.is_some_and(|k| k as usize != done + 1);
             if innocent {
                 rest = done;
             } else {
                 let tail = keeper.tail();
                 let outcome = sandbox::classify(&Autopsy {
                     death: keeper.death().unwrap_or(Death::Signaled(0)),
-                    timed_out: killed_at.is_some(),
+                    timed_out: killed_at.is_some() || fuel_out,
                     oom,
                     stderr_tail: &tail,
                 });
@@ -842,6 +882,8 @@ impl Pool {
         h.fixed.req_cap.store(req_cap as u64, Relaxed);
         h.fixed.resp_off.store(resp_off as u64, Relaxed);
         h.fixed.resp_cap.store(resp_cap as u64, Relaxed);
+        h.fixed.fuel.store(self.cfg.fuel, Relaxed);
+        h.fixed.heap_limit.store(self.cfg.heap_limit, Relaxed);
         h.fixed.version.store(protocol::VERSION, Relaxed);
         h.fixed.magic.store(protocol::MAGIC, SeqCst);
 

@@ -13,7 +13,7 @@ use std::os::fd::{FromRawFd, OwnedFd};
 use std::sync::atomic::{AtomicPtr, Ordering::*};
 use std::time::{Duration, Instant};
 
-use crate::interp::{quiet_panics, Interpreter};
+use crate::interp::{quiet_panics, Interpreter, RunLimits};
 use crate::program::Program;
 use crate::protocol::{self, Header};
 use crate::registry::Registry;
@@ -50,13 +50,27 @@ pub fn main(registry: &Registry) -> i32 {
     }
 }
 
-/// Where the allocator's failure hook records an out-of-memory (the region's `oom` field).
-static OOM_FLAG: AtomicPtr<std::sync::atomic::AtomicU32> = AtomicPtr::new(std::ptr::null_mut());
+/// Where the allocator's failure hook records an out-of-memory (the region's `oom` field,
+/// or a fork server's channel in its processes).
+pub(crate) static OOM_FLAG: AtomicPtr<std::sync::atomic::AtomicU32> =
+    AtomicPtr::new(std::ptr::null_mut());
+/// Where the fuel hook records that the running program ran out of fuel (the region's
+/// `fuel_out` field, or a fork server's channel).
+pub(crate) static FUEL_FLAG: AtomicPtr<std::sync::atomic::AtomicU32> =
+    AtomicPtr::new(std::ptr::null_mut());
 
 fn on_alloc_failure(_size: usize) {
     let p = OOM_FLAG.load(Relaxed);
     if !p.is_null() {
-        // SAFETY: points into the region, which stays mapped until the process ends.
+        // SAFETY: points into shared memory that stays mapped until the process ends.
+        unsafe { (*p).store(1, SeqCst) };
+    }
+}
+
+fn on_fuel_out() {
+    let p = FUEL_FLAG.load(Relaxed);
+    if !p.is_null() {
+        // SAFETY: as for OOM_FLAG.
         unsafe { (*p).store(1, SeqCst) };
     }
 }
@@ -99,6 +113,8 @@ fn serve(registry: &Registry) -> i32 {
     }
     OOM_FLAG.store(&out.oom as *const _ as *mut _, SeqCst);
     let _ = crate::meter::OOM_HOOK.set(on_alloc_failure);
+    FUEL_FLAG.store(&out.fuel_out as *const _ as *mut _, SeqCst);
+    let _ = crate::meter::FUEL_HOOK.set(on_fuel_out);
     out.pid.store(std::process::id(), Relaxed);
 
     let req_off = h.fixed.req_off.load(Relaxed) as usize;
@@ -113,7 +129,13 @@ fn serve(registry: &Registry) -> i32 {
     }
 
     warm_up();
-    let interp = Interpreter::new(registry);
+    let mut interp = Interpreter::new(registry);
+    let fuel = h.fixed.fuel.load(Relaxed);
+    let heap = h.fixed.heap_limit.load(Relaxed);
+    interp.set_limits((fuel > 0 || heap > 0).then_some(RunLimits {
+        fuel: if fuel > 0 { fuel } else { u64::MAX },
+        heap: if heap > 0 { heap } else { u64::MAX },
+    }));
     // SAFETY: the response area belongs to the worker until it publishes a state or a reply.
     let resp = unsafe { region.bytes_mut(resp_off, resp_cap) };
     match protocol::put_frame(resp, interp.schema()) {

@@ -195,9 +195,9 @@ pub struct SearchArgs {
     /// Deepest mutation path (maxMuts).
     #[arg(long, default_value_t = 32)]
     pub max_muts: u32,
-    /// Per-program deadline after which a worker is killed and the program is a timeout.
-    /// Short on purpose: the search runs thousands of programs, and one that needs longer
-    /// is not worth its time (it counts as a timeout, not as a result).
+    /// Per-program budget past which the program is a timeout, counted in fuel (edges at a
+    /// fixed 10^8 per second, so it is the same on a loaded machine; the wall clock backs it
+    /// up at 20x). Short on purpose: one program that needs longer is not worth its time.
     #[arg(long, value_parser = parse_duration, default_value = "500ms")]
     pub deadline: std::time::Duration,
 }
@@ -679,22 +679,37 @@ pub fn render_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
         st.timeouts,
         st.elapsed_ms as f64 / 1000.0
     ));
-    let budget = match a.search.max_programs {
-        Some(n) => format!("--max-programs {n}"),
-        None => format!("--budget {}s", a.search.budget.as_secs_f64()),
-    };
-    s.push_str(&format!(
-        "Reproduce with: perfsyn explore --method {} --strategy {} --seed {} {budget}{}{}\n",
-        a.method,
-        r.strategy,
-        r.seed,
-        if a.search.no_loops { " --no-loops" } else { "" },
-        a.worker
-            .harness()
-            .map(|h| h.reproduce_flag())
-            .unwrap_or_default()
-    ));
+    s.push_str(&format!("Reproduce with: {}\n", reproduce_explore(r, a)));
     s
+}
+
+/// The command that reproduces an explore run exactly: the program count it reached (never
+/// a time budget) and every flag that shaped the search or the verdict.
+fn reproduce_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
+    fn name(v: &impl clap::ValueEnum) -> String {
+        v.to_possible_value()
+            .map_or_else(String::new, |p| p.get_name().to_string())
+    }
+    let mut c = format!(
+        "perfsyn explore --method {} --strategy {} --seed {} --max-programs {} --metric {} --deadline {}s --max-muts {}",
+        a.method, r.strategy, r.seed, r.stats.programs, r.metric, a.search.deadline.as_secs_f64(), a.search.max_muts
+    );
+    c += &format!(" --oracle {}", name(&a.oracle));
+    c += &format!(" --score {}", name(&a.score));
+    c += &format!(" --direction {} --t-rel {}", name(&a.direction), a.t_rel);
+    if a.search.no_loops {
+        c += " --no-loops";
+    }
+    if let Some(e) = &a.expect {
+        c += &format!(" --expect \"{e}\"");
+    }
+    if let Some(f) = &a.from {
+        c += &format!(" --from {} --from-rank {}", f.display(), a.from_rank);
+    }
+    if let Ok(h) = a.worker.harness() {
+        c += &h.reproduce_flag();
+    }
+    c
 }
 
 #[derive(Debug, Subcommand)]
@@ -704,6 +719,28 @@ pub enum BenchCommand {
     /// Planted asymptotic bottlenecks and correct methods, per score and strategy, under one
     /// program budget: the benchmark behind the default score.
     Search(BenchSearchArgs),
+    /// Programs per second and the share of worker time outside the call under test, on
+    /// seeded explores of corpus methods.
+    Throughput(BenchThroughputArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BenchThroughputArgs {
+    /// Methods to explore (default: Vec::dedup, BTreeMap::insert, HashMap::remove).
+    #[arg(long, value_delimiter = ',')]
+    pub methods: Vec<String>,
+    /// Programs per explore (deterministic budget).
+    #[arg(long, value_parser = parse_positive, default_value = "300")]
+    pub max_programs: u64,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[arg(long, value_parser = parse_workers)]
+    pub workers: Option<usize>,
+    /// Print a JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub worker: WorkerArgs,
 }
 
 #[derive(Debug, Args)]
@@ -751,6 +788,27 @@ pub struct BenchIpcArgs {
 
 fn run_bench(b: BenchCommand) -> Result<()> {
     match b {
+        BenchCommand::Throughput(a) => {
+            let worker = worker_build::resolve_worker(a.worker.worker.as_deref(), a.json)?;
+            let workers = a
+                .workers
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let mut pool =
+                WorkerPool::start(&worker, workers, std::time::Duration::from_millis(500))?;
+            let methods = if a.methods.is_empty() {
+                crate::bench_throughput::METHODS.map(String::from).to_vec()
+            } else {
+                a.methods.clone()
+            };
+            let r =
+                crate::bench_throughput::run(&mut pool, workers, &methods, a.seed, a.max_programs)?;
+            if a.json {
+                println!("{}", serde_json::to_string_pretty(&r)?);
+            } else {
+                print!("{}", crate::bench_throughput::render(&r));
+            }
+            Ok(())
+        }
         BenchCommand::Ipc(a) => {
             let worker = a.worker.resolve(a.json)?;
             let cfg = bench_ipc::BenchIpcConfig {

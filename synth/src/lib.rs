@@ -7,6 +7,7 @@
 pub mod bench_ipc;
 pub mod bench_search;
 pub mod check;
+pub mod bench_throughput;
 pub mod cli;
 pub mod compare;
 pub mod confirm;

@@ -27,11 +27,12 @@ enum Twin {
 }
 
 impl WorkerPool {
-    /// Starts `workers` workers of `binary` with a per-program `deadline`.
+    /// Starts `workers` workers of `binary` with a per-program `deadline`, metered in fuel
+    /// (edges at a fixed nominal rate) so that it does not depend on the machine's load; the
+    /// wall clock is only a backstop (see `supervisor::fuel_for`).
     pub fn start(binary: &Path, workers: usize, deadline: Duration) -> Result<WorkerPool> {
-        let mut cfg = PoolConfig::new(binary.to_path_buf());
+        let mut cfg = PoolConfig::new(binary.to_path_buf()).with_budget(deadline);
         cfg.workers = workers;
-        cfg.deadline = deadline;
         let pool = Pool::start(cfg)
             .with_context(|| format!("cannot start workers from {}", binary.display()))?;
         Ok(WorkerPool {

@@ -1,0 +1,88 @@
+//! Determinism under load: a seeded explore with a program budget gives the same counts and
+//! the same best program on a quiet machine and with busy loops competing for every core.
+//!
+//! What broke: the per-program deadline was wall-clock, so a loaded machine turned slow
+//! programs into timeouts and the search took another path. Deadlines are now fuel (edges
+//! executed), the wall clock only a backstop.
+
+use std::process::{Child, Command};
+
+use serde_json::Value;
+
+fn explore() -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_perfsyn"))
+        .args([
+            "explore",
+            "--method",
+            "Vec::dedup",
+            "--seed",
+            "5",
+            "--max-programs",
+            "150",
+            "--confirm-top",
+            "0",
+            "--json",
+        ])
+        .output()
+        .expect("run perfsyn");
+    assert!(
+        out.status.success(),
+        "perfsyn explore failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON report")
+}
+
+/// What must not depend on the machine's load.
+fn fingerprint(r: &Value) -> Value {
+    let st = &r["stats"];
+    serde_json::json!({
+        "programs": st["programs"],
+        "valid": st["valid"],
+        "panics": st["panics"],
+        "timeouts": st["timeouts"],
+        "crashes": st["crashes"],
+        "oom": st["oom"],
+        "invalid": st["invalid"],
+        "best_program": r["best"]["program"],
+        "best_cost": r["best"]["cost"],
+        "best_size": r["best"]["input_size"],
+        "verdict": r["verdict"],
+    })
+}
+
+/// Busy-loop processes, killed when dropped.
+struct Hog(Vec<Child>);
+
+impl Hog {
+    fn start(n: usize) -> Hog {
+        Hog((0..n)
+            .map(|_| {
+                Command::new("sh")
+                    .args(["-c", "while :; do :; done"])
+                    .spawn()
+                    .expect("start a busy loop")
+            })
+            .collect())
+    }
+}
+
+impl Drop for Hog {
+    fn drop(&mut self) {
+        for c in &mut self.0 {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+#[test]
+fn a_seeded_explore_is_the_same_with_and_without_a_cpu_hog() {
+    let quiet = fingerprint(&explore());
+    let loaded = {
+        let _hog = Hog::start(3);
+        fingerprint(&explore())
+    };
+    assert_eq!(quiet["programs"], 150);
+    assert_eq!(quiet, loaded, "the run changed under load");
+}
