@@ -2,11 +2,11 @@
 //!
 //! An exported test must fail while a bottleneck is there and pass once it is fixed, on
 //! every machine and every run. Time cannot promise that, so the cost these helpers compare
-//! is the number of probe operations (comparisons, hashes and clones of
-//! [`Key`](crate::probe::Key) and [`Name`](crate::probe::Name), and the counted comparisons
-//! of corpus types such as `EnumeratedDistribution`) performed by the calls under test on
-//! the current thread: deterministic for a given program, and undisturbed by tests running
-//! in parallel. Work that touches no probe value is invisible to it; `perfsyn export` warns
+//! is the number of probe operations (comparisons, hashes and clones of the probe keys, and
+//! the counted comparisons of corpus types such as `EnumeratedDistribution`) performed by
+//! the calls under test: deterministic for a given program. The counter is process-wide
+//! (`meter::PROBE_OPS`, which every probe operation bumps), so tests that measure take
+//! [`serial`] first and do not disturb each other when `cargo test` runs them in parallel. Work that touches no probe value is invisible to it; `perfsyn export` warns
 //! when the run file shows that the finding's difference is not in probe operations.
 //!
 //! Stable API (exported files depend on it; change it only compatibly):
@@ -18,12 +18,25 @@
 //! - [`assert_ratio`] / [`check_ratio`]: a relative finding; the subject version must cost no
 //!   more than `t_rel` times the reference version.
 
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use crate::probe;
+use perfsyn_profiler_ipc::meter;
 
-/// Measures the calls under test of one run of a program: probe operations on this thread
-/// and wall-clock time (time only for benchmarks; tests compare probe operations).
+/// Serializes the tests of one test binary that measure probe operations (the counter is
+/// process-wide). Hold the guard for the whole measurement.
+pub fn serial() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The probe operations counted so far in this process.
+fn probe_ops() -> u64 {
+    meter::PROBE_OPS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Measures the calls under test of one run of a program: probe operations (process-wide:
+/// see [`serial`]) and wall-clock time (time only for benchmarks; tests compare probe operations).
 #[derive(Debug, Default, Clone)]
 pub struct Meter {
     ops: u64,
@@ -40,13 +53,13 @@ impl Meter {
 
     /// Starts measuring a call. A `start` without `stop` is ignored.
     pub fn start(&mut self) {
-        self.open = Some((probe::thread_ops(), Instant::now()));
+        self.open = Some((probe_ops(), Instant::now()));
     }
 
     /// Stops measuring the call started last and adds its cost.
     pub fn stop(&mut self) {
         let end = Instant::now();
-        let ops = probe::thread_ops();
+        let ops = probe_ops();
         if let Some((before, at)) = self.open.take() {
             self.ops += ops.wrapping_sub(before);
             self.elapsed += end.duration_since(at);
@@ -215,13 +228,12 @@ mod tests {
 
     #[test]
     fn meter_counts_only_between_start_and_stop() {
-        use crate::probe::Key;
+        let _guard = serial();
         let mut m = Meter::new();
-        let a = Key::new(1);
-        let _ = a == Key::new(2);
+        meter::probe_op();
         m.start();
-        let _ = a == Key::new(2);
-        let _ = a.clone();
+        meter::probe_op();
+        meter::probe_op();
         m.stop();
         m.stop();
         assert_eq!((m.ops(), m.calls()), (2, 1));
