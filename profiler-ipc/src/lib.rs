@@ -15,6 +15,7 @@ pub mod print;
 pub mod program;
 pub mod protocol;
 pub mod registry;
+pub mod regress;
 pub mod sandbox;
 pub mod schema;
 pub mod shm;

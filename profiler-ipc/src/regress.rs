@@ -21,7 +21,7 @@
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use perfsyn_profiler_ipc::meter;
+use crate::meter;
 
 /// Serializes the tests of one test binary that measure probe operations (the counter is
 /// process-wide). Hold the guard for the whole measurement.
