@@ -7,7 +7,7 @@ use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
 
 use crate::bench_ipc;
-use crate::explore::{explore, ExploreConfig, ExploreReport, OracleKind};
+use crate::explore::{explore_with, ExploreConfig, ExploreReport, OracleKind};
 use crate::oracle::asymptotic::{ScoreKind, Thresholds};
 use crate::oracle::relative::Direction;
 use crate::pool::WorkerPool;
@@ -238,6 +238,9 @@ pub struct ExploreArgs {
     /// The format of `--export`.
     #[arg(long, value_enum, default_value = "test", requires = "export")]
     pub export_format: crate::export::Format,
+    /// Verdict checks that shrinking the reported program may spend (0: do not shrink).
+    #[arg(long, default_value_t = crate::shrink::DEFAULT_BUDGET, value_name = "N")]
+    pub shrink_budget: usize,
 }
 
 #[derive(Debug, Args)]
@@ -461,7 +464,10 @@ fn run_explore(a: ExploreArgs) -> Result<()> {
         );
         b
     });
-    let report = explore(&mut pool, &cfg, &mut |p| {
+    let shrink = crate::shrink::ShrinkConfig {
+        budget: a.shrink_budget,
+    };
+    let report = explore_with(&mut pool, &cfg, shrink, &mut |p| {
         if let Some(b) = &bar {
             b.set_message(format!(
                 "{} programs, {} valid, best score {:.3}, {:.1}s",
@@ -608,6 +614,9 @@ pub fn render_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
         ));
         for l in b.rust.lines() {
             s.push_str(&format!("    {l}\n"));
+        }
+        if let Some(r) = &b.shrunk_from {
+            s.push_str(&format!("{}\n", crate::shrink::describe(r, b.statements)));
         }
     }
     if !r.points.is_empty() {
