@@ -394,7 +394,7 @@ fn run_replay(a: ReplayArgs) -> Result<()> {
             crate::replay::render(&r, &a.run.display().to_string())
         );
     }
-    Ok(())
+    crate::replay::gate(&r).map_err(|e| anyhow::anyhow!("{}: {e}", a.run.display()))
 }
 
 /// `--score` values.
