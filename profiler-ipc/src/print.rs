@@ -59,8 +59,7 @@ pub struct PrintOptions {
 }
 
 /// Prints `p` against `schema` with `opts`. Anything the options cannot express (a loop
-/// count that is not a multiple of the scale unit, a constructor template that does not
-/// name an aliased type) is an error naming the statement.
+/// count that is not a multiple of the scale unit) is an error naming the statement.
 pub fn print_with(
     p: &Program,
     schema: &ApiSchema,
@@ -303,6 +302,9 @@ impl Printer<'_> {
                 let t = self.schema.ty(ty).expect("checked");
                 let c = t.ctor(ctor).expect("checked");
                 let alias = self.alias(ty).map(str::to_string);
+                // A template that does not name the type (`vec![{elem}; {n}]`) is printed as
+                // it is, and the binding is annotated with the alias instead.
+                let mut annotate = None;
                 let expr = match &c.template {
                     Some(tm) => {
                         let mut tm = tm.clone();
@@ -312,7 +314,7 @@ impl Printer<'_> {
                             } else if tm.contains(&t.name) {
                                 tm = tm.replace(&t.name, a);
                             } else {
-                                self.fail(format!("the constructor template `{tm}` of {ty} does not name the type, so it cannot be printed through the alias {a}"));
+                                annotate = Some(a.clone());
                             }
                         }
                         self.fill(&tm, None, &c.params, args)
@@ -331,7 +333,10 @@ impl Printer<'_> {
                     self.import_type(&p.ty);
                 }
                 let b = self.binding(*out);
-                self.line(&format!("let {b} = {expr};"));
+                match annotate {
+                    Some(a) => self.line(&format!("let {b}: {a} = {expr};")),
+                    None => self.line(&format!("let {b} = {expr};")),
+                }
             }
             Stmt::Call {
                 out,
@@ -356,6 +361,8 @@ impl Printer<'_> {
                 };
                 let text = match out {
                     Some(o) => format!("let {} = {expr};", self.binding(*o)),
+                    // A unit result is a statement (`let _ = ()` is a clippy error).
+                    None if m.ret.is_none() => format!("{expr};"),
                     None => format!("let _ = {expr};"),
                 };
                 let meter = self.opts.meter.clone().filter(|_| *under_test);

@@ -9,6 +9,12 @@
 //! [`serial`] first and do not disturb each other when `cargo test` runs them in parallel. Work that touches no probe value is invisible to it; `perfsyn export` warns
 //! when the run file shows that the finding's difference is not in probe operations.
 //!
+//! Work that touches no probe value is seen through allocations (a [`CountingAlloc`] the
+//! exported test file installs as its global allocator; counts are per thread) or, when
+//! neither grows, through a ratio of times between two sizes ([`time_ratio`]: interleaved
+//! repetitions, a low quantile of each, so a loaded machine slows both sides alike).
+//! `perfsyn export` checks which of these grows for the finding before it writes a test.
+//!
 //! Stable API (exported files depend on it; change it only compatibly):
 //! - [`Meter`]: `new`, `start`, `stop`, `ops`, `calls`, `elapsed`. The exported program
 //!   calls `start()` and `stop()` around each call under test.
@@ -18,6 +24,9 @@
 //! - [`assert_ratio`] / [`check_ratio`]: a relative finding; the subject version must cost no
 //!   more than `t_rel` times the reference version.
 
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -30,6 +39,54 @@ pub fn serial() -> MutexGuard<'static, ()> {
     LOCK.lock().unwrap_or_else(|p| p.into_inner())
 }
 
+thread_local! {
+    static ALLOCS: Cell<u64> = const { Cell::new(0) };
+    static ALLOC_BYTES: Cell<u64> = const { Cell::new(0) };
+}
+static ALLOC_INSTALLED: AtomicBool = AtomicBool::new(false);
+
+/// The system allocator, counting allocations and requested bytes per thread. An exported
+/// test that measures allocations installs it:
+/// `#[global_allocator] static ALLOC: regress::CountingAlloc = regress::CountingAlloc;`
+#[derive(Debug)]
+pub struct CountingAlloc;
+
+fn count_alloc(size: usize) {
+    ALLOC_INSTALLED.store(true, Ordering::Relaxed);
+    // `try_with`: the counters may be gone while a thread is torn down.
+    let _ignored = ALLOCS.try_with(|c| c.set(c.get().wrapping_add(1)));
+    let _ignored = ALLOC_BYTES.try_with(|c| c.set(c.get().wrapping_add(size as u64)));
+}
+
+// SAFETY: forwards every call to `System` unchanged; only counts (const thread-locals
+// without destructors, which never allocate).
+unsafe impl GlobalAlloc for CountingAlloc {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count_alloc(layout.size());
+        // SAFETY: same contract as ours.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count_alloc(layout.size());
+        // SAFETY: same contract as ours.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as ours.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count_alloc(new_size);
+        // SAFETY: same contract as ours.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+/// `(allocations, bytes)` counted on this thread by [`CountingAlloc`].
+fn thread_allocs() -> (u64, u64) {
+    (ALLOCS.with(Cell::get), ALLOC_BYTES.with(Cell::get))
+}
+
 /// The probe operations counted so far in this process.
 fn probe_ops() -> u64 {
     meter::PROBE_OPS.load(std::sync::atomic::Ordering::Relaxed)
@@ -40,9 +97,11 @@ fn probe_ops() -> u64 {
 #[derive(Debug, Default, Clone)]
 pub struct Meter {
     ops: u64,
+    allocs: u64,
+    alloc_bytes: u64,
     calls: u64,
     elapsed: Duration,
-    open: Option<(u64, Instant)>,
+    open: Option<(u64, (u64, u64), Instant)>,
 }
 
 impl Meter {
@@ -53,15 +112,18 @@ impl Meter {
 
     /// Starts measuring a call. A `start` without `stop` is ignored.
     pub fn start(&mut self) {
-        self.open = Some((probe_ops(), Instant::now()));
+        self.open = Some((probe_ops(), thread_allocs(), Instant::now()));
     }
 
     /// Stops measuring the call started last and adds its cost.
     pub fn stop(&mut self) {
         let end = Instant::now();
         let ops = probe_ops();
-        if let Some((before, at)) = self.open.take() {
+        let (allocs, bytes) = thread_allocs();
+        if let Some((before, (a0, b0), at)) = self.open.take() {
             self.ops += ops.wrapping_sub(before);
+            self.allocs += allocs.wrapping_sub(a0);
+            self.alloc_bytes += bytes.wrapping_sub(b0);
             self.elapsed += end.duration_since(at);
             self.calls += 1;
         }
@@ -70,6 +132,16 @@ impl Meter {
     /// Probe operations of the measured calls.
     pub fn ops(&self) -> u64 {
         self.ops
+    }
+
+    /// Allocations of the measured calls on this thread (needs [`CountingAlloc`]).
+    pub fn allocs(&self) -> u64 {
+        self.allocs
+    }
+
+    /// Bytes requested by the measured calls on this thread (needs [`CountingAlloc`]).
+    pub fn alloc_bytes(&self) -> u64 {
+        self.alloc_bytes
     }
 
     /// Number of measured calls.
@@ -145,6 +217,17 @@ fn slope(points: impl Iterator<Item = (f64, f64)>) -> Option<f64> {
 /// than `expected` plus [`GROWTH_TOLERANCE`]. The error is one sentence naming the measured
 /// growth, the sizes and costs, and the documented class.
 pub fn check_growth(what: &str, expected: &str, points: &[(u64, u64)]) -> Result<Growth, String> {
+    check_growth_of(what, "probe operations", expected, points)
+}
+
+/// [`check_growth`] for any deterministic measure, named in the message (`"allocations"`,
+/// `"bytes allocated"`, `"probe operations"`).
+pub fn check_growth_of(
+    what: &str,
+    measure: &str,
+    expected: &str,
+    points: &[(u64, u64)],
+) -> Result<Growth, String> {
     let sizes: Vec<u64> = points.iter().map(|p| p.0).collect();
     let measured = growth_exponent(points).ok_or_else(|| {
         format!("{what}: need two or more distinct positive sizes, got {sizes:?}")
@@ -158,7 +241,7 @@ pub fn check_growth(what: &str, expected: &str, points: &[(u64, u64)]) -> Result
     if measured > exp + GROWTH_TOLERANCE {
         let costs: Vec<String> = points.iter().map(|(n, c)| format!("{n}: {c}")).collect();
         return Err(format!(
-            "{what}: probe operations grow as n^{measured:.2} (size: cost = {}), faster than the documented {expected} (n^{exp:.2} on these sizes, tolerance +{GROWTH_TOLERANCE})",
+            "{what}: {measure} grow as n^{measured:.2} (size: cost = {}), faster than the documented {expected} (n^{exp:.2} on these sizes, tolerance +{GROWTH_TOLERANCE})",
             costs.join(", ")
         ));
     }
@@ -173,6 +256,55 @@ pub fn assert_growth(what: &str, expected: &str, points: &[(u64, u64)]) -> Growt
         Ok(g) => g,
         Err(e) => panic!("{e}"),
     }
+}
+
+/// Panics with [`check_growth_of`]'s message when `measure` grows faster than `expected`.
+/// Allocation measures first check that [`CountingAlloc`] is installed.
+#[track_caller]
+pub fn assert_growth_of(
+    what: &str,
+    measure: &str,
+    expected: &str,
+    points: &[(u64, u64)],
+) -> Growth {
+    if measure != "probe operations" && !ALLOC_INSTALLED.load(Ordering::Relaxed) {
+        panic!("{what}: {measure} are counted by regress::CountingAlloc, which this test binary does not install as #[global_allocator]");
+    }
+    match check_growth_of(what, measure, expected, points) {
+        Ok(g) => g,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// The quantile of the measured times [`time_ratio`] compares: low, because load only ever
+/// adds time, and not the minimum, which one lucky run decides.
+pub const TIME_QUANTILE: f64 = 0.2;
+
+/// `low quantile of a's time / low quantile of b's time` over `reps` interleaved runs of
+/// each (a, b, a, b, ...; one warm-up run each first), the time being [`Meter::elapsed`].
+pub fn time_ratio(reps: usize, mut a: impl FnMut() -> Meter, mut b: impl FnMut() -> Meter) -> f64 {
+    let (_warm_a, _warm_b) = (a(), b());
+    let mut ta = Vec::with_capacity(reps);
+    let mut tb = Vec::with_capacity(reps);
+    for _ in 0..reps.max(1) {
+        ta.push(a().elapsed().as_nanos() as f64);
+        tb.push(b().elapsed().as_nanos() as f64);
+    }
+    let q = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[((v.len() - 1) as f64 * TIME_QUANTILE).round() as usize]
+    };
+    (q(&mut ta) + 1.0) / (q(&mut tb) + 1.0)
+}
+
+/// Panics when a time ratio passes `max`; `detail` says what the two sides and the bound
+/// are (perfsyn derives the bound from the finding).
+#[track_caller]
+pub fn assert_time_ratio(what: &str, ratio: f64, max: f64, detail: &str) -> f64 {
+    if ratio > max {
+        panic!("{what}: time ratio {ratio:.2} above {max:.2} ({detail})");
+    }
+    ratio
 }
 
 /// Checks that `subject` costs (probe operations) no more than `t_rel` times `reference`,
@@ -237,5 +369,32 @@ mod tests {
         m.stop();
         m.stop();
         assert_eq!((m.ops(), m.calls()), (2, 1));
+    }
+
+    #[test]
+    fn growth_of_any_measure_names_it() {
+        let lin = [(256, 256), (4096, 4096)];
+        let e = check_growth_of("m", "allocations", "O(1)", &lin).unwrap_err();
+        assert!(e.contains("allocations grow as n^1.00"), "{e}");
+        assert!(check_growth_of("m", "allocations", "O(n)", &lin).is_ok());
+    }
+
+    #[test]
+    fn time_ratio_compares_low_quantiles() {
+        let slow = || {
+            let mut m = Meter::new();
+            m.start();
+            std::thread::sleep(Duration::from_millis(4));
+            m.stop();
+            m
+        };
+        let fast = || {
+            let mut m = Meter::new();
+            m.start();
+            m.stop();
+            m
+        };
+        assert!(time_ratio(3, slow, fast) > 100.0);
+        assert!(time_ratio(3, fast, slow) < 0.01);
     }
 }

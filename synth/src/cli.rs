@@ -263,17 +263,18 @@ pub struct ExportArgs {
 }
 
 /// Exports program `rank` of the run file at `run_path` to `output` (or stdout); warnings on
-/// stderr. The schema comes from the worker (run files do not carry it).
+/// stderr. The schema comes from the worker (run files do not carry it), which also runs the
+/// program at the test's sizes to pick what the test measures.
 fn export_run(
     run_path: &std::path::Path,
-    schema: &perfsyn_profiler_ipc::ApiSchema,
+    exec: &mut dyn crate::exec::Executor,
     format: crate::export::Format,
     rank: usize,
     output: Option<&std::path::Path>,
 ) -> Result<()> {
     use anyhow::Context;
     let run = crate::runfile::RunFile::load(run_path)?;
-    if run.schema_hash_value() != Some(schema.hash()) {
+    if run.schema_hash_value() != Some(exec.schema().hash()) {
         eprintln!(
             "warning: {} was made with a worker whose API schema differs from this one",
             run_path.display()
@@ -287,7 +288,7 @@ fn export_run(
             .and_then(|p| p.file_stem())
             .map(|s| s.to_string_lossy().into_owned()),
     };
-    let exported = crate::export::export(&run, schema, &cfg)
+    let exported = crate::export::export(&run, exec, &cfg)
         .map_err(|e| anyhow::anyhow!("{}: {e}", run_path.display()))?;
     for w in &exported.warnings {
         eprintln!("warning: {w}");
@@ -308,10 +309,10 @@ fn run_export(a: ExportArgs) -> Result<()> {
     crate::replay::program_of(&run, a.rank as usize)
         .map_err(|e| anyhow::anyhow!("{}: {e}", a.run.display()))?;
     let worker = worker_build::resolve_worker(a.worker.worker.as_deref(), true)?;
-    let schema = worker_build::read_schema(&worker)?;
+    let mut pool = WorkerPool::start(&worker, 1, std::time::Duration::from_secs(10))?;
     export_run(
         &a.run,
-        &schema,
+        &mut pool,
         a.format,
         a.rank as usize,
         a.output.as_deref(),
@@ -484,13 +485,7 @@ fn run_explore(a: ExploreArgs) -> Result<()> {
     }
     let (run_path, plot_path) = record_run(&report, &a, &worker, pool.pool().schema().hash())?;
     if let Some(file) = &a.export {
-        export_run(
-            &run_path,
-            pool.pool().schema(),
-            a.export_format,
-            1,
-            Some(file),
-        )?;
+        export_run(&run_path, &mut pool, a.export_format, 1, Some(file))?;
     }
     if a.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
