@@ -281,20 +281,32 @@ pub fn assert_growth_of(
 pub const TIME_QUANTILE: f64 = 0.2;
 
 /// `low quantile of a's time / low quantile of b's time` over `reps` interleaved runs of
-/// each (a, b, a, b, ...; one warm-up run each first), the time being [`Meter::elapsed`].
+/// each (a, b, a, b, ...; one warm-up run each first), the time being [`Meter::elapsed`]
+/// less the meter's own cost, floored at it.
 pub fn time_ratio(reps: usize, mut a: impl FnMut() -> Meter, mut b: impl FnMut() -> Meter) -> f64 {
     let (_warm_a, _warm_b) = (a(), b());
-    let mut ta = Vec::with_capacity(reps);
-    let mut tb = Vec::with_capacity(reps);
+    let empty = || {
+        let mut m = Meter::new();
+        m.start();
+        m.stop();
+        m
+    };
+    let (mut ta, mut tb, mut te) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..reps.max(1) {
         ta.push(a().elapsed().as_nanos() as f64);
         tb.push(b().elapsed().as_nanos() as f64);
+        te.push(empty().elapsed().as_nanos() as f64);
     }
     let q = |v: &mut Vec<f64>| {
         v.sort_by(f64::total_cmp);
         v[((v.len() - 1) as f64 * TIME_QUANTILE).round() as usize]
     };
-    (q(&mut ta) + 1.0) / (q(&mut tb) + 1.0)
+    // The meter's own cost (reading the clock twice) is taken off both sides, and what is
+    // left is floored at it: below that the clock cannot tell two calls apart, so two calls
+    // that both cost about nothing compare as equal rather than as a ratio of clock noise.
+    let floor = q(&mut te).max(1.0);
+    let net = |v: &mut Vec<f64>| (q(v) - floor).max(floor);
+    net(&mut ta) / net(&mut tb)
 }
 
 /// Panics when a time ratio passes `max`; `detail` says what the two sides and the bound

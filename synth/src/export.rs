@@ -468,7 +468,7 @@ impl Plan {
                     Measure::Time { max, why } => {
                         let (small, large) = (sizes[0], *sizes.last().unwrap_or(&sizes[0]));
                         body.push_str(&format!(
-                            "\n/// The largest time ratio `n = {large}` over `n = {small}` allowed: {why}.\nconst MAX_TIME_RATIO: f64 = {max:.3};\n\n/// Fails while the time of `{m}` grows faster than its documented {expected}\n/// (interleaved repetitions, a low quantile of each side, so load slows both alike).\n#[test]\nfn {base}_time_grows_no_faster_than_documented() {{\n    let _serial = regress::serial();\n    let ratio = regress::time_ratio(31, || {cl}, || {cs});\n    regress::assert_time_ratio({m:?}, ratio, MAX_TIME_RATIO, \"n = {large} over n = {small}\");\n}}\n",
+                            "\n/// The largest time ratio `n = {large}` over `n = {small}` allowed: {why}.\nconst MAX_TIME_RATIO: f64 = {max:.3};\n\n/// Fails while the time of `{m}` grows faster than its documented {expected}\n/// (interleaved repetitions, a low quantile of each side, so load slows both alike).\n#[test]\nfn {base}_time_grows_no_faster_than_documented() {{\n    let _serial = regress::serial();\n    let ratio = regress::time_ratio(101, || {cl}, || {cs});\n    regress::assert_time_ratio({m:?}, ratio, MAX_TIME_RATIO, \"n = {large} over n = {small}\");\n}}\n",
                             m = self.method,
                             base = self.fn_base,
                             cl = self.call(ty, &large.to_string()),
@@ -505,7 +505,7 @@ impl Plan {
                     }
                     Measure::Time { max, why } => {
                         body.push_str(&format!(
-                            "\n/// The largest time ratio `Subject` over `Reference` allowed: {why}.\nconst MAX_TIME_RATIO: f64 = {max:.3};\n\n/// Fails while `{m}` of `Subject` takes more than `MAX_TIME_RATIO` times as long as\n/// that of `Reference` (interleaved repetitions, a low quantile of each side).\n#[test]\nfn {base}_time_no_more_than_reference() {{\n    let _serial = regress::serial();\n    let ratio = regress::time_ratio(31, || {cs}, || {cr});\n    regress::assert_time_ratio({m:?}, ratio, MAX_TIME_RATIO, \"Subject over Reference\");\n}}\n",
+                            "\n/// The largest time ratio `Subject` over `Reference` allowed: {why}.\nconst MAX_TIME_RATIO: f64 = {max:.3};\n\n/// Fails while `{m}` of `Subject` takes more than `MAX_TIME_RATIO` times as long as\n/// that of `Reference` (interleaved repetitions, a low quantile of each side).\n#[test]\nfn {base}_time_no_more_than_reference() {{\n    let _serial = regress::serial();\n    let ratio = regress::time_ratio(101, || {cs}, || {cr});\n    regress::assert_time_ratio({m:?}, ratio, MAX_TIME_RATIO, \"Subject over Reference\");\n}}\n",
                             m = self.method,
                             base = self.fn_base,
                             cs = self.call(subject, "N"),
