@@ -287,7 +287,12 @@ impl Printer<'_> {
                             (Pattern::NMinusI, Some(count)) => format!("{count} - i"),
                             _ => pattern.rust("i", n),
                         };
-                        format!("let {b} = ({value}) as {};", ty.name())
+                        if *ty == crate::program::IntTy::I64 {
+                            // The loop index is already an i64: a cast is a clippy error.
+                            format!("let {b}: i64 = {value};")
+                        } else {
+                            format!("let {b} = ({value}) as {};", ty.name())
+                        }
                     }
                 };
                 self.line(&text);
