@@ -276,11 +276,13 @@ fn exported_programs_tests_and_benches_build_run_and_catch_the_bottleneck() {
 
     // The throwaway crate: the corpus by path, the criterion stand-in, one bench per case.
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("profiler-ipc");
     let mut manifest = format!(
         "[package]\nname = \"perfsyn-export-e2e\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-         [dependencies]\nperfsyn-corpus = {{ path = {:?} }}\n\n\
+         [dependencies]\nperfsyn-corpus = {{ path = {:?} }}\nperfsyn-profiler-ipc = {{ path = {:?} }}\n\n\
          [dev-dependencies]\ncriterion = {{ path = \"criterion\" }}\n\n[workspace]\n",
-        corpus.display().to_string()
+        corpus.display().to_string(),
+        runtime.display().to_string()
     );
     for b in &benches {
         manifest.push_str(&format!("\n[[bench]]\nname = \"{b}\"\nharness = false\n"));

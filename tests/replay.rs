@@ -90,8 +90,10 @@ fn replay_reproduces_saved_edge_counts_exactly() {
     );
 }
 
+/// Regression: replay exited 0 after printing "NOT reproduced", and for a run file naming a
+/// method the worker does not have; a replay is a gate, so both exit non-zero with one line.
 #[test]
-fn replay_flags_a_changed_measurement() {
+fn replay_fails_on_a_changed_measurement_or_an_unknown_method() {
     let dir = tempfile::tempdir().unwrap();
     let run = saved_run(dir.path());
     let mut file = RunFile::load(&run).unwrap();
@@ -99,9 +101,32 @@ fn replay_flags_a_changed_measurement() {
     best.feedback.as_mut().unwrap().cost.edges += 1;
     let edited = dir.path().join("edited.json");
     file.save(&edited).unwrap();
-    let r = replay_json(&edited, "1");
+    let out = perfsyn(&["replay", edited.to_str().unwrap(), "--json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a tampered run file must fail the replay"
+    );
+    let r: serde_json::Value =
+        serde_json::from_slice(&out.stdout).expect("--json prints the comparison");
     assert_eq!(r["reproduced"], false);
     assert_eq!(r["differences"], 1);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("NOT reproduced") && err.contains("new edges"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+
+    let mut file = RunFile::load(&run).unwrap();
+    file.report.method = "OrderedMap::vanish".into();
+    let unknown = dir.path().join("unknown.json");
+    file.save(&unknown).unwrap();
+    let out = perfsyn(&["replay", unknown.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no method OrderedMap::vanish"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
 
 #[test]

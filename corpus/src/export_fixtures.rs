@@ -1,4 +1,4 @@
-//! Fixed versions of planted bottlenecks, for checking that exported regression tests pass
+//! Fixed versions of planted bottlenecks (`EnumeratedDistribution`, `TombstoneSet`), for checking that exported regression tests pass
 //! once a bottleneck is fixed (`tests/export.rs` points an exported test's `Subject` alias
 //! at them). They are not registered: the search never sees them.
 
@@ -52,6 +52,61 @@ impl FixedEnumeratedDistribution {
     }
 }
 
+/// [`TombstoneSet`](crate::planted::TombstoneSet) with the O(1) `is_empty` its
+/// documentation promises: a count of live values kept beside the slots. Same constructors
+/// and methods.
+#[derive(Debug, Clone, Default)]
+pub struct FixedTombstoneSet {
+    slots: Vec<Option<u64>>,
+    index: HashMap<u64, usize, FixedState>,
+    live: usize,
+}
+
+impl FixedTombstoneSet {
+    /// An empty set.
+    pub fn new() -> FixedTombstoneSet {
+        FixedTombstoneSet::default()
+    }
+
+    /// Adds `x`; false if it was present.
+    pub fn insert(&mut self, x: u64) -> bool {
+        if self.index.contains_key(&x) {
+            return false;
+        }
+        self.index.insert(x, self.slots.len());
+        self.slots.push(Some(x));
+        self.live += 1;
+        true
+    }
+
+    /// Removes `x`, leaving a tombstone; false if it was absent.
+    pub fn remove(&mut self, x: u64) -> bool {
+        match self.index.remove(&x) {
+            Some(i) => {
+                self.slots[i] = None;
+                self.live -= 1;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Whether `x` is in the set.
+    pub fn contains(&self, x: u64) -> bool {
+        self.index.contains_key(&x)
+    }
+
+    /// The number of live values. O(1).
+    pub fn len(&self) -> usize {
+        self.live
+    }
+
+    /// Whether the set has no live value. O(1).
+    pub fn is_empty(&self) -> bool {
+        self.live == 0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -70,5 +125,19 @@ mod tests {
         }
         assert_eq!(a.sample_size(), b.sample_size());
         assert_eq!(a.support_size(), b.support_size());
+    }
+
+    #[test]
+    fn fixed_tombstone_set_agrees_with_the_planted_one() {
+        let mut a = crate::planted::TombstoneSet::new();
+        let mut b = FixedTombstoneSet::new();
+        for x in [3u64, 5, 3, 9] {
+            assert_eq!(a.insert(x), b.insert(x));
+        }
+        for x in [5u64, 5, 7] {
+            assert_eq!(a.remove(x), b.remove(x));
+        }
+        assert_eq!((a.len(), a.is_empty()), (b.len(), b.is_empty()));
+        assert_eq!(a.contains(9), b.contains(9));
     }
 }

@@ -11,7 +11,8 @@ pub mod groups;
 pub mod hostile;
 pub mod messages;
 pub mod planted;
-pub mod regress;
+/// Moved to the runtime crate; re-exported so exported tests naming `perfsyn_corpus::regress` still build.
+pub use perfsyn_profiler_ipc::regress;
 pub mod std_btree;
 pub mod std_deque;
 pub mod std_hash;

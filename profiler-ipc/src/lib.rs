@@ -16,6 +16,7 @@ pub mod probe;
 pub mod program;
 pub mod protocol;
 pub mod registry;
+pub mod regress;
 pub mod sandbox;
 pub mod schema;
 pub mod shm;

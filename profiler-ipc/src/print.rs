@@ -59,8 +59,7 @@ pub struct PrintOptions {
 }
 
 /// Prints `p` against `schema` with `opts`. Anything the options cannot express (a loop
-/// count that is not a multiple of the scale unit, a constructor template that does not
-/// name an aliased type) is an error naming the statement.
+/// count that is not a multiple of the scale unit) is an error naming the statement.
 pub fn print_with(
     p: &Program,
     schema: &ApiSchema,
@@ -289,7 +288,12 @@ impl Printer<'_> {
                             (Pattern::NMinusI, Some(count)) => format!("{count} - i"),
                             _ => pattern.rust("i", n),
                         };
-                        format!("let {b} = ({value}) as {};", ty.name())
+                        if *ty == crate::program::IntTy::I64 {
+                            // The loop index is already an i64: a cast is a clippy error.
+                            format!("let {b}: i64 = {value};")
+                        } else {
+                            format!("let {b} = ({value}) as {};", ty.name())
+                        }
                     }
                 };
                 self.line(&text);
@@ -304,6 +308,9 @@ impl Printer<'_> {
                 let t = self.schema.ty(ty).expect("checked");
                 let c = t.ctor(ctor).expect("checked");
                 let alias = self.alias(ty).map(str::to_string);
+                // A template that does not name the type (`vec![{elem}; {n}]`) is printed as
+                // it is, and the binding is annotated with the alias instead.
+                let mut annotate = None;
                 let expr = match &c.template {
                     Some(tm) => {
                         let mut tm = tm.clone();
@@ -313,7 +320,7 @@ impl Printer<'_> {
                             } else if tm.contains(t.rust_type()) {
                                 tm = tm.replace(t.rust_type(), a);
                             } else {
-                                self.fail(format!("the constructor template `{tm}` of {ty} does not name the type, so it cannot be printed through the alias {a}"));
+                                annotate = Some(a.clone());
                             }
                         }
                         self.fill(&tm, None, &c.params, args)
@@ -332,7 +339,10 @@ impl Printer<'_> {
                     self.import_type(&p.ty);
                 }
                 let b = self.binding(*out);
-                self.line(&format!("let {b} = {expr};"));
+                match annotate {
+                    Some(a) => self.line(&format!("let {b}: {a} = {expr};")),
+                    None => self.line(&format!("let {b} = {expr};")),
+                }
             }
             Stmt::Call {
                 out,
@@ -357,6 +367,8 @@ impl Printer<'_> {
                 };
                 let text = match out {
                     Some(o) => format!("let {} = {expr};", self.binding(*o)),
+                    // A unit result is a statement (`let _ = ()` is a clippy error).
+                    None if m.ret.is_none() => format!("{expr};"),
                     None => format!("let _ = {expr};"),
                 };
                 let meter = self.opts.meter.clone().filter(|_| *under_test);

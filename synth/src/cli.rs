@@ -7,7 +7,7 @@ use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
 
 use crate::bench_ipc;
-use crate::explore::{explore, ExploreConfig, ExploreReport, OracleKind};
+use crate::explore::{explore_with, ExploreConfig, ExploreReport, OracleKind};
 use crate::oracle::asymptotic::{ScoreKind, Thresholds};
 use crate::oracle::relative::Direction;
 use crate::pool::WorkerPool;
@@ -275,6 +275,9 @@ pub struct ExploreArgs {
     /// The format of `--export`.
     #[arg(long, value_enum, default_value = "test", requires = "export")]
     pub export_format: crate::export::Format,
+    /// Verdict checks that shrinking the reported program may spend (0: do not shrink).
+    #[arg(long, default_value_t = crate::shrink::DEFAULT_BUDGET, value_name = "N")]
+    pub shrink_budget: usize,
 }
 
 #[derive(Debug, Args)]
@@ -297,17 +300,18 @@ pub struct ExportArgs {
 }
 
 /// Exports program `rank` of the run file at `run_path` to `output` (or stdout); warnings on
-/// stderr. The schema comes from the worker (run files do not carry it).
+/// stderr. The schema comes from the worker (run files do not carry it), which also runs the
+/// program at the test's sizes to pick what the test measures.
 fn export_run(
     run_path: &std::path::Path,
-    schema: &perfsyn_profiler_ipc::ApiSchema,
+    exec: &mut dyn crate::exec::Executor,
     format: crate::export::Format,
     rank: usize,
     output: Option<&std::path::Path>,
 ) -> Result<()> {
     use anyhow::Context;
     let run = crate::runfile::RunFile::load(run_path)?;
-    if run.schema_hash_value() != Some(schema.hash()) {
+    if run.schema_hash_value() != Some(exec.schema().hash()) {
         eprintln!(
             "warning: {} was made with a worker whose API schema differs from this one",
             run_path.display()
@@ -321,7 +325,7 @@ fn export_run(
             .and_then(|p| p.file_stem())
             .map(|s| s.to_string_lossy().into_owned()),
     };
-    let exported = crate::export::export(&run, schema, &cfg)
+    let exported = crate::export::export(&run, exec, &cfg)
         .map_err(|e| anyhow::anyhow!("{}: {e}", run_path.display()))?;
     for w in &exported.warnings {
         eprintln!("warning: {w}");
@@ -342,10 +346,10 @@ fn run_export(a: ExportArgs) -> Result<()> {
     crate::replay::program_of(&run, a.rank as usize)
         .map_err(|e| anyhow::anyhow!("{}: {e}", a.run.display()))?;
     let worker = a.worker.resolve(true)?;
-    let schema = worker_build::read_schema(&worker)?;
+    let mut pool = WorkerPool::start(&worker, 1, std::time::Duration::from_secs(10))?;
     export_run(
         &a.run,
-        &schema,
+        &mut pool,
         a.format,
         a.rank as usize,
         a.output.as_deref(),
@@ -428,7 +432,7 @@ fn run_replay(a: ReplayArgs) -> Result<()> {
             crate::replay::render(&r, &a.run.display().to_string())
         );
     }
-    Ok(())
+    crate::replay::gate(&r).map_err(|e| anyhow::anyhow!("{}: {e}", a.run.display()))
 }
 
 /// `--score` values.
@@ -501,7 +505,10 @@ fn run_explore(a: ExploreArgs) -> Result<()> {
         );
         b
     });
-    let report = explore(&mut pool, &cfg, &mut |p| {
+    let shrink = crate::shrink::ShrinkConfig {
+        budget: a.shrink_budget,
+    };
+    let report = explore_with(&mut pool, &cfg, shrink, &mut |p| {
         if let Some(b) = &bar {
             b.set_message(format!(
                 "{} programs, {} valid, best score {:.3}, {:.1}s",
@@ -518,13 +525,7 @@ fn run_explore(a: ExploreArgs) -> Result<()> {
     }
     let (run_path, plot_path) = record_run(&report, &a, &worker, pool.pool().schema().hash())?;
     if let Some(file) = &a.export {
-        export_run(
-            &run_path,
-            pool.pool().schema(),
-            a.export_format,
-            1,
-            Some(file),
-        )?;
+        export_run(&run_path, &mut pool, a.export_format, 1, Some(file))?;
     }
     if a.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
@@ -655,6 +656,9 @@ pub fn render_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
         ));
         for l in b.rust.lines() {
             s.push_str(&format!("    {l}\n"));
+        }
+        if let Some(r) = &b.shrunk_from {
+            s.push_str(&format!("{}\n", crate::shrink::describe(r, b.statements)));
         }
     }
     if !r.points.is_empty() {

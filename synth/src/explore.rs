@@ -19,6 +19,7 @@ use crate::oracle::fit::Class;
 use crate::oracle::relative::{self, Direction, Relative};
 use crate::oracle::Oracle;
 use crate::search::{Progress, Search, SearchConfig, Stats, StrategyKind};
+use crate::shrink::{shrink_best, ShrinkConfig};
 use crate::spec::{self, MethodRef};
 
 /// Which oracle judges the run.
@@ -75,6 +76,12 @@ pub struct BestProgram {
     /// The reference version's feedback (relative runs).
     #[serde(default)]
     pub feedback_ref: Option<Feedback>,
+    /// Statements of `program`, loop bodies counted.
+    #[serde(default)]
+    pub statements: usize,
+    /// The program before shrinking, when the best program was shrunk (`shrink.rs`).
+    #[serde(default)]
+    pub shrunk_from: Option<crate::shrink::ShrinkRecord>,
 }
 
 /// The result of `explore`, printed as JSON with `--json`.
@@ -200,10 +207,20 @@ fn resolve<'s>(schema: &'s ApiSchema, spec_str: &str) -> Result<(MethodRef<'s>, 
     }
 }
 
-/// Runs `explore`. `progress` receives live figures.
+/// Runs `explore` with the default shrinking budget. `progress` receives live figures.
 pub fn explore(
     exec: &mut dyn Executor,
     cfg: &ExploreConfig,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<ExploreReport> {
+    explore_with(exec, cfg, ShrinkConfig::default(), progress)
+}
+
+/// Runs `explore`; a reported best program is shrunk within `shrink_cfg` (see `shrink.rs`).
+pub fn explore_with(
+    exec: &mut dyn Executor,
+    cfg: &ExploreConfig,
+    shrink_cfg: ShrinkConfig,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<ExploreReport> {
     let schema = exec.schema().clone();
@@ -338,6 +355,8 @@ pub fn explore(
             program: n.program.clone(),
             feedback: Some(n.feedback.clone()),
             feedback_ref: n.feedback_ref.clone(),
+            statements: n.program.len(),
+            shrunk_from: None,
         })
     };
     let best_id = ranked[0];
@@ -371,7 +390,28 @@ pub fn explore(
     drop(search);
 
     if use_relative {
-        let ratio = relative::ratio(&best_obs);
+        let mut ratio = relative::ratio(&best_obs);
+        let found = relative::passes(ratio, cfg.t_rel, cfg.direction);
+        // Shrink a reported program, keeping a ratio past t_rel in the same direction.
+        if let (true, Some(pr), Some(best)) = (found, &pair, report.best.as_mut()) {
+            let (from, to) = (pr.new_ty.clone(), pr.old_ty.clone());
+            let retype = move |p: &Program| p.retyped(&|t: &str| (t == from).then(|| to.clone()));
+            let (slower, t_rel, dir) = (ratio >= 1.0, cfg.t_rel, cfg.direction);
+            shrink_best(
+                exec,
+                best,
+                shrink_cfg,
+                metric,
+                Some(&retype),
+                &mut |ex, p| {
+                    let fb = ex.run(&[p.clone(), retype(p)])?;
+                    let r = (metric.of(&fb[0]) + 1.0) / (metric.of(&fb[1]) + 1.0);
+                    let runs = fb.iter().all(|f| f.is_ok() && f.calls > 0);
+                    Ok(runs && relative::passes(r, t_rel, dir) && (r >= 1.0) == slower)
+                },
+            )?;
+            ratio = (best.cost + 1.0) / (best.cost_ref.unwrap_or(best.cost) + 1.0);
+        }
         report.ratio = Some(ratio);
         report.points = path_points;
         report.ref_points = ref_points;
@@ -466,6 +506,35 @@ pub fn explore(
             ),
         )
     };
+    // Shrink a reported program, keeping the class on a re-sweep (or its point without loops).
+    let max_loop = cfg.search.mutation.max_loop;
+    let mut sweep = sweep;
+    if let (true, Some(best)) = (j.bottleneck, report.best.as_mut()) {
+        let (class, size0, cost0) = (j.fit.map(|f| f.class), best_obs.size, best_obs.cost);
+        let t = cfg.thresholds;
+        shrink_best(exec, best, shrink_cfg, metric, None, &mut |ex, p| {
+            let f = ex.run(std::slice::from_ref(p))?.remove(0);
+            if !f.is_ok() || f.calls == 0 {
+                return Ok(false);
+            }
+            let sw = sweep_programs(p, f.input_size, max_loop);
+            if sw.is_empty() {
+                return Ok(f.input_size == size0 && metric.of(&f) >= cost0);
+            }
+            let mut pts: Vec<(u64, f64)> = ex
+                .run(&sw)?
+                .iter()
+                .filter(|f| f.is_ok() && f.calls > 0)
+                .map(|f| (f.input_size, metric.of(f)))
+                .collect();
+            pts.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+            let j2 = judge(&pts, expected, &t);
+            Ok(j2.bottleneck && j2.fit.map(|f| f.class) == class)
+        })?;
+        if best.shrunk_from.is_some() {
+            sweep = sweep_programs(&best.program, best.input_size, max_loop);
+        }
+    }
     if cfg.confirm.top > 0 && !sweep.is_empty() {
         let big = sweep[0].clone();
         let small = sweep[sweep.len() - 1].clone();

@@ -2,14 +2,19 @@
 //!
 //! Three formats (see [`Format`]): the program itself as a `#[test]` that runs it once, a
 //! regression test that fails while the bottleneck is there, and a criterion benchmark.
-//! Tests compare probe operations through `perfsyn_corpus::regress` (deterministic, so the
-//! test is not flaky), never time. The printed program comes from `print_with`, which
+//! A regression test must fail on the bug in an ordinary `cargo test`, so before writing
+//! it the export runs the program at the test's sizes through the worker and picks the
+//! first measure that shows the finding there: probe operations, allocations, bytes
+//! allocated (deterministic), else a ratio of times with a margin derived from the
+//! worker's own times (`perfsyn_profiler_ipc::regress`). When none shows it, the export is
+//! an error rather than a test that cannot fail. The printed program comes from `print_with`, which
 //! refuses what it cannot express; so does this module (a program without a call under
 //! test, an asymptotic test for a program without a loop), always naming what is missing,
 //! so an export is either Rust that compiles or an error.
 //!
-//! The engine does not link the corpus: exported files name `perfsyn_corpus::regress` by
-//! path, as text.
+//! The engine does not link the corpus: exported files name the runtime
+//! (`perfsyn_profiler_ipc::regress`) and the types' crates by path, as text taken from the
+//! worker's schema. `use` lines are at module level, each file is self-contained.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -18,6 +23,10 @@ use perfsyn_profiler_ipc::check::ProgramError;
 use perfsyn_profiler_ipc::print::{print, print_with, PrintOptions};
 use perfsyn_profiler_ipc::{ApiSchema, Program, Stmt};
 
+use perfsyn_profiler_ipc::regress::{check_growth_of, class_exponent};
+use perfsyn_profiler_ipc::Feedback;
+
+use crate::exec::Executor;
 use crate::explore::BestProgram;
 use crate::runfile::RunFile;
 
@@ -82,7 +91,43 @@ pub enum ExportError {
     MissingType(String),
     #[error("the worker's schema has no type {0}: the run was made with another corpus")]
     UnknownType(String),
+    #[error("no measure a plain `cargo test` can see grows with this finding at the test's sizes ({0}), so a regression test could not fail; export --format bench instead")]
+    NoGrowingMeasure(String),
+    #[error("the worker could not run the program at the test's sizes: {0}")]
+    Worker(String),
 }
+
+/// What an exported regression test measures, chosen per finding by [`choose_measure`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Measure {
+    /// A deterministic count of the calls under test; `name` as `regress` spells it.
+    Count(&'static str),
+    /// A ratio of times (low quantiles) that must stay below `max`; `why` says how `max`
+    /// was derived.
+    Time { max: f64, why: String },
+}
+
+/// The deterministic measures an ordinary `cargo test` can read, in order of preference.
+const COUNTS: [(&str, &str); 3] = [
+    ("probe operations", "ops"),
+    ("allocations", "allocs"),
+    ("bytes allocated", "alloc_bytes"),
+];
+
+fn count_of(name: &str, f: &Feedback) -> u64 {
+    match name {
+        "probe operations" => f.cost.probe_ops,
+        "allocations" => f.cost.allocs,
+        _ => f.cost.alloc_bytes,
+    }
+}
+
+/// Worker repetitions per side when a time ratio is the measure (the minimum is taken).
+const TIME_REPS: usize = 5;
+/// The smallest time ratio over the documented class's own ratio that the worker must show
+/// before a time test is written: the test's bound sits at its square root (2x), far from
+/// both the bug and the fixed version.
+const TIME_MIN_EXCESS: f64 = 4.0;
 
 /// The variable the exported functions measure with.
 const METER: &str = "meter";
@@ -92,9 +137,10 @@ const SCALE: &str = "n";
 /// Exports program `cfg.rank` of `run`, printed against `schema`.
 pub fn export(
     run: &RunFile,
-    schema: &ApiSchema,
+    exec: &mut dyn Executor,
     cfg: &ExportConfig,
 ) -> Result<Exported, ExportError> {
+    let schema = &exec.schema().clone();
     let r = &run.report;
     let all: Vec<&BestProgram> = r.best.iter().chain(&r.others).collect();
     if all.is_empty() {
@@ -117,18 +163,27 @@ pub fn export(
         return Err(ExportError::NoCallUnderTest { rank });
     }
     let plan = Plan::new(run, best, schema)?;
-    let mut warnings = Vec::new();
-    if cfg.format == Format::Test {
-        warnings.extend(plan.visibility_warning(best));
-    }
+    let warnings = Vec::new();
     let body = match cfg.format {
         Format::Program => {
             let printed =
                 print(program, schema).map_err(|source| ExportError::Print { rank, source })?;
-            printed.as_fn(&format!("{}_program", plan.fn_base), "#[test]\n")
+            let mut s = String::new();
+            for i in &printed.imports {
+                s.push_str(&format!("use {i};\n"));
+            }
+            let bare = perfsyn_profiler_ipc::print::Printed {
+                imports: Vec::new(),
+                body: printed.body.clone(),
+            };
+            s.push('\n');
+            s + &bare.as_fn(&format!("{}_program", plan.fn_base), "#[test]\n")
         }
-        Format::Test => plan.test(program, schema, rank)?,
-        Format::Bench => plan.bench(program, schema, rank)?,
+        Format::Test => {
+            let measure = choose_measure(&plan, exec)?;
+            plan.test(&measure, schema, rank)?
+        }
+        Format::Bench => plan.bench(schema, rank)?,
     };
     let mut source = header(run, best, cfg, &plan, &warnings);
     source.push('\n');
@@ -145,7 +200,11 @@ struct Plan {
     /// The largest common divisor of the loop counts, if the program has loops: the value
     /// of the scale parameter that gives the program's own counts.
     unit: Option<u32>,
+    /// The largest loop count over the unit: the scale `n` makes loops up to `max_k * n`.
+    max_k: u32,
     kind: Kind,
+    /// `use` paths the printed programs need, gathered for the module's top.
+    imports: std::cell::RefCell<Vec<String>>,
 }
 
 enum Kind {
@@ -159,8 +218,6 @@ enum Kind {
         subject: Member,
         reference: Member,
         t_rel: f64,
-        /// Whether the subject is the `new` member (the one the search analysed).
-        subject_is_new: bool,
     },
 }
 
@@ -231,7 +288,6 @@ impl Plan {
                 subject: Member::new(schema, s, "Subject", s_prog)?,
                 reference: Member::new(schema, f, "Reference", f_prog)?,
                 t_rel: t_rel_of(&run.command_line),
-                subject_is_new,
             }
         } else {
             Kind::Asymptotic {
@@ -243,35 +299,10 @@ impl Plan {
             method: r.method.clone(),
             fn_base: snake(&r.method),
             unit: loop_unit(program),
+            max_k: max_loop_multiple(program),
             kind,
+            imports: Default::default(),
         })
-    }
-
-    /// A warning when the run's feedback shows that probe operations do not carry the
-    /// finding, so the exported test would pass although the bottleneck is there.
-    fn visibility_warning(&self, best: &BestProgram) -> Option<String> {
-        let ops = best.feedback.as_ref()?.cost.probe_ops;
-        match &self.kind {
-            Kind::Asymptotic { .. } => (ops == 0).then(|| {
-                "the call under test performed no probe operation in the run, so this test cannot see its growth (probe operations are the only cost it measures)".to_string()
-            }),
-            Kind::Relative {
-                t_rel,
-                subject_is_new,
-                ..
-            } => {
-                let ref_ops = best.feedback_ref.as_ref()?.cost.probe_ops;
-                let (s, f) = if *subject_is_new {
-                    (ops, ref_ops)
-                } else {
-                    (ref_ops, ops)
-                };
-                let ratio = (s as f64 + 1.0) / (f as f64 + 1.0);
-                (ratio <= *t_rel).then(|| format!(
-                    "in the run the versions differ by {ratio:.3} in probe operations ({s} vs {f}), within t_rel = {t_rel}: the difference lies in edges or bytes moved, which only the instrumented worker measures, so this test passes although the bottleneck is there"
-                ))
-            }
-        }
     }
 
     fn members(&self) -> Vec<&Member> {
@@ -310,9 +341,9 @@ impl Plan {
             self.method,
             m.alias.to_lowercase()
         );
-        for i in &printed.imports {
-            s.push_str(&format!("    use {i};\n"));
-        }
+        self.imports
+            .borrow_mut()
+            .extend(printed.imports.iter().cloned());
         s.push_str(&format!("    let mut {METER} = Meter::new();\n"));
         for line in printed.body.lines() {
             s.push_str("    ");
@@ -343,13 +374,39 @@ impl Plan {
         }
     }
 
+    /// The scales of the test and bench: the largest power of two that keeps every loop
+    /// at or below [`SCALE_TARGET`] iterations, a quarter and a sixteenth of it.
     fn sizes(&self) -> Vec<i64> {
-        let u = i64::from(self.unit.unwrap_or(1));
-        if u >= 16 {
-            vec![u / 16, u / 4, u]
-        } else {
-            vec![u, 4 * u, 16 * u]
+        let Some(_) = self.unit else {
+            return vec![1];
+        };
+        let mut large = 1i64;
+        while (large * 2) * i64::from(self.max_k.max(1)) <= SCALE_TARGET {
+            large *= 2;
         }
+        let mut v: Vec<i64> = [large / 16, large / 4, large]
+            .into_iter()
+            .map(|n| n.max(1))
+            .collect();
+        v.dedup();
+        v
+    }
+
+    /// The program of `m` with every loop at scale `n` (as the exported code runs it).
+    fn scaled(&self, m: &Member, n: i64) -> Program {
+        fn walk(stmts: &mut [Stmt], unit: u32, n: i64) {
+            for s in stmts {
+                if let Stmt::Repeat { n: count, body } = s {
+                    *count = ((*count / unit) as i64 * n).clamp(1, u32::MAX as i64) as u32;
+                    walk(body, unit, n);
+                }
+            }
+        }
+        let mut p = m.program.clone();
+        if let Some(u) = self.unit {
+            walk(&mut p.body, u.max(1), n);
+        }
+        p
     }
 
     fn call(&self, m: &Member, n: &str) -> String {
@@ -357,10 +414,33 @@ impl Plan {
         format!("run_{}({arg})", m.alias.to_lowercase())
     }
 
-    fn test(&self, _p: &Program, schema: &ApiSchema, rank: usize) -> Result<String, ExportError> {
-        let mut s = String::from("use perfsyn_corpus::regress::{self, Meter};\n\n");
-        s.push_str(&self.aliases());
+    /// The module's `use` lines: the runtime's, then every type's the programs print.
+    fn uses(&self, runtime: &str) -> String {
+        let mut all = self.imports.borrow().clone();
+        all.sort();
+        all.dedup();
+        let mut s = format!("{runtime}\n");
+        for i in all {
+            s.push_str(&format!("use {i};\n"));
+        }
         s.push('\n');
+        s
+    }
+
+    fn test(
+        &self,
+        measure: &Measure,
+        schema: &ApiSchema,
+        rank: usize,
+    ) -> Result<String, ExportError> {
+        let mut body = String::new();
+        let alloc = matches!(measure, Measure::Count(n) if *n != "probe operations");
+        if alloc {
+            body.push_str("/// Counts the allocations of the calls under test (per thread).\n#[global_allocator]\nstatic ALLOC: regress::CountingAlloc = regress::CountingAlloc;\n\n");
+        }
+        body.push_str(&self.aliases());
+        body.push('\n');
+        let getter = |name: &str| COUNTS.iter().find(|c| c.0 == name).map_or("ops", |c| c.1);
         match &self.kind {
             Kind::Asymptotic { ty, expected } => {
                 let expected = expected
@@ -371,15 +451,31 @@ impl Plan {
                 if self.unit.is_none() {
                     return Err(ExportError::NoLoop { rank });
                 }
-                s.push_str(&self.run_fn(ty, schema, rank)?);
-                let sizes: Vec<String> = self.sizes().iter().map(|n| n.to_string()).collect();
-                s.push_str(&format!(
-                    "\n/// Fails while the cost (probe operations) of `{m}` grows faster than its\n/// documented {expected}.\n#[test]\nfn {base}_grows_no_faster_than_documented() {{\n    let points: Vec<(u64, u64)> = [{sizes}]\n        .into_iter()\n        .map(|n| (n as u64, {call}.ops()))\n        .collect();\n    regress::assert_growth({m:?}, {expected:?}, &points);\n}}\n",
-                    m = self.method,
-                    base = self.fn_base,
-                    sizes = sizes.join(", "),
-                    call = self.call(ty, "n"),
-                ));
+                body.push_str(&self.run_fn(ty, schema, rank)?);
+                let sizes = self.sizes();
+                match measure {
+                    Measure::Count(name) => {
+                        let sizes: Vec<String> = sizes.iter().map(|n| n.to_string()).collect();
+                        body.push_str(&format!(
+                            "\n/// Fails while the {name} of `{m}` grow faster than its documented\n/// {expected}.\n#[test]\nfn {base}_grows_no_faster_than_documented() {{\n    let _serial = regress::serial();\n    let points: Vec<(u64, u64)> = [{sizes}]\n        .into_iter()\n        .map(|n| (n as u64, {call}.{get}()))\n        .collect();\n    regress::assert_growth_of({m:?}, {name:?}, {expected:?}, &points);\n}}\n",
+                            m = self.method,
+                            base = self.fn_base,
+                            sizes = sizes.join(", "),
+                            call = self.call(ty, "n"),
+                            get = getter(name),
+                        ));
+                    }
+                    Measure::Time { max, why } => {
+                        let (small, large) = (sizes[0], *sizes.last().unwrap_or(&sizes[0]));
+                        body.push_str(&format!(
+                            "\n/// The largest time ratio `n = {large}` over `n = {small}` allowed: {why}.\nconst MAX_TIME_RATIO: f64 = {max:.3};\n\n/// Fails while the time of `{m}` grows faster than its documented {expected}\n/// (interleaved repetitions, a low quantile of each side, so load slows both alike).\n#[test]\nfn {base}_time_grows_no_faster_than_documented() {{\n    let _serial = regress::serial();\n    let ratio = regress::time_ratio(101, || {cl}, || {cs});\n    regress::assert_time_ratio({m:?}, ratio, MAX_TIME_RATIO, \"n = {large} over n = {small}\");\n}}\n",
+                            m = self.method,
+                            base = self.fn_base,
+                            cl = self.call(ty, &large.to_string()),
+                            cs = self.call(ty, &small.to_string()),
+                        ));
+                    }
+                }
             }
             Kind::Relative {
                 subject,
@@ -387,44 +483,51 @@ impl Plan {
                 t_rel,
                 ..
             } => {
-                s.push_str(&format!(
-                    "/// perfsyn's threshold: the subject may cost at most this many times the reference.\nconst T_REL: f64 = {t_rel:?};\n"
-                ));
-                if let Some(u) = self.unit {
-                    s.push_str(&format!(
-                        "/// The loop scale of the synthesized program.\nconst N: i64 = {u};\n"
+                let n = *self.sizes().last().unwrap_or(&1);
+                if self.unit.is_some() {
+                    body.push_str(&format!(
+                        "/// The loop scale the test runs at.\nconst N: i64 = {n};\n"
                     ));
                 }
-                s.push('\n');
-                s.push_str(&self.run_fn(subject, schema, rank)?);
-                s.push('\n');
-                s.push_str(&self.run_fn(reference, schema, rank)?);
-                s.push_str(&format!(
-                    "\n/// Fails while `{m}` of `Subject` costs (in probe operations) more than `T_REL`\n/// times that of `Reference` on the synthesized input.\n#[test]\nfn {base}_costs_no_more_than_reference() {{\n    let subject = {cs}.ops();\n    let reference = {cr}.ops();\n    regress::assert_ratio({m:?}, subject, reference, T_REL);\n}}\n",
-                    m = self.method,
-                    base = self.fn_base,
-                    cs = self.call(subject, "N"),
-                    cr = self.call(reference, "N"),
-                ));
+                body.push_str(&self.run_fn(subject, schema, rank)?);
+                body.push('\n');
+                body.push_str(&self.run_fn(reference, schema, rank)?);
+                match measure {
+                    Measure::Count(name) => {
+                        body.push_str(&format!(
+                            "\n/// perfsyn's threshold: the subject may cost at most this many times the reference.\nconst T_REL: f64 = {t_rel:?};\n\n/// Fails while `{m}` of `Subject` costs (in {name}) more than `T_REL`\n/// times that of `Reference` on the synthesized input.\n#[test]\nfn {base}_costs_no_more_than_reference() {{\n    let _serial = regress::serial();\n    let subject = {cs}.{get}();\n    let reference = {cr}.{get}();\n    regress::assert_ratio({m:?}, subject, reference, T_REL);\n}}\n",
+                            m = self.method,
+                            base = self.fn_base,
+                            cs = self.call(subject, "N"),
+                            cr = self.call(reference, "N"),
+                            get = getter(name),
+                        ));
+                    }
+                    Measure::Time { max, why } => {
+                        body.push_str(&format!(
+                            "\n/// The largest time ratio `Subject` over `Reference` allowed: {why}.\nconst MAX_TIME_RATIO: f64 = {max:.3};\n\n/// Fails while `{m}` of `Subject` takes more than `MAX_TIME_RATIO` times as long as\n/// that of `Reference` (interleaved repetitions, a low quantile of each side).\n#[test]\nfn {base}_time_no_more_than_reference() {{\n    let _serial = regress::serial();\n    let ratio = regress::time_ratio(101, || {cs}, || {cr});\n    regress::assert_time_ratio({m:?}, ratio, MAX_TIME_RATIO, \"Subject over Reference\");\n}}\n",
+                            m = self.method,
+                            base = self.fn_base,
+                            cs = self.call(subject, "N"),
+                            cr = self.call(reference, "N"),
+                        ));
+                    }
+                }
             }
         }
-        Ok(s)
+        let runtime = "use perfsyn_profiler_ipc::regress::{self, Meter};";
+        Ok(self.uses(runtime) + &body)
     }
 
-    fn bench(&self, _p: &Program, schema: &ApiSchema, rank: usize) -> Result<String, ExportError> {
-        let mut s = String::from(
-            "use std::time::Duration;\n\nuse criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};\nuse perfsyn_corpus::regress::Meter;\n\n",
-        );
+    fn bench(&self, schema: &ApiSchema, rank: usize) -> Result<String, ExportError> {
+        let mut s = String::new();
         s.push_str(&self.aliases());
         s.push('\n');
         for m in self.members() {
             s.push_str(&self.run_fn(m, schema, rank)?);
             s.push('\n');
         }
-        let sizes: Vec<String> = match self.unit {
-            Some(_) => self.sizes().iter().map(|n| n.to_string()).collect(),
-            None => vec!["1".into()],
-        };
+        let sizes: Vec<String> = self.sizes().iter().map(|n| n.to_string()).collect();
         let mut inner = String::new();
         for m in self.members() {
             let call = self.call(m, "n");
@@ -444,7 +547,8 @@ impl Plan {
             both = if self.members().len() > 1 { ", for both versions" } else { "" },
             sizes = sizes.join(", "),
         ));
-        Ok(s)
+        let runtime = "use std::time::Duration;\n\nuse criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};\nuse perfsyn_profiler_ipc::regress::Meter;";
+        Ok(self.uses(runtime) + &s)
     }
 }
 
@@ -500,7 +604,7 @@ fn header(
     match cfg.format {
         Format::Program => {
             h.push(
-                "Run: put this file in `tests/` of a crate with `perfsyn-corpus` as a dependency,"
+                "Run: put this file in `tests/` of a crate with `perfsyn-profiler-ipc` and the types' crates as dev-dependencies,"
                     .into(),
             );
             h.push(format!(
@@ -509,24 +613,20 @@ fn header(
         }
         Format::Test => {
             h.push(
-                "Run: put this file in `tests/` of a crate with `perfsyn-corpus` as a dependency,"
+                "Run: put this file in `tests/` of a crate with `perfsyn-profiler-ipc` and the types' crates as dev-dependencies,"
                     .into(),
             );
             h.push(format!(
                 "then `cargo test --test {name}`. It fails while the bottleneck is there."
             ));
             h.push(
-                "The cost is the number of probe operations of the calls under test on this thread"
+                "It measures what perfsyn saw grow with this finding when it exported it (see the test);"
                     .into(),
             );
-            h.push(
-                "(`perfsyn_corpus::regress`): deterministic, so the test is not flaky. To check a"
-                    .into(),
-            );
-            h.push("fix, point the `Subject` alias at the fixed type.".into());
+            h.push("to check a fix, point the `Subject` alias at the fixed type.".into());
         }
         Format::Bench => {
-            h.push("Run: put this file in `benches/` of a crate with `perfsyn-corpus` as a dependency and".into());
+            h.push("Run: put this file in `benches/` of a crate with `perfsyn-profiler-ipc` and the types' crates as dev-dependencies and".into());
             h.push(format!("`criterion = \"0.5\"` as a dev-dependency, declare `[[bench]] name = \"{name}\" harness = false`,"));
             h.push(format!(
                 "then `cargo bench --bench {name}`. Only the calls under test are timed."
@@ -554,6 +654,121 @@ fn has_call_under_test(stmts: &[Stmt]) -> bool {
         Stmt::Repeat { body, .. } => has_call_under_test(body),
         _ => false,
     })
+}
+
+/// The largest number of loop iterations the exported tests and benches scale to: large
+/// enough that a bug above the documented class shows, small enough that a quadratic runs
+/// in a second in a debug build.
+const SCALE_TARGET: i64 = 4096;
+
+/// The largest loop count divided by the loop unit (1 without loops).
+fn max_loop_multiple(p: &Program) -> u32 {
+    fn walk(stmts: &[Stmt], out: &mut Vec<u32>) {
+        for s in stmts {
+            if let Stmt::Repeat { n, body } = s {
+                out.push(*n);
+                walk(body, out);
+            }
+        }
+    }
+    let mut counts = Vec::new();
+    walk(&p.body, &mut counts);
+    let unit = loop_unit(p).unwrap_or(1).max(1);
+    counts.iter().map(|n| n / unit).max().unwrap_or(1)
+}
+
+/// Runs the finding's program(s) at the test's sizes through `exec` and picks the first
+/// measure an ordinary `cargo test` can read that shows the finding there: for an
+/// asymptotic finding a growth beyond the documented class (as `regress` judges it), for a
+/// relative one a ratio above t_rel; else a time ratio when the worker's times show at
+/// least [`TIME_MIN_EXCESS`] times the allowed ratio.
+fn choose_measure(plan: &Plan, exec: &mut dyn Executor) -> Result<Measure, ExportError> {
+    let sizes = plan.sizes();
+    let mut run = |programs: Vec<Program>| -> Result<Vec<Feedback>, ExportError> {
+        let fb = exec
+            .run(&programs)
+            .map_err(|e| ExportError::Worker(e.to_string()))?;
+        match fb.iter().find(|f| !f.is_ok() || f.calls == 0) {
+            Some(f) => Err(ExportError::Worker(format!(
+                "outcome {}",
+                f.outcome.label()
+            ))),
+            None => Ok(fb),
+        }
+    };
+    let min_cpu = |fb: &[Feedback], k: usize, stride: usize| {
+        fb.iter()
+            .skip(k)
+            .step_by(stride)
+            .map(|f| f.cost.cpu_ns)
+            .min()
+            .unwrap_or(0) as f64
+            + 1.0
+    };
+    match &plan.kind {
+        Kind::Asymptotic { ty, expected } => {
+            let Some(expected) = expected else {
+                return Err(ExportError::NoExpectedClass {
+                    method: plan.method.clone(),
+                });
+            };
+            let fb = run(sizes.iter().map(|n| plan.scaled(ty, *n)).collect())?;
+            for (name, _) in COUNTS {
+                let pts: Vec<(u64, u64)> = sizes
+                    .iter()
+                    .zip(&fb)
+                    .map(|(n, f)| (*n as u64, count_of(name, f)))
+                    .collect();
+                if check_growth_of(&plan.method, name, expected, &pts).is_err() {
+                    return Ok(Measure::Count(name));
+                }
+            }
+            let (small, large) = (sizes[0], *sizes.last().unwrap_or(&sizes[0]));
+            let pair = [plan.scaled(ty, large), plan.scaled(ty, small)];
+            let fb = run(pair.iter().cycle().take(2 * TIME_REPS).cloned().collect())?;
+            let observed = min_cpu(&fb, 0, 2) / min_cpu(&fb, 1, 2);
+            let slope = class_exponent(expected, &[small as u64, large as u64]).unwrap_or(0.0);
+            let allowed = (large as f64 / small as f64).powf(slope);
+            if observed >= allowed * TIME_MIN_EXCESS {
+                let max = allowed * (observed / allowed).sqrt();
+                return Ok(Measure::Time {
+                    max,
+                    why: format!("the documented {expected} allows {allowed:.2}; the worker measured {observed:.2} on the bug; the bound is their geometric mean"),
+                });
+            }
+            Err(ExportError::NoGrowingMeasure(format!(
+                "n = {small} to {large}: probe operations, allocations and bytes stay within {expected}, time ratio {observed:.2} against {allowed:.2} allowed"
+            )))
+        }
+        Kind::Relative {
+            subject,
+            reference,
+            t_rel,
+            ..
+        } => {
+            let n = *sizes.last().unwrap_or(&1);
+            let (s, r) = (plan.scaled(subject, n), plan.scaled(reference, n));
+            let fb = run(vec![s.clone(), r.clone()])?;
+            for (name, _) in COUNTS {
+                let (a, b) = (count_of(name, &fb[0]), count_of(name, &fb[1]));
+                if (a as f64 + 1.0) / (b as f64 + 1.0) > *t_rel {
+                    return Ok(Measure::Count(name));
+                }
+            }
+            let pair = [s, r];
+            let fb = run(pair.iter().cycle().take(2 * TIME_REPS).cloned().collect())?;
+            let observed = min_cpu(&fb, 0, 2) / min_cpu(&fb, 1, 2);
+            if observed >= TIME_MIN_EXCESS {
+                return Ok(Measure::Time {
+                    max: observed.sqrt(),
+                    why: format!("the worker measured {observed:.2} on the bug and 1 is a fixed version; the bound is their geometric mean"),
+                });
+            }
+            Err(ExportError::NoGrowingMeasure(format!(
+                "n = {n}: probe operations, allocations and bytes within t_rel = {t_rel}, time ratio {observed:.2}"
+            )))
+        }
+    }
 }
 
 /// The greatest common divisor of the program's loop counts (`None` without loops).

@@ -29,6 +29,7 @@ pub mod rank;
 pub mod replay;
 pub mod runfile;
 pub mod search;
+pub mod shrink;
 pub mod spec;
 pub mod suite;
 pub mod worker_build;

@@ -178,6 +178,8 @@ mod tests {
             program: Program::default(),
             feedback: None,
             feedback_ref: None,
+            statements: 0,
+            shrunk_from: None,
         })
     }
 

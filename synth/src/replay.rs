@@ -4,7 +4,9 @@
 //! saved bottleneck still reproduces. The deterministic measurements (sancov edges, probe
 //! operations, bytes moved, the input size and the outcome) must match exactly and are
 //! flagged when they do not; allocation counts and times are shown beside the saved ones
-//! but never flagged (times vary from run to run by nature).
+//! but never flagged (times vary from run to run by nature). A replay is a gate, as
+//! `cargo fuzz run` on a saved crash is: [`gate`] turns a difference, or a run file whose
+//! method the worker does not know, into an error, so `perfsyn replay` exits non-zero.
 
 use anyhow::{bail, Result};
 use perfsyn_profiler_ipc::{Feedback, Program};
@@ -86,6 +88,19 @@ pub fn replay(
 ) -> Result<ReplayReport> {
     let best = program_of(run, rank)?;
     let r = &run.report;
+    let schema = exec.schema();
+    let known = |t: &str| {
+        schema
+            .ty(t)
+            .is_some_and(|ty| ty.method(method_name(&r.method)).is_some())
+    };
+    if !known(&r.ty) || r.ref_type.as_deref().is_some_and(|t| !known(t)) {
+        bail!(
+            "the worker has no method {} (type {}): the run was made with another harness or corpus",
+            r.method,
+            r.ty
+        );
+    }
     let schema_changed = run.schema_hash_value() != Some(exec.schema().hash());
     let mut jobs: Vec<(String, String, Program, Option<&Feedback>)> = Vec::new();
     match (&r.ref_type, r.oracle.as_str()) {
@@ -134,6 +149,36 @@ pub fn replay(
         differences,
         reproduced: differences == 0,
     })
+}
+
+/// `Type::method` -> `method`.
+fn method_name(spec: &str) -> &str {
+    spec.rsplit("::").next().unwrap_or(spec)
+}
+
+/// `Ok` when every deterministic measurement reproduced; otherwise one line naming how many
+/// differ and which.
+pub fn gate(r: &ReplayReport) -> Result<()> {
+    if r.reproduced {
+        return Ok(());
+    }
+    let mut which: Vec<String> = Vec::new();
+    for v in &r.versions {
+        if v.outcome_saved
+            .as_deref()
+            .is_some_and(|s| s != v.outcome_now)
+        {
+            which.push(format!("{} outcome", v.label));
+        }
+        for row in v.rows.iter().filter(|row| row.flagged) {
+            which.push(format!("{} {}", v.label, row.metric));
+        }
+    }
+    bail!(
+        "NOT reproduced: {} deterministic measurement(s) differ ({})",
+        r.differences,
+        which.join(", ")
+    )
 }
 
 fn compare(label: String, ty: String, saved: Option<&Feedback>, now: &Feedback) -> VersionReplay {
