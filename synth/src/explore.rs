@@ -14,7 +14,7 @@ use crate::confirm::{self, ConfirmConfig, ConfirmReport};
 use crate::exec::Executor;
 use crate::init::{initial_program, Initial};
 use crate::learn::LearnRow;
-use crate::oracle::asymptotic::{judge, Asymptotic, ScoreKind, Thresholds};
+use crate::oracle::asymptotic::{judge, unreliable_reason, Asymptotic, ScoreKind, Thresholds};
 use crate::oracle::fit::Class;
 use crate::oracle::relative::{self, Direction, Relative};
 use crate::oracle::Oracle;
@@ -113,6 +113,10 @@ pub struct ExploreReport {
     /// Points left out of the fit (one amortized spike at most; see `oracle::asymptotic::judge`).
     #[serde(default)]
     pub outliers: Vec<(u64, f64)>,
+    /// Asymptotic oracle: the statistics behind the verdict (range used, log-log slope
+    /// interval, runner-up class, BIC per class; see `oracle::model_select`).
+    #[serde(default)]
+    pub evidence: Option<crate::oracle::model_select::Verdict>,
     /// Relative oracle: [size, reference cost] along the same path as `points`.
     #[serde(default)]
     pub ref_points: Vec<(u64, f64)>,
@@ -251,6 +255,7 @@ pub fn explore(
         points: Vec::new(),
         points_from: "path".into(),
         outliers: Vec::new(),
+        evidence: None,
         ref_points: Vec::new(),
         stats: Stats::default(),
         tree: TreeSummary::default(),
@@ -392,13 +397,14 @@ pub fn explore(
     let j = judge(&points, expected, &cfg.thresholds);
     report.points = points;
     report.outliers = j.outliers.clone();
-    report.empirical = j.fit.map(|f| f.class.label().to_string());
+    report.empirical = j.verdict.class.map(|c| c.label().to_string());
     report.fit_error = j.fit.map(|f| f.nrmse);
     let emp = report.empirical.clone().unwrap_or_else(|| "?".into());
     let exp = report
         .expected
         .clone()
         .unwrap_or_else(|| "undeclared".into());
+    let ev = j.verdict.evidence.describe();
     (report.verdict, report.reason) = if j.bottleneck {
         (
             "bottleneck".into(),
@@ -418,15 +424,10 @@ pub fn explore(
     } else {
         (
             "inconclusive".into(),
-            format!(
-                "the best fit ({emp}, error {:.1}%) does not pass the filters: error <= {:.0}%, >= {} sizes, largest size >= {}",
-                j.fit.map(|f| f.nrmse * 100.0).unwrap_or(f64::NAN),
-                cfg.thresholds.max_error * 100.0,
-                cfg.thresholds.min_points,
-                cfg.thresholds.min_max_size
-            ),
+            format!("{} ({ev})", unreliable_reason(&j, &cfg.thresholds)),
         )
     };
+    report.evidence = Some(j.verdict.clone());
     if cfg.confirm.top > 0 && !sweep.is_empty() {
         let big = sweep[0].clone();
         let small = sweep[sweep.len() - 1].clone();

@@ -4,6 +4,7 @@
 //! programs through `perfsyn_profiler_ipc`'s supervisor. Layering: this crate depends on
 //! `perfsyn-profiler-ipc`, never on `perfsyn-corpus`.
 
+pub mod bench_fit;
 pub mod bench_ipc;
 pub mod bench_search;
 pub mod cli;
@@ -12,6 +13,7 @@ pub mod confirm;
 pub mod exec;
 pub mod explore;
 pub mod export;
+pub mod fit_cmd;
 pub mod hunt;
 pub mod init;
 pub mod learn;
