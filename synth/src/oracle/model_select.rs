@@ -251,10 +251,15 @@ pub fn select(points: &[(f64, f64)]) -> Evidence {
             }
         }
     }
+    // A subset may choose a class the full set could not fit (a positive coefficient
+    // fails): fall back to the highest fitted class not above it, else the lowest fitted.
     let chosen_fit = full
         .iter()
-        .find(|f| f.class == chosen)
-        .expect("chosen among fitted");
+        .filter(|f| f.class <= chosen)
+        .max_by_key(|f| f.class)
+        .or_else(|| full.iter().min_by_key(|f| f.class))
+        .expect("non-empty");
+    let chosen = chosen_fit.class;
     ev.bic = full.iter().map(|f| (f.class, f.bic)).collect();
     ev.runner_up = full
         .iter()
@@ -278,6 +283,13 @@ pub fn select(points: &[(f64, f64)]) -> Evidence {
             chosen_fit.scale * 100.0,
             MAX_SCATTER * 100.0
         ));
+        return ev;
+    }
+    // A log-log slope interval that contains 0 is consistent with a flat cost: no growth
+    // class is claimed on it.
+    if chosen > Class::Constant && ev.slope.is_some_and(|i| i.low <= 0.0) {
+        ev.runner_up = Some(chosen);
+        ev.class = Some(Class::Constant);
         return ev;
     }
     ev.class = Some(chosen);
@@ -352,7 +364,10 @@ fn fit_classes(pts: &[(f64, f64)]) -> Vec<ClassFit> {
                 continue;
             }
             let scale = robust_scale(&r);
-            let bic = n * (scale * scale).ln() + p as f64 * n.ln();
+            // A point the fit ignores costs a parameter (an indicator for that point), so a
+            // flexible class cannot buy a small scale by dropping inconvenient points.
+            let ignored = w.iter().filter(|w| **w == 0.0).count();
+            let bic = n * (scale * scale).ln() + (p + ignored) as f64 * n.ln();
             if best.as_ref().is_none_or(|b| bic < b.bic) {
                 let zero_weight = pts
                     .iter()
