@@ -376,7 +376,8 @@ pub fn explore(
     }
 
     // Asymptotic verdict: fit on a sweep of the best program's loop sizes when it has loops.
-    let sweep = sweep_programs(&best_program, best_obs.size, cfg.search.mutation.max_loop);
+    let sweep =
+        crate::sweep::sweep_programs(&best_program, best_obs.size, cfg.search.mutation.max_loop);
     let mut points = path_points.clone();
     if !sweep.is_empty() {
         let fb = exec.run(&sweep)?;
@@ -482,48 +483,4 @@ fn attach(report: &mut ExploreReport, c: ConfirmReport, jobs: &[confirm::Job]) {
         report.time_significant = Some(first.significant);
     }
     report.confirmation = Some(c);
-}
-
-/// Loop-size factors of the verdict sweep. Deliberately not powers of two of each other:
-/// a resize that happens at one size (amortized O(1)) does not happen at the others, so an
-/// amortized spike does not masquerade as a clean O(n) fit.
-pub const SWEEP: [f64; 8] = [1.0, 0.8, 0.6, 0.45, 0.3, 0.17, 0.1, 0.05];
-
-/// The size the largest sweep point aims for: small inputs are dominated by constants and
-/// by small-size special cases (std's sort uses insertion sort below 20 elements).
-pub const SWEEP_TARGET_SIZE: u64 = 4096;
-
-/// The best program with every loop count scaled by each factor of [`SWEEP`], after
-/// scaling up by a power of two so that the largest input reaches [`SWEEP_TARGET_SIZE`]
-/// (input size grows with the loop counts; it is not exact, the fit uses measured sizes).
-pub fn sweep_programs(p: &Program, size: u64, max_loop: u32) -> Vec<Program> {
-    let max_n = p
-        .body
-        .iter()
-        .filter_map(|s| match s {
-            Stmt::Repeat { n, .. } => Some(*n),
-            _ => None,
-        })
-        .max();
-    let Some(max_n) = max_n else {
-        return Vec::new();
-    };
-    let mut up = 1u32;
-    while (size.max(1) * up as u64) < SWEEP_TARGET_SIZE && max_n.saturating_mul(up * 2) <= max_loop
-    {
-        up *= 2;
-    }
-    let mut out: Vec<Program> = Vec::new();
-    for f in SWEEP {
-        let mut q = p.clone();
-        for s in &mut q.body {
-            if let Stmt::Repeat { n, .. } = s {
-                *n = ((*n as f64 * up as f64 * f).round() as u32).max(1);
-            }
-        }
-        if !out.contains(&q) {
-            out.push(q);
-        }
-    }
-    out
 }

@@ -28,4 +28,5 @@ pub mod runfile;
 pub mod search;
 pub mod spec;
 pub mod suite;
+pub mod sweep;
 pub mod worker_build;
