@@ -42,7 +42,10 @@ fn fit_csv_judges_a_quadratic_series_above_the_expected_linear_class() {
     // The text form names the class and the evidence, never NaN.
     let out = perfsyn(&["fit", f.to_str().unwrap()]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("O(n^2)") && text.contains("log-log slope"), "{text}");
+    assert!(
+        text.contains("O(n^2)") && text.contains("log-log slope"),
+        "{text}"
+    );
     assert!(!text.contains("NaN"), "{text}");
 }
 
@@ -72,7 +75,10 @@ fn fit_reads_a_criterion_group_whose_parameter_is_the_size() {
 fn fit_short_evidence_is_inconclusive_in_words() {
     let r = json(&perfsyn_stdin(&["fit", "-", "--json"], "1,5\n2,6\n3,7\n"));
     assert_eq!(r["class"], "inconclusive");
-    assert!(r["reason"].as_str().unwrap().contains("distinct sizes"), "{r}");
+    assert!(
+        r["reason"].as_str().unwrap().contains("distinct sizes"),
+        "{r}"
+    );
 }
 
 #[test]

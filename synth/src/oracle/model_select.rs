@@ -508,11 +508,12 @@ fn wls(rows: &[Vec<f64>], ys: &[f64], w: &[f64]) -> Option<Vec<f64>> {
             return None;
         }
         a.swap(c, piv);
-        for r in 0..p {
+        let pivot = a[c].clone();
+        for (r, row) in a.iter_mut().enumerate() {
             if r != c {
-                let f = a[r][c] / a[c][c];
-                for k in c..=p {
-                    a[r][k] -= f * a[c][k];
+                let f = row[c] / pivot[c];
+                for (x, y) in row[c..].iter_mut().zip(&pivot[c..]) {
+                    *x -= f * y;
                 }
             }
         }
