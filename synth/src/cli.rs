@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 
 use crate::bench_ipc;
@@ -50,6 +50,25 @@ pub enum Command {
     /// Merge the result directories of a partitioned hunt (`hunt --partition k/N`) into one
     /// hunt directory and its report, or regenerate the report of one directory.
     Report(ReportArgs),
+    /// Judge (size, cost) pairs you already have (CSV, JSON lines or a criterion group):
+    /// the complexity class with its evidence.
+    Fit(FitArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct FitArgs {
+    /// `size,cost` CSV (optional header) or JSON lines {"size":..,"cost":..}; `-` is stdin.
+    #[arg(conflicts_with = "criterion")]
+    pub file: Option<PathBuf>,
+    /// A criterion benchmark group directory whose parameter is the input size.
+    #[arg(long)]
+    pub criterion: Option<PathBuf>,
+    /// The class the cost should follow, e.g. "O(n log n)".
+    #[arg(long)]
+    pub expect: Option<String>,
+    /// Print a JSON object.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Options shared by every command that needs a worker.
@@ -122,7 +141,35 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Export(a) => run_export(a),
         Command::Hunt(a) => run_hunt(a),
         Command::Report(a) => run_report(a),
+        Command::Fit(a) => run_fit(a),
     }
+}
+
+fn run_fit(a: FitArgs) -> Result<()> {
+    use crate::fit_cmd;
+    let expected = a.expect.as_deref().map(fit_cmd::parse_class).transpose()?;
+    let (source, points) = match (&a.criterion, &a.file) {
+        (Some(d), _) => (d.display().to_string(), fit_cmd::read_criterion(d)?),
+        (None, Some(f)) if f.as_os_str() != "-" => {
+            let text = std::fs::read_to_string(f)
+                .with_context(|| format!("cannot read {}", f.display()))?;
+            let src = f.display().to_string();
+            (src.clone(), fit_cmd::parse_points(&text, &src)?)
+        }
+        _ => {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+                .context("cannot read stdin")?;
+            ("-".to_string(), fit_cmd::parse_points(&text, "stdin")?)
+        }
+    };
+    let r = fit_cmd::fit_points(&source, points, expected);
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&r)?);
+    } else {
+        print!("{}", fit_cmd::render(&r));
+    }
+    Ok(())
 }
 
 fn run_list(a: ListArgs) -> Result<()> {
@@ -645,6 +692,9 @@ pub fn render_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
                 .map(|e| format!("{:.2}%", e * 100.0))
                 .unwrap_or_else(|| "-".into())
         ));
+        if let Some(v) = &r.evidence {
+            s.push_str(&crate::fit_cmd::render_evidence(v));
+        }
     } else if let Some(ratio) = r.ratio {
         s.push_str(&format!("cost new/old {ratio:.3}\n"));
     }
@@ -726,6 +776,24 @@ pub enum BenchCommand {
     /// Programs per second and the share of worker time outside the call under test, on
     /// seeded explores of corpus methods.
     Throughput(BenchThroughputArgs),
+    /// Accuracy of the asymptotic verdict on generated, labeled (size, cost) series.
+    Fit(BenchFitArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BenchFitArgs {
+    /// Number of series (classes in turn).
+    #[arg(long, value_parser = parse_positive, default_value = "350")]
+    pub cases: u64,
+    /// Seed of the generator (the thresholds were tuned on seeds 7 and 8).
+    #[arg(long, default_value = "1")]
+    pub seed: u64,
+    /// Write the series as JSON lines to this file (for scripts/bench_fit_bigo.py).
+    #[arg(long)]
+    pub write_series: Option<PathBuf>,
+    /// Print a JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -792,6 +860,19 @@ pub struct BenchIpcArgs {
 
 fn run_bench(b: BenchCommand) -> Result<()> {
     match b {
+        BenchCommand::Fit(a) => {
+            if let Some(f) = &a.write_series {
+                std::fs::write(f, crate::bench_fit::series_jsonl(a.seed, a.cases as usize))
+                    .with_context(|| format!("cannot write {}", f.display()))?;
+            }
+            let r = crate::bench_fit::run(a.seed, a.cases as usize);
+            if a.json {
+                println!("{}", serde_json::to_string_pretty(&r)?);
+            } else {
+                print!("{}", crate::bench_fit::render(&r));
+            }
+            Ok(())
+        }
         BenchCommand::Throughput(a) => {
             let worker = worker_build::resolve_worker(a.worker.worker.as_deref(), a.json)?;
             let workers = a

@@ -14,7 +14,7 @@ use crate::confirm::{self, ConfirmConfig, ConfirmReport};
 use crate::exec::Executor;
 use crate::init::{initial_program, Initial};
 use crate::learn::LearnRow;
-use crate::oracle::asymptotic::{judge, Asymptotic, ScoreKind, Thresholds};
+use crate::oracle::asymptotic::{judge, unreliable_reason, Asymptotic, ScoreKind, Thresholds};
 use crate::oracle::fit::Class;
 use crate::oracle::relative::{self, Direction, Relative};
 use crate::oracle::Oracle;
@@ -126,6 +126,10 @@ pub struct ExploreReport {
     /// Points left out of the fit (one amortized spike at most; see `oracle::asymptotic::judge`).
     #[serde(default)]
     pub outliers: Vec<(u64, f64)>,
+    /// Asymptotic oracle: the statistics behind the verdict (range used, log-log slope
+    /// interval, runner-up class, BIC per class; see `oracle::model_select`).
+    #[serde(default)]
+    pub evidence: Option<crate::oracle::model_select::Verdict>,
     /// Relative oracle: [size, reference cost] along the same path as `points`.
     #[serde(default)]
     pub ref_points: Vec<(u64, f64)>,
@@ -278,6 +282,7 @@ pub fn explore_with(
         points: Vec::new(),
         points_from: "path".into(),
         outliers: Vec::new(),
+        evidence: None,
         ref_points: Vec::new(),
         sides: None,
         stats: Stats::default(),
@@ -448,7 +453,8 @@ pub fn explore_with(
     }
 
     // Asymptotic verdict: fit on a sweep of the best program's loop sizes when it has loops.
-    let sweep = sweep_programs(&best_program, best_obs.size, cfg.search.mutation.max_loop);
+    let sweep =
+        crate::sweep::sweep_programs(&best_program, best_obs.size, cfg.search.mutation.max_loop);
     let mut points = path_points.clone();
     if !sweep.is_empty() {
         let fb = exec.run(&sweep)?;
@@ -469,13 +475,14 @@ pub fn explore_with(
     let j = judge(&points, expected, &cfg.thresholds);
     report.points = points;
     report.outliers = j.outliers.clone();
-    report.empirical = j.fit.map(|f| f.class.label().to_string());
+    report.empirical = j.verdict.class.map(|c| c.label().to_string());
     report.fit_error = j.fit.map(|f| f.nrmse);
     let emp = report.empirical.clone().unwrap_or_else(|| "?".into());
     let exp = report
         .expected
         .clone()
         .unwrap_or_else(|| "undeclared".into());
+    let ev = j.verdict.evidence.describe();
     (report.verdict, report.reason) = if j.bottleneck {
         (
             "bottleneck".into(),
@@ -497,15 +504,10 @@ pub fn explore_with(
     } else {
         (
             "inconclusive".into(),
-            format!(
-                "the best fit ({emp}, error {:.1}%) does not pass the filters: error <= {:.0}%, >= {} sizes, largest size >= {}",
-                j.fit.map(|f| f.nrmse * 100.0).unwrap_or(f64::NAN),
-                cfg.thresholds.max_error * 100.0,
-                cfg.thresholds.min_points,
-                cfg.thresholds.min_max_size
-            ),
+            format!("{} ({ev})", unreliable_reason(&j, &cfg.thresholds)),
         )
     };
+    report.evidence = Some(j.verdict.clone());
     // Shrink a reported program, keeping the class on a re-sweep (or its point without loops).
     let max_loop = cfg.search.mutation.max_loop;
     let mut sweep = sweep;
@@ -517,7 +519,7 @@ pub fn explore_with(
             if !f.is_ok() || f.calls == 0 {
                 return Ok(false);
             }
-            let sw = sweep_programs(p, f.input_size, max_loop);
+            let sw = crate::sweep::sweep_programs(p, f.input_size, max_loop);
             if sw.is_empty() {
                 return Ok(f.input_size == size0 && metric.of(&f) >= cost0);
             }
@@ -532,7 +534,7 @@ pub fn explore_with(
             Ok(j2.bottleneck && j2.fit.map(|f| f.class) == class)
         })?;
         if best.shrunk_from.is_some() {
-            sweep = sweep_programs(&best.program, best.input_size, max_loop);
+            sweep = crate::sweep::sweep_programs(&best.program, best.input_size, max_loop);
         }
     }
     if cfg.confirm.top > 0 && !sweep.is_empty() {
@@ -587,48 +589,4 @@ fn attach(report: &mut ExploreReport, c: ConfirmReport, jobs: &[confirm::Job]) {
         report.time_significant = Some(first.significant);
     }
     report.confirmation = Some(c);
-}
-
-/// Loop-size factors of the verdict sweep. Deliberately not powers of two of each other:
-/// a resize that happens at one size (amortized O(1)) does not happen at the others, so an
-/// amortized spike does not masquerade as a clean O(n) fit.
-pub const SWEEP: [f64; 8] = [1.0, 0.8, 0.6, 0.45, 0.3, 0.17, 0.1, 0.05];
-
-/// The size the largest sweep point aims for: small inputs are dominated by constants and
-/// by small-size special cases (std's sort uses insertion sort below 20 elements).
-pub const SWEEP_TARGET_SIZE: u64 = 4096;
-
-/// The best program with every loop count scaled by each factor of [`SWEEP`], after
-/// scaling up by a power of two so that the largest input reaches [`SWEEP_TARGET_SIZE`]
-/// (input size grows with the loop counts; it is not exact, the fit uses measured sizes).
-pub fn sweep_programs(p: &Program, size: u64, max_loop: u32) -> Vec<Program> {
-    let max_n = p
-        .body
-        .iter()
-        .filter_map(|s| match s {
-            Stmt::Repeat { n, .. } => Some(*n),
-            _ => None,
-        })
-        .max();
-    let Some(max_n) = max_n else {
-        return Vec::new();
-    };
-    let mut up = 1u32;
-    while (size.max(1) * up as u64) < SWEEP_TARGET_SIZE && max_n.saturating_mul(up * 2) <= max_loop
-    {
-        up *= 2;
-    }
-    let mut out: Vec<Program> = Vec::new();
-    for f in SWEEP {
-        let mut q = p.clone();
-        for s in &mut q.body {
-            if let Stmt::Repeat { n, .. } = s {
-                *n = ((*n as f64 * up as f64 * f).round() as u32).max(1);
-            }
-        }
-        if !out.contains(&q) {
-            out.push(q);
-        }
-    }
-    out
 }

@@ -4,6 +4,7 @@
 //! programs through `perfsyn_profiler_ipc`'s supervisor. Layering: this crate depends on
 //! `perfsyn-profiler-ipc`, never on `perfsyn-corpus`.
 
+pub mod bench_fit;
 pub mod bench_ipc;
 pub mod bench_search;
 pub mod check;
@@ -14,6 +15,7 @@ pub mod confirm;
 pub mod exec;
 pub mod explore;
 pub mod export;
+pub mod fit_cmd;
 pub mod harness;
 pub mod hunt;
 pub mod init;
@@ -32,4 +34,5 @@ pub mod search;
 pub mod shrink;
 pub mod spec;
 pub mod suite;
+pub mod sweep;
 pub mod worker_build;

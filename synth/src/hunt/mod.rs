@@ -259,6 +259,7 @@ fn error_report(m: &PlannedMethod, s: &HuntSettings, e: &anyhow::Error) -> Explo
         points: Vec::new(),
         points_from: "path".into(),
         outliers: Vec::new(),
+        evidence: None,
         ref_points: Vec::new(),
         sides: None,
         stats: Default::default(),

@@ -3,7 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::fit::{best_fit, fit_class, Class, Fit, Points};
+use super::fit::{fit_class, Class, Fit, Points};
+use super::model_select::{self, Verdict};
 use super::{Obs, Oracle};
 
 /// How a path is scored.
@@ -89,86 +90,72 @@ impl Default for Thresholds {
 /// The judgement on a set of points.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Judgement {
+    /// The reported class's least-squares fit (for `fit_error` and plots).
     pub fit: Option<Fit>,
     /// The expected class's own fit, for reports.
     pub expected_fit: Option<Fit>,
-    /// Whether the points pass the filters of 3.2.8 (enough points, small error).
+    /// Whether a class was chosen (see [`model_select`](super::model_select)) on enough
+    /// sizes, reaching [`Thresholds::min_max_size`].
     pub reliable: bool,
-    /// Reliable and worse than expected.
+    /// Reliable and significantly worse than expected.
     pub bottleneck: bool,
-    /// Points left out of the fit as outliers (at most one, see [`judge`]).
+    /// Points that got no weight in the chosen fit (amortized spikes, one-off outliers).
     pub outliers: Vec<(u64, f64)>,
+    /// The statistics behind the verdict: range, slope interval, runner-up, BIC.
+    pub verdict: Verdict,
 }
 
-/// Fits `points` and compares with `expected`.
-///
-/// When the fit does not pass the filters and there are at least two points to spare, each
-/// point is left out in turn and the subset that fits best is judged instead: an
-/// amortized O(1) method (`Vec::push`, `HashMap::insert`) pays for a resize at exactly one
-/// size of a sweep, and that one spike must not hide the class that every other size shows.
-/// A real change of class bends many points, not one, so it survives this.
+/// Fits `points` and compares with `expected` through
+/// [`model_select::judge`](super::model_select::judge): robust fits, BIC with a simplicity
+/// margin, every size left out in turn, and a class above the expected one only when the
+/// expected class fits significantly worse. An amortized O(1) method (`Vec::push`) pays for
+/// a resize at one size of a sweep; that spike gets no weight and is listed in `outliers`.
 pub fn judge(points: &[(u64, f64)], expected: Option<Class>, t: &Thresholds) -> Judgement {
-    let first = judge_all(points, expected, t);
-    if first.reliable || points.len() < t.min_points + 2 {
-        return first;
-    }
-    // Leave out each point in turn; keep the subset with the smallest fit error.
-    let mut best: Option<(usize, Judgement)> = None;
-    for skip in 0..points.len() {
-        let rest: Vec<(u64, f64)> = points
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| *i != skip)
-            .map(|(_, p)| *p)
-            .collect();
-        let j = judge_all(&rest, expected, t);
-        let err = j.fit.map_or(f64::INFINITY, |f| f.nrmse);
-        let best_err = best
-            .as_ref()
-            .and_then(|(_, b)| b.fit)
-            .map_or(f64::INFINITY, |f| f.nrmse);
-        if err < best_err {
-            best = Some((skip, j));
-        }
-    }
-    match best {
-        Some((skip, mut j)) if j.reliable => {
-            j.outliers = vec![points[skip]];
-            j
-        }
-        _ => first,
-    }
-}
-
-fn judge_all(points: &[(u64, f64)], expected: Option<Class>, t: &Thresholds) -> Judgement {
-    let pts = Points::new(points.iter().map(|(n, c)| (*n as f64, *c)).collect());
-    let Some(pts) = pts else {
-        return Judgement {
-            fit: None,
-            expected_fit: None,
-            reliable: false,
-            bottleneck: false,
-            outliers: Vec::new(),
-        };
+    let pf: Vec<(f64, f64)> = points.iter().map(|(n, c)| (*n as f64, *c)).collect();
+    let verdict = model_select::judge(&pf, expected);
+    let pts = Points::new(pf);
+    let fit = match (&pts, verdict.class) {
+        (Some(p), Some(c)) => fit_class(p, c),
+        _ => None,
     };
-    let fit = best_fit(&pts);
-    let expected_fit = expected.and_then(|c| fit_class(&pts, c));
+    let expected_fit = match (&pts, expected) {
+        (Some(p), Some(c)) => fit_class(p, c),
+        _ => None,
+    };
     let max_size = points.iter().map(|p| p.0).max().unwrap_or(0);
-    let reliable = fit.is_some_and(|f| f.nrmse <= t.max_error)
-        && pts.distinct_sizes() >= t.min_points
+    let reliable = verdict.class.is_some()
+        && verdict.evidence.distinct_sizes >= t.min_points
         && max_size >= t.min_max_size;
-    let bottleneck = reliable
-        && match (fit, expected) {
-            (Some(f), Some(e)) => f.class > e,
-            _ => false,
-        };
+    let outliers = points
+        .iter()
+        .filter(|(n, _)| verdict.evidence.outlier_sizes.contains(&(*n as f64)))
+        .copied()
+        .collect();
     Judgement {
         fit,
         expected_fit,
         reliable,
-        bottleneck,
-        outliers: Vec::new(),
+        bottleneck: reliable && verdict.above_expected,
+        outliers,
+        verdict,
     }
+}
+
+/// Why a judgement is not reliable, in words (no NaN).
+pub fn unreliable_reason(j: &Judgement, t: &Thresholds) -> String {
+    if let Some(r) = &j.verdict.evidence.reason {
+        return r.clone();
+    }
+    if j.verdict.evidence.distinct_sizes < t.min_points {
+        return format!(
+            "only {} distinct sizes; at least {} are needed",
+            j.verdict.evidence.distinct_sizes, t.min_points
+        );
+    }
+    format!(
+        "the largest size is {}; at least {} is needed, where constants no longer dominate",
+        j.verdict.evidence.max_size, t.min_max_size
+    )
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 
 pub mod asymptotic;
 pub mod fit;
+pub mod model_select;
 pub mod relative;
 
 use serde::{Deserialize, Serialize};

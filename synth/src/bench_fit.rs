@@ -1,0 +1,257 @@
+//! `perfsyn bench fit`: how often the asymptotic verdict names the right class.
+//!
+//! Labeled (size, cost) series are generated (seeded) from the 7 classes with the
+//! distortions real measurements have: constant offsets, lower-order terms (n log n + 10n,
+//! n^2 + 10^4 n), multiplicative noise, amortized resize spikes, one-off outliers, plateaus,
+//! narrow and wide size ranges. Each is judged by `model_select::select` with no expected
+//! class (pure classification). Accuracy counts an `inconclusive` answer as a miss; the
+//! false-bottleneck rate counts series judged above their true class. `--write-series`
+//! writes the same series for scripts/bench_fit_bigo.py, which runs the big_O package on them.
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use rand_distr::{Distribution, Normal};
+use serde::Serialize;
+
+use crate::oracle::fit::Class;
+use crate::oracle::model_select;
+
+/// One labeled series.
+#[derive(Clone, Debug, Serialize)]
+pub struct Series {
+    pub class: Class,
+    /// The distortions applied, e.g. `wide offset noise=0.08 spike`.
+    pub kind: String,
+    pub points: Vec<(f64, f64)>,
+}
+
+/// The figures of one run.
+#[derive(Clone, Debug, Serialize)]
+pub struct BenchFit {
+    pub seed: u64,
+    pub cases: usize,
+    /// Right class / all series (inconclusive counts as wrong).
+    pub accuracy: f64,
+    /// Series judged above their true class / all series.
+    pub false_bottleneck_rate: f64,
+    /// Inconclusive answers / all series.
+    pub inconclusive_rate: f64,
+    /// Accuracy per true class, lowest class first.
+    pub per_class: Vec<(String, f64)>,
+    /// confusion[true][judged]; judged index 7 is `inconclusive`.
+    pub confusion: Vec<Vec<usize>>,
+    /// Every misjudged series: true class, judged class, distortions.
+    pub misses: Vec<(String, String, String)>,
+}
+
+/// Generates `cases` labeled series (classes in turn) from `seed`.
+pub fn generate(seed: u64, cases: usize) -> Vec<Series> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    (0..cases)
+        .map(|i| one(&mut rng, Class::ALL[i % Class::ALL.len()]))
+        .collect()
+}
+
+fn geo_sizes(rng: &mut StdRng, lo: f64, hi: f64, k: usize) -> Vec<f64> {
+    let jitter = Normal::new(0.0, 0.03).expect("valid");
+    let mut v: Vec<f64> = (0..k)
+        .map(|i| {
+            let t = i as f64 / (k - 1) as f64;
+            ((lo.ln() + t * (hi / lo).ln() + jitter.sample(rng)).exp())
+                .round()
+                .max(1.0)
+        })
+        .collect();
+    v.sort_by(f64::total_cmp);
+    v.dedup();
+    v
+}
+
+fn one(rng: &mut StdRng, class: Class) -> Series {
+    let mut kind: Vec<String> = Vec::new();
+    let r: f64 = rng.random();
+    let decades: f64 = if r < 0.3 {
+        kind.push("narrow".into());
+        rng.random_range(1.0..1.3)
+    } else if r < 0.6 {
+        kind.push("medium".into());
+        rng.random_range(1.5..2.0)
+    } else {
+        kind.push("wide".into());
+        rng.random_range(2.0..3.5)
+    };
+    let k = rng.random_range(6..17usize);
+    let b = 10f64.powf(rng.random_range(-1.0..2.0));
+    let mut sizes = if class == Class::Exponential {
+        let lo = rng.random_range(1.0..3.5);
+        let up: f64 = rng.random_range(1.0..1.3);
+        geo_sizes(rng, lo, (lo * 10f64.powf(up)).min(45.0), k)
+    } else {
+        let lo = 10f64.powf(rng.random_range(0.5..3.0));
+        geo_sizes(rng, lo, lo * 10f64.powf(decades), k)
+    };
+    let mut cost: Vec<f64> = if class == Class::Constant {
+        let c = 10f64.powf(rng.random_range(1.0..5.0));
+        vec![c; sizes.len()]
+    } else {
+        sizes.iter().map(|&n| b * class.g(n)).collect()
+    };
+    // Lower-order terms, with a wide range whose top lies past the crossover.
+    if class >= Class::Linear && rng.random::<f64>() < 0.35 {
+        match class {
+            Class::Linearithmic | Class::Quadratic => {
+                let cross: f64 = if class == Class::Quadratic {
+                    1e4
+                } else {
+                    1024.0
+                };
+                let top = cross * 10f64.powf(rng.random_range(1.0..1.5));
+                let d = rng.random_range(2.0..3.0);
+                kind[0] = "wide".into();
+                sizes = geo_sizes(rng, top / 10f64.powf(d), top, k);
+                cost = sizes
+                    .iter()
+                    .map(|&n| {
+                        if class == Class::Quadratic {
+                            b * (n * n + 1e4 * n)
+                        } else {
+                            b * (n * (n + 1.0).log2() + 10.0 * n)
+                        }
+                    })
+                    .collect();
+                kind.push(if class == Class::Quadratic {
+                    "n^2+1e4n".into()
+                } else {
+                    "nlogn+10n".into()
+                });
+            }
+            _ => {
+                let low = match class {
+                    Class::Linear => Class::Log,
+                    Class::Cubic => Class::Quadratic,
+                    _ => Class::Cubic,
+                };
+                let n0 = sizes[0];
+                let m = rng.random_range(0.5..3.0) * class.g(n0) / low.g(n0).max(1e-9);
+                for (c, &n) in cost.iter_mut().zip(&sizes) {
+                    *c += b * m * low.g(n);
+                }
+                kind.push(format!("+{}", low.label()));
+            }
+        }
+    }
+    if rng.random::<f64>() < 0.6 {
+        let off = cost[0] * 10f64.powf(rng.random_range(-1.0..0.7));
+        cost.iter_mut().for_each(|c| *c += off);
+        kind.push("offset".into());
+    }
+    if rng.random::<f64>() < 0.5 {
+        let s: f64 = rng.random_range(0.02..0.15);
+        let nd = Normal::new(0.0, s).expect("valid");
+        cost.iter_mut().for_each(|c| *c *= f64::exp(nd.sample(rng)));
+        kind.push(format!("noise={s:.2}"));
+    }
+    let len = cost.len();
+    if len > 4 && rng.random::<f64>() < 0.2 {
+        let i = rng.random_range(1..len);
+        cost[i] += cost[i] * rng.random_range(0.5..3.0);
+        kind.push("spike".into());
+    }
+    if len > 4 && rng.random::<f64>() < 0.2 {
+        let i = rng.random_range(0..len);
+        cost[i] *= rng.random_range(1.3..2.0);
+        kind.push("outlier".into());
+    }
+    if len >= 8 && rng.random::<f64>() < 0.15 {
+        let w = (len / 4).max(2);
+        let i = rng.random_range(0..len - w);
+        let v = cost[i];
+        cost[i..i + w].iter_mut().for_each(|c| *c = v);
+        kind.push("plateau".into());
+    }
+    Series {
+        class,
+        kind: kind.join(" "),
+        points: sizes.into_iter().zip(cost).collect(),
+    }
+}
+
+/// Judges every series and gathers the figures.
+pub fn run(seed: u64, cases: usize) -> BenchFit {
+    let series = generate(seed, cases);
+    let mut confusion = vec![vec![0usize; 8]; 7];
+    let mut misses = Vec::new();
+    let (mut right, mut above, mut inconclusive) = (0, 0, 0);
+    for s in &series {
+        let got = model_select::select(&s.points).class;
+        let t = s.class as usize;
+        confusion[t][got.map_or(7, |c| c as usize)] += 1;
+        match got {
+            Some(c) if c == s.class => right += 1,
+            Some(c) => {
+                if c > s.class {
+                    above += 1;
+                }
+                misses.push((s.class.label().into(), c.label().into(), s.kind.clone()));
+            }
+            None => {
+                inconclusive += 1;
+                misses.push((
+                    s.class.label().into(),
+                    "inconclusive".into(),
+                    s.kind.clone(),
+                ));
+            }
+        }
+    }
+    let n = series.len().max(1) as f64;
+    let per_class = Class::ALL
+        .iter()
+        .map(|c| {
+            let row = &confusion[*c as usize];
+            let tot = row.iter().sum::<usize>().max(1) as f64;
+            (c.label().to_string(), row[*c as usize] as f64 / tot)
+        })
+        .collect();
+    BenchFit {
+        seed,
+        cases: series.len(),
+        accuracy: right as f64 / n,
+        false_bottleneck_rate: above as f64 / n,
+        inconclusive_rate: inconclusive as f64 / n,
+        per_class,
+        confusion,
+        misses,
+    }
+}
+
+/// The series as JSON lines `{"class": "O(n)", "kind": .., "points": [[n, c], ..]}`.
+pub fn series_jsonl(seed: u64, cases: usize) -> String {
+    generate(seed, cases)
+        .iter()
+        .map(|s| serde_json::to_string(s).expect("plain data") + "\n")
+        .collect()
+}
+
+/// The text table.
+pub fn render(r: &BenchFit) -> String {
+    let mut s = format!(
+        "bench fit: {} series (seed {}), no expected class given\n",
+        r.cases, r.seed
+    );
+    s.push_str(&format!(
+        "accuracy {:.1}% (inconclusive counts as wrong; {:.1}% inconclusive), false bottlenecks {:.1}%\n\n",
+        r.accuracy * 100.0,
+        r.inconclusive_rate * 100.0,
+        r.false_bottleneck_rate * 100.0
+    ));
+    s.push_str("true \\ judged   O(1) logn    O(n) nlogn   n^2   n^3   2^n  inc.  accuracy\n");
+    for (i, row) in r.confusion.iter().enumerate() {
+        s.push_str(&format!("{:<14}", Class::ALL[i].label()));
+        for v in row {
+            s.push_str(&format!("{v:>6}"));
+        }
+        s.push_str(&format!("  {:>6.1}%\n", r.per_class[i].1 * 100.0));
+    }
+    s
+}

@@ -1,0 +1,130 @@
+//! `perfsyn fit` and `perfsyn bench fit` end to end, through the real binary (no worker).
+
+use std::process::{Command, Output};
+
+fn perfsyn(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_perfsyn"))
+        .args(args)
+        .output()
+        .expect("run the perfsyn binary")
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
+}
+
+#[test]
+fn fit_csv_judges_a_quadratic_series_above_the_expected_linear_class() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("points.csv");
+    let mut text = String::from("size,cost\n");
+    for n in [10u64, 20, 50, 100, 200, 500, 1000, 2000] {
+        text.push_str(&format!("{n},{}\n", 30 + n * n / 2));
+    }
+    std::fs::write(&f, text).unwrap();
+    let r = json(&perfsyn(&[
+        "fit",
+        f.to_str().unwrap(),
+        "--expect",
+        "O(n)",
+        "--json",
+    ]));
+    assert_eq!(r["class"], "O(n^2)", "{r}");
+    assert_eq!(r["above_expected"], true, "{r}");
+    assert_eq!(r["min_size"], 10.0);
+    assert_eq!(r["max_size"], 2000.0);
+    assert!(r["slope"]["low"].as_f64().unwrap() > 1.0, "{r}");
+    // The text form names the class and the evidence, never NaN.
+    let out = perfsyn(&["fit", f.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("O(n^2)") && text.contains("log-log slope"),
+        "{text}"
+    );
+    assert!(!text.contains("NaN"), "{text}");
+}
+
+#[test]
+fn fit_reads_a_criterion_group_whose_parameter_is_the_size() {
+    let dir = tempfile::tempdir().unwrap();
+    for n in [16u64, 64, 256, 1024, 4096] {
+        let d = dir.path().join(n.to_string()).join("new");
+        std::fs::create_dir_all(&d).unwrap();
+        let est = format!(
+            r#"{{"mean":{{"point_estimate":{}}},"median":{{"point_estimate":1.0}}}}"#,
+            100.0 + 3.0 * n as f64
+        );
+        std::fs::write(d.join("estimates.json"), est).unwrap();
+    }
+    let r = json(&perfsyn(&[
+        "fit",
+        "--criterion",
+        dir.path().to_str().unwrap(),
+        "--json",
+    ]));
+    assert_eq!(r["class"], "O(n)", "{r}");
+    assert_eq!(r["points"].as_array().unwrap().len(), 5);
+}
+
+#[test]
+fn fit_short_evidence_is_inconclusive_in_words() {
+    let r = json(&perfsyn_stdin(&["fit", "-", "--json"], "1,5\n2,6\n3,7\n"));
+    assert_eq!(r["class"], "inconclusive");
+    assert!(
+        r["reason"].as_str().unwrap().contains("distinct sizes"),
+        "{r}"
+    );
+}
+
+#[test]
+fn fit_bad_input_is_one_line_and_a_failure() {
+    let out = perfsyn_stdin(&["fit", "-"], "size,cost\n10,abc\n");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("stdin:2"), "{err}");
+}
+
+#[test]
+fn bench_fit_reports_accuracy_and_false_bottlenecks() {
+    let dir = tempfile::tempdir().unwrap();
+    let series = dir.path().join("series.jsonl");
+    let r = json(&perfsyn(&[
+        "bench",
+        "fit",
+        "--cases",
+        "21",
+        "--json",
+        "--write-series",
+        series.to_str().unwrap(),
+    ]));
+    assert_eq!(r["cases"], 21);
+    let acc = r["accuracy"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&acc));
+    assert!(r["false_bottleneck_rate"].as_f64().unwrap() <= acc.max(1.0));
+    let lines = std::fs::read_to_string(&series).unwrap();
+    assert_eq!(lines.lines().count(), 21);
+}
+
+fn perfsyn_stdin(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_perfsyn"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run the perfsyn binary");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
