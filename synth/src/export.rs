@@ -532,8 +532,10 @@ impl Plan {
         for m in self.members() {
             let call = self.call(m, "n");
             inner.push_str(&format!(
-                "        group.bench_with_input(BenchmarkId::new({label:?}, n), &n, |b, &n| {{\n            b.iter_custom(|iters| (0..iters).map(|_| {call}.elapsed()).sum::<Duration>())\n        }});\n",
+                "        group.bench_with_input(BenchmarkId::new({label:?}, n), &n, |b, {param}| {{\n            b.iter_custom(|iters| (0..iters).map(|_| {call}.elapsed()).sum::<Duration>())\n        }});\n",
                 label = m.name,
+                // Without loops the scale is unused in the routine.
+                param = if self.unit.is_some() { "&n" } else { "_n" },
             ));
         }
         let unused = if self.unit.is_none() {
