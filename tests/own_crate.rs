@@ -56,7 +56,10 @@ fn init_then_explore_finds_the_documented_o1_that_is_o_n_in_a_copy_of_the_exampl
     assert!(out.contains("3 types"), "{out}");
     assert!(out.contains("9 methods registered"), "{out}");
     let generated = std::fs::read_to_string(krate.join("perfsyn/src/lib.rs")).unwrap();
-    assert!(generated.contains("total(ref self) -> u64 [\"O(1)\"];"), "{generated}");
+    assert!(
+        generated.contains("total(ref self) -> u64 [\"O(1)\"];"),
+        "{generated}"
+    );
 
     // A second init does not overwrite the harness silently.
     let again = perfsyn(&krate, &["init"]);
@@ -102,12 +105,12 @@ fn an_uninstrumented_worker_is_refused_with_how_to_get_one() {
     let tmp = tempfile::tempdir().unwrap();
     // Any ELF binary without sanitizer-coverage guards: this test binary itself.
     let me = std::env::current_exe().unwrap();
-    let o = perfsyn(
-        tmp.path(),
-        &["list", "--worker", me.to_str().unwrap()],
-    );
+    let o = perfsyn(tmp.path(), &["list", "--worker", me.to_str().unwrap()]);
     assert!(!o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("not instrumented") && err.contains("omit --worker"), "{err}");
+    assert!(
+        err.contains("not instrumented") && err.contains("omit --worker"),
+        "{err}"
+    );
 }
