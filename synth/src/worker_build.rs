@@ -228,9 +228,19 @@ pub fn build_failure(h: &Harness, log: &[String]) -> String {
         h.crate_dir.join(file)
     };
     let harness_dir = h.manifest.parent().unwrap_or(&h.crate_dir);
+    // Both crates print `src/lib.rs`; cargo's "could not compile `NAME`" says whose it is.
+    let failed_package = log
+        .iter()
+        .find_map(|l| l.split("could not compile `").nth(1))
+        .and_then(|r| r.split('`').next());
     let in_harness = !h.builtin
-        && (path.starts_with(harness_dir)
-            || file.starts_with(crate::harness::discovery::HARNESS_DIR));
+        && (failed_package == Some(h.package.as_str())
+            || (failed_package.is_none() && path.starts_with(harness_dir)));
+    let path = if in_harness && !Path::new(file).is_absolute() {
+        harness_dir.join(file)
+    } else {
+        path
+    };
     if in_harness {
         let line: usize = place
             .split(':')

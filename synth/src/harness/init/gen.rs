@@ -76,7 +76,7 @@ pub fn registrations(lib: &str, m: &Model) -> String {
         }
     }
     s.push_str("\n#![allow(unused_imports, clippy::all)]\n\n");
-    s.push_str("use perfsyn_profiler_ipc::probe::Key;\nuse perfsyn_profiler_ipc::{register_type, Registry};\n");
+    s.push_str("use perfsyn_profiler_ipc::probe::{FixedState, Key};\nuse perfsyn_profiler_ipc::{register_type, Registry};\n");
     for t in &m.types {
         if let Some(i) = &t.import {
             let _ = writeln!(s, "use {i};");
@@ -133,6 +133,9 @@ fn registration(s: &mut String, t: &TypeReg) {
     }
     if t.rust.contains("Key") {
         imports.push("\"perfsyn_profiler_ipc::probe::Key\"".into());
+    }
+    if t.rust.contains("FixedState") {
+        imports.push("\"perfsyn_profiler_ipc::probe::FixedState\"".into());
     }
     let _ = writeln!(
         s,

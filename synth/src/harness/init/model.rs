@@ -507,30 +507,12 @@ fn instantiate<'a>(
             GenericParam::Const(c) => consts.push(c.ident.to_string()),
         }
     }
-    let mut add_where = |g: &syn::Generics, positional: bool| {
-        // Impl parameters are matched to the type's by position.
-        let names: Vec<String> = bounds.keys().cloned().collect();
-        let order: Vec<String> = g
-            .params
-            .iter()
-            .filter_map(|p| match p {
-                GenericParam::Type(t) => Some(t.ident.to_string()),
-                _ => None,
-            })
-            .collect();
+    // Impl blocks name the type's parameters the same way in practice (`impl<T: Ord> S<T>`).
+    let mut add_where = |g: &syn::Generics| {
         for p in &g.params {
             if let GenericParam::Type(t) = p {
-                let i = order.iter().position(|o| *o == t.ident.to_string());
-                let target = if positional {
-                    i.and_then(|i| names.get(i).cloned())
-                } else {
-                    Some(t.ident.to_string())
-                };
-                if let Some(target) = target {
-                    bounds
-                        .entry(target)
-                        .or_default()
-                        .extend(trait_names(&t.bounds));
+                if let Some(set) = bounds.get_mut(&t.ident.to_string()) {
+                    set.extend(trait_names(&t.bounds));
                 }
             }
         }
@@ -545,9 +527,9 @@ fn instantiate<'a>(
             }
         }
     };
-    add_where(g, false);
+    add_where(g);
     for ig in impls {
-        add_where(ig, false);
+        add_where(ig);
     }
     let mut subst = HashMap::new();
     for (name, bs) in bounds {
@@ -555,7 +537,10 @@ fn instantiate<'a>(
         let u64_ok = bs
             .iter()
             .all(|b| KEY_TRAITS.contains(&b.as_str()) || U64_TRAITS.contains(&b.as_str()));
-        let pick = if key_ok {
+        let pick = if bs.iter().any(|b| b == "BuildHasher") {
+            // Hash collections take a hasher parameter: the runtime's fixed, seedless one.
+            "FixedState"
+        } else if key_ok {
             "Key"
         } else if u64_ok {
             "u64"

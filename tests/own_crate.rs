@@ -1,0 +1,116 @@
+//! "Explore your own crate" end to end, through the real binary: `perfsyn init` on a copy of
+//! examples/own-crate writes and builds a harness, and `perfsyn explore` finds the planted
+//! O(n) behind a documented O(1) (a type without `len()`, sized by its mutating calls) and
+//! writes the run file under the copy's own target/perfsyn.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn perfsyn(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_perfsyn"))
+        .current_dir(dir)
+        .args(args)
+        // Worker builds of every copy share one directory, so dependencies build once.
+        .env(
+            "PERFSYN_WORKER_TARGET_DIR",
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("target/own-crate-test"),
+        )
+        .output()
+        .expect("run perfsyn")
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dst = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            if e.file_name() != "target" && e.file_name() != "perfsyn" {
+                copy_dir(&e.path(), &dst);
+            }
+        } else {
+            std::fs::copy(e.path(), dst).unwrap();
+        }
+    }
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+#[test]
+fn init_then_explore_finds_the_documented_o1_that_is_o_n_in_a_copy_of_the_example() {
+    let tmp = tempfile::tempdir().unwrap();
+    let krate: PathBuf = tmp.path().join("own-crate");
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/own-crate"),
+        &krate,
+    );
+    let init = perfsyn(&krate, &["init"]);
+    let out = text(&init);
+    assert!(init.status.success(), "{out}");
+    assert!(out.contains("3 types"), "{out}");
+    assert!(out.contains("9 methods registered"), "{out}");
+    let generated = std::fs::read_to_string(krate.join("perfsyn/src/lib.rs")).unwrap();
+    assert!(
+        generated.contains("total(ref self) -> u64 [\"O(1)\"];"),
+        "{generated}"
+    );
+
+    // A second init does not overwrite the harness silently.
+    let again = perfsyn(&krate, &["init"]);
+    assert!(!again.status.success());
+    assert!(text(&again).contains("--force"), "{}", text(&again));
+
+    let explore = perfsyn(
+        &krate,
+        &[
+            "explore",
+            "--method",
+            "Tally::total",
+            "--max-programs",
+            "100",
+            "--seed",
+            "1",
+            "--confirm-top",
+            "0",
+        ],
+    );
+    let out = text(&explore);
+    assert!(explore.status.success(), "{out}");
+    assert!(
+        out.contains("Tally::total: bottleneck (cost grows as O(n), documented O(1))"),
+        "{out}"
+    );
+    let run = krate.join("target/perfsyn/runs/Tally__total-1.json");
+    assert!(run.is_file(), "no run file at {}: {out}", run.display());
+}
+
+#[test]
+fn a_directory_without_a_crate_is_refused_in_one_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = perfsyn(tmp.path(), &["init"]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("is not a crate"), "{err}");
+}
+
+#[test]
+fn an_uninstrumented_worker_is_refused_with_how_to_get_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Any ELF binary without sanitizer-coverage guards: this test binary itself.
+    let me = std::env::current_exe().unwrap();
+    let o = perfsyn(tmp.path(), &["list", "--worker", me.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("not instrumented") && err.contains("omit --worker"),
+        "{err}"
+    );
+}
