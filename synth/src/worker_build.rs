@@ -75,9 +75,21 @@ pub fn target_dir(root: &Path) -> PathBuf {
 /// Where a build goes. `PERFSYN_WORKER_TARGET_DIR`, when set, replaces `<crate>/target` (tests
 /// share one build directory between copies of a crate).
 fn build_dir(h: &Harness, build: Build) -> PathBuf {
+    // A baseline checkout (`check --baseline`) builds a harness of the same package name
+    // against other sources: in a shared directory it gets its own subdirectory, or the two
+    // revisions' workers would overwrite each other.
+    let baseline = h.crate_dir.components().any(|c| c.as_os_str() == "rev")
+        && h.crate_dir.to_string_lossy().contains("/perfsyn/rev/");
     let base = std::env::var_os("PERFSYN_WORKER_TARGET_DIR")
         .filter(|_| !h.builtin)
-        .map(PathBuf::from)
+        .map(|d| {
+            let d = PathBuf::from(d);
+            if baseline {
+                d.join("baseline")
+            } else {
+                d
+            }
+        })
         .unwrap_or_else(|| h.target_dir());
     base.join(build.dir_name())
 }

@@ -35,6 +35,13 @@ pub fn open(
     deadline: Duration,
     quiet: bool,
 ) -> Result<OpenBaseline> {
+    let (baseline, old_harness) = prepare(h, rev)?;
+    start(h, baseline, old_harness, workers, deadline, quiet)
+}
+
+/// Resolves `rev`, checks it out and puts the current harness beside its sources; returns the
+/// baseline and the harness of its checkout (nothing is built yet).
+pub fn prepare(h: &Harness, rev: &str) -> Result<(Baseline, Harness)> {
     if h.builtin {
         bail!("--baseline compares two revisions of your own crate: run it inside a crate initialized with `perfsyn init` (or pass --manifest-path)");
     }
@@ -42,7 +49,18 @@ pub fn open(
     let old_crate = baseline.checkout(&h.target_dir())?;
     copy_harness(&h.crate_dir.join(HARNESS_DIR), &old_crate.join(HARNESS_DIR))?;
     let old_harness = Harness::of_manifest(&old_crate)?;
+    Ok((baseline, old_harness))
+}
 
+/// Builds both workers and starts the pair.
+pub fn start(
+    h: &Harness,
+    baseline: Baseline,
+    old_harness: Harness,
+    workers: usize,
+    deadline: Duration,
+    quiet: bool,
+) -> Result<OpenBaseline> {
     let new_bin = worker_build::ensure_harness_worker(h, quiet)?;
     let old_bin = worker_build::ensure_harness_worker(&old_harness, quiet).map_err(|e| {
         anyhow::anyhow!(

@@ -6,6 +6,8 @@
 //!   (PerfScope's performance risk analysis).
 //! - `report.rs`: findings as a table, JSON and Markdown, and the exit code.
 
+pub mod baseline;
 pub mod git;
 pub mod report;
 pub mod risk;
+pub mod run;
