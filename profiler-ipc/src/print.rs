@@ -367,8 +367,10 @@ impl Printer<'_> {
                 };
                 let text = match out {
                     Some(o) => format!("let {} = {expr};", self.binding(*o)),
-                    // A unit result is a statement (`let _ = ()` is a clippy error).
-                    None if m.ret.is_none() => format!("{expr};"),
+                    // The schema does not say whether an unkept result is unit or a
+                    // `#[must_use]` value (`BTreeMap::range`), so it is always bound to `_`:
+                    // `let _ = ()` is only a clippy style lint, an unused must-use value is a
+                    // compiler warning.
                     None => format!("let _ = {expr};"),
                 };
                 let meter = self.opts.meter.clone().filter(|_| *under_test);

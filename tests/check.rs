@@ -1,0 +1,159 @@
+//! `perfsyn check --baseline REV` end to end, through the real binary, on a git repository made
+//! in a temporary directory: a commit that makes `Bag::add` scan every earlier item is a
+//! confirmed regression (exit 1, the method named, its reproducer printed); a refactor-only
+//! commit exits 0.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const V1: &str = r#"//! A bag of numbers.
+
+/// A bag of numbers.
+#[derive(Debug, Default, Clone)]
+pub struct Bag {
+    items: Vec<u64>,
+}
+
+impl Bag {
+    /// An empty bag.
+    pub fn new() -> Bag {
+        Bag::default()
+    }
+
+    /// Adds `x`. Runs in O(1) time (amortized).
+    pub fn add(&mut self, x: u64) {
+        self.items.push(x);
+    }
+
+    /// The number of items. O(1).
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Whether the bag is empty. O(1).
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+}
+"#;
+
+fn perfsyn(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_perfsyn"))
+        .current_dir(dir)
+        .args(args)
+        // Shared with tests/own_crate.rs, so dependencies of the harness build once.
+        .env(
+            "PERFSYN_WORKER_TARGET_DIR",
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("target/own-crate-test"),
+        )
+        .output()
+        .expect("run perfsyn")
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let ok = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@t")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@t")
+        .status()
+        .expect("run git")
+        .success();
+    assert!(ok, "git {args:?}");
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn commit_lib(krate: &Path, src: &str, message: &str) {
+    std::fs::write(krate.join("src/lib.rs"), src).unwrap();
+    git(krate, &["commit", "-qam", message]);
+}
+
+fn check(krate: &Path) -> (Output, serde_json::Value) {
+    let out = perfsyn(
+        krate,
+        &[
+            "check",
+            "--baseline",
+            "HEAD~1",
+            "--max-programs-per-method",
+            "150",
+            "--json",
+        ],
+    );
+    let json = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
+    (out, json)
+}
+
+#[test]
+fn a_commit_that_makes_a_method_scan_fails_the_gate_and_a_refactor_passes_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let krate: PathBuf = tmp.path().join("bag");
+    std::fs::create_dir_all(krate.join("src")).unwrap();
+    std::fs::write(
+        krate.join("Cargo.toml"),
+        "[package]\nname = \"bag\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n",
+    )
+    .unwrap();
+    std::fs::write(krate.join(".gitignore"), "target/\nperfsyn/\n").unwrap();
+    std::fs::write(krate.join("src/lib.rs"), V1).unwrap();
+    git(&krate, &["init", "-q"]);
+    git(&krate, &["add", "."]);
+    git(&krate, &["commit", "-qm", "v1"]);
+    let init = perfsyn(&krate, &["init"]);
+    assert!(init.status.success(), "{}", text(&init));
+
+    // Not a git revision: one line, exit 2.
+    let bad = perfsyn(&krate, &["check", "--baseline", "no-such-rev"]);
+    assert_eq!(bad.status.code(), Some(2), "{}", text(&bad));
+    assert!(
+        text(&bad).contains("`no-such-rev` is not found"),
+        "{}",
+        text(&bad)
+    );
+
+    // The regression: every add scans the earlier items.
+    commit_lib(
+        &krate,
+        &V1.replace(
+            "        self.items.push(x);\n    }\n\n    /// The number",
+            "        if !self.items.contains(&x) {\n            self.items.push(x);\n        }\n    }\n\n    /// The number",
+        ),
+        "add: keep items unique",
+    );
+    let (out, json) = check(&krate);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let findings = json["findings"].as_array().expect("findings");
+    assert_eq!(findings[0]["method"], "Bag::add", "{json}");
+    assert_eq!(findings[0]["verdict"], "regression", "{json}");
+    assert!(findings[0]["ratio"].as_f64().unwrap() > 1.2, "{json}");
+    assert!(findings[0]["risk"].as_f64().unwrap() > 0.0, "{json}");
+    let reproducer = findings[0]["reproducer"].as_str().unwrap();
+    assert!(reproducer.contains(".add("), "{reproducer}");
+
+    // A refactor-only commit on top of v1.
+    git(&krate, &["checkout", "-q", "-b", "refactor", "HEAD~1"]);
+    commit_lib(
+        &krate,
+        &V1.replace(
+            "        self.items.len()\n",
+            "        let n = self.items.len();\n        n\n",
+        ),
+        "len: name the length",
+    );
+    let (out, json) = check(&krate);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let findings = json["findings"].as_array().expect("findings");
+    assert!(
+        findings.iter().all(|f| f["verdict"] != "regression"),
+        "{json}"
+    );
+}
