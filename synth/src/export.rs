@@ -31,7 +31,19 @@ use crate::explore::BestProgram;
 use crate::runfile::RunFile;
 
 /// What to export.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    strum::EnumString,
+    strum::Display,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+    strum::EnumMessage,
+)]
+#[strum(serialize_all = "lowercase")]
 pub enum Format {
     /// A regression test asserting the bottleneck is absent (fails while it is there).
     Test,

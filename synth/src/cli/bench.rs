@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 
-use super::common::{parse_duration, parse_positive, parse_workers, ScoreKindArg, WorkerArgs};
+use super::common::{choice, parse_duration, parse_positive, parse_workers, WorkerArgs};
 use crate::bench_ipc;
 use crate::oracle::asymptotic::ScoreKind;
 use crate::pool::WorkerPool;
@@ -72,14 +72,14 @@ pub struct BenchSearchArgs {
     /// Strategies to compare.
     #[arg(
         long,
-        value_enum,
+        value_parser = choice::<StrategyKind>(),
         value_delimiter = ',',
         default_value = "astar,aco,random"
     )]
     pub strategies: Vec<StrategyKind>,
     /// Scores to compare.
-    #[arg(long, value_enum, value_delimiter = ',', default_value = "growth,area")]
-    pub scores: Vec<ScoreKindArg>,
+    #[arg(long, value_parser = choice::<ScoreKind>(), value_delimiter = ',', default_value = "growth,area")]
+    pub scores: Vec<ScoreKind>,
     /// Print a JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -168,14 +168,7 @@ pub fn run(b: BenchCommand) -> Result<()> {
                 max_programs: a.max_programs,
                 seeds: (1..=a.seeds).collect(),
                 strategies: a.strategies.clone(),
-                scores: a
-                    .scores
-                    .iter()
-                    .map(|s| match s {
-                        ScoreKindArg::Growth => ScoreKind::Growth,
-                        ScoreKindArg::Area => ScoreKind::Area,
-                    })
-                    .collect(),
+                scores: a.scores.clone(),
             };
             let quiet = a.json;
             let r = crate::bench_search::run(&mut pool, &cfg, &mut |m| {

@@ -1,9 +1,12 @@
 //! Options and value parsers shared by several subcommands.
 
 use std::path::PathBuf;
+use std::str::FromStr;
 
 use anyhow::Result;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::Args;
+use strum::{EnumMessage, VariantArray};
 
 use crate::search::{Budget, Metric, SearchConfig, StrategyKind};
 use crate::worker_build;
@@ -66,7 +69,7 @@ pub(super) fn parse_positive(s: &str) -> Result<u64, String> {
 #[derive(Debug, Clone, Args)]
 pub struct SearchArgs {
     /// Search strategy.
-    #[arg(long, value_enum, default_value = "astar")]
+    #[arg(long, value_parser = choice::<StrategyKind>(), default_value = "astar")]
     pub strategy: StrategyKind,
     /// Time budget of the search (e.g. 20s, 2m).
     #[arg(long, value_parser = parse_duration, default_value = "20s", conflicts_with = "max_programs")]
@@ -81,7 +84,7 @@ pub struct SearchArgs {
     #[arg(long, value_parser = parse_workers)]
     pub workers: Option<usize>,
     /// The cost the search optimizes.
-    #[arg(long, value_enum, default_value = "cost")]
+    #[arg(long, value_parser = choice::<Metric>(), default_value = "cost")]
     pub metric: Metric,
     /// Switch off our loop extension (repeat blocks), leaving the paper's program model.
     #[arg(long)]
@@ -163,9 +166,27 @@ pub(super) fn parse_reps(s: &str) -> Result<usize, String> {
         Err(_) => Err(format!("`{s}` is not a number of repetitions")),
     }
 }
-/// `--score` values.
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-pub enum ScoreKindArg {
-    Growth,
-    Area,
+/// A value parser for an engine enum: the values its `Display` prints, each with its strum
+/// message, else the first paragraph of its doc comment, as help, parsed back through its `FromStr`. Engine enums thus
+/// name their values without knowing clap.
+pub(super) fn choice<T>() -> impl TypedValueParser<Value = T>
+where
+    T: VariantArray + EnumMessage + Into<&'static str> + FromStr + Copy + Send + Sync + 'static,
+{
+    let values = T::VARIANTS.iter().map(|&v| {
+        let name: &'static str = v.into();
+        let value = PossibleValue::new(name);
+        let doc = v.get_documentation().map(|d| {
+            let first = d.split("\n\n").next().unwrap_or(d).trim();
+            first.strip_suffix('.').unwrap_or(first)
+        });
+        match v.get_message().or(doc) {
+            Some(help) => value.help(help),
+            None => value,
+        }
+    });
+    PossibleValuesParser::new(values).map(|s| match T::from_str(&s) {
+        Ok(v) => v,
+        Err(_) => unreachable!("clap only passes listed values"),
+    })
 }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use clap::Args;
 
-use super::common::{RecordArgs, ScoreKindArg, SearchArgs, WorkerArgs};
+use super::common::{choice, RecordArgs, SearchArgs, WorkerArgs};
 use super::export::export_run;
 use crate::explore::{explore_with, ExploreConfig, ExploreReport, OracleKind};
 use crate::oracle::asymptotic::{ScoreKind, Thresholds};
@@ -26,13 +26,13 @@ pub struct ExploreArgs {
     #[command(flatten)]
     pub search: SearchArgs,
     /// Which oracle judges: relative for version groups and asymptotic otherwise by default.
-    #[arg(long, value_enum, default_value = "auto")]
+    #[arg(long, value_parser = choice::<OracleKind>(), default_value = "auto")]
     pub oracle: OracleKind,
     /// Asymptotic score: `growth` (ours, default) or `area` (eq. 3.5 of the paper).
-    #[arg(long, value_enum, default_value = "growth")]
-    pub score: ScoreKindArg,
+    #[arg(long, value_parser = choice::<ScoreKind>(), default_value = "growth")]
+    pub score: ScoreKind,
     /// Relative oracle: which cost gaps count.
-    #[arg(long, value_enum, default_value = "both")]
+    #[arg(long, value_parser = choice::<Direction>(), default_value = "both")]
     pub direction: Direction,
     /// Relative oracle: the smallest new/old cost ratio reported (t_rel).
     #[arg(long, default_value_t = 1.2)]
@@ -51,7 +51,7 @@ pub struct ExploreArgs {
     #[arg(long, value_name = "FILE")]
     pub export: Option<PathBuf>,
     /// The format of `--export`.
-    #[arg(long, value_enum, default_value = "test", requires = "export")]
+    #[arg(long, value_parser = choice::<crate::export::Format>(), default_value = "test", requires = "export")]
     pub export_format: crate::export::Format,
     /// Verdict checks that shrinking the reported program may spend (0: do not shrink).
     #[arg(long, default_value_t = crate::shrink::DEFAULT_BUDGET, value_name = "N")]
@@ -123,10 +123,7 @@ pub fn run(a: ExploreArgs) -> Result<()> {
         } else {
             a.oracle
         },
-        score: match a.score {
-            ScoreKindArg::Growth => ScoreKind::Growth,
-            ScoreKindArg::Area => ScoreKind::Area,
-        },
+        score: a.score,
         direction: a.direction,
         t_rel: a.t_rel,
         thresholds: Thresholds::default(),
@@ -333,17 +330,13 @@ pub fn render_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
 /// The command that reproduces an explore run exactly: the program count it reached (never
 /// a time budget) and every flag that shaped the search or the verdict.
 fn reproduce_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
-    fn name(v: &impl clap::ValueEnum) -> String {
-        v.to_possible_value()
-            .map_or_else(String::new, |p| p.get_name().to_string())
-    }
     let mut c = format!(
         "perfsyn explore --method {} --strategy {} --seed {} --max-programs {} --metric {} --deadline {}s --max-muts {}",
         a.method, r.strategy, r.seed, r.stats.programs, r.metric, a.search.deadline.as_secs_f64(), a.search.max_muts
     );
-    c += &format!(" --oracle {}", name(&a.oracle));
-    c += &format!(" --score {}", name(&a.score));
-    c += &format!(" --direction {} --t-rel {}", name(&a.direction), a.t_rel);
+    c += &format!(" --oracle {}", a.oracle);
+    c += &format!(" --score {}", a.score);
+    c += &format!(" --direction {} --t-rel {}", a.direction, a.t_rel);
     if a.search.no_loops {
         c += " --no-loops";
     }

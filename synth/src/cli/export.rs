@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::Args;
 
-use super::common::{parse_positive, WorkerArgs};
+use super::common::{choice, parse_positive, WorkerArgs};
 use crate::pool::WorkerPool;
 
 #[derive(Debug, Args)]
@@ -18,7 +18,7 @@ pub struct ExportArgs {
     pub rank: u64,
     /// `test`: a regression test that fails while the bottleneck is there; `bench`: a
     /// criterion benchmark; `program`: the program as a #[test] that runs it once.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice::<crate::export::Format>())]
     pub format: crate::export::Format,
     /// Write the file here instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "FILE")]

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 
-use super::common::{parse_duration, parse_positive, parse_workers, WorkerArgs};
+use super::common::{choice, parse_duration, parse_positive, parse_workers, WorkerArgs};
 use crate::explore::ExploreReport;
 use crate::pool::WorkerPool;
 use crate::search::StrategyKind;
@@ -31,7 +31,7 @@ pub struct HuntArgs {
     #[arg(long, value_name = "K/N")]
     pub partition: Option<crate::partition::Partition>,
     /// Search strategy [default: astar].
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice::<StrategyKind>())]
     pub strategy: Option<StrategyKind>,
     /// Seed of every search (default: derived from the clock, and printed).
     #[arg(long)]

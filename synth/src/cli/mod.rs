@@ -18,7 +18,6 @@ mod suite;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
-
 /// perfsyn finds the inputs that make code slow.
 #[derive(Debug, Parser)]
 #[command(name = "perfsyn", version, about, long_about = None)]
