@@ -16,13 +16,17 @@ pub struct Placed {
     pub added: Vec<String>,
 }
 
-/// The crates an exported file names in its module-level `use` lines (first path segment),
-/// without std/core/alloc/self/crate/super.
+/// The crates an exported file names in its module-level `use` lines and its type aliases
+/// (`type Subject = krate::T;`), by first path segment, without std/core/alloc/self/crate/super.
 pub fn used_crates(source: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for line in source.lines() {
-        let Some(rest) = line.strip_prefix("use ") else {
-            continue;
+        let rest = match line.strip_prefix("use ") {
+            Some(rest) => rest,
+            None => match line.strip_prefix("type ").and_then(|l| l.split_once(" = ")) {
+                Some((_, rest)) => rest,
+                None => continue,
+            },
         };
         let root: String = rest
             .trim_start_matches("::")
@@ -186,6 +190,11 @@ mod tests {
             "{out}"
         );
         assert!(!out.contains("my-crate ="), "{out}");
+        let aliased = format!("{src}type Subject = dep_x::T<u8>;\n");
+        assert_eq!(
+            used_crates(&aliased),
+            ["criterion", "my_crate", "perfsyn_profiler_ipc", "dep_x"]
+        );
         let again = place(dir.path(), Format::Bench, "b1", src, false).unwrap_err();
         assert!(again.contains("--force"), "{again}");
         let p = place(dir.path(), Format::Bench, "b1", src, true).unwrap();
