@@ -819,8 +819,8 @@ fn t_rel_of(args: &[String]) -> f64 {
     1.2
 }
 
-/// `OrderedMap::remove` -> `ordered_map_remove`.
-fn snake(method: &str) -> String {
+/// A method name as a snake_case identifier: `OrderedMap::remove` -> `ordered_map_remove`.
+pub fn snake(method: &str) -> String {
     let mut s = String::new();
     let mut prev_lower = false;
     for c in method.chars() {

@@ -21,8 +21,20 @@ pub struct ExportArgs {
     #[arg(long, value_parser = choice::<crate::export::Format>())]
     pub format: crate::export::Format,
     /// Write the file here instead of stdout.
-    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    #[arg(
+        short = 'o',
+        long = "output",
+        value_name = "FILE",
+        conflicts_with = "into"
+    )]
     pub output: Option<PathBuf>,
+    /// Place the file in this crate's `tests/` or `benches/` and add the dev-dependencies
+    /// (and `[[bench]]` entry) it needs to its Cargo.toml.
+    #[arg(long, value_name = "CRATE_DIR")]
+    pub into: Option<PathBuf>,
+    /// With --into: overwrite an existing file.
+    #[arg(long, requires = "into")]
+    pub force: bool,
     #[command(flatten)]
     pub worker: WorkerArgs,
 }
@@ -74,6 +86,9 @@ pub fn run(a: ExportArgs) -> Result<()> {
         .map_err(|e| anyhow::anyhow!("{}: {e}", a.run.display()))?;
     let worker = a.worker.resolve(true)?;
     let mut pool = WorkerPool::start(&worker, 1, std::time::Duration::from_secs(10))?;
+    if let Some(dir) = &a.into {
+        return export_into(&a, dir, &run, &mut pool);
+    }
     export_run(
         &a.run,
         &mut pool,
@@ -81,4 +96,43 @@ pub fn run(a: ExportArgs) -> Result<()> {
         a.rank as usize,
         a.output.as_deref(),
     )
+}
+
+/// `export --into CRATE_DIR`: the file goes to the crate's `tests/` or `benches/`, named after
+/// the method, and the manifest gets what the file needs.
+fn export_into(
+    a: &ExportArgs,
+    dir: &std::path::Path,
+    run: &crate::runfile::RunFile,
+    exec: &mut dyn crate::exec::Executor,
+) -> Result<()> {
+    if !dir.join("Cargo.toml").is_file() {
+        anyhow::bail!(
+            "{} has no Cargo.toml: --into needs a crate directory",
+            dir.display()
+        );
+    }
+    let name = format!(
+        "perfsyn_{}_{}",
+        crate::export::snake(&run.report.method),
+        a.format.name()
+    );
+    let cfg = crate::export::ExportConfig {
+        format: a.format,
+        rank: a.rank as usize,
+        run_path: Some(a.run.clone()),
+        target_name: Some(name.clone()),
+    };
+    let exported = crate::export::export(run, exec, &cfg)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", a.run.display()))?;
+    for w in &exported.warnings {
+        eprintln!("warning: {w}");
+    }
+    let placed = crate::export_into::place(dir, a.format, &name, &exported.source, a.force)
+        .map_err(|e| anyhow::anyhow!(e))?;
+    eprintln!("exported ({}): {}", a.format.name(), placed.file.display());
+    for added in &placed.added {
+        eprintln!("added to Cargo.toml: {added}");
+    }
+    Ok(())
 }
