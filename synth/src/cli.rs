@@ -1063,6 +1063,7 @@ fn run_bench(b: BenchCommand) -> Result<()> {
                         ScoreKindArg::Area => ScoreKind::Area,
                     })
                     .collect(),
+                workers,
             };
             let quiet = a.json;
             let r = crate::bench_search::run(&mut pool, &cfg, &mut |m| {
