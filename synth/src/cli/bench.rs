@@ -169,6 +169,7 @@ pub fn run(b: BenchCommand) -> Result<()> {
                 seeds: (1..=a.seeds).collect(),
                 strategies: a.strategies.clone(),
                 scores: a.scores.clone(),
+                workers,
             };
             let quiet = a.json;
             let r = crate::bench_search::run(&mut pool, &cfg, &mut |m| {
