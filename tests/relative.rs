@@ -45,6 +45,10 @@ fn planted_regression_is_reported_with_cost_and_time_ratios() {
     let dir = tempfile::tempdir().unwrap();
     let r = explore(dir.path(), "OrderedMap::remove", &[]);
     assert_eq!(r["oracle"], "relative");
+    // One program under the group's name, run by a worker binding each version.
+    assert_eq!(r["type"], "OrderedMap");
+    assert_eq!(r["new_type"], "NewOrderedMap");
+    assert_eq!(r["ref_type"], "OldOrderedMap");
     assert_eq!(r["verdict"], "bottleneck", "{}", r["reason"]);
     let ratio = r["ratio"].as_f64().expect("ratio is a number");
     assert!(ratio >= 1.2, "new remove is O(n): ratio {ratio}");

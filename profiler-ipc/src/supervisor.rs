@@ -61,6 +61,9 @@ pub struct PoolConfig {
     pub memory_limit: u64,
     /// Size of each worker's shared region, bytes (half requests, half feedback).
     pub shm_size: usize,
+    /// The version of each version group the workers bind (`old`/`new`, see `bind`), or
+    /// `None` for every member under its own name.
+    pub bind: Option<String>,
 }
 
 /// Edges per second of instrumented, interpreted execution that a time budget is converted
@@ -96,6 +99,7 @@ impl PoolConfig {
             heap_limit: DEFAULT_HEAP_LIMIT,
             memory_limit: 4 << 30,
             shm_size: 16 << 20,
+            bind: None,
         }
     }
 
@@ -895,6 +899,10 @@ impl Pool {
         let limits = self.limits;
         let parent = std::process::id() as i32;
         let mut cmd = Command::new(&self.cfg.worker);
+        match &self.cfg.bind {
+            Some(v) => cmd.env(crate::bind::BIND_ENV, v),
+            None => cmd.env_remove(crate::bind::BIND_ENV),
+        };
         cmd.arg("--serve")
             .env("RUST_BACKTRACE", "0")
             .stdin(Stdio::null())

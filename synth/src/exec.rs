@@ -23,6 +23,30 @@ pub trait Executor {
     fn timing(&mut self) -> Option<&mut dyn Executor> {
         None
     }
+
+    /// A pair of versions ([`crate::pair::PairExecutor`]): the old version's executor, which
+    /// runs the same programs as the reference of the relative oracle (`run` runs the new
+    /// version). `None` for a single version.
+    fn old(&mut self) -> Option<&mut dyn Executor> {
+        None
+    }
+}
+
+/// Runs `programs` on both versions of a pair: (new, old) feedback per program, in order.
+pub fn run_pairs(
+    exec: &mut dyn Executor,
+    programs: &[Program],
+) -> Result<Vec<(Feedback, Feedback)>> {
+    let new = exec.run(programs)?;
+    let old = exec
+        .old()
+        .ok_or_else(|| anyhow::anyhow!("a relative run needs a pair of versions"))?
+        .run(programs)?;
+    anyhow::ensure!(
+        new.len() == programs.len() && old.len() == programs.len(),
+        "a worker of the pair lost feedback"
+    );
+    Ok(new.into_iter().zip(old).collect())
 }
 
 /// Checks the [`Executor`] contract on `exec` for `programs`: one feedback per program.

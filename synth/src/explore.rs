@@ -7,7 +7,7 @@
 
 use anyhow::{bail, Result};
 use perfsyn_profiler_ipc::print::print;
-use perfsyn_profiler_ipc::{ApiSchema, Feedback, Program, Stmt};
+use perfsyn_profiler_ipc::{Feedback, Program, Stmt};
 use serde::{Deserialize, Serialize};
 
 use crate::confirm::{self, ConfirmConfig, ConfirmReport};
@@ -18,9 +18,9 @@ use crate::oracle::asymptotic::{judge, unreliable_reason, Asymptotic, ScoreKind,
 use crate::oracle::fit::Class;
 use crate::oracle::relative::{self, Direction, Relative};
 use crate::oracle::Oracle;
+use crate::pair::Versions;
 use crate::search::{Progress, Search, SearchConfig, Stats, StrategyKind};
 use crate::shrink::{shrink_best, ShrinkConfig};
-use crate::spec::{self, MethodRef};
 
 /// Which oracle judges the run.
 #[derive(
@@ -116,9 +116,14 @@ pub struct ExploreReport {
     pub fit_error: Option<f64>,
     /// Relative oracle: cost new / old of the best program.
     pub ratio: Option<f64>,
-    /// Relative oracle: the reference (`old`) type the programs are retyped to.
+    /// Relative oracle: the Rust type the old version's worker runs the programs on.
     #[serde(default)]
     pub ref_type: Option<String>,
+    /// Relative oracle: the Rust type the new version's worker runs them on (`type` is the
+    /// name the programs use, a version group's name). Absent in run files written when a
+    /// version group was compared by renaming the program's types.
+    #[serde(default)]
+    pub new_type: Option<String>,
     /// Measured wall-clock ratio of the best program's confirmation (new/old for relative
     /// runs, largest/smallest size for asymptotic ones).
     #[serde(default)]
@@ -164,67 +169,6 @@ pub struct TreeSummary {
     pub learning_top: Vec<LearnRow>,
 }
 
-/// The programs a relative run compares: the `new` member runs as the version under
-/// analysis, the `old` member as the reference.
-struct Pair {
-    new_ty: String,
-    old_ty: String,
-}
-
-/// Resolves the method, allowing a spec that names both members of one version group.
-fn resolve<'s>(schema: &'s ApiSchema, spec_str: &str) -> Result<(MethodRef<'s>, Option<Pair>)> {
-    match spec::resolve_method(schema, spec_str) {
-        Ok(m) => {
-            let pair = schema.counterpart(&m.ty.name).and_then(|other| {
-                let v = m.ty.version.as_ref()?;
-                other
-                    .method(&m.method.name)
-                    .filter(|o| o.signature() == m.method.signature())?;
-                Some(if v.version == "new" {
-                    Pair {
-                        new_ty: m.ty.name.clone(),
-                        old_ty: other.name.clone(),
-                    }
-                } else {
-                    Pair {
-                        new_ty: other.name.clone(),
-                        old_ty: m.ty.name.clone(),
-                    }
-                })
-            });
-            Ok((m, pair))
-        }
-        Err(e) => {
-            // `Group::method` names two types of one version group: explore the new one.
-            let (ty, method) = spec_str.rsplit_once("::").unwrap_or((spec_str, ""));
-            let members = spec::resolve_type(schema, ty);
-            let new = members
-                .iter()
-                .find(|t| t.version.as_ref().is_some_and(|v| v.version == "new"));
-            match (members.len(), new) {
-                (2, Some(new)) => {
-                    let m = new.method(method).ok_or(e)?;
-                    let old = schema.counterpart(&new.name).expect("group of two");
-                    let same = old
-                        .method(method)
-                        .is_some_and(|o| o.signature() == m.signature());
-                    if !same {
-                        bail!("{spec_str} differs between the versions of group {ty}; only methods with the same signature in both are explored");
-                    }
-                    Ok((
-                        MethodRef { ty: new, method: m },
-                        Some(Pair {
-                            new_ty: new.name.clone(),
-                            old_ty: old.name.clone(),
-                        }),
-                    ))
-                }
-                _ => Err(e),
-            }
-        }
-    }
-}
-
 /// Runs `explore` with the default shrinking budget. `progress` receives live figures.
 pub fn explore(
     exec: &mut dyn Executor,
@@ -242,13 +186,14 @@ pub fn explore_with(
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<ExploreReport> {
     let schema = exec.schema().clone();
-    let (target, pair) = resolve(&schema, &cfg.method)?;
+    let old_schema = exec.old().map(|o| o.schema().clone());
+    let (target, pair) = crate::pair::resolve(&schema, old_schema.as_ref(), &cfg.method)?;
     let use_relative = match cfg.oracle {
         OracleKind::Auto => pair.is_some(),
         OracleKind::Asymptotic => false,
         OracleKind::Relative => {
             if pair.is_none() {
-                bail!("--oracle relative needs a method of a version group (see the versions column of `perfsyn list`); {} has none", cfg.method);
+                bail!("--oracle relative needs a method of a version group (see the versions column of `perfsyn list`) or --baseline REV; {} has none", cfg.method);
             }
             true
         }
@@ -288,6 +233,7 @@ pub fn explore_with(
         fit_error: None,
         ratio: None,
         ref_type: pair.as_ref().map(|p| p.old_ty.clone()),
+        new_type: pair.as_ref().map(|p| p.new_ty.clone()),
         time_ratio: None,
         time_significant: None,
         confirmation: None,
@@ -328,12 +274,7 @@ pub fn explore_with(
             }
         },
     };
-    let counterpart = pair.as_ref().map(|pr| {
-        let (from, to) = (pr.new_ty.clone(), pr.old_ty.clone());
-        Box::new(move |p: &Program| p.retyped(&|t: &str| (t == from).then(|| to.clone())))
-            as crate::search::Counterpart
-    });
-    let mut search = Search::new(exec, oracle, cfg.search.clone(), counterpart);
+    let mut search = Search::new(exec, oracle, cfg.search.clone(), use_relative);
     search.on_progress(|p| progress(p));
     if !search.root(p0)? {
         report.reason = "the initial program does not run".into();
@@ -412,23 +353,14 @@ pub fn explore_with(
         let mut ratio = relative::ratio(&best_obs);
         let found = relative::passes(ratio, cfg.t_rel, cfg.direction);
         // Shrink a reported program, keeping a ratio past t_rel in the same direction.
-        if let (true, Some(pr), Some(best)) = (found, &pair, report.best.as_mut()) {
-            let (from, to) = (pr.new_ty.clone(), pr.old_ty.clone());
-            let retype = move |p: &Program| p.retyped(&|t: &str| (t == from).then(|| to.clone()));
+        if let (true, Some(best)) = (found, report.best.as_mut()) {
             let (slower, t_rel, dir) = (ratio >= 1.0, cfg.t_rel, cfg.direction);
-            shrink_best(
-                exec,
-                best,
-                shrink_cfg,
-                metric,
-                Some(&retype),
-                &mut |ex, p| {
-                    let fb = ex.run(&[p.clone(), retype(p)])?;
-                    let r = (metric.of(&fb[0]) + 1.0) / (metric.of(&fb[1]) + 1.0);
-                    let runs = fb.iter().all(|f| f.is_ok() && f.calls > 0);
-                    Ok(runs && relative::passes(r, t_rel, dir) && (r >= 1.0) == slower)
-                },
-            )?;
+            shrink_best(exec, best, shrink_cfg, metric, true, &mut |ex, p| {
+                let (new, old) = crate::exec::run_pairs(ex, std::slice::from_ref(p))?.remove(0);
+                let r = (metric.of(&new) + 1.0) / (metric.of(&old) + 1.0);
+                let runs = [&new, &old].iter().all(|f| f.is_ok() && f.calls > 0);
+                Ok(runs && relative::passes(r, t_rel, dir) && (r >= 1.0) == slower)
+            })?;
             ratio = (best.cost + 1.0) / (best.cost_ref.unwrap_or(best.cost) + 1.0);
         }
         report.ratio = Some(ratio);
@@ -528,7 +460,7 @@ pub fn explore_with(
     if let (true, Some(best)) = (j.bottleneck, report.best.as_mut()) {
         let (class, size0, cost0) = (j.fit.map(|f| f.class), best_obs.size, best_obs.cost);
         let t = cfg.thresholds;
-        shrink_best(exec, best, shrink_cfg, metric, None, &mut |ex, p| {
+        shrink_best(exec, best, shrink_cfg, metric, false, &mut |ex, p| {
             let f = ex.run(std::slice::from_ref(p))?.remove(0);
             if !f.is_ok() || f.calls == 0 {
                 return Ok(false);
@@ -561,6 +493,7 @@ pub fn explore_with(
                 kind: "sweep",
                 a: ("largest".into(), ty.clone(), big),
                 b: ("smallest".into(), ty, small),
+                on_pair: false,
             }];
             attach(
                 &mut report,
@@ -573,8 +506,11 @@ pub fn explore_with(
 }
 
 /// The relative confirmation jobs: the top `top` programs on `new` and on `old`.
-fn confirm_jobs_relative(programs: &[&BestProgram], pr: &Pair, top: usize) -> Vec<confirm::Job> {
-    let (from, to) = (pr.new_ty.clone(), pr.old_ty.clone());
+fn confirm_jobs_relative(
+    programs: &[&BestProgram],
+    pr: &Versions,
+    top: usize,
+) -> Vec<confirm::Job> {
     programs
         .iter()
         .take(top)
@@ -582,13 +518,9 @@ fn confirm_jobs_relative(programs: &[&BestProgram], pr: &Pair, top: usize) -> Ve
         .map(|(i, b)| confirm::Job {
             rank: i + 1,
             kind: "relative",
-            a: ("new".into(), from.clone(), b.program.clone()),
-            b: (
-                "old".into(),
-                to.clone(),
-                b.program
-                    .retyped(&|t: &str| (t == from).then(|| to.clone())),
-            ),
+            a: ("new".into(), pr.new_ty.clone(), b.program.clone()),
+            b: ("old".into(), pr.old_ty.clone(), b.program.clone()),
+            on_pair: true,
         })
         .collect()
 }

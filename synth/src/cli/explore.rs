@@ -115,8 +115,16 @@ pub fn run(a: ExploreArgs) -> Result<()> {
         None => None,
     };
     let mut pool = WorkerPool::start(&worker, a.search.worker_count(), a.search.deadline)?;
+    // A version group's method runs on the pair of workers binding each version.
+    let group = (baseline.is_none() && a.oracle != OracleKind::Asymptotic)
+        .then(|| crate::pair::group_spec(pool.pool().schema(), &a.method))
+        .flatten();
+    let mut versions = match &group {
+        Some(_) => Some(pool.versions()?),
+        None => None,
+    };
     let cfg = ExploreConfig {
-        method: a.method.clone(),
+        method: group.unwrap_or_else(|| a.method.clone()),
         strategy: a.search.strategy,
         oracle: if baseline.is_some() {
             OracleKind::Relative
@@ -142,9 +150,10 @@ pub fn run(a: ExploreArgs) -> Result<()> {
     let shrink = crate::shrink::ShrinkConfig {
         budget: a.shrink_budget,
     };
-    let exec: &mut dyn crate::exec::Executor = match baseline.as_mut() {
-        Some(open) => &mut open.pair,
-        None => &mut pool,
+    let exec: &mut dyn crate::exec::Executor = match (baseline.as_mut(), versions.as_mut()) {
+        (Some(open), _) => &mut open.pair,
+        (None, Some(pair)) => pair,
+        (None, None) => &mut pool,
     };
     let report = explore_with(exec, &cfg, shrink, &mut |p| {
         if let Some(b) = &bar {
@@ -161,9 +170,9 @@ pub fn run(a: ExploreArgs) -> Result<()> {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    let (run_path, plot_path) = record_run(&report, &a, &worker, pool.pool().schema().hash())?;
+    let (run_path, plot_path) = record_run(&report, &a, &worker, exec.schema().hash())?;
     if let Some(file) = &a.export {
-        export_run(&run_path, &mut pool, a.export_format, 1, Some(file))?;
+        export_run(&run_path, exec, a.export_format, 1, Some(file))?;
     }
     if a.json {
         println!("{}", serde_json::to_string_pretty(&report)?);

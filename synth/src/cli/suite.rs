@@ -79,7 +79,17 @@ pub fn run(a: SuiteArgs) -> Result<()> {
         indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {elapsed_precise} {msg}")
             .expect("static template"),
     );
-    let report = suite::run(&mut pool, &cfg, &mut |p| {
+    let relative = selected
+        .iter()
+        .any(|c| c.oracle == suite::case::CaseOracle::Relative);
+    let mut versions = match relative {
+        true => Some(pool.versions()?),
+        false => None,
+    };
+    let pair = versions
+        .as_mut()
+        .map(|p| p as &mut dyn crate::exec::Executor);
+    let report = suite::run(&mut pool, pair, &cfg, &mut |p| {
         bar.set_position(p.done as u64);
         bar.set_message(format!(
             "{} {} ({})",

@@ -198,9 +198,11 @@ pub fn judge(c: &Case, run: Result<&ExploreReport, &str>, t_rel: f64) -> CaseRun
     }
 }
 
-/// Runs the suite on one executor (one worker pool for every case).
+/// Runs the suite on one executor (one worker pool for every case); relative cases run on
+/// `versions`, the pair of workers binding each version of the version groups (`pair.rs`).
 pub fn run(
     exec: &mut dyn Executor,
+    mut versions: Option<&mut dyn Executor>,
     cfg: &SuiteConfig,
     progress: &mut dyn FnMut(&SuiteProgress<'_>),
 ) -> Result<SuiteReport> {
@@ -232,7 +234,11 @@ pub fn run(
             let ecfg = explore_config(c, s, cfg);
             // A failed run is an `error` outcome, never a crash of the suite; the reason
             // says what went wrong.
-            let run = match explore(exec, &ecfg, &mut |_| {}) {
+            let on: &mut dyn Executor = match (c.oracle, versions.as_deref_mut()) {
+                (CaseOracle::Relative, Some(pair)) => pair,
+                _ => &mut *exec,
+            };
+            let run = match explore(on, &ecfg, &mut |_| {}) {
                 Ok(r) => judge(c, Ok(&r), cfg.t_rel),
                 Err(e) => judge(c, Err(&format!("{e:#}")), cfg.t_rel),
             };
