@@ -150,12 +150,13 @@ pub fn run(a: ExploreArgs) -> Result<()> {
     let shrink = crate::shrink::ShrinkConfig {
         budget: a.shrink_budget,
     };
+    let labels = baseline.as_ref().map(|o| o.version_labels());
     let exec: &mut dyn crate::exec::Executor = match (baseline.as_mut(), versions.as_mut()) {
         (Some(open), _) => &mut open.pair,
         (None, Some(pair)) => pair,
         (None, None) => &mut pool,
     };
-    let report = explore_with(exec, &cfg, shrink, &mut |p| {
+    let mut report = explore_with(exec, &cfg, shrink, &mut |p| {
         if let Some(b) = &bar {
             b.set_message(format!(
                 "{} programs, {} valid, best score {:.3}, {:.1}s",
@@ -169,6 +170,10 @@ pub fn run(a: ExploreArgs) -> Result<()> {
     })?;
     if let Some(b) = bar {
         b.finish_and_clear();
+    }
+    if let Some((new, old)) = labels {
+        report.new_type = report.new_type.map(|t| format!("{t} {new}"));
+        report.ref_type = report.ref_type.map(|t| format!("{t} {old}"));
     }
     let (run_path, plot_path) = record_run(&report, &a, &worker, exec.schema().hash())?;
     if let Some(file) = &a.export {
