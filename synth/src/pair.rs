@@ -246,6 +246,44 @@ mod tests {
         }
     }
 
+    /// A fake version: every program's feedback carries the version's tag in its edges.
+    struct Tagged(ApiSchema, u64);
+
+    impl Executor for Tagged {
+        fn schema(&self) -> &ApiSchema {
+            &self.0
+        }
+        fn run(&mut self, programs: &[Program]) -> Result<Vec<Feedback>> {
+            Ok(programs
+                .iter()
+                .map(|p| {
+                    let mut f = Feedback::failed(perfsyn_profiler_ipc::Outcome::Ok);
+                    f.cost.edges = self.1 + p.len() as u64;
+                    f
+                })
+                .collect())
+        }
+    }
+
+    #[test]
+    fn the_same_programs_run_on_both_versions_and_come_back_in_pairs() {
+        let schema = ApiSchema::default();
+        let mut pair = PairExecutor::new(
+            Box::new(Tagged(schema.clone(), 1000)),
+            Box::new(Tagged(schema, 2000)),
+            None,
+        );
+        let programs = [Program::default(), Program::default()];
+        let fb = crate::exec::run_pairs(&mut pair, &programs).unwrap();
+        assert_eq!(fb.len(), 2);
+        for (new, old) in fb {
+            assert_eq!((new.cost.edges, old.cost.edges), (1000, 2000));
+        }
+        // A single version has no old side: a relative run on it is an error, not a guess.
+        let mut single = Tagged(ApiSchema::default(), 0);
+        assert!(crate::exec::run_pairs(&mut single, &programs).is_err());
+    }
+
     #[test]
     fn a_group_or_member_method_names_the_group_only_with_one_signature() {
         let same = ApiSchema {
