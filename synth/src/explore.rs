@@ -21,6 +21,7 @@ use crate::oracle::Oracle;
 use crate::search::{Progress, Search, SearchConfig, Stats, StrategyKind};
 use crate::shrink::{shrink_best, ShrinkConfig};
 use crate::spec::{self, MethodRef};
+use crate::verdict::Verdict;
 
 /// Which oracle judges the run.
 #[derive(
@@ -108,8 +109,8 @@ pub struct ExploreReport {
     pub strategy: String,
     pub seed: u64,
     pub metric: String,
-    /// `bottleneck` | `no-bottleneck` | `no-initial-program` | `inconclusive`.
-    pub verdict: String,
+    /// What the run concluded.
+    pub verdict: Verdict,
     pub reason: String,
     pub expected: Option<String>,
     pub empirical: Option<String>,
@@ -279,7 +280,7 @@ pub fn explore_with(
         strategy: cfg.strategy.name().to_string(),
         seed: cfg.search.seed,
         metric: cfg.search.metric.name().to_string(),
-        verdict: "no-initial-program".into(),
+        verdict: Verdict::NoInitialProgram,
         reason: String::new(),
         expected: expected
             .map(|c| c.label().to_string())
@@ -453,7 +454,11 @@ pub fn explore_with(
             report.reason = sides.describe(cfg.t_rel);
             report.sides = Some(sides);
         }
-        report.verdict = if found { "bottleneck" } else { "no-bottleneck" }.into();
+        report.verdict = if found {
+            Verdict::Bottleneck
+        } else {
+            Verdict::NoBottleneck
+        };
         if let Some(pr) = &pair {
             let top: Vec<&BestProgram> = report.best.iter().chain(&report.others).collect();
             let jobs = confirm_jobs_relative(&top, pr, cfg.confirm.top);
@@ -499,17 +504,17 @@ pub fn explore_with(
     let ev = j.verdict.evidence.describe();
     (report.verdict, report.reason) = if j.bottleneck {
         (
-            "bottleneck".into(),
+            Verdict::Bottleneck,
             format!("cost grows as {emp}, documented {exp}"),
         )
     } else if j.reliable {
         match expected {
             Some(_) => (
-                "no-bottleneck".into(),
+                Verdict::NoBottleneck,
                 format!("cost grows as {emp}, within the documented {exp}"),
             ),
             None => (
-                "undocumented".into(),
+                Verdict::Undocumented,
                 format!(
                     "no class was documented (judge it with --expect CLASS); cost grows as {emp}"
                 ),
@@ -517,7 +522,7 @@ pub fn explore_with(
         }
     } else {
         (
-            "inconclusive".into(),
+            Verdict::Inconclusive,
             format!("{} ({ev})", unreliable_reason(&j, &cfg.thresholds)),
         )
     };
