@@ -33,7 +33,10 @@ impl OpenBaseline {
     pub fn version_labels(&self) -> (String, String) {
         let b = &self.baseline;
         let sha = &b.sha[..b.sha.len().min(10)];
-        ("in the working tree".into(), format!("at {} ({sha})", b.rev))
+        (
+            "in the working tree".into(),
+            format!("at {} ({sha})", b.rev),
+        )
     }
 }
 
