@@ -254,6 +254,9 @@ struct Member {
     schema: ApiSchema,
     /// Whether the member is the old version of the pair (runs on its old worker).
     old: bool,
+    /// The member's own Rust type, which names it in comments and bench labels (the two
+    /// members of a version group share `name`, the group's).
+    label: String,
 }
 
 impl Member {
@@ -281,6 +284,7 @@ impl Member {
             alias,
             target,
             program,
+            label: rust.to_string(),
             schema: schema.clone(),
             old,
         })
@@ -393,17 +397,17 @@ impl Plan {
         match &self.kind {
             Kind::Asymptotic { ty, .. } => ty.alias_line(&format!(
                 "/// The type under test (`{}`). To check a fix, point this alias at the fixed type;\n/// it needs the same constructors and methods.\n",
-                ty.name
+                ty.label
             )),
             Kind::Relative {
                 subject, reference, ..
             } => {
                 subject.alias_line(&format!(
                     "/// The slower version on this input (`{}`). To check a fix, point this alias at the\n/// fixed type (for a version group: the faster member, `{}`).\n",
-                    subject.name, reference.name
+                    subject.label, reference.label
                 )) + &reference.alias_line(&format!(
                     "/// The reference version (`{}`), the faster one on this input.\n",
-                    reference.name
+                    reference.label
                 ))
             }
         }
@@ -563,7 +567,7 @@ impl Plan {
             let call = self.call(m, "n");
             inner.push_str(&format!(
                 "        group.bench_with_input(BenchmarkId::new({label:?}, n), &n, |b, {param}| {{\n            b.iter_custom(|iters| (0..iters).map(|_| {call}.elapsed()).sum::<Duration>())\n        }});\n",
-                label = m.name,
+                label = m.label,
                 // Without loops the scale is unused in the routine.
                 param = if self.unit.is_some() { "&n" } else { "_n" },
             ));
@@ -615,7 +619,7 @@ fn header(
             subject, reference, ..
         } => format!(
             "Found: {}: {}; relative oracle, `{}` is the slower version on this input, `{}` the faster.",
-            r.verdict, r.reason, subject.name, reference.name
+            r.verdict, r.reason, subject.label, reference.label
         ),
     };
     h.push(found);
