@@ -67,6 +67,92 @@ pub fn edge() {
     }
 }
 
+/// Number of sanitizer-coverage guards numbered so far (see [`number_guards`]).
+pub static GUARDS: AtomicU64 = AtomicU64::new(0);
+/// Per-guard hit counters for the hot-lines sweep: null unless [`arm_hot`] armed them.
+///
+/// Why a pointer checked on every edge rather than always-on counters: the hot-lines
+/// sweep runs a handful of programs, while the search runs thousands per second; a null
+/// check keeps the search's edge at one load more, and the array (one `u64` per guard)
+/// exists only while a sweep asks for it.
+static HOT: std::sync::atomic::AtomicPtr<AtomicU64> =
+    std::sync::atomic::AtomicPtr::new(std::ptr::null_mut());
+
+/// Numbers the guards in `[start, stop)` 1, 2, ... continuing across calls (one call per
+/// instrumented module), so a guard's value is its index plus one. The callback runs for
+/// every guard whatever its value, so fuel and [`EDGES`] are unaffected.
+///
+/// # Safety
+/// `[start, stop)` must be the guard array LLVM passes to the init callback.
+#[inline(always)]
+pub unsafe fn number_guards(start: *mut u32, stop: *mut u32) {
+    let mut p = start;
+    // SAFETY: a non-empty guard array starts at `start`.
+    if p < stop && unsafe { *p } != 0 {
+        return; // already numbered (LLVM zeroes guards; init may run twice per module)
+    }
+    while p < stop {
+        let n = GUARDS.load(Relaxed) + 1;
+        GUARDS.store(n, Relaxed);
+        // SAFETY: the guard array lies between start and stop.
+        unsafe { *p = n as u32 };
+        p = p.wrapping_add(1);
+    }
+}
+
+/// Counts one hit of `guard` when a hot-lines sweep armed the counters; inlined into the
+/// callback because any function it called would itself be instrumented and recurse.
+///
+/// # Safety
+/// `guard` must be a guard numbered by [`number_guards`].
+#[inline(always)]
+pub unsafe fn guard_hit(guard: *const u32) {
+    let hot = HOT.load(Relaxed);
+    if hot.is_null() {
+        return;
+    }
+    // SAFETY: the caller passes a numbered guard.
+    let i = unsafe { *guard } as usize;
+    if i == 0 || i as u64 > GUARDS.load(Relaxed) {
+        return;
+    }
+    // SAFETY: `arm_hot` allocated one counter per numbered guard, index i - 1 < GUARDS.
+    bump(unsafe { &*hot.add(i - 1) }, 1);
+}
+
+/// Starts counting hits per guard from zero (the hot-lines sweep arms it around the call
+/// under test). Allocates one counter per guard the first time.
+pub fn arm_hot() {
+    let n = GUARDS.load(Relaxed) as usize;
+    let mut hot = HOT.load(Relaxed);
+    if hot.is_null() {
+        let counters: Box<[AtomicU64]> = (0..n).map(|_| AtomicU64::new(0)).collect();
+        hot = Box::leak(counters).as_mut_ptr();
+    } else {
+        for i in 0..n {
+            // SAFETY: the array holds n counters.
+            unsafe { &*hot.add(i) }.store(0, Relaxed);
+        }
+    }
+    HOT.store(hot, Relaxed);
+}
+
+/// The hits per guard since [`arm_hot`], as (guard index, hits) for every guard hit at
+/// least once; counting goes on until the next [`arm_hot`].
+pub fn hot_counts() -> Vec<(u32, u64)> {
+    let hot = HOT.load(Relaxed);
+    if hot.is_null() {
+        return Vec::new();
+    }
+    (0..GUARDS.load(Relaxed) as usize)
+        .filter_map(|i| {
+            // SAFETY: the array holds GUARDS counters.
+            let h = unsafe { &*hot.add(i) }.load(Relaxed);
+            (h > 0).then_some((i as u32, h))
+        })
+        .collect()
+}
+
 /// Gives the program that starts now `fuel` edges (setup, calls and the drop of its values
 /// all count) and `heap` bytes of heap beyond what is live now.
 ///
@@ -265,17 +351,15 @@ macro_rules! worker_runtime {
 
         #[no_mangle]
         pub extern "C" fn __sanitizer_cov_trace_pc_guard_init(start: *mut u32, stop: *mut u32) {
-            let mut p = start;
-            while p < stop {
-                // SAFETY: the guard array lies between start and stop.
-                unsafe { *p = 1 };
-                p = p.wrapping_add(1);
-            }
+            // SAFETY: LLVM passes the module's guard array.
+            unsafe { $crate::meter::number_guards(start, stop) };
         }
 
         #[no_mangle]
-        pub extern "C" fn __sanitizer_cov_trace_pc_guard(_guard: *mut u32) {
+        pub extern "C" fn __sanitizer_cov_trace_pc_guard(guard: *mut u32) {
             $crate::meter::edge();
+            // SAFETY: LLVM passes a guard numbered by the init callback.
+            unsafe { $crate::meter::guard_hit(guard) };
         }
 
         mod perfsyn_mem {
@@ -359,4 +443,36 @@ macro_rules! worker_runtime {
             }
         }
     };
+}
+
+#[cfg(test)]
+mod hot_tests {
+    use super::*;
+
+    /// Guards are numbered from one, only hits while armed are counted, and re-arming
+    /// starts from zero.
+    #[test]
+    fn per_guard_counts_follow_arming() {
+        let mut guards = [0u32; 3];
+        let range = guards.as_mut_ptr_range();
+        // SAFETY: a real array standing for a module's guards.
+        unsafe { number_guards(range.start, range.end) };
+        let base = guards[0];
+        assert_eq!([guards[1], guards[2]], [base + 1, base + 2]);
+        // SAFETY: numbered above.
+        unsafe { guard_hit(&guards[1]) }; // not armed: not counted
+        arm_hot();
+        for _ in 0..5 {
+            unsafe { guard_hit(&guards[1]) };
+        }
+        unsafe { guard_hit(&guards[2]) };
+        let counts = hot_counts();
+        assert_eq!(
+            counts,
+            vec![(guards[1] - 1, 5), (guards[2] - 1, 1)],
+            "guard index = value - 1"
+        );
+        arm_hot();
+        assert!(hot_counts().is_empty());
+    }
 }
