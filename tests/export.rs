@@ -371,3 +371,62 @@ fn export_errors_are_one_line_and_name_the_problem() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("program"));
 }
+
+#[test]
+fn export_into_places_the_file_and_adds_the_dev_dependencies() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run.json");
+    let out = perfsyn(&[
+        "explore",
+        "--method",
+        "EnumeratedDistribution::probability",
+        "--max-programs",
+        "60",
+        "--seed",
+        "1",
+        "--confirm-top",
+        "0",
+        "--json",
+        "--out",
+        run.to_str().unwrap(),
+    ]);
+    check_ok(&out, "explore");
+    let krate = dir.path().join("user");
+    let manifest = "[package]\nname = \"user\"   # mine\nversion = \"0.1.0\"\nedition = \"2021\"\n";
+    std::fs::create_dir_all(&krate).unwrap();
+    let into = |format: &str| {
+        perfsyn(&[
+            "export",
+            run.to_str().unwrap(),
+            "--format",
+            format,
+            "--into",
+            krate.to_str().unwrap(),
+        ])
+    };
+    // No manifest: one line, non-zero.
+    let out = into("bench");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("has no Cargo.toml"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+
+    std::fs::write(krate.join("Cargo.toml"), manifest).unwrap();
+    check_ok(&into("bench"), "export --into");
+    let bench = krate.join("benches/perfsyn_enumerated_distribution_probability_bench.rs");
+    assert!(bench.is_file());
+    let toml = std::fs::read_to_string(krate.join("Cargo.toml")).unwrap();
+    assert!(toml.starts_with(manifest), "{toml}");
+    for needle in [
+        "criterion = \"0.5\"",
+        "perfsyn-profiler-ipc = { path = ",
+        "perfsyn-corpus = { path = ",
+        "[[bench]]\nname = \"perfsyn_enumerated_distribution_probability_bench\"\nharness = false",
+    ] {
+        assert!(toml.contains(needle), "lacks {needle:?}:\n{toml}");
+    }
+    // The file exists: refused unless --force.
+    let out = into("bench");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--force"));
+}

@@ -144,6 +144,6 @@ fn printed_program_reads_like_rust() {
     let printed = print(&p, &reg.schema()).unwrap();
     assert_eq!(
         printed.body,
-        "let mut vec0 = Vec::<Key>::new();\nfor i in 0..4i64 {\n    let n1 = (i % 3) as u64;\n    let key2 = Key::new(n1);\n    let _ = vec0.push(key2);\n}\nlet _ = vec0.dedup();\n"
+        "let mut vec0 = Vec::<Key>::new();\nfor i in 0..4i64 {\n    let n1 = (i % 3) as u64;\n    let key2 = Key::new(n1);\n    vec0.push(key2);\n}\nvec0.dedup();\n"
     );
 }

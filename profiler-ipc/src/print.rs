@@ -367,10 +367,10 @@ impl Printer<'_> {
                 };
                 let text = match out {
                     Some(o) => format!("let {} = {expr};", self.binding(*o)),
-                    // The schema does not say whether an unkept result is unit or a
-                    // `#[must_use]` value (`BTreeMap::range`), so it is always bound to `_`:
-                    // `let _ = ()` is only a clippy style lint, an unused must-use value is a
-                    // compiler warning.
+                    // A unit call is a plain statement (`let _ = ()` is clippy's
+                    // `let_unit_value`); any other unkept result may be `#[must_use]`
+                    // (`BTreeMap::range`), so it is bound to `_`.
+                    None if m.returns_unit => format!("{expr};"),
                     None => format!("let _ = {expr};"),
                 };
                 let meter = self.opts.meter.clone().filter(|_| *under_test);
@@ -451,5 +451,85 @@ impl Printer<'_> {
                 self.line("}");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::{IntTy, Literal};
+    use crate::registry::Registry;
+
+    #[derive(Default)]
+    pub struct Stack(Vec<u64>);
+    impl Stack {
+        pub fn push(&mut self, x: u64) {
+            self.0.push(x);
+        }
+        pub fn pop(&mut self) -> Option<u64> {
+            self.0.pop()
+        }
+        pub fn peek(&self) -> Option<&u64> {
+            self.0.last()
+        }
+    }
+
+    crate::register_type! {
+        fn stack() -> Stack {
+            path: "Stack", imports: [], version: None, size: [],
+            ctors { default() => Stack::default(); }
+            methods { push(mut self, x: copy u64); pop(mut self); peek(ref self); }
+            fields {}
+        }
+    }
+
+    /// `let _ = s.push(x);` is clippy's `let_unit_value` in an exported test; a non-unit
+    /// result (even one borrowing the receiver) is still bound to `_`, it may be `#[must_use]`.
+    #[test]
+    fn unkept_unit_calls_are_plain_statements_and_other_results_are_bound_to_underscore() {
+        let schema = Registry::new(vec![stack()]).schema();
+        let t = schema.ty("Stack").unwrap();
+        let unit: Vec<_> = t.methods.iter().map(|m| m.returns_unit).collect();
+        assert_eq!(unit, [true, false, false]);
+        let mut p = Program::default();
+        let s = p.fresh("Stack");
+        let x = p.fresh("u64");
+        let call = |method: &str, args| Stmt::Call {
+            out: None,
+            ty: "Stack".into(),
+            method: method.into(),
+            recv: s,
+            args,
+            under_test: false,
+        };
+        p.body = vec![
+            Stmt::Ctor {
+                out: s,
+                ty: "Stack".into(),
+                ctor: "default".into(),
+                args: vec![],
+            },
+            Stmt::Lit {
+                out: x,
+                value: Literal::Int {
+                    ty: IntTy::U64,
+                    value: 7,
+                },
+            },
+            call("push", vec![x]),
+            call("pop", vec![]),
+            call("peek", vec![]),
+        ];
+        let body = print(&p, &schema).expect("prints").body;
+        let lines: Vec<_> = body.lines().skip(2).collect();
+        assert_eq!(
+            lines,
+            [
+                "stack0.push(n1);",
+                "let _ = stack0.pop();",
+                "let _ = stack0.peek();"
+            ],
+            "{body}"
+        );
     }
 }

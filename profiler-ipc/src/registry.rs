@@ -112,6 +112,13 @@ impl Registry {
     }
 }
 
+/// Whether the call in `_call` returns `()`. `_call` is never run: it only carries the call's
+/// result type, so the printer can write a unit call as a plain statement (`let _ = ()` is
+/// clippy's `let_unit_value`). `type_name` has no `'static` bound, so results that borrow work.
+pub fn returns_unit<R>(_call: impl FnOnce() -> R) -> bool {
+    std::any::type_name::<R>() == "()"
+}
+
 /// Normalizes `stringify!` output of a type into a registry name (no whitespace).
 pub fn type_name(stringified: &str) -> String {
     stringified.chars().filter(|c| !c.is_whitespace()).collect()
@@ -234,6 +241,16 @@ macro_rules! register_type {
                     ret: $crate::register_type!(@opt_ty $($ret)?),
                     expected: $crate::register_type!(@opt $($cx)?),
                     template: $crate::register_type!(@opt $($tmpl)?),
+                    returns_unit: {
+                        // Never run: it only carries the call's result type.
+                        #[allow(unreachable_code, unused_variables, clippy::diverging_sub_expression)]
+                        let call = || {
+                            let recv: $crate::register_type!(@ty $rm $t) = unreachable!();
+                            $( let $p: $crate::register_type!(@ty $pm $pt) = unreachable!(); )*
+                            $crate::register_type!(@call recv $mname ($($p),*) $($r $body)?)
+                        };
+                        $crate::registry::returns_unit(call)
+                    },
                 }),*],
                 fields: vec![$(FieldSchema {
                     name: stringify!($field).to_string(),
@@ -295,6 +312,12 @@ macro_rules! register_type {
     (@opt $l:literal) => { Some($l.to_string()) };
     (@opt_ty) => { None };
     (@opt_ty $t:ty) => { Some($crate::registry::type_name(stringify!($t))) };
+    (@ty ref $t:ty) => { &$t };
+    (@ty mut $t:ty) => { &mut $t };
+    (@ty val $t:ty) => { $t };
+    (@ty copy $t:ty) => { $t };
+    (@ty slice $t:ty) => { &[$t] };
+    (@ty str $t:ty) => { &str };
     (@mode ref) => { Mode::Ref };
     (@mode mut) => { Mode::Mut };
     (@mode val) => { Mode::Val };

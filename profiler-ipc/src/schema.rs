@@ -77,6 +77,10 @@ pub struct MethodSchema {
     pub expected: Option<String>,
     /// Rust template with `{self}` and `{param}` placeholders; `None` prints `recv.name(args)`.
     pub template: Option<String>,
+    /// Whether the call returns `()`: the printer writes it as a plain statement instead of
+    /// `let _ = ...;`. False in schemas written before it existed.
+    #[serde(default)]
+    pub returns_unit: bool,
 }
 
 impl MethodSchema {

@@ -28,7 +28,14 @@ pub struct BenchSearchConfig {
     pub seeds: Vec<u64>,
     pub strategies: Vec<StrategyKind>,
     pub scores: Vec<ScoreKind>,
+    /// Workers of the executor, for the throughput figures' setup share.
+    pub workers: usize,
 }
+
+/// Seed and program budget of the throughput explores (fixed, so figures compare across
+/// revisions).
+pub const THROUGHPUT_SEED: u64 = 1;
+pub const THROUGHPUT_PROGRAMS: u64 = 300;
 
 /// One (case, score, strategy, seed) run.
 #[derive(Clone, Debug, Serialize)]
@@ -65,6 +72,9 @@ pub struct Report {
     pub max_programs: u64,
     pub runs: Vec<Run>,
     pub rows: Vec<Row>,
+    /// Programs per second and setup share of realistic explores (`bench throughput` on
+    /// its default methods, seed and budget).
+    pub throughput: Vec<crate::bench_throughput::Throughput>,
 }
 
 /// Runs every case under every score and strategy.
@@ -150,10 +160,21 @@ pub fn run(
             });
         }
     }
+    progress("throughput");
+    let methods = crate::bench_throughput::METHODS.map(String::from);
+    let throughput = crate::bench_throughput::run(
+        exec,
+        cfg.workers,
+        &methods,
+        THROUGHPUT_SEED,
+        THROUGHPUT_PROGRAMS,
+    )?
+    .throughput;
     Ok(Report {
         max_programs: cfg.max_programs,
         runs,
         rows,
+        throughput,
     })
 }
 

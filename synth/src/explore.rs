@@ -23,8 +23,22 @@ use crate::shrink::{shrink_best, ShrinkConfig};
 use crate::spec::{self, MethodRef};
 
 /// Which oracle judges the run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    strum::EnumString,
+    strum::Display,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+    strum::EnumMessage,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum OracleKind {
     /// Relative for a method of a version group, asymptotic otherwise.
     Auto,

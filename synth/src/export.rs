@@ -31,7 +31,19 @@ use crate::explore::BestProgram;
 use crate::runfile::RunFile;
 
 /// What to export.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    strum::EnumString,
+    strum::Display,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+    strum::EnumMessage,
+)]
+#[strum(serialize_all = "lowercase")]
 pub enum Format {
     /// A regression test asserting the bottleneck is absent (fails while it is there).
     Test,
@@ -807,8 +819,8 @@ fn t_rel_of(args: &[String]) -> f64 {
     1.2
 }
 
-/// `OrderedMap::remove` -> `ordered_map_remove`.
-fn snake(method: &str) -> String {
+/// A method name as a snake_case identifier: `OrderedMap::remove` -> `ordered_map_remove`.
+pub fn snake(method: &str) -> String {
     let mut s = String::new();
     let mut prev_lower = false;
     for c in method.chars() {

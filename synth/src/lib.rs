@@ -15,6 +15,7 @@ pub mod confirm;
 pub mod exec;
 pub mod explore;
 pub mod export;
+pub mod export_into;
 pub mod fit_cmd;
 pub mod harness;
 pub mod hunt;

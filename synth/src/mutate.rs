@@ -15,6 +15,7 @@
 //! - A receiver is always an existing variable: calling a method on a fresh object that
 //!   nothing else reads cannot change the cost of the method under test.
 
+use itertools::Itertools;
 use perfsyn_profiler_ipc::schema::{ApiSchema, PRIMITIVES};
 use perfsyn_profiler_ipc::{IntTy, Literal, Op, Pattern, Program, Stmt, Var};
 use rand::rngs::StdRng;
@@ -366,22 +367,12 @@ fn inject_calls(
 }
 
 fn cartesian(choices: &[Vec<Operand>]) -> Vec<Vec<Operand>> {
-    let mut acc: Vec<Vec<Operand>> = vec![vec![]];
-    for c in choices {
-        let mut next = Vec::new();
-        for prefix in &acc {
-            for o in c {
-                let mut v = prefix.clone();
-                v.push(o.clone());
-                next.push(v);
-            }
-        }
-        acc = next;
-        if acc.len() > 64 {
-            acc.truncate(64);
-        }
-    }
-    acc
+    choices
+        .iter()
+        .map(|c| c.iter().cloned())
+        .multi_cartesian_product()
+        .take(64)
+        .collect()
 }
 
 fn modify_ctor(
@@ -769,4 +760,22 @@ fn fold(l: &Literal, op: Op) -> Option<Literal> {
         (Literal::Str(s), Op::Repeat2) => Literal::Str(s.repeat(2)),
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cartesian_keeps_the_first_64_combinations_in_order() {
+        let v = |i: usize| Operand::Existing(Var(i as _));
+        assert_eq!(cartesian(&[]), vec![Vec::<Operand>::new()]);
+        let choices: Vec<Vec<Operand>> = (0..3).map(|_| (0..5).map(v).collect()).collect();
+        let all = cartesian(&choices);
+        assert_eq!(all.len(), 64);
+        assert_eq!(all[0], vec![v(0), v(0), v(0)]);
+        assert_eq!(all[5], vec![v(0), v(1), v(0)]);
+        assert_eq!(all[63], vec![v(2), v(2), v(3)]);
+        assert!(cartesian(&[vec![v(1)], vec![]]).is_empty());
+    }
 }

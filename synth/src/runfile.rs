@@ -53,12 +53,14 @@ pub struct RunFile {
 }
 
 /// Why a run file cannot be read or written. Every message is one line and names the file.
+/// The I/O error is part of the message and deliberately not a `source` (`cause`): the binary
+/// prints the whole error chain, which printed the OS reason twice.
 #[derive(Debug, thiserror::Error)]
 pub enum RunFileError {
-    #[error("cannot read run file {path}: {source}")]
+    #[error("cannot read run file {path}: {cause}")]
     Io {
         path: PathBuf,
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     #[error("run file {path} is not valid JSON (truncated or damaged?): {detail}")]
     NotJson { path: PathBuf, detail: String },
@@ -68,10 +70,10 @@ pub enum RunFileError {
     Version { path: PathBuf, found: String },
     #[error("run file {path} does not match format version {VERSION}: {detail}")]
     Invalid { path: PathBuf, detail: String },
-    #[error("cannot write run file {path}: {source}")]
+    #[error("cannot write run file {path}: {cause}")]
     Write {
         path: PathBuf,
-        source: std::io::Error,
+        cause: std::io::Error,
     },
 }
 
@@ -101,7 +103,7 @@ impl RunFile {
     /// Reads and checks a run file.
     pub fn load(path: &Path) -> Result<RunFile, RunFileError> {
         let p = || path.to_path_buf();
-        let bytes = std::fs::read(path).map_err(|source| RunFileError::Io { path: p(), source })?;
+        let bytes = std::fs::read(path).map_err(|cause| RunFileError::Io { path: p(), cause })?;
         let value: serde_json::Value =
             serde_json::from_slice(&bytes).map_err(|e| RunFileError::NotJson {
                 path: p(),
@@ -130,9 +132,9 @@ impl RunFile {
     /// Writes the file atomically: a temporary file next to `path`, then a rename. Creates
     /// the parent directory.
     pub fn save(&self, path: &Path) -> Result<(), RunFileError> {
-        let err = |source| RunFileError::Write {
+        let err = |cause| RunFileError::Write {
             path: path.to_path_buf(),
-            source,
+            cause,
         };
         let json = serde_json::to_vec_pretty(self).map_err(|e| err(std::io::Error::other(e)))?;
         write_atomic(path, &json).map_err(err)

@@ -78,8 +78,7 @@ fn build_dir(h: &Harness, build: Build) -> PathBuf {
     // A baseline checkout (`check --baseline`) builds a harness of the same package name
     // against other sources: in a shared directory it gets its own subdirectory, or the two
     // revisions' workers would overwrite each other.
-    let baseline = h.crate_dir.components().any(|c| c.as_os_str() == "rev")
-        && h.crate_dir.to_string_lossy().contains("/perfsyn/rev/");
+    let baseline = h.baseline;
     let base = std::env::var_os("PERFSYN_WORKER_TARGET_DIR")
         .filter(|_| !h.builtin)
         .map(|d| {

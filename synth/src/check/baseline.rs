@@ -48,7 +48,10 @@ pub fn prepare(h: &Harness, rev: &str) -> Result<(Baseline, Harness)> {
     let baseline = Baseline::resolve(&h.crate_dir, rev)?;
     let old_crate = baseline.checkout(&h.target_dir())?;
     copy_harness(&h.crate_dir.join(HARNESS_DIR), &old_crate.join(HARNESS_DIR))?;
-    let old_harness = Harness::of_manifest(&old_crate)?;
+    let old_harness = Harness {
+        baseline: true,
+        ..Harness::of_manifest(&old_crate)?
+    };
     Ok((baseline, old_harness))
 }
 

@@ -4,11 +4,10 @@
 //! run each on both versions in the worker, and report a regression, an improvement or none.
 //!
 //! The parts: [`generate`] (section 3.1 and 3.3), [`measure`] (Algorithm 1, Algorithm 2 and
-//! the executor trait), [`oracle`] (eq. 4-7), [`cli`] (the subcommand's options and output:
-//! kept here rather than in `crate::cli` so that the shared CLI module only gains a variant).
+//! the executor trait), [`oracle`] (eq. 4-7); the subcommand's options and output live in
+//! `crate::cli::compare`, with the other subcommands.
 //! The engine learns pairs from the schema; it never links the corpus.
 
-pub mod cli;
 pub mod generate;
 pub mod measure;
 pub mod oracle;

@@ -22,6 +22,9 @@ pub struct Harness {
     pub package: String,
     /// Whether this is perfsyn's built-in corpus.
     pub builtin: bool,
+    /// Whether this is a baseline checkout's harness (`check --baseline`, set by
+    /// `check::baseline::prepare`): it builds into its own directory beside the current one.
+    pub baseline: bool,
 }
 
 impl Harness {
@@ -33,6 +36,7 @@ impl Harness {
             crate_dir: root,
             package: "perfsyn-corpus".into(),
             builtin: true,
+            baseline: false,
         }
     }
 
@@ -57,6 +61,7 @@ impl Harness {
             manifest: harness,
             package: "perfsyn-harness".into(),
             builtin: false,
+            baseline: false,
         })
     }
 

@@ -8,10 +8,22 @@ use super::model_select::{self, Verdict};
 use super::{Obs, Oracle};
 
 /// How a path is scored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    strum::EnumString,
+    strum::Display,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+    strum::EnumMessage,
+)]
+#[strum(serialize_all = "lowercase")]
 pub enum ScoreKind {
-    /// Eq. 3.5: the trapezoid area under the (size, cost) curve of the path.
-    Area,
     /// Ours: `ln(1 + Δcost) - ln(1 + Δg(n)) + 0.5 ln(1 + n)`, where the deltas are taken
     /// against the root program p0 and `g` is the expected class (O(1) when undeclared).
     /// Subtracting p0's cost and size removes the constant overhead of a call, which would
@@ -22,7 +34,11 @@ pub enum ScoreKind {
     /// purpose: small inputs have local quirks (a B-tree node is searched linearly, std's
     /// sort is an insertion sort below 20 elements) that look worse than the documented class
     /// but are not asymptotic.
+    #[strum(message = "growth beyond the documented class, favouring larger inputs (ours)")]
     Growth,
+    /// Eq. 3.5: the trapezoid area under the (size, cost) curve of the path.
+    #[strum(message = "the area under the (size, cost) curve of the path (the paper's eq. 3.5)")]
+    Area,
 }
 
 /// Weight of the input-size bonus in [`ScoreKind::Growth`].

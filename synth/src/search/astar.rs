@@ -14,30 +14,16 @@
 //! input size, or more cost at a size already reached, is expanded whatever its score.
 
 use anyhow::Result;
+use ordered_float::OrderedFloat;
 use priority_queue::DoublePriorityQueue;
 use rand::RngExt;
 
 use super::{sample_weighted, Mutant, Search, Strategy};
 
-/// f64 with a total order, for the priority queue.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct OrdF64(pub f64);
-impl Eq for OrdF64 {}
-impl PartialOrd for OrdF64 {
-    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for OrdF64 {
-    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&o.0)
-    }
-}
-
 /// The A* strategy.
 #[derive(Debug)]
 pub struct AStar {
-    open: DoublePriorityQueue<usize, OrdF64>,
+    open: DoublePriorityQueue<usize, OrderedFloat<f64>>,
     /// maxOpenSize: prune when the open set reaches this many nodes.
     pub max_open: usize,
     /// bestOpenSize: how many nodes survive pruning.
@@ -73,7 +59,7 @@ impl Strategy for AStar {
 
     fn round(&mut self, s: &mut Search<'_>) -> Result<()> {
         if !self.started {
-            self.open.push(0, OrdF64(s.nodes[0].score));
+            self.open.push(0, OrderedFloat(s.nodes[0].score));
             self.started = true;
         }
         self.rounds += 1;
@@ -123,7 +109,7 @@ impl Strategy for AStar {
             }
         }
         for id in s.evaluate(cands)?.into_iter().flatten() {
-            self.open.push(id, OrdF64(s.nodes[id].score));
+            self.open.push(id, OrderedFloat(s.nodes[id].score));
         }
         if self.open.len() >= self.max_open {
             while self.open.len() > self.best_open {

@@ -33,9 +33,22 @@ use novelty::Archive;
 pub const EVAL_CHUNK: usize = 16;
 
 /// Which measured figure is the cost.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    strum::EnumString,
+    strum::Display,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+    strum::EnumMessage,
+)]
 #[serde(rename_all = "snake_case")]
-#[value(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Metric {
     /// Edges plus bytes moved / 8 (deterministic; the default).
     Cost,
@@ -557,8 +570,22 @@ pub trait Strategy {
 }
 
 /// Which strategy to use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    strum::EnumString,
+    strum::Display,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+    strum::EnumMessage,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum StrategyKind {
     Astar,
     Aco,

@@ -9,10 +9,10 @@ use clap::Args;
 use perfsyn_profiler_ipc::supervisor::{Pool, PoolConfig};
 use serde::Serialize;
 
-use super::measure::MeasureConfig;
-use super::oracle::OracleConfig;
-use super::{compare, find_pair, pairs, CompareConfig, CompareReport, Pair, PoolExecutor};
-use crate::cli::{parse_duration, WorkerArgs};
+use super::common::{parse_duration, WorkerArgs};
+use crate::compare::measure::MeasureConfig;
+use crate::compare::oracle::OracleConfig;
+use crate::compare::{compare, find_pair, pairs, CompareConfig, CompareReport, Pair, PoolExecutor};
 use crate::runfile::RunFile;
 
 /// Options of `perfsyn compare`. Each option's help says what it controls in plain words; the
@@ -174,7 +174,7 @@ struct Summary<'a> {
     expected: &'a str,
     verdict: &'a str,
     speedup: Option<f64>,
-    tests: super::oracle::Counts,
+    tests: crate::compare::oracle::Counts,
     origin: &'a str,
     seconds: f64,
 }

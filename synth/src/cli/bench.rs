@@ -1,0 +1,188 @@
+//! `perfsyn bench`: benchmarks of perfsyn itself.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::{Args, Subcommand};
+
+use super::common::{choice, parse_duration, parse_positive, parse_workers, WorkerArgs};
+use crate::bench_ipc;
+use crate::oracle::asymptotic::ScoreKind;
+use crate::pool::WorkerPool;
+use crate::search::StrategyKind;
+use crate::worker_build;
+
+#[derive(Debug, Subcommand)]
+pub enum BenchCommand {
+    /// Round-trip latency and programs/s through one worker, N workers and in-process.
+    Ipc(BenchIpcArgs),
+    /// Planted asymptotic bottlenecks and correct methods, per score and strategy, under one
+    /// program budget: the benchmark behind the default score.
+    Search(BenchSearchArgs),
+    /// Programs per second and the share of worker time outside the call under test, on
+    /// seeded explores of corpus methods.
+    Throughput(BenchThroughputArgs),
+    /// Accuracy of the asymptotic verdict on generated, labeled (size, cost) series.
+    Fit(BenchFitArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BenchFitArgs {
+    /// Number of series (classes in turn).
+    #[arg(long, value_parser = parse_positive, default_value = "350")]
+    pub cases: u64,
+    /// Seed of the generator (the thresholds were tuned on seeds 7 and 8).
+    #[arg(long, default_value = "1")]
+    pub seed: u64,
+    /// Write the series as JSON lines to this file (for scripts/bench_fit_bigo.py).
+    #[arg(long)]
+    pub write_series: Option<PathBuf>,
+    /// Print a JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchThroughputArgs {
+    /// Methods to explore (default: Vec::dedup, BTreeMap::insert, HashMap::remove).
+    #[arg(long, value_delimiter = ',')]
+    pub methods: Vec<String>,
+    /// Programs per explore (deterministic budget).
+    #[arg(long, value_parser = parse_positive, default_value = "300")]
+    pub max_programs: u64,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[arg(long, value_parser = parse_workers)]
+    pub workers: Option<usize>,
+    /// Print a JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub worker: WorkerArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchSearchArgs {
+    /// Programs per run (deterministic budget).
+    #[arg(long, value_parser = parse_positive, default_value = "400")]
+    pub max_programs: u64,
+    /// Seeds per (case, score, strategy).
+    #[arg(long, value_parser = parse_positive, default_value = "2")]
+    pub seeds: u64,
+    /// Strategies to compare.
+    #[arg(
+        long,
+        value_parser = choice::<StrategyKind>(),
+        value_delimiter = ',',
+        default_value = "astar,aco,random"
+    )]
+    pub strategies: Vec<StrategyKind>,
+    /// Scores to compare.
+    #[arg(long, value_parser = choice::<ScoreKind>(), value_delimiter = ',', default_value = "growth,area")]
+    pub scores: Vec<ScoreKind>,
+    /// Print a JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    #[arg(long, value_parser = parse_workers)]
+    pub workers: Option<usize>,
+    #[command(flatten)]
+    pub worker: WorkerArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchIpcArgs {
+    /// Print a JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Workers of the parallel figure (default: one per core).
+    #[arg(long, value_parser = parse_workers)]
+    pub workers: Option<usize>,
+    /// Wall time spent on each figure (e.g. 500ms, 2s).
+    #[arg(long, value_parser = parse_duration, default_value = "1s")]
+    pub time: std::time::Duration,
+    #[command(flatten)]
+    pub worker: WorkerArgs,
+}
+
+pub fn run(b: BenchCommand) -> Result<()> {
+    match b {
+        BenchCommand::Fit(a) => {
+            if let Some(f) = &a.write_series {
+                std::fs::write(f, crate::bench_fit::series_jsonl(a.seed, a.cases as usize))
+                    .with_context(|| format!("cannot write {}", f.display()))?;
+            }
+            let r = crate::bench_fit::run(a.seed, a.cases as usize);
+            if a.json {
+                println!("{}", serde_json::to_string_pretty(&r)?);
+            } else {
+                print!("{}", crate::bench_fit::render(&r));
+            }
+            Ok(())
+        }
+        BenchCommand::Throughput(a) => {
+            let worker = worker_build::resolve_worker(a.worker.worker.as_deref(), a.json)?;
+            let workers = a
+                .workers
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let mut pool =
+                WorkerPool::start(&worker, workers, std::time::Duration::from_millis(500))?;
+            let methods = if a.methods.is_empty() {
+                crate::bench_throughput::METHODS.map(String::from).to_vec()
+            } else {
+                a.methods.clone()
+            };
+            let r =
+                crate::bench_throughput::run(&mut pool, workers, &methods, a.seed, a.max_programs)?;
+            if a.json {
+                println!("{}", serde_json::to_string_pretty(&r)?);
+            } else {
+                print!("{}", crate::bench_throughput::render(&r));
+            }
+            Ok(())
+        }
+        BenchCommand::Ipc(a) => {
+            let worker = a.worker.resolve(a.json)?;
+            let cfg = bench_ipc::BenchIpcConfig {
+                worker,
+                workers: a
+                    .workers
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                per_figure: a.time,
+            };
+            let r = bench_ipc::run(&cfg)?;
+            if a.json {
+                println!("{}", serde_json::to_string_pretty(&r)?);
+            } else {
+                print!("{}", bench_ipc::render(&r));
+            }
+            Ok(())
+        }
+        BenchCommand::Search(a) => {
+            let worker = a.worker.resolve(a.json)?;
+            let workers = a
+                .workers
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let mut pool =
+                WorkerPool::start(&worker, workers, std::time::Duration::from_millis(500))?;
+            let cfg = crate::bench_search::BenchSearchConfig {
+                max_programs: a.max_programs,
+                seeds: (1..=a.seeds).collect(),
+                strategies: a.strategies.clone(),
+                scores: a.scores.clone(),
+                workers,
+            };
+            let quiet = a.json;
+            let r = crate::bench_search::run(&mut pool, &cfg, &mut |m| {
+                if !quiet {
+                    eprintln!("  {m}");
+                }
+            })?;
+            if a.json {
+                println!("{}", serde_json::to_string_pretty(&r)?);
+            } else {
+                print!("{}", crate::bench_search::render(&r));
+            }
+            Ok(())
+        }
+    }
+}

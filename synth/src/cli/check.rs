@@ -1,0 +1,115 @@
+//! `perfsyn check`: gate a change against a baseline revision.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::Args;
+
+use super::common::{parse_duration, parse_positive, parse_workers};
+use crate::explore::{ExploreConfig, OracleKind};
+use crate::oracle::asymptotic::{ScoreKind, Thresholds};
+use crate::oracle::relative::Direction;
+use crate::search::{SearchConfig, StrategyKind};
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The revision to compare the working tree with (`HEAD~1`, `origin/main`, a sha).
+    #[arg(long, value_name = "REV")]
+    pub baseline: String,
+    /// Total time for the explorations; methods left when it runs out are reported as
+    /// inconclusive.
+    #[arg(long, value_parser = parse_duration, default_value = "5m")]
+    pub budget: std::time::Duration,
+    /// Programs per explored method (a deterministic budget: the same seed gives the same
+    /// findings).
+    #[arg(long, value_parser = parse_positive, default_value = "300")]
+    pub max_programs_per_method: u64,
+    /// Seed of every exploration.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Cost ratio between the revisions above which a gap counts (t_rel).
+    #[arg(long, default_value_t = 1.2)]
+    pub t_rel: f64,
+    /// Check only this share of the touched methods (`k/N`, for N parallel CI jobs).
+    #[arg(long, value_name = "K/N")]
+    pub partition: Option<crate::partition::Partition>,
+    #[arg(long, value_parser = parse_workers)]
+    pub workers: Option<usize>,
+    /// Print the findings as JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write a Markdown summary (for a pull-request comment) to this file.
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
+    /// The crate to check (its Cargo.toml; default: the nearest initialized crate).
+    #[arg(long, value_name = "PATH")]
+    pub manifest_path: Option<PathBuf>,
+}
+
+/// `perfsyn check`: exit 1 on a confirmed regression, 0 when none, 2 on an error.
+pub fn run(a: CheckArgs) -> Result<()> {
+    match check_inner(&a) {
+        Ok(code) => std::process::exit(code),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            std::process::exit(2);
+        }
+    }
+}
+
+fn check_inner(a: &CheckArgs) -> Result<i32> {
+    if a.t_rel.is_nan() || a.t_rel <= 1.0 {
+        anyhow::bail!("--t-rel must be greater than 1 (got {})", a.t_rel);
+    }
+    let h = crate::harness::Harness::find(a.manifest_path.as_deref())?;
+    let search = SearchConfig {
+        budget: crate::search::Budget::Programs(a.max_programs_per_method),
+        seed: a.seed,
+        ..SearchConfig::default()
+    };
+    let workers = a
+        .workers
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
+    let deadline = std::time::Duration::from_millis(500);
+    let cfg = crate::check::run::CheckConfig {
+        rev: a.baseline.clone(),
+        budget: a.budget,
+        explore: ExploreConfig {
+            method: String::new(),
+            strategy: StrategyKind::Astar,
+            oracle: OracleKind::Relative,
+            score: ScoreKind::Growth,
+            direction: Direction::Both,
+            t_rel: a.t_rel,
+            thresholds: Thresholds::default(),
+            expect: None,
+            search,
+            start: None,
+            confirm: crate::confirm::ConfirmConfig::default(),
+        },
+        shrink: crate::shrink::ShrinkConfig {
+            budget: crate::shrink::DEFAULT_BUDGET,
+        },
+        workers,
+        deadline,
+        partition: a.partition,
+        reproduce_suffix: h.reproduce_flag(),
+        quiet: a.json,
+    };
+    let quiet = a.json;
+    let report = crate::check::run::run(&h, &cfg, &mut |line| {
+        if !quiet {
+            eprintln!("{line}");
+        }
+    })?;
+    if let Some(md) = &a.markdown {
+        std::fs::write(md, report.markdown())
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", md.display()))?;
+    }
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", report.table());
+    }
+    Ok(report.exit_code())
+}

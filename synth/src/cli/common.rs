@@ -1,0 +1,192 @@
+//! Options and value parsers shared by several subcommands.
+
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use anyhow::Result;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::Args;
+use strum::{EnumMessage, VariantArray};
+
+use crate::search::{Budget, Metric, SearchConfig, StrategyKind};
+use crate::worker_build;
+
+/// Options shared by every command that needs a worker.
+#[derive(Debug, Clone, Args)]
+pub struct WorkerArgs {
+    /// Use this worker binary instead of building the instrumented one.
+    #[arg(long, value_name = "PATH")]
+    pub worker: Option<PathBuf>,
+    /// The crate to explore (its Cargo.toml, initialized with `perfsyn init`); default: the
+    /// nearest initialized crate upward from here, else perfsyn's built-in corpus.
+    #[arg(long, value_name = "PATH")]
+    pub manifest_path: Option<PathBuf>,
+}
+
+impl WorkerArgs {
+    /// The harness these options name.
+    pub fn harness(&self) -> Result<crate::harness::Harness> {
+        crate::harness::Harness::find(self.manifest_path.as_deref())
+    }
+
+    /// The worker to run: `--worker`, else the harness's instrumented build.
+    pub fn resolve(&self, quiet: bool) -> Result<PathBuf> {
+        worker_build::resolve_worker_in(self.worker.as_deref(), &self.harness()?, quiet)
+    }
+}
+/// Parses a duration like `20s`, `500ms`, `2m`, `1h 30m` (humantime's syntax) or a bare
+/// number of seconds (`1.5`).
+pub fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
+    let s = s.trim();
+    let d = match s.parse::<f64>() {
+        Ok(secs) if secs.is_finite() && secs >= 0.0 => std::time::Duration::from_secs_f64(secs),
+        _ => humantime::parse_duration(s)
+            .map_err(|e| format!("`{s}` is not a duration ({e}; examples: 20s, 500ms, 2m)"))?,
+    };
+    if d.is_zero() {
+        return Err(format!("`{s}`: the duration must be positive"));
+    }
+    Ok(d)
+}
+
+pub(super) fn parse_workers(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("at least one worker is needed".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("`{s}` is not a number of workers")),
+    }
+}
+
+pub(super) fn parse_positive(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("`{s}` is not a positive number")),
+    }
+}
+
+/// Options of a search (shared by explore and later by suite and hunt).
+#[derive(Debug, Clone, Args)]
+pub struct SearchArgs {
+    /// Search strategy.
+    #[arg(long, value_parser = choice::<StrategyKind>(), default_value = "astar")]
+    pub strategy: StrategyKind,
+    /// Time budget of the search (e.g. 20s, 2m).
+    #[arg(long, value_parser = parse_duration, default_value = "20s", conflicts_with = "max_programs")]
+    pub budget: std::time::Duration,
+    /// Program budget instead of a time budget: with it, the same seed gives the same result.
+    #[arg(long, value_parser = parse_positive)]
+    pub max_programs: Option<u64>,
+    /// Seed of every random choice (default: derived from the clock, and printed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Number of worker processes (default: one per core).
+    #[arg(long, value_parser = parse_workers)]
+    pub workers: Option<usize>,
+    /// The cost the search optimizes.
+    #[arg(long, value_parser = choice::<Metric>(), default_value = "cost")]
+    pub metric: Metric,
+    /// Switch off our loop extension (repeat blocks), leaving the paper's program model.
+    #[arg(long)]
+    pub no_loops: bool,
+    /// Deepest mutation path (maxMuts).
+    #[arg(long, default_value_t = 32)]
+    pub max_muts: u32,
+    /// Per-program budget past which the program is a timeout, counted in fuel (edges at a
+    /// fixed 10^8 per second, so it is the same on a loaded machine; the wall clock backs it
+    /// up at 20x). Short on purpose: one program that needs longer is not worth its time.
+    #[arg(long, value_parser = parse_duration, default_value = "500ms")]
+    pub deadline: std::time::Duration,
+}
+
+impl SearchArgs {
+    /// The engine's search configuration.
+    pub fn config(&self) -> SearchConfig {
+        let mut cfg = SearchConfig {
+            budget: match self.max_programs {
+                Some(n) => Budget::Programs(n),
+                None => Budget::Time(self.budget),
+            },
+            seed: self.seed.unwrap_or_else(|| {
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.as_nanos() as u64 % 1_000_000)
+                    .unwrap_or(1)
+            }),
+            metric: self.metric,
+            max_depth: self.max_muts,
+            ..SearchConfig::default()
+        };
+        cfg.mutation.loops = !self.no_loops;
+        cfg
+    }
+
+    /// The number of workers to start.
+    pub fn worker_count(&self) -> usize {
+        self.workers.unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2)
+        })
+    }
+}
+/// Confirmation and run-file options of a search.
+#[derive(Debug, Clone, Args)]
+pub struct RecordArgs {
+    /// Confirm this many of the top programs by wall-clock time (0: no confirmation).
+    #[arg(long, default_value_t = 3)]
+    pub confirm_top: usize,
+    /// Measured repetitions per version in the confirmation (at least 30).
+    #[arg(long, default_value_t = 30, value_parser = parse_reps)]
+    pub confirm_reps: usize,
+    /// Write the run file here (default: target/perfsyn/runs/<method>-<seed>.json under the
+    /// workspace root); the plot goes next to it with the extension .svg.
+    #[arg(long, value_name = "RUN.json")]
+    pub out: Option<PathBuf>,
+}
+
+impl RecordArgs {
+    /// The engine's confirmation settings.
+    pub fn confirm(&self) -> crate::confirm::ConfirmConfig {
+        crate::confirm::ConfirmConfig {
+            top: self.confirm_top,
+            reps: self.confirm_reps,
+            ..Default::default()
+        }
+    }
+}
+
+pub(super) fn parse_reps(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n >= crate::confirm::MIN_REPS => Ok(n),
+        Ok(n) => Err(format!(
+            "{n} repetitions are too few for a confidence interval; use at least {}",
+            crate::confirm::MIN_REPS
+        )),
+        Err(_) => Err(format!("`{s}` is not a number of repetitions")),
+    }
+}
+/// A value parser for an engine enum: the values its `Display` prints, each with its strum
+/// message, else the first paragraph of its doc comment, as help, parsed back through its `FromStr`. Engine enums thus
+/// name their values without knowing clap.
+pub(super) fn choice<T>() -> impl TypedValueParser<Value = T>
+where
+    T: VariantArray + EnumMessage + Into<&'static str> + FromStr + Copy + Send + Sync + 'static,
+{
+    let values = T::VARIANTS.iter().map(|&v| {
+        let name: &'static str = v.into();
+        let value = PossibleValue::new(name);
+        let doc = v.get_documentation().map(|d| {
+            let first = d.split("\n\n").next().unwrap_or(d).trim();
+            first.strip_suffix('.').unwrap_or(first)
+        });
+        match v.get_message().or(doc) {
+            Some(help) => value.help(help),
+            None => value,
+        }
+    });
+    PossibleValuesParser::new(values).map(|s| match T::from_str(&s) {
+        Ok(v) => v,
+        Err(_) => unreachable!("clap only passes listed values"),
+    })
+}

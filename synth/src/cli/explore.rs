@@ -1,0 +1,353 @@
+//! `perfsyn explore`: one method's search, its report and its run file.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use clap::Args;
+
+use super::common::{choice, RecordArgs, SearchArgs, WorkerArgs};
+use super::export::export_run;
+use crate::explore::{explore_with, ExploreConfig, ExploreReport, OracleKind};
+use crate::oracle::asymptotic::{ScoreKind, Thresholds};
+use crate::oracle::relative::Direction;
+use crate::pool::WorkerPool;
+
+#[derive(Debug, Args)]
+pub struct ExploreArgs {
+    /// The method under test, e.g. `Vec::dedup` (see `perfsyn list`).
+    #[arg(long)]
+    pub method: String,
+    /// Start from a saved program (a run file of the same method) instead of building p0.
+    #[arg(long, value_name = "RUN.json")]
+    pub from: Option<PathBuf>,
+    /// Which saved program of `--from` to start from (1 = the best).
+    #[arg(long, default_value_t = 1, requires = "from", value_name = "K")]
+    pub from_rank: usize,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Which oracle judges: relative for version groups and asymptotic otherwise by default.
+    #[arg(long, value_parser = choice::<OracleKind>(), default_value = "auto")]
+    pub oracle: OracleKind,
+    /// Asymptotic score: `growth` (ours, default) or `area` (eq. 3.5 of the paper).
+    #[arg(long, value_parser = choice::<ScoreKind>(), default_value = "growth")]
+    pub score: ScoreKind,
+    /// Relative oracle: which cost gaps count.
+    #[arg(long, value_parser = choice::<Direction>(), default_value = "both")]
+    pub direction: Direction,
+    /// Relative oracle: the smallest new/old cost ratio reported (t_rel).
+    #[arg(long, default_value_t = 1.2)]
+    pub t_rel: f64,
+    /// Override the documented complexity, e.g. "O(n)".
+    #[arg(long, value_name = "CLASS")]
+    pub expect: Option<String>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub worker: WorkerArgs,
+    #[command(flatten)]
+    pub record: RecordArgs,
+    /// Also export the best program to this file (see `perfsyn export`).
+    #[arg(long, value_name = "FILE")]
+    pub export: Option<PathBuf>,
+    /// The format of `--export`.
+    #[arg(long, value_parser = choice::<crate::export::Format>(), default_value = "test", requires = "export")]
+    pub export_format: crate::export::Format,
+    /// Verdict checks that shrinking the reported program may spend (0: do not shrink).
+    #[arg(long, default_value_t = crate::shrink::DEFAULT_BUDGET, value_name = "N")]
+    pub shrink_budget: usize,
+    /// Compare the working tree with this git revision of your crate (relative oracle over
+    /// two workers: the harness built against REV and against the working tree).
+    #[arg(long, value_name = "REV", conflicts_with = "worker")]
+    pub baseline: Option<String>,
+}
+/// The program of rank `rank` (1 = best) in the run file at `path`, which must be a run of
+/// `method`.
+fn saved_program(
+    path: &std::path::Path,
+    rank: usize,
+    method: &str,
+) -> Result<perfsyn_profiler_ipc::Program> {
+    let run = crate::runfile::RunFile::load(path)?;
+    if run.report.method != method {
+        anyhow::bail!(
+            "{} is a run of {}, not of {method}; pass --method {} or another run file",
+            path.display(),
+            run.report.method,
+            run.report.method
+        );
+    }
+    let best = run.report.best.iter().chain(run.report.others.iter());
+    match best.clone().nth(rank.saturating_sub(1)) {
+        Some(b) if rank >= 1 => Ok(b.program.clone()),
+        _ => anyhow::bail!(
+            "{} has {} saved programs; --from-rank {rank} is out of range",
+            path.display(),
+            best.count()
+        ),
+    }
+}
+
+pub fn run(a: ExploreArgs) -> Result<()> {
+    if a.t_rel.is_nan() || a.t_rel <= 1.0 {
+        anyhow::bail!("--t-rel must be greater than 1 (got {})", a.t_rel);
+    }
+    let start = match &a.from {
+        Some(path) => Some(saved_program(path, a.from_rank, &a.method)?),
+        None => None,
+    };
+    if let Some(why) = crate::harness::init::skipped_reason(&a.worker.harness()?, &a.method) {
+        anyhow::bail!("{why}");
+    }
+    let worker = a.worker.resolve(a.json)?;
+    let mut baseline = match &a.baseline {
+        Some(rev) => {
+            let open = crate::check::baseline::open(
+                &a.worker.harness()?,
+                rev,
+                a.search.worker_count(),
+                a.search.deadline,
+                a.json,
+            )?;
+            crate::check::baseline::check_comparable(&open, &a.method)?;
+            Some(open)
+        }
+        None => None,
+    };
+    let mut pool = WorkerPool::start(&worker, a.search.worker_count(), a.search.deadline)?;
+    let cfg = ExploreConfig {
+        method: a.method.clone(),
+        strategy: a.search.strategy,
+        oracle: if baseline.is_some() {
+            OracleKind::Relative
+        } else {
+            a.oracle
+        },
+        score: a.score,
+        direction: a.direction,
+        t_rel: a.t_rel,
+        thresholds: Thresholds::default(),
+        expect: a.expect.clone(),
+        search: a.search.config(),
+        start,
+        confirm: a.record.confirm(),
+    };
+    let bar = (!a.json).then(|| {
+        let b = indicatif::ProgressBar::new_spinner();
+        b.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} {msg}").expect("static template"),
+        );
+        b
+    });
+    let shrink = crate::shrink::ShrinkConfig {
+        budget: a.shrink_budget,
+    };
+    let exec: &mut dyn crate::exec::Executor = match baseline.as_mut() {
+        Some(open) => &mut open.pair,
+        None => &mut pool,
+    };
+    let report = explore_with(exec, &cfg, shrink, &mut |p| {
+        if let Some(b) = &bar {
+            b.set_message(format!(
+                "{} programs, {} valid, best score {:.3}, {:.1}s",
+                p.programs,
+                p.valid,
+                p.best_score,
+                p.elapsed.as_secs_f64()
+            ));
+            b.tick();
+        }
+    })?;
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let (run_path, plot_path) = record_run(&report, &a, &worker, pool.pool().schema().hash())?;
+    if let Some(file) = &a.export {
+        export_run(&run_path, &mut pool, a.export_format, 1, Some(file))?;
+    }
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        eprintln!("run file: {}", run_path.display());
+        if let Some(p) = &plot_path {
+            eprintln!("plot: {}", p.display());
+        }
+    } else {
+        print!("{}", render_explore(&report, &a));
+        println!("run file: {}", run_path.display());
+        if let Some(p) = &plot_path {
+            println!("plot: {}", p.display());
+        }
+    }
+    Ok(())
+}
+
+/// Writes the run file and its plot; returns their paths (no plot when the run has no points).
+fn record_run(
+    report: &ExploreReport,
+    a: &ExploreArgs,
+    worker: &std::path::Path,
+    schema_hash: u64,
+) -> Result<(PathBuf, Option<PathBuf>)> {
+    let path = match a.record.out.clone() {
+        Some(p) => p,
+        None => {
+            // Under the explored crate's target/perfsyn/runs, never over an earlier run.
+            let runs = a.worker.harness()?.runs_dir();
+            let name = crate::runfile::default_path(Path::new("."), &report.method, report.seed);
+            let stem = name.file_stem().map(|s| s.to_string_lossy().into_owned());
+            crate::harness::discovery::fresh_path(&runs, &stem.unwrap_or_default(), "json")
+        }
+    };
+    let identity = crate::runfile::worker_identity(worker)
+        .with_context(|| format!("cannot read the worker {}", worker.display()))?;
+    let run = crate::runfile::RunFile::new(
+        report.clone(),
+        std::env::args().collect(),
+        identity,
+        schema_hash,
+    );
+    run.save(&path)?;
+    let plot_path = crate::plot::path_for(&path);
+    let plot = match crate::plot::write(report, &plot_path) {
+        Ok(()) => Some(plot_path),
+        Err(crate::plot::PlotError::Empty) => None,
+        Err(e) => return Err(e.into()),
+    };
+    Ok((path, plot))
+}
+
+/// The confirmation lines of the explore report.
+fn render_confirmation(r: &ExploreReport) -> String {
+    let Some(c) = &r.confirmation else {
+        return String::new();
+    };
+    let mut s = format!(
+        "wall-clock confirmation ({} runs per arm after {} warm-up, timed on the {}; significant = {}):\n",
+        c.reps, c.warmup, c.timed_on, c.method
+    );
+    for x in &c.confirmed {
+        let ci = |t: &crate::confirm::TimeStats| {
+            format!(
+                "{:.0} ns [{:.0}, {:.0}]",
+                t.mean_ns, t.ci95_low_ns, t.ci95_high_ns
+            )
+        };
+        s.push_str(&format!(
+            "  #{} {} {} vs {} {}: cost ratio {:.3}, time ratio {:.3} (p = {:.3}), {}\n",
+            x.rank,
+            x.a.label,
+            ci(&x.a.time),
+            x.b.label,
+            ci(&x.b.time),
+            x.cost_ratio,
+            x.time_ratio,
+            x.p_value,
+            if x.significant {
+                "significant"
+            } else {
+                "NOT significant"
+            }
+        ));
+    }
+    for u in &c.unconfirmed {
+        s.push_str(&format!("  #{} not confirmed: {}\n", u.rank, u.reason));
+    }
+    if r.time_significant == Some(false) {
+        let cost_differs = r.verdict == "bottleneck";
+        s.push_str(&if r.oracle == "relative" && cost_differs {
+            "  the measured time difference of the best program is not significant: the method is too short for wall-clock time to show the cost difference\n".to_string()
+        } else if r.oracle == "relative" {
+            "  no significant time difference either: the versions perform alike on these programs\n".to_string()
+        } else {
+            "  the time difference between the largest and the smallest input is not significant: the calls are too short for wall-clock time to show the growth\n".to_string()
+        });
+    }
+    s
+}
+
+/// The human-readable explore report.
+pub fn render_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
+    let mut s = String::new();
+    s.push_str(&format!("{}: {} ({})\n", r.method, r.verdict, r.reason));
+    s.push_str(&format!(
+        "oracle {}, strategy {}, metric {}, seed {}\n",
+        r.oracle, r.strategy, r.metric, r.seed
+    ));
+    if r.oracle == "asymptotic" {
+        s.push_str(&format!(
+            "expected {}, empirical {} (fit error {})\n",
+            r.expected.as_deref().unwrap_or("undeclared"),
+            r.empirical.as_deref().unwrap_or("?"),
+            r.fit_error
+                .map(|e| format!("{:.2}%", e * 100.0))
+                .unwrap_or_else(|| "-".into())
+        ));
+        if let Some(v) = &r.evidence {
+            s.push_str(&crate::fit_cmd::render_evidence(v));
+        }
+    } else if let Some(ratio) = r.ratio {
+        s.push_str(&format!("cost new/old {ratio:.3}\n"));
+    }
+    s.push_str(&render_confirmation(r));
+    if let Some(b) = &r.best {
+        s.push_str(&format!(
+            "\nbest program ({} mutations, input size {}, cost {}):\n",
+            b.mutations, b.input_size, b.cost
+        ));
+        for l in b.rust.lines() {
+            s.push_str(&format!("    {l}\n"));
+        }
+        if let Some(r) = &b.shrunk_from {
+            s.push_str(&format!("{}\n", crate::shrink::describe(r, b.statements)));
+        }
+    }
+    if !r.points.is_empty() {
+        let pts: Vec<String> = r
+            .points
+            .iter()
+            .map(|(n, c)| format!("({n}, {c})"))
+            .collect();
+        s.push_str(&format!(
+            "\npoints ({}): {}\n",
+            r.points_from,
+            pts.join(" ")
+        ));
+    }
+    let st = &r.stats;
+    s.push_str(&format!(
+        "\n{} programs ({} valid, {} panics, {} crashes, {} timeouts) in {:.1}s\n",
+        st.programs,
+        st.valid,
+        st.panics,
+        st.crashes,
+        st.timeouts,
+        st.elapsed_ms as f64 / 1000.0
+    ));
+    s.push_str(&format!("Reproduce with: {}\n", reproduce_explore(r, a)));
+    s
+}
+
+/// The command that reproduces an explore run exactly: the program count it reached (never
+/// a time budget) and every flag that shaped the search or the verdict.
+fn reproduce_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
+    let mut c = format!(
+        "perfsyn explore --method {} --strategy {} --seed {} --max-programs {} --metric {} --deadline {}s --max-muts {}",
+        a.method, r.strategy, r.seed, r.stats.programs, r.metric, a.search.deadline.as_secs_f64(), a.search.max_muts
+    );
+    c += &format!(" --oracle {}", a.oracle);
+    c += &format!(" --score {}", a.score);
+    c += &format!(" --direction {} --t-rel {}", a.direction, a.t_rel);
+    if a.search.no_loops {
+        c += " --no-loops";
+    }
+    if let Some(e) = &a.expect {
+        c += &format!(" --expect \"{e}\"");
+    }
+    if let Some(f) = &a.from {
+        c += &format!(" --from {} --from-rank {}", f.display(), a.from_rank);
+    }
+    if let Ok(h) = a.worker.harness() {
+        c += &h.reproduce_flag();
+    }
+    c
+}

@@ -1,0 +1,49 @@
+//! `perfsyn fit`: judge (size, cost) pairs a user already has.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::Args;
+
+#[derive(Debug, Args)]
+pub struct FitArgs {
+    /// `size,cost` CSV (optional header) or JSON lines {"size":..,"cost":..}; `-` is stdin.
+    #[arg(conflicts_with = "criterion")]
+    pub file: Option<PathBuf>,
+    /// A criterion benchmark group directory whose parameter is the input size.
+    #[arg(long)]
+    pub criterion: Option<PathBuf>,
+    /// The class the cost should follow, e.g. "O(n log n)".
+    #[arg(long)]
+    pub expect: Option<String>,
+    /// Print a JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(a: FitArgs) -> Result<()> {
+    use crate::fit_cmd;
+    let expected = a.expect.as_deref().map(fit_cmd::parse_class).transpose()?;
+    let (source, points) = match (&a.criterion, &a.file) {
+        (Some(d), _) => (d.display().to_string(), fit_cmd::read_criterion(d)?),
+        (None, Some(f)) if f.as_os_str() != "-" => {
+            let text = std::fs::read_to_string(f)
+                .with_context(|| format!("cannot read {}", f.display()))?;
+            let src = f.display().to_string();
+            (src.clone(), fit_cmd::parse_points(&text, &src)?)
+        }
+        _ => {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+                .context("cannot read stdin")?;
+            ("-".to_string(), fit_cmd::parse_points(&text, "stdin")?)
+        }
+    };
+    let r = fit_cmd::fit_points(&source, points, expected);
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&r)?);
+    } else {
+        print!("{}", fit_cmd::render(&r));
+    }
+    Ok(())
+}

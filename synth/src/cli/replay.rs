@@ -1,0 +1,51 @@
+//! `perfsyn replay`: re-run a saved program and gate on the difference.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::Args;
+
+use super::common::{parse_positive, WorkerArgs};
+use crate::pool::WorkerPool;
+
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The run file written by `perfsyn explore`.
+    #[arg(value_name = "RUN.json")]
+    pub run: PathBuf,
+    /// Which saved program: 1 is the best, 2.. the following ones.
+    #[arg(long, default_value_t = 1, value_parser = parse_positive)]
+    pub rank: u64,
+    /// Print the comparison as JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub worker: WorkerArgs,
+}
+
+pub fn run(a: ReplayArgs) -> Result<()> {
+    let run = crate::runfile::RunFile::load(&a.run)?;
+    // Check the rank before building or starting anything.
+    crate::replay::program_of(&run, a.rank as usize)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", a.run.display()))?;
+    let worker = a.worker.resolve(a.json)?;
+    let identity = crate::runfile::worker_identity(&worker)
+        .map_err(|e| anyhow::anyhow!("cannot read the worker {}: {e}", worker.display()))?;
+    let mut pool = WorkerPool::start(&worker, 1, std::time::Duration::from_secs(10))?;
+    let r = crate::replay::replay(&mut pool, &run, a.rank as usize, &identity.hash)?;
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&r)?);
+    } else {
+        if r.schema_changed {
+            eprintln!(
+                "warning: {} was made with a worker whose API schema differs from this one",
+                a.run.display()
+            );
+        }
+        print!(
+            "{}",
+            crate::replay::render(&r, &a.run.display().to_string())
+        );
+    }
+    crate::replay::gate(&r).map_err(|e| anyhow::anyhow!("{}: {e}", a.run.display()))
+}
