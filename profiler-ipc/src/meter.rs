@@ -69,14 +69,35 @@ pub fn edge() {
 
 /// Number of sanitizer-coverage guards numbered so far (see [`number_guards`]).
 pub static GUARDS: AtomicU64 = AtomicU64::new(0);
-/// Per-guard hit counters for the hot-lines sweep: null unless [`arm_hot`] armed them.
+/// Index of the first guard of the module whose guards were numbered last: LLVM's module
+/// constructor calls the PC-table callback right after the guard one, and the table's
+/// entries follow the guards' order (see [`crate::hot`]).
+pub static LAST_MODULE_FIRST: AtomicU64 = AtomicU64::new(0);
+/// Per-guard hit counters for the hot-lines sweep: null unless a program that asked for hot
+/// counts is inside a call under test (see [`hot_prepare`], [`hot_resume`]).
 ///
 /// Why a pointer checked on every edge rather than always-on counters: the hot-lines
 /// sweep runs a handful of programs, while the search runs thousands per second; a null
 /// check keeps the search's edge at one load more, and the array (one `u64` per guard)
-/// exists only while a sweep asks for it.
+/// exists only once a sweep asks for it.
 static HOT: std::sync::atomic::AtomicPtr<AtomicU64> =
     std::sync::atomic::AtomicPtr::new(std::ptr::null_mut());
+/// The counters of the running program when it asked for hot counts, else null; copied to
+/// [`HOT`] during its calls under test.
+static HOT_ARMED: std::sync::atomic::AtomicPtr<AtomicU64> =
+    std::sync::atomic::AtomicPtr::new(std::ptr::null_mut());
+/// The counter array, allocated on first use and kept (one per process).
+static HOT_ALLOC: std::sync::atomic::AtomicPtr<AtomicU64> =
+    std::sync::atomic::AtomicPtr::new(std::ptr::null_mut());
+/// Whether the programs of the current request asked for hot counts (set by the worker).
+static HOT_WANTED: AtomicBool = AtomicBool::new(false);
+/// The last two guards hit while counting (value = index + 1). The counting `memcpy` family
+/// is instrumented too, and counts its bytes first thing, when the last guard is its own
+/// entry block's: the one before is the block that called it, which the bytes are charged
+/// to (as edges, 8 bytes to one, as in `Cost::combined`). A quadratic `Vec::remove` loop
+/// then shows on the line that calls `remove`, although its shifting runs in libc.
+static HOT_LAST: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+static HOT_PREV: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// Numbers the guards in `[start, stop)` 1, 2, ... continuing across calls (one call per
 /// instrumented module), so a guard's value is its index plus one. The callback runs for
@@ -89,8 +110,12 @@ pub unsafe fn number_guards(start: *mut u32, stop: *mut u32) {
     let mut p = start;
     // SAFETY: a non-empty guard array starts at `start`.
     if p < stop && unsafe { *p } != 0 {
-        return; // already numbered (LLVM zeroes guards; init may run twice per module)
+        // Already numbered (LLVM zeroes guards; init may run twice per module).
+        // SAFETY: as above.
+        LAST_MODULE_FIRST.store(unsafe { *p } as u64 - 1, Relaxed);
+        return;
     }
+    LAST_MODULE_FIRST.store(GUARDS.load(Relaxed), Relaxed);
     while p < stop {
         let n = GUARDS.load(Relaxed) + 1;
         GUARDS.store(n, Relaxed);
@@ -100,8 +125,9 @@ pub unsafe fn number_guards(start: *mut u32, stop: *mut u32) {
     }
 }
 
-/// Counts one hit of `guard` when a hot-lines sweep armed the counters; inlined into the
-/// callback because any function it called would itself be instrumented and recurse.
+/// Counts one hit of `guard` while a program that asked for hot counts is in a call under
+/// test; inlined into the callback because any function it called would itself be
+/// instrumented and recurse.
 ///
 /// # Safety
 /// `guard` must be a guard numbered by [`number_guards`].
@@ -116,31 +142,65 @@ pub unsafe fn guard_hit(guard: *const u32) {
     if i == 0 || i as u64 > GUARDS.load(Relaxed) {
         return;
     }
-    // SAFETY: `arm_hot` allocated one counter per numbered guard, index i - 1 < GUARDS.
+    // SAFETY: `hot_prepare` allocated one counter per numbered guard, index i - 1 < GUARDS.
     bump(unsafe { &*hot.add(i - 1) }, 1);
+    HOT_PREV.store(HOT_LAST.load(Relaxed), Relaxed);
+    HOT_LAST.store(i, Relaxed);
 }
 
-/// Starts counting hits per guard from zero (the hot-lines sweep arms it around the call
-/// under test). Allocates one counter per guard the first time.
-pub fn arm_hot() {
+/// Says whether the programs of the next request want hot counts (the worker sets it from
+/// the request header); turning it off disarms the counters.
+pub fn set_hot_wanted(on: bool) {
+    HOT_WANTED.store(on, Relaxed);
+    if !on {
+        HOT_ARMED.store(std::ptr::null_mut(), Relaxed);
+        HOT.store(std::ptr::null_mut(), Relaxed);
+    }
+}
+
+/// Prepares the program that starts now: when hot counts are wanted, zeroes the counters
+/// (allocating them the first time) and arms them for [`hot_resume`]. Returns whether hot
+/// counts are wanted; when not, nothing is touched (the interpreter then never calls
+/// [`hot_resume`]).
+pub fn hot_prepare() -> bool {
+    if !HOT_WANTED.load(Relaxed) {
+        return false;
+    }
     let n = GUARDS.load(Relaxed) as usize;
-    let mut hot = HOT.load(Relaxed);
+    let mut hot = HOT_ALLOC.load(Relaxed);
     if hot.is_null() {
         let counters: Box<[AtomicU64]> = (0..n).map(|_| AtomicU64::new(0)).collect();
         hot = Box::leak(counters).as_mut_ptr();
+        HOT_ALLOC.store(hot, Relaxed);
     } else {
         for i in 0..n {
-            // SAFETY: the array holds n counters.
+            // SAFETY: the array holds n counters (GUARDS is final once main runs).
             unsafe { &*hot.add(i) }.store(0, Relaxed);
         }
     }
-    HOT.store(hot, Relaxed);
+    HOT_LAST.store(0, Relaxed);
+    HOT_PREV.store(0, Relaxed);
+    HOT_ARMED.store(hot, Relaxed);
+    true
 }
 
-/// The hits per guard since [`arm_hot`], as (guard index, hits) for every guard hit at
-/// least once; counting goes on until the next [`arm_hot`].
+/// Starts counting hits per guard (before a call under test); a no-op unless the running
+/// program asked for hot counts.
+#[inline]
+pub fn hot_resume() {
+    HOT.store(HOT_ARMED.load(Relaxed), Relaxed);
+}
+
+/// Stops counting hits per guard (after a call under test).
+#[inline]
+pub fn hot_pause() {
+    HOT.store(std::ptr::null_mut(), Relaxed);
+}
+
+/// The hits per guard of the running program's calls under test, as (guard index, hits)
+/// for every guard hit at least once; empty unless it asked for hot counts.
 pub fn hot_counts() -> Vec<(u32, u64)> {
-    let hot = HOT.load(Relaxed);
+    let hot = HOT_ARMED.load(Relaxed);
     if hot.is_null() {
         return Vec::new();
     }
@@ -195,10 +255,22 @@ fn heap_allows(size: usize) -> bool {
             <= limit
 }
 
-/// Counts `n` bytes moved; called by the counting memcpy family.
+/// Counts `n` bytes moved; called by the counting memcpy family, first thing (see
+/// [`guard_hit`] on how hot counts charge them to the caller's block).
 #[inline(always)]
 pub fn moved(n: usize) {
     bump(&BYTES_MOVED, n as u64);
+    let hot = HOT.load(Relaxed);
+    if !hot.is_null() {
+        let caller = HOT_PREV.load(Relaxed);
+        if caller > 0 {
+            // SAFETY: `guard_hit` stores only numbered guards, index caller - 1 < GUARDS.
+            bump(
+                unsafe { &*hot.add(caller - 1) },
+                n as u64 / Cost::BYTES_PER_EDGE,
+            );
+        }
+    }
 }
 
 /// A snapshot of all counters and the thread's CPU clock.
@@ -362,6 +434,12 @@ macro_rules! worker_runtime {
             unsafe { $crate::meter::guard_hit(guard) };
         }
 
+        #[no_mangle]
+        pub extern "C" fn __sanitizer_cov_pcs_init(beg: *const usize, end: *const usize) {
+            // SAFETY: LLVM passes the module's PC table, right after its guards' init.
+            unsafe { $crate::hot::record_pcs(beg, end) };
+        }
+
         mod perfsyn_mem {
             use std::sync::atomic::{AtomicUsize, Ordering};
             static MEMCPY: AtomicUsize = AtomicUsize::new(0);
@@ -449,8 +527,8 @@ macro_rules! worker_runtime {
 mod hot_tests {
     use super::*;
 
-    /// Guards are numbered from one, only hits while armed are counted, and re-arming
-    /// starts from zero.
+    /// Guards are numbered from one, only hits while a wanting program is inside a call are
+    /// counted, and the next program starts from zero.
     #[test]
     fn per_guard_counts_follow_arming() {
         let mut guards = [0u32; 3];
@@ -459,20 +537,34 @@ mod hot_tests {
         unsafe { number_guards(range.start, range.end) };
         let base = guards[0];
         assert_eq!([guards[1], guards[2]], [base + 1, base + 2]);
+        assert_eq!(LAST_MODULE_FIRST.load(Relaxed), base as u64 - 1);
+        set_hot_wanted(true);
+        assert!(hot_prepare());
         // SAFETY: numbered above.
-        unsafe { guard_hit(&guards[1]) }; // not armed: not counted
-        arm_hot();
+        unsafe { guard_hit(&guards[1]) }; // armed but outside a call: not counted
+        hot_resume();
         for _ in 0..5 {
             unsafe { guard_hit(&guards[1]) };
         }
         unsafe { guard_hit(&guards[2]) };
+        // A memmove of 80 bytes called from guards[2]'s block, entering at guards[0]'s.
+        unsafe { guard_hit(&guards[0]) };
+        moved(80);
+        hot_pause();
+        unsafe { guard_hit(&guards[2]) }; // after the call: not counted
         let counts = hot_counts();
         assert_eq!(
             counts,
-            vec![(guards[1] - 1, 5), (guards[2] - 1, 1)],
-            "guard index = value - 1"
+            vec![(guards[0] - 1, 1), (guards[1] - 1, 5), (guards[2] - 1, 11)],
+            "guard index = value - 1; the 80 bytes count 10 on the caller's block"
         );
-        arm_hot();
+        assert!(hot_prepare());
         assert!(hot_counts().is_empty());
+        set_hot_wanted(false);
+        assert!(!hot_prepare());
+        hot_resume();
+        unsafe { guard_hit(&guards[1]) };
+        hot_pause();
+        assert!(hot_counts().is_empty(), "disarmed: nothing is counted");
     }
 }
