@@ -151,6 +151,10 @@ pub struct ExploreReport {
     /// improvement found, each judged and confirmed on its own.
     #[serde(default)]
     pub sides: Option<relative::Sides<BestProgram>>,
+    /// Asymptotic oracle: the lines of the call under test whose hits grow fastest over the
+    /// sweep, fastest first (see `hotlines`).
+    #[serde(default)]
+    pub hot_lines: Vec<crate::hotlines::HotLine>,
     pub stats: Stats,
     pub tree: TreeSummary,
 }
@@ -299,6 +303,7 @@ pub fn explore_with(
         evidence: None,
         ref_points: Vec::new(),
         sides: None,
+        hot_lines: Vec::new(),
         stats: Stats::default(),
         tree: TreeSummary::default(),
     };
@@ -551,6 +556,7 @@ pub fn explore_with(
             sweep = crate::sweep::sweep_programs(&best.program, best.input_size, max_loop);
         }
     }
+    report.hot_lines = crate::hotlines::hot_lines(exec, &sweep)?;
     if cfg.confirm.top > 0 && !sweep.is_empty() {
         let big = sweep[0].clone();
         let small = sweep[sweep.len() - 1].clone();
