@@ -37,4 +37,5 @@ pub mod shrink;
 pub mod spec;
 pub mod suite;
 pub mod sweep;
+pub mod verdict;
 pub mod worker_build;
