@@ -8,7 +8,7 @@ use std::process::Command;
 use serde_json::Value;
 
 fn explore(method: &str, extra: &[&str]) -> Value {
-    let mut args = vec![
+    let mut args: Vec<&str> = vec![
         "explore",
         "--method",
         method,
@@ -59,7 +59,10 @@ fn top(r: &Value) -> (String, u64, String, String) {
 
 #[test]
 fn the_top_hot_line_of_a_planted_scan_is_its_loop() {
-    let r = explore("EnumeratedDistribution::probability", &[]);
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run.json");
+    let run_arg = run.to_str().unwrap();
+    let r = explore("EnumeratedDistribution::probability", &["--out", run_arg]);
     assert_eq!(r["verdict"], "bottleneck", "{r}");
     let (file, line, class, text) = top(&r);
     assert!(file.ends_with("corpus/src/planted.rs"), "{file}:{line}");
@@ -73,6 +76,23 @@ fn the_top_hot_line_of_a_planted_scan_is_its_loop() {
             assert!(l.get(k).is_some(), "hot line without {k}: {l}");
         }
     }
+    // The exported test's doc comment lists them, the top one first.
+    let out = Command::new(env!("CARGO_BIN_EXE_perfsyn"))
+        .args(["export", run_arg, "--format", "test"])
+        .output()
+        .expect("run perfsyn export");
+    let test = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let header: Vec<&str> = test.lines().take_while(|l| l.starts_with("//!")).collect();
+    let at = header
+        .iter()
+        .position(|l| l.starts_with("//! Hot lines"))
+        .unwrap_or_else(|| panic!("no hot lines in the header:\n{test}"));
+    assert!(
+        header[at + 1].contains(&format!("{file}:{line} O(n)")),
+        "{}",
+        header.join("\n")
+    );
 }
 
 #[test]
