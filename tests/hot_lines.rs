@@ -82,7 +82,11 @@ fn the_top_hot_line_of_a_planted_scan_is_its_loop() {
         .output()
         .expect("run perfsyn export");
     let test = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let header: Vec<&str> = test.lines().take_while(|l| l.starts_with("//!")).collect();
     let at = header
         .iter()
