@@ -85,11 +85,16 @@ impl<'r> Interpreter<'r> {
             top: 0,
             i: 0,
             n: 0,
+            hot: false,
         };
+        m.hot = meter::hot_prepare();
         if let Some(l) = self.limits {
             meter::arm_fuel(l.fuel, l.heap);
         }
         let result = catch_unwind(AssertUnwindSafe(|| m.exec_top(&code)));
+        if m.hot {
+            meter::hot_pause(); // a call that panicked did not pause
+        }
         let outcome = match result {
             Ok(Ok(())) => Outcome::Ok,
             Ok(Err(reason)) => Outcome::Invalid { reason },
@@ -106,6 +111,11 @@ impl<'r> Interpreter<'r> {
             cost: m.cost,
             input_size: m.input_size.unwrap_or(0),
             calls: m.calls,
+            hot: if m.hot {
+                crate::hot::collect()
+            } else {
+                Vec::new()
+            },
         };
         // Dropping target values runs target code too; a panic there must not escape.
         let slots = std::mem::take(&mut m.slots);
@@ -299,6 +309,8 @@ struct Machine {
     top: usize,
     i: i64,
     n: i64,
+    /// The program counts hits per guard during its calls under test (see `meter::hot_prepare`).
+    hot: bool,
 }
 
 impl Machine {
@@ -343,9 +355,15 @@ impl Machine {
                             .sum();
                         self.input_size = Some(size);
                     }
+                    if self.hot {
+                        meter::hot_resume();
+                    }
                     let before = meter::snapshot();
                     let r = f(&mut self.scratch);
                     let after = meter::snapshot();
+                    if self.hot {
+                        meter::hot_pause();
+                    }
                     self.cost.add(&meter::delta(&before, &after));
                     self.calls += 1;
                     r

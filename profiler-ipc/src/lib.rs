@@ -10,6 +10,7 @@ pub mod bind;
 pub mod check;
 pub mod concurrent;
 pub mod feedback;
+pub mod hot;
 pub mod interp;
 pub mod meter;
 pub mod print;
@@ -25,7 +26,7 @@ pub mod supervisor;
 pub mod wire;
 pub mod worker;
 
-pub use feedback::{Cost, Feedback, Outcome};
+pub use feedback::{Cost, Feedback, HotPc, Outcome};
 pub use program::{IntTy, Literal, Op, Pattern, Program, Stmt, Var};
 pub use registry::{Registry, TypeDef};
 pub use schema::{ApiSchema, Mode};

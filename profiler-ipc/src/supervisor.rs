@@ -267,6 +267,8 @@ pub struct Pool {
     schema: ApiSchema,
     schema_bytes: Vec<u8>,
     stats: PoolStats,
+    /// The requests being posted ask for hot addresses (see [`Pool::run_hot`]).
+    hot: bool,
 }
 
 impl Pool {
@@ -295,6 +297,7 @@ impl Pool {
             schema: ApiSchema::default(),
             schema_bytes: Vec::new(),
             stats: PoolStats::default(),
+            hot: false,
             cfg,
         };
         for _ in 0..pool.cfg.workers {
@@ -398,6 +401,16 @@ impl Pool {
             .into_iter()
             .map(|r| r.expect("every program has feedback when none remain"))
             .collect())
+    }
+
+    /// Like [`Pool::run`], and each feedback also carries the hits per code address of its
+    /// calls under test (`Feedback::hot`; the worker must be built with a PC table, see
+    /// [`crate::hot`]). Only these requests pay for counting.
+    pub fn run_hot(&mut self, programs: &[Program]) -> Result<Vec<Feedback>, PoolError> {
+        self.hot = true;
+        let r = self.run(programs);
+        self.hot = false;
+        r
     }
 
     /// Runs one concurrent test on the pool's first worker (the others stay idle: a timed
@@ -539,7 +552,12 @@ impl Pool {
         let req_off = h.fixed.req_off.load(Relaxed) as usize;
         let req_cap = h.fixed.req_cap.load(Relaxed) as usize;
         let resp_cap = h.fixed.resp_cap.load(Relaxed) as usize;
-        let max_programs = (resp_cap / protocol::MAX_RECORD).max(1);
+        let record = if self.hot {
+            protocol::MAX_HOT_RECORD
+        } else {
+            protocol::MAX_RECORD
+        };
+        let max_programs = (resp_cap / record).max(1);
         // SAFETY: the worker is idle: it does not read the request area until we post.
         let req = unsafe { region.bytes_mut(req_off, req_cap) };
         let mut at = 0;
@@ -572,6 +590,7 @@ impl Pool {
         out.error.store(0, Relaxed);
         let input = &h.to_worker;
         input.req_kind.store(protocol::REQ_RUN, Relaxed);
+        input.want_hot.store(self.hot as u32, Relaxed);
         input.req_count.store(k as u32, Relaxed);
         input.req_bytes.store(at as u64, Relaxed);
         let seq = input.req_seq.load(Relaxed).wrapping_add(1);

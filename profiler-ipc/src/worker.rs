@@ -185,6 +185,7 @@ fn serve(registry: &Registry) -> i32 {
         last = seq;
         match input.req_kind.load(Relaxed) {
             protocol::REQ_RUN => {
+                crate::meter::set_hot_wanted(input.want_hot.load(Relaxed) != 0);
                 let count = input.req_count.load(Relaxed) as usize;
                 let bytes = (input.req_bytes.load(Relaxed) as usize).min(req_cap);
                 // SAFETY: the host does not touch the request area until we reply.

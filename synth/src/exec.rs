@@ -16,6 +16,16 @@ pub trait Executor {
     /// Runs `programs` and returns their feedback in order.
     fn run(&mut self, programs: &[Program]) -> Result<Vec<Feedback>>;
 
+    /// Runs `programs` like [`run`](Executor::run), each feedback also carrying the hits per
+    /// code address of its calls under test (`Feedback::hot`), with the binary those
+    /// addresses are in; `None` when the executor cannot count them (the default).
+    fn run_hot(
+        &mut self,
+        _programs: &[Program],
+    ) -> Result<Option<(Vec<Feedback>, std::path::PathBuf)>> {
+        Ok(None)
+    }
+
     /// The executor wall-clock confirmation times programs on: an uninstrumented build of the
     /// same worker (same schema; instrumentation inflates and distorts time), or `None` to
     /// time on this executor. The default is `None`: an executor without a twin (a fake, a

@@ -158,6 +158,10 @@ pub struct ExploreReport {
     /// improvement found, each judged and confirmed on its own.
     #[serde(default)]
     pub sides: Option<relative::Sides<BestProgram>>,
+    /// Asymptotic oracle: the lines of the call under test whose hits grow fastest over the
+    /// sweep, fastest first (see `hotlines`).
+    #[serde(default)]
+    pub hot_lines: Vec<crate::hotlines::HotLine>,
     pub stats: Stats,
     pub tree: TreeSummary,
 }
@@ -303,6 +307,7 @@ fn resolve<'s>(
         evidence: None,
         ref_points: Vec::new(),
         sides: None,
+        hot_lines: Vec::new(),
         stats: Stats::default(),
         tree: TreeSummary::default(),
     };
@@ -610,6 +615,7 @@ fn judge_asymptotic(
             sweep = crate::sweep::sweep_programs(&best.program, best.input_size, max_loop);
         }
     }
+    report.hot_lines = crate::hotlines::hot_lines(exec, &sweep)?;
     Ok(sweep)
 }
 

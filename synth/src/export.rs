@@ -636,6 +636,15 @@ fn header(
     if let Some(p) = &cfg.run_path {
         h.push(format!("Run file: {}", p.display()));
     }
+    if !r.hot_lines.is_empty() {
+        h.push("Hot lines (hits in the call under test, fastest-growing first):".into());
+        h.extend(
+            r.hot_lines
+                .iter()
+                .take(3)
+                .map(|l| format!("  {}", l.describe())),
+        );
+    }
     h.push(String::new());
     match cfg.format {
         Format::Program => {

@@ -18,6 +18,7 @@ pub mod export;
 pub mod export_into;
 pub mod fit_cmd;
 pub mod harness;
+pub mod hotlines;
 pub mod hunt;
 pub mod init;
 pub mod learn;

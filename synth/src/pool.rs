@@ -79,6 +79,13 @@ impl Executor for WorkerPool {
         Ok(self.pool.run(programs)?)
     }
 
+    fn run_hot(
+        &mut self,
+        programs: &[Program],
+    ) -> Result<Option<(Vec<Feedback>, std::path::PathBuf)>> {
+        Ok(Some((self.pool.run_hot(programs)?, self.binary.clone())))
+    }
+
     fn timing(&mut self) -> Option<&mut dyn Executor> {
         if let Twin::NotTried = self.twin {
             // Building the twin can fail (say, the harness changed since the instrumented

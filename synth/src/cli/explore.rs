@@ -328,6 +328,7 @@ pub fn render_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
             pts.join(" ")
         ));
     }
+    s.push_str(&crate::hotlines::render(&r.hot_lines, 3));
     let st = &r.stats;
     s.push_str(&format!(
         "\n{} programs ({} valid, {} panics, {} crashes, {} timeouts) in {:.1}s\n",

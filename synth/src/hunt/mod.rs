@@ -268,6 +268,7 @@ fn error_report(m: &PlannedMethod, s: &HuntSettings, e: &anyhow::Error) -> Explo
         evidence: None,
         ref_points: Vec::new(),
         sides: None,
+        hot_lines: Vec::new(),
         stats: Default::default(),
         tree: TreeSummary::default(),
     }

@@ -24,6 +24,9 @@ use crate::rank::{filter_reason, rank, RankConfig};
 use crate::runfile::{write_atomic, RunFile};
 use crate::verdict::Verdict;
 
+/// Hot lines shown per finding.
+pub const HOT_SHOWN: usize = 3;
+
 /// The value of `summary.json`'s `format` field.
 pub const SUMMARY_FORMAT: &str = "perfsyn-hunt-summary";
 
@@ -54,6 +57,9 @@ pub struct Finding {
     pub run_file: String,
     pub export_command: String,
     pub explore_command: String,
+    /// The top lines of the call under test by growth (asymptotic findings; see `hotlines`).
+    #[serde(default)]
+    pub hot_lines: Vec<crate::hotlines::HotLine>,
 }
 
 /// A finished method without a finding.
@@ -146,6 +152,7 @@ pub fn summarize(dir: &HuntDir, runs: &[(usize, RunFile)], shown: &str) -> Summa
             run_file: file(p),
             export_command: format!("perfsyn export {} --format test", file(p)),
             explore_command: super::explore_command(p, &m.settings),
+            hot_lines: r.hot_lines.iter().take(HOT_SHOWN).cloned().collect(),
         }
     };
     let keep = |ids: &[usize], prefix: &str| -> Vec<Finding> {
@@ -525,6 +532,13 @@ mod tests {
             run_file: "h/runs/001-x.json".into(),
             export_command: "perfsyn export h/runs/001-x.json --format test".into(),
             explore_command: format!("perfsyn explore --method {method}"),
+            hot_lines: vec![crate::hotlines::HotLine {
+                file: "src/lib.rs".into(),
+                line: 42,
+                class: Some("O(n)".into()),
+                hits: 4096,
+                library: false,
+            }],
         };
         Summary {
             format: SUMMARY_FORMAT.into(),
@@ -563,6 +577,10 @@ mod tests {
         assert!(h.contains("Partition 1&#x2f;2 of a hunt"), "{h}");
         assert!(h.contains("1 program per method"), "{h}");
         assert!(h.contains("2 mutations from p0"), "{h}");
+        assert!(
+            h.contains("<code>src&#x2f;lib.rs:42</code> O(n) (4096 hits)"),
+            "{h}"
+        );
         // The CSS is not escaped (entities are not decoded inside <style>).
         assert!(
             h.contains("font-family:system-ui,-apple-system,'Segoe UI'"),
