@@ -18,7 +18,9 @@ use crate::check::check;
 use crate::feedback::{Cost, Feedback, Outcome};
 use crate::meter;
 use crate::program::{IntTy, Literal, Op, Program, Stmt, Var};
-use crate::registry::{CtorFn, GetFieldFn, MethodFn, Registry, SetFieldFn, SizeFn, Slot};
+use crate::registry::{
+    CtorFn, GetFieldFn, MethodFn, Registry, SetFieldFn, SharedMethodFn, SizeFn, Slot,
+};
 use crate::schema::{ApiSchema, Mode};
 
 /// Executes programs against one registry.
@@ -75,17 +77,7 @@ impl<'r> Interpreter<'r> {
             Ok(c) => c,
             Err(reason) => return Feedback::failed(Outcome::Invalid { reason }),
         };
-        let mut m = Machine {
-            slots: (0..p.vars.len()).map(|_| None).collect(),
-            mutations: vec![0; p.vars.len()],
-            scratch: Vec::with_capacity(8),
-            cost: Cost::default(),
-            input_size: None,
-            calls: 0,
-            top: 0,
-            i: 0,
-            n: 0,
-        };
+        let mut m = Machine::new(p.vars.len(), None);
         if let Some(l) = self.limits {
             meter::arm_fuel(l.fuel, l.heap);
         }
@@ -126,6 +118,34 @@ impl<'r> Interpreter<'r> {
     }
 
     fn compile(&self, vars: &[String], stmts: &[Stmt]) -> Result<Vec<Code>, String> {
+        let c = Compiler {
+            registry: self.registry,
+            target: Target::Measured,
+        };
+        c.compile(vars, stmts)
+    }
+}
+
+/// What compiled code is for.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Target {
+    /// A program whose calls under test are measured (the interpreter).
+    Measured,
+    /// A concurrent test ([`crate::concurrent`]): only wall time is measured, so calls under
+    /// test run like any other; fields are not supported; a call whose receiver is `shared`
+    /// goes through `&self` on the value the threads share.
+    Concurrent { shared: Option<Var> },
+}
+
+/// Compiles statements to [`Code`] for one [`Target`], resolving names to function pointers.
+pub(crate) struct Compiler<'r> {
+    pub(crate) registry: &'r Registry,
+    pub(crate) target: Target,
+}
+
+impl Compiler<'_> {
+    /// Compiles `stmts`, whose variables have the types `vars`.
+    pub(crate) fn compile(&self, vars: &[String], stmts: &[Stmt]) -> Result<Vec<Code>, String> {
         stmts.iter().map(|s| self.compile_one(vars, s)).collect()
     }
 
@@ -176,6 +196,22 @@ impl<'r> Interpreter<'r> {
                     .position(|m| &m.name == method)
                     .ok_or("unknown method")?;
                 let ms = &td.schema.methods[i];
+                if let Target::Concurrent { shared: Some(sh) } = self.target {
+                    if *recv == sh {
+                        let f = *td.shared_methods.get(i).ok_or_else(|| {
+                            format!("{t}::{method} cannot be called through &self")
+                        })?;
+                        return Ok(Code::Shared {
+                            out: *out,
+                            f,
+                            args: args
+                                .iter()
+                                .copied()
+                                .zip(ms.params.iter().map(|p| p.mode))
+                                .collect(),
+                        });
+                    }
+                }
                 let mut ops = vec![(*recv, ms.receiver)];
                 ops.extend(args.iter().copied().zip(ms.params.iter().map(|p| p.mode)));
                 let mut sizes = vec![td.size];
@@ -187,7 +223,7 @@ impl<'r> Interpreter<'r> {
                     f: td.methods[i],
                     ops,
                     sizes,
-                    under_test: *under_test,
+                    under_test: *under_test && matches!(self.target, Target::Measured),
                 }
             }
             Stmt::Op { out, op, arg } => Code::Op {
@@ -201,6 +237,9 @@ impl<'r> Interpreter<'r> {
                 field,
                 value: out,
             } => {
+                if let Target::Concurrent { .. } = self.target {
+                    return Err("field access is not supported in concurrent tests".into());
+                }
                 let tname = vars[target.index()].clone();
                 let td = ty(&tname)?;
                 let i = td
@@ -248,7 +287,8 @@ pub fn quiet_panics() {
     std::panic::set_hook(Box::new(|_| {}));
 }
 
-enum Code {
+/// A compiled statement.
+pub(crate) enum Code {
     Lit {
         out: Var,
         value: Literal,
@@ -264,6 +304,12 @@ enum Code {
         ops: Vec<(Var, Mode)>,
         sizes: Vec<Option<SizeFn>>,
         under_test: bool,
+    },
+    /// A call through `&self` on the value a concurrent test's threads share.
+    Shared {
+        out: Option<Var>,
+        f: SharedMethodFn,
+        args: Vec<(Var, Mode)>,
     },
     Op {
         out: Var,
@@ -287,8 +333,9 @@ enum Code {
     },
 }
 
-struct Machine {
-    slots: Vec<Slot>,
+/// The variables of one run (of one thread, for a concurrent test) and what it measured.
+pub(crate) struct Machine<'s> {
+    pub(crate) slots: Vec<Slot>,
     /// Setup calls that took each variable by `&mut`: the input size of a value whose type
     /// registers no size function (a fair default for types without `len()`).
     mutations: Vec<u64>,
@@ -296,12 +343,31 @@ struct Machine {
     cost: Cost,
     input_size: Option<u64>,
     calls: u32,
-    top: usize,
+    /// The top-level statement running (a panic's `stmt`).
+    pub(crate) top: usize,
     i: i64,
     n: i64,
+    /// The value a concurrent test's threads share, for [`Code::Shared`] calls.
+    shared: Option<&'s (dyn Any + Send + Sync)>,
 }
 
-impl Machine {
+impl<'s> Machine<'s> {
+    /// A machine with `vars` empty slots; `shared` serves the [`Code::Shared`] calls.
+    pub(crate) fn new(vars: usize, shared: Option<&'s (dyn Any + Send + Sync)>) -> Machine<'s> {
+        Machine {
+            slots: (0..vars).map(|_| None).collect(),
+            mutations: vec![0; vars],
+            scratch: Vec::with_capacity(8),
+            cost: Cost::default(),
+            input_size: None,
+            calls: 0,
+            top: 0,
+            i: 0,
+            n: 0,
+            shared,
+        }
+    }
+
     fn exec_top(&mut self, code: &[Code]) -> Result<(), String> {
         for (i, c) in code.iter().enumerate() {
             self.top = i;
@@ -310,7 +376,8 @@ impl Machine {
         Ok(())
     }
 
-    fn exec(&mut self, c: &Code) -> Result<(), String> {
+    /// Executes one compiled statement.
+    pub(crate) fn exec(&mut self, c: &Code) -> Result<(), String> {
         match c {
             Code::Lit { out, value } => {
                 let v = literal(value, self.i, self.n);
@@ -360,6 +427,15 @@ impl Machine {
                 self.restore(ops);
                 let r = r.map_err(|e| e.0)?;
                 if let (Some(o), Some(v)) = (out, r) {
+                    self.slots[o.index()] = Some(v);
+                }
+            }
+            Code::Shared { out, f, args } => {
+                let shared = self.shared.ok_or("a shared call outside a suffix")?;
+                self.gather(args);
+                let r = f(shared, &mut self.scratch);
+                self.restore(args);
+                if let (Some(o), Some(v)) = (out, r.map_err(|e| e.0)?) {
                     self.slots[o.index()] = Some(v);
                 }
             }
