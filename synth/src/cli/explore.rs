@@ -133,12 +133,12 @@ pub fn run(a: ExploreArgs) -> Result<()> {
         start,
         confirm: a.record.confirm(),
     };
-    let bar = (!a.json).then(|| {
+    let mut bar = (!a.json).then(|| {
         let b = indicatif::ProgressBar::new_spinner();
         b.set_style(
             indicatif::ProgressStyle::with_template("{spinner} {msg}").expect("static template"),
         );
-        b
+        super::status::Status::new(b)
     });
     let shrink = crate::shrink::ShrinkConfig {
         budget: a.shrink_budget,
@@ -148,19 +148,18 @@ pub fn run(a: ExploreArgs) -> Result<()> {
         None => &mut pool,
     };
     let report = explore_with(exec, &cfg, shrink, &mut |p| {
-        if let Some(b) = &bar {
-            b.set_message(format!(
+        if let Some(b) = &mut bar {
+            b.set(format!(
                 "{} programs, {} valid, best score {:.3}, {:.1}s",
                 p.programs,
                 p.valid,
                 p.best_score,
                 p.elapsed.as_secs_f64()
             ));
-            b.tick();
         }
     })?;
     if let Some(b) = bar {
-        b.finish_and_clear();
+        b.bar().finish_and_clear();
     }
     let (run_path, plot_path) = record_run(&report, &a, &worker, pool.pool().schema().hash())?;
     if let Some(file) = &a.export {
@@ -233,15 +232,31 @@ fn render_confirmation(r: &ExploreReport) -> String {
                 t.mean_ns, t.ci95_low_ns, t.ci95_high_ns
             )
         };
+        // Says what was timed: one program at two input sizes, or on two versions.
+        let timed = if x.kind == "sweep" {
+            format!(
+                "one run of the program took {} at its largest input (size {}) and {} at its smallest (size {})",
+                ci(&x.a.time),
+                x.a.input_size,
+                ci(&x.b.time),
+                x.b.input_size
+            )
+        } else {
+            format!(
+                "one run of the program took {} on {} ({}) and {} on {} ({})",
+                ci(&x.a.time),
+                x.a.ty,
+                x.a.label,
+                ci(&x.b.time),
+                x.b.ty,
+                x.b.label
+            )
+        };
         s.push_str(&format!(
-            "  #{} {} {} vs {} {}: cost ratio {:.3}, time ratio {:.3} (p = {:.3}), {}\n",
+            "  #{} {timed}: {:.3}x the time for {:.3}x the cost (p = {:.3}), {}\n",
             x.rank,
-            x.a.label,
-            ci(&x.a.time),
-            x.b.label,
-            ci(&x.b.time),
-            x.cost_ratio,
             x.time_ratio,
+            x.cost_ratio,
             x.p_value,
             if x.significant {
                 "significant"
@@ -280,6 +295,7 @@ pub fn render_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
             r.expected.as_deref().unwrap_or("undeclared"),
             r.empirical.as_deref().unwrap_or("?"),
             r.fit_error
+                .filter(|e| e.is_finite())
                 .map(|e| format!("{:.2}%", e * 100.0))
                 .unwrap_or_else(|| "-".into())
         ));

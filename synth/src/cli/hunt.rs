@@ -247,8 +247,11 @@ struct HuntBar {
 
 impl crate::hunt::HuntObserver for HuntBar {
     fn started(&mut self, _done: usize, _total: usize, m: &crate::hunt::dir::PlannedMethod) {
-        self.bar
-            .set_message(format!("{} findings; {}", self.findings, m.method));
+        self.bar.set_message(format!(
+            "{}; {}",
+            crate::hunt::report::count(self.findings, "finding"),
+            m.method
+        ));
     }
 
     fn finished(&mut self, m: &crate::hunt::dir::PlannedMethod, r: &ExploreReport, finding: bool) {

@@ -70,9 +70,10 @@ pub fn run(a: SuiteArgs) -> Result<()> {
         indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {elapsed_precise} {msg}")
             .expect("static template"),
     );
+    let mut status = super::status::Status::new(bar.clone());
     let report = suite::run(&mut pool, &cfg, &mut |p| {
         bar.set_position(p.done as u64);
-        bar.set_message(format!(
+        status.set(format!(
             "{} {} ({})",
             p.case.id,
             p.case.method,
