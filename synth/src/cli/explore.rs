@@ -150,7 +150,7 @@ pub fn run(a: ExploreArgs) -> Result<()> {
     let report = explore_with(exec, &cfg, shrink, &mut |p| {
         if let Some(b) = &mut bar {
             b.set(format!(
-                "{} programs, {} valid, best score {:.3}, {:.1}s",
+                "{} programs, {} valid, best score {:.3} (higher: costlier), {:.1}s",
                 p.programs,
                 p.valid,
                 p.best_score,
