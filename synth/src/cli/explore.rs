@@ -268,6 +268,10 @@ fn render_confirmation(r: &ExploreReport) -> String {
     for u in &c.unconfirmed {
         s.push_str(&format!("  #{} not confirmed: {}\n", u.rank, u.reason));
     }
+    let any_significant = c.confirmed.iter().any(|x| x.significant);
+    if any_significant && r.verdict != Verdict::Bottleneck {
+        s.push_str("  significant only says the time difference is measurable: the verdict rests on the deterministic cost, which does not show a bottleneck\n");
+    }
     if r.time_significant == Some(false) {
         let cost_differs = r.verdict == Verdict::Bottleneck;
         s.push_str(&if r.oracle == "relative" && cost_differs {
