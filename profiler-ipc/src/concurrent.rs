@@ -391,7 +391,9 @@ impl Compiled {
                 .enumerate()
                 .map(|(t, code)| {
                     let barrier = &barrier;
-                    let shared = &*shared;
+                    // Each thread's machine holds a handle; the last one drops in this thread
+                    // after the scope, as below.
+                    let shared = shared.clone();
                     std::thread::Builder::new()
                         .name(format!("suffix-{t}"))
                         .spawn_scoped(scope, move || {

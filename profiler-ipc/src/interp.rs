@@ -334,7 +334,7 @@ pub(crate) enum Code {
 }
 
 /// The variables of one run (of one thread, for a concurrent test) and what it measured.
-pub(crate) struct Machine<'s> {
+pub(crate) struct Machine {
     pub(crate) slots: Vec<Slot>,
     /// Setup calls that took each variable by `&mut`: the input size of a value whose type
     /// registers no size function (a fair default for types without `len()`).
@@ -348,26 +348,10 @@ pub(crate) struct Machine<'s> {
     i: i64,
     n: i64,
     /// The value a concurrent test's threads share, for [`Code::Shared`] calls.
-    shared: Option<&'s (dyn Any + Send + Sync)>,
+    shared: Option<crate::registry::Shared>,
 }
 
-impl<'s> Machine<'s> {
-    /// A machine with `vars` empty slots; `shared` serves the [`Code::Shared`] calls.
-    pub(crate) fn new(vars: usize, shared: Option<&'s (dyn Any + Send + Sync)>) -> Machine<'s> {
-        Machine {
-            slots: (0..vars).map(|_| None).collect(),
-            mutations: vec![0; vars],
-            scratch: Vec::with_capacity(8),
-            cost: Cost::default(),
-            input_size: None,
-            calls: 0,
-            top: 0,
-            i: 0,
-            n: 0,
-            shared,
-        }
-    }
-
+impl Machine {
     fn exec_top(&mut self, code: &[Code]) -> Result<(), String> {
         for (i, c) in code.iter().enumerate() {
             self.top = i;
@@ -431,8 +415,11 @@ impl<'s> Machine<'s> {
                 }
             }
             Code::Shared { out, f, args } => {
-                let shared = self.shared.ok_or("a shared call outside a suffix")?;
+                if self.shared.is_none() {
+                    return Err("a shared call outside a suffix".into());
+                }
                 self.gather(args);
+                let shared = self.shared.as_deref().expect("checked above");
                 let r = f(shared, &mut self.scratch);
                 self.restore(args);
                 if let (Some(o), Some(v)) = (out, r.map_err(|e| e.0)?) {
@@ -493,6 +480,24 @@ impl<'s> Machine<'s> {
             }
         }
         self.scratch.clear();
+    }
+}
+
+impl Machine {
+    /// A machine with `vars` empty slots; `shared` serves the [`Code::Shared`] calls.
+    pub(crate) fn new(vars: usize, shared: Option<crate::registry::Shared>) -> Machine {
+        Machine {
+            slots: (0..vars).map(|_| None).collect(),
+            mutations: vec![0; vars],
+            scratch: Vec::with_capacity(8),
+            cost: Cost::default(),
+            input_size: None,
+            calls: 0,
+            top: 0,
+            i: 0,
+            n: 0,
+            shared,
+        }
     }
 }
 
