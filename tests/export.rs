@@ -9,6 +9,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+use common::perfsyn;
+
 /// One explored case and how its `test` export is fixed.
 struct Case {
     /// File-name stem in the throwaway crate.
@@ -114,13 +117,6 @@ macro_rules! criterion_main {
     };
 }
 "#;
-
-fn perfsyn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_perfsyn"))
-        .args(args)
-        .output()
-        .expect("run the perfsyn binary")
-}
 
 fn check_ok(out: &Output, what: &str) {
     assert!(

@@ -6,14 +6,9 @@
 //! significantly different) holds because significance also needs a 5% gap (see `confirm`).
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn perfsyn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_perfsyn"))
-        .args(args)
-        .output()
-        .expect("run the perfsyn binary")
-}
+mod common;
+use common::perfsyn;
 
 /// Runs `explore --json` with a run file in `dir` and returns the report.
 fn explore(dir: &Path, method: &str, extra: &[&str]) -> serde_json::Value {

@@ -3,16 +3,11 @@
 //! files are refused with one line naming the file.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use perfsyn::runfile::RunFile;
 
-fn perfsyn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_perfsyn"))
-        .args(args)
-        .output()
-        .expect("run the perfsyn binary")
-}
+mod common;
+use common::perfsyn;
 
 /// A run of the planted regression saved in `dir`.
 fn saved_run(dir: &Path) -> PathBuf {

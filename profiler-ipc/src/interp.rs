@@ -18,7 +18,9 @@ use crate::check::check;
 use crate::feedback::{Cost, Feedback, Outcome};
 use crate::meter;
 use crate::program::{IntTy, Literal, Op, Program, Stmt, Var};
-use crate::registry::{CtorFn, GetFieldFn, MethodFn, Registry, SetFieldFn, SizeFn, Slot};
+use crate::registry::{
+    CtorFn, GetFieldFn, MethodFn, Registry, SetFieldFn, SharedMethodFn, SizeFn, Slot,
+};
 use crate::schema::{ApiSchema, Mode};
 
 /// Executes programs against one registry.
@@ -75,18 +77,7 @@ impl<'r> Interpreter<'r> {
             Ok(c) => c,
             Err(reason) => return Feedback::failed(Outcome::Invalid { reason }),
         };
-        let mut m = Machine {
-            slots: (0..p.vars.len()).map(|_| None).collect(),
-            mutations: vec![0; p.vars.len()],
-            scratch: Vec::with_capacity(8),
-            cost: Cost::default(),
-            input_size: None,
-            calls: 0,
-            top: 0,
-            i: 0,
-            n: 0,
-            hot: false,
-        };
+        let mut m = Machine::new(p.vars.len(), None);
         m.hot = meter::hot_prepare();
         if let Some(l) = self.limits {
             meter::arm_fuel(l.fuel, l.heap);
@@ -136,6 +127,34 @@ impl<'r> Interpreter<'r> {
     }
 
     fn compile(&self, vars: &[String], stmts: &[Stmt]) -> Result<Vec<Code>, String> {
+        let c = Compiler {
+            registry: self.registry,
+            target: Target::Measured,
+        };
+        c.compile(vars, stmts)
+    }
+}
+
+/// What compiled code is for.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Target {
+    /// A program whose calls under test are measured (the interpreter).
+    Measured,
+    /// A concurrent test ([`crate::concurrent`]): only wall time is measured, so calls under
+    /// test run like any other; fields are not supported; a call whose receiver is `shared`
+    /// goes through `&self` on the value the threads share.
+    Concurrent { shared: Option<Var> },
+}
+
+/// Compiles statements to [`Code`] for one [`Target`], resolving names to function pointers.
+pub(crate) struct Compiler<'r> {
+    pub(crate) registry: &'r Registry,
+    pub(crate) target: Target,
+}
+
+impl Compiler<'_> {
+    /// Compiles `stmts`, whose variables have the types `vars`.
+    pub(crate) fn compile(&self, vars: &[String], stmts: &[Stmt]) -> Result<Vec<Code>, String> {
         stmts.iter().map(|s| self.compile_one(vars, s)).collect()
     }
 
@@ -186,6 +205,22 @@ impl<'r> Interpreter<'r> {
                     .position(|m| &m.name == method)
                     .ok_or("unknown method")?;
                 let ms = &td.schema.methods[i];
+                if let Target::Concurrent { shared: Some(sh) } = self.target {
+                    if *recv == sh {
+                        let f = *td.shared_methods.get(i).ok_or_else(|| {
+                            format!("{t}::{method} cannot be called through &self")
+                        })?;
+                        return Ok(Code::Shared {
+                            out: *out,
+                            f,
+                            args: args
+                                .iter()
+                                .copied()
+                                .zip(ms.params.iter().map(|p| p.mode))
+                                .collect(),
+                        });
+                    }
+                }
                 let mut ops = vec![(*recv, ms.receiver)];
                 ops.extend(args.iter().copied().zip(ms.params.iter().map(|p| p.mode)));
                 let mut sizes = vec![td.size];
@@ -197,7 +232,7 @@ impl<'r> Interpreter<'r> {
                     f: td.methods[i],
                     ops,
                     sizes,
-                    under_test: *under_test,
+                    under_test: *under_test && matches!(self.target, Target::Measured),
                 }
             }
             Stmt::Op { out, op, arg } => Code::Op {
@@ -211,6 +246,9 @@ impl<'r> Interpreter<'r> {
                 field,
                 value: out,
             } => {
+                if let Target::Concurrent { .. } = self.target {
+                    return Err("field access is not supported in concurrent tests".into());
+                }
                 let tname = vars[target.index()].clone();
                 let td = ty(&tname)?;
                 let i = td
@@ -258,7 +296,8 @@ pub fn quiet_panics() {
     std::panic::set_hook(Box::new(|_| {}));
 }
 
-enum Code {
+/// A compiled statement.
+pub(crate) enum Code {
     Lit {
         out: Var,
         value: Literal,
@@ -274,6 +313,12 @@ enum Code {
         ops: Vec<(Var, Mode)>,
         sizes: Vec<Option<SizeFn>>,
         under_test: bool,
+    },
+    /// A call through `&self` on the value a concurrent test's threads share.
+    Shared {
+        out: Option<Var>,
+        f: SharedMethodFn,
+        args: Vec<(Var, Mode)>,
     },
     Op {
         out: Var,
@@ -297,8 +342,9 @@ enum Code {
     },
 }
 
-struct Machine {
-    slots: Vec<Slot>,
+/// The variables of one run (of one thread, for a concurrent test) and what it measured.
+pub(crate) struct Machine {
+    pub(crate) slots: Vec<Slot>,
     /// Setup calls that took each variable by `&mut`: the input size of a value whose type
     /// registers no size function (a fair default for types without `len()`).
     mutations: Vec<u64>,
@@ -306,11 +352,14 @@ struct Machine {
     cost: Cost,
     input_size: Option<u64>,
     calls: u32,
-    top: usize,
+    /// The top-level statement running (a panic's `stmt`).
+    pub(crate) top: usize,
     i: i64,
     n: i64,
     /// The program counts hits per guard during its calls under test (see `meter::hot_prepare`).
     hot: bool,
+    /// The value a concurrent test's threads share, for [`Code::Shared`] calls.
+    shared: Option<crate::registry::Shared>,
 }
 
 impl Machine {
@@ -322,7 +371,8 @@ impl Machine {
         Ok(())
     }
 
-    fn exec(&mut self, c: &Code) -> Result<(), String> {
+    /// Executes one compiled statement.
+    pub(crate) fn exec(&mut self, c: &Code) -> Result<(), String> {
         match c {
             Code::Lit { out, value } => {
                 let v = literal(value, self.i, self.n);
@@ -381,6 +431,18 @@ impl Machine {
                     self.slots[o.index()] = Some(v);
                 }
             }
+            Code::Shared { out, f, args } => {
+                if self.shared.is_none() {
+                    return Err("a shared call outside a suffix".into());
+                }
+                self.gather(args);
+                let shared = self.shared.as_deref().expect("checked above");
+                let r = f(shared, &mut self.scratch);
+                self.restore(args);
+                if let (Some(o), Some(v)) = (out, r.map_err(|e| e.0)?) {
+                    self.slots[o.index()] = Some(v);
+                }
+            }
             Code::Op { out, op, arg } => {
                 let v = self.slots[arg.index()]
                     .as_deref()
@@ -435,6 +497,25 @@ impl Machine {
             }
         }
         self.scratch.clear();
+    }
+}
+
+impl Machine {
+    /// A machine with `vars` empty slots; `shared` serves the [`Code::Shared`] calls.
+    pub(crate) fn new(vars: usize, shared: Option<crate::registry::Shared>) -> Machine {
+        Machine {
+            slots: (0..vars).map(|_| None).collect(),
+            mutations: vec![0; vars],
+            scratch: Vec::with_capacity(8),
+            cost: Cost::default(),
+            input_size: None,
+            calls: 0,
+            top: 0,
+            i: 0,
+            n: 0,
+            hot: false,
+            shared,
+        }
     }
 }
 

@@ -613,6 +613,7 @@ fn header(
             r.verdict,
             r.reason,
             r.fit_error
+                .filter(|e| e.is_finite())
                 .map_or("-".into(), |e| format!("{:.2}%", e * 100.0))
         ),
         Kind::Relative {

@@ -141,12 +141,12 @@ pub fn run(a: ExploreArgs) -> Result<()> {
         start,
         confirm: a.record.confirm(),
     };
-    let bar = (!a.json).then(|| {
+    let mut bar = (!a.json).then(|| {
         let b = indicatif::ProgressBar::new_spinner();
         b.set_style(
             indicatif::ProgressStyle::with_template("{spinner} {msg}").expect("static template"),
         );
-        b
+        super::status::Status::new(b)
     });
     let shrink = crate::shrink::ShrinkConfig {
         budget: a.shrink_budget,
@@ -158,19 +158,18 @@ pub fn run(a: ExploreArgs) -> Result<()> {
         (None, None) => &mut pool,
     };
     let mut report = explore_with(exec, &cfg, shrink, &mut |p| {
-        if let Some(b) = &bar {
-            b.set_message(format!(
-                "{} programs, {} valid, best score {:.3}, {:.1}s",
+        if let Some(b) = &mut bar {
+            b.set(format!(
+                "{} programs, {} valid, best score {:.3} (higher: costlier), {:.1}s",
                 p.programs,
                 p.valid,
                 p.best_score,
                 p.elapsed.as_secs_f64()
             ));
-            b.tick();
         }
     })?;
     if let Some(b) = bar {
-        b.finish_and_clear();
+        b.bar().finish_and_clear();
     }
     if let Some((new, old)) = labels {
         report.new_type = report.new_type.map(|t| format!("{t} {new}"));
@@ -247,15 +246,31 @@ fn render_confirmation(r: &ExploreReport) -> String {
                 t.mean_ns, t.ci95_low_ns, t.ci95_high_ns
             )
         };
+        // Says what was timed: one program at two input sizes, or on two versions.
+        let timed = if x.kind == "sweep" {
+            format!(
+                "one run of the program took {} at its largest input (size {}) and {} at its smallest (size {})",
+                ci(&x.a.time),
+                x.a.input_size,
+                ci(&x.b.time),
+                x.b.input_size
+            )
+        } else {
+            format!(
+                "one run of the program took {} on {} ({}) and {} on {} ({})",
+                ci(&x.a.time),
+                x.a.ty,
+                x.a.label,
+                ci(&x.b.time),
+                x.b.ty,
+                x.b.label
+            )
+        };
         s.push_str(&format!(
-            "  #{} {} {} vs {} {}: cost ratio {:.3}, time ratio {:.3} (p = {:.3}), {}\n",
+            "  #{} {timed}: {:.3}x the time for {:.3}x the cost (p = {:.3}), {}\n",
             x.rank,
-            x.a.label,
-            ci(&x.a.time),
-            x.b.label,
-            ci(&x.b.time),
-            x.cost_ratio,
             x.time_ratio,
+            x.cost_ratio,
             x.p_value,
             if x.significant {
                 "significant"
@@ -266,6 +281,10 @@ fn render_confirmation(r: &ExploreReport) -> String {
     }
     for u in &c.unconfirmed {
         s.push_str(&format!("  #{} not confirmed: {}\n", u.rank, u.reason));
+    }
+    let any_significant = c.confirmed.iter().any(|x| x.significant);
+    if any_significant && r.verdict != Verdict::Bottleneck {
+        s.push_str("  significant only says the time difference is measurable: the verdict rests on the deterministic cost, which does not show a bottleneck\n");
     }
     if r.time_significant == Some(false) {
         let cost_differs = r.verdict == Verdict::Bottleneck;
@@ -294,6 +313,7 @@ pub fn render_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
             r.expected.as_deref().unwrap_or("undeclared"),
             r.empirical.as_deref().unwrap_or("?"),
             r.fit_error
+                .filter(|e| e.is_finite())
                 .map(|e| format!("{:.2}%", e * 100.0))
                 .unwrap_or_else(|| "-".into())
         ));
