@@ -82,6 +82,8 @@ pub struct Exported {
     pub source: String,
     /// Reasons the file may not show the finding (also written into its header).
     pub warnings: Vec<String>,
+    /// What a regression test measures (`probe operations`, `time ratio`, ...).
+    pub measure: Option<String>,
 }
 
 /// Why a program cannot be exported. Every message is one line.
@@ -176,6 +178,7 @@ pub fn export(
     }
     let plan = Plan::new(run, best, schema)?;
     let warnings = Vec::new();
+    let mut measured = None;
     let body = match cfg.format {
         Format::Program => {
             let printed =
@@ -193,6 +196,10 @@ pub fn export(
         }
         Format::Test => {
             let measure = choose_measure(&plan, exec)?;
+            measured = Some(match &measure {
+                Measure::Count(name) => name.to_string(),
+                Measure::Time { .. } => "time ratio".to_string(),
+            });
             plan.test(&measure, schema, rank)?
         }
         Format::Bench => plan.bench(schema, rank)?,
@@ -201,7 +208,11 @@ pub fn export(
     source.push('\n');
     source.push_str(&body);
     let source = rustfmt(&source).unwrap_or(source);
-    Ok(Exported { source, warnings })
+    Ok(Exported {
+        source,
+        warnings,
+        measure: measured,
+    })
 }
 
 /// What an export of one run looks like: which members, which scale, which names.
@@ -540,29 +551,45 @@ impl Plan {
             s.push('\n');
         }
         let sizes: Vec<String> = self.sizes().iter().map(|n| n.to_string()).collect();
+        let looped = self.unit.is_some();
         let mut inner = String::new();
         for m in self.members() {
             let call = self.call(m, "n");
-            inner.push_str(&format!(
-                "        group.bench_with_input(BenchmarkId::new({label:?}, n), &n, |b, {param}| {{\n            b.iter_custom(|iters| (0..iters).map(|_| {call}.elapsed()).sum::<Duration>())\n        }});\n",
-                label = m.name,
-                // Without loops the scale is unused in the routine.
-                param = if self.unit.is_some() { "&n" } else { "_n" },
-            ));
+            let routine = format!(
+                "b.iter_custom(|iters| (0..iters).map(|_| {call}.elapsed()).sum::<Duration>())"
+            );
+            if looped {
+                inner.push_str(&format!(
+                    "        group.bench_with_input(BenchmarkId::new({label:?}, n), &n, |b, &n| {{\n            {routine}\n        }});\n",
+                    label = m.name,
+                ));
+            } else {
+                // Without loops there is one size: no loop over sizes (clippy's
+                // `single_element_loop`) and no size parameter.
+                inner.push_str(&format!(
+                    "    group.bench_function({label:?}, |b| {{\n        {routine}\n    }});\n",
+                    label = m.name,
+                ));
+            }
         }
-        let unused = if self.unit.is_none() {
-            "    // The program has no loop: one size.\n"
+        let body = if looped {
+            format!("    for n in [{}] {{\n{inner}    }}\n", sizes.join(", "))
         } else {
-            ""
+            format!("    // The program has no loop: one size.\n{inner}")
         };
         s.push_str(&format!(
-            "/// Times only the calls of `{m}`, at several loop scales{both}.\nfn bench(c: &mut Criterion) {{\n    let mut group = c.benchmark_group({m:?});\n{unused}    for n in [{sizes}] {{\n{inner}    }}\n    group.finish();\n}}\n\ncriterion_group!(benches, bench);\ncriterion_main!(benches);\n",
+            "/// Times only the calls of `{m}`{scales}{both}.\nfn bench(c: &mut Criterion) {{\n    let mut group = c.benchmark_group({m:?});\n{body}    group.finish();\n}}\n\ncriterion_group!(benches, bench);\ncriterion_main!(benches);\n",
             m = self.method,
+            scales = if looped { ", at several loop scales" } else { "" },
             both = if self.members().len() > 1 { ", for both versions" } else { "" },
-            sizes = sizes.join(", "),
         ));
-        let runtime = "use std::time::Duration;\n\nuse criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};\nuse perfsyn_profiler_ipc::regress::Meter;";
-        Ok(self.uses(runtime) + &s)
+        let criterion = if looped {
+            "criterion::{criterion_group, criterion_main, BenchmarkId, Criterion}"
+        } else {
+            "criterion::{criterion_group, criterion_main, Criterion}"
+        };
+        let runtime = format!("use std::time::Duration;\n\nuse {criterion};\nuse perfsyn_profiler_ipc::regress::Meter;");
+        Ok(self.uses(&runtime) + &s)
     }
 }
 
