@@ -109,6 +109,8 @@ pub enum ExportError {
     NoGrowingMeasure(String),
     #[error("the worker could not run the program at the test's sizes: {0}")]
     Worker(String),
+    #[error("the program times out in the worker even with loops of at most {0} iterations")]
+    Timeout(i64),
 }
 
 /// What an exported regression test measures, chosen per finding by [`choose_measure`].
@@ -176,8 +178,8 @@ pub fn export(
     if !has_call_under_test(&program.body) {
         return Err(ExportError::NoCallUnderTest { rank });
     }
-    let plan = Plan::new(run, best, schema)?;
-    let warnings = Vec::new();
+    let mut plan = Plan::new(run, best, schema)?;
+    let mut warnings = Vec::new();
     let mut measured = None;
     let body = match cfg.format {
         Format::Program => {
@@ -195,7 +197,27 @@ pub fn export(
             s + &bare.as_fn(&format!("{}_program", plan.fn_base), "#[test]\n")
         }
         Format::Test => {
-            let measure = choose_measure(&plan, exec)?;
+            let measure = match (choose_measure(&plan, exec), &best.shrunk_from) {
+                (Ok(m), _) => m,
+                // Shrinking keeps the verdict on perfsyn's own cost (coverage edges), which
+                // a plain `cargo test` cannot read: the program before shrinking may still
+                // show a measure it can.
+                (Err(e @ ExportError::NoGrowingMeasure(_)), Some(from)) => {
+                    let unshrunk = BestProgram {
+                        program: from.program.clone(),
+                        ..best.clone()
+                    };
+                    let before = Plan::new(run, &unshrunk, schema)?;
+                    let m = choose_measure(&before, exec).map_err(|_| e)?;
+                    warnings.push(format!(
+                        "the shrunk program shows nothing a plain `cargo test` can measure; this is the program before shrinking ({} statements)",
+                        from.statements
+                    ));
+                    plan = before;
+                    m
+                }
+                (Err(e), _) => return Err(e),
+            };
             measured = Some(match &measure {
                 Measure::Count(name) => name.to_string(),
                 Measure::Time { .. } => "time ratio".to_string(),
@@ -228,6 +250,9 @@ struct Plan {
     kind: Kind,
     /// `use` paths the printed programs need, gathered for the module's top.
     imports: std::cell::RefCell<Vec<String>>,
+    /// The largest loop count the test's sizes reach ([`SCALE_TARGET`], lowered by
+    /// [`choose_measure`] while the worker times out at the test's sizes).
+    scale_target: std::cell::Cell<i64>,
 }
 
 enum Kind {
@@ -325,6 +350,7 @@ impl Plan {
             max_k: max_loop_multiple(program),
             kind,
             imports: Default::default(),
+            scale_target: std::cell::Cell::new(SCALE_TARGET),
         })
     }
 
@@ -397,19 +423,22 @@ impl Plan {
         }
     }
 
-    /// The scales of the test and bench: the largest power of two that keeps every loop
-    /// at or below [`SCALE_TARGET`] iterations, a quarter and a sixteenth of it.
+    /// The scales of the test and bench: three quarters of the largest power of two that
+    /// keeps every loop at or below the scale target, of a quarter and of a sixteenth of it.
     fn sizes(&self) -> Vec<i64> {
         let Some(_) = self.unit else {
             return vec![1];
         };
         let mut large = 1i64;
-        while (large * 2) * i64::from(self.max_k.max(1)) <= SCALE_TARGET {
+        while (large * 2) * i64::from(self.max_k.max(1)) <= self.scale_target.get() {
             large *= 2;
         }
+        // Three quarters of powers of two: a collection that doubles its capacity has just
+        // grown at a power of two, so an allocation measure there would show the amortized
+        // resize of one call, not the finding.
         let mut v: Vec<i64> = [large / 16, large / 4, large]
             .into_iter()
-            .map(|n| n.max(1))
+            .map(|n| (n - n / 4).max(1))
             .collect();
         v.dedup();
         v
@@ -724,12 +753,32 @@ fn max_loop_multiple(p: &Program) -> u32 {
 /// relative one a ratio above t_rel; else a time ratio when the worker's times show at
 /// least [`TIME_MIN_EXCESS`] times the allowed ratio.
 fn choose_measure(plan: &Plan, exec: &mut dyn Executor) -> Result<Measure, ExportError> {
+    loop {
+        match choose_measure_at(plan, exec) {
+            // Loops whose bodies grow with the index (a vector of i elements per iteration)
+            // make the program quadratic in the scale: smaller sizes, down to 64 iterations.
+            Err(ExportError::Timeout(t)) if plan.unit.is_some() && t > MIN_SCALE_TARGET => {
+                plan.scale_target.set(t / 4);
+            }
+            r => return r,
+        }
+    }
+}
+
+/// The smallest scale target [`choose_measure`] lowers to.
+const MIN_SCALE_TARGET: i64 = 64;
+
+/// [`choose_measure`] at the plan's current sizes.
+fn choose_measure_at(plan: &Plan, exec: &mut dyn Executor) -> Result<Measure, ExportError> {
     let sizes = plan.sizes();
     let mut run = |programs: Vec<Program>| -> Result<Vec<Feedback>, ExportError> {
         let fb = exec
             .run(&programs)
             .map_err(|e| ExportError::Worker(e.to_string()))?;
         match fb.iter().find(|f| !f.is_ok() || f.calls == 0) {
+            Some(f) if f.outcome.label() == "timeout" => {
+                Err(ExportError::Timeout(plan.scale_target.get()))
+            }
             Some(f) => Err(ExportError::Worker(format!(
                 "outcome {}",
                 f.outcome.label()
