@@ -78,6 +78,17 @@ impl BenchmarkGroup {
         self
     }
 
+    pub fn bench_function<S: Into<String>, F: FnMut(&mut Bencher)>(
+        &mut self,
+        id: S,
+        mut f: F,
+    ) -> &mut Self {
+        let mut b = Bencher::default();
+        f(&mut b);
+        println!("bench {}/{}: {:?}", self.name, id.into(), b.0);
+        self
+    }
+
     pub fn finish(self) {}
 }
 

@@ -139,8 +139,18 @@ impl TombstoneSet {
     }
 
     /// The number of live values. O(n) in the number of slots (it counts them).
+    ///
+    /// Each slot examined counts as a probe operation (as `EnumeratedDistribution`'s scan
+    /// does), so that the scan is visible outside the instrumented worker: an exported
+    /// regression test then measures a deterministic count, not a ratio of times.
     pub fn len(&self) -> usize {
-        self.slots.iter().filter(|s| s.is_some()).count()
+        self.slots
+            .iter()
+            .filter(|s| {
+                crate::probe::count_op();
+                s.is_some()
+            })
+            .count()
     }
 
     /// Whether the set has no live value. O(1).

@@ -288,7 +288,15 @@ impl Printer<'_> {
                             (Pattern::NMinusI, Some(count)) => format!("{count} - i"),
                             _ => pattern.rust("i", n),
                         };
-                        if *ty == crate::program::IntTy::I64 {
+                        let constant = match pattern {
+                            Pattern::Const(v) if literal_fits(*ty, *v) => Some(*v),
+                            _ => None,
+                        };
+                        if let Some(v) = constant {
+                            // A cast of a literal that fits is a clippy error
+                            // (`unnecessary_cast`): a typed literal instead.
+                            format!("let {b}: {} = {v};", ty.name())
+                        } else if *ty == crate::program::IntTy::I64 {
                             // The loop index is already an i64: a cast is a clippy error.
                             format!("let {b}: i64 = {value};")
                         } else {
@@ -451,6 +459,18 @@ impl Printer<'_> {
                 self.line("}");
             }
         }
+    }
+}
+
+/// Whether `v` is a value of `ty` (so `v` can be written as a literal of `ty`, no cast).
+fn literal_fits(ty: crate::program::IntTy, v: i64) -> bool {
+    use crate::program::IntTy;
+    match ty {
+        IntTy::U8 => u8::try_from(v).is_ok(),
+        IntTy::U32 => u32::try_from(v).is_ok(),
+        IntTy::U64 | IntTy::Usize => v >= 0,
+        IntTy::I32 => i32::try_from(v).is_ok(),
+        IntTy::I64 => true,
     }
 }
 

@@ -83,6 +83,8 @@ pub struct Exported {
     pub source: String,
     /// Reasons the file may not show the finding (also written into its header).
     pub warnings: Vec<String>,
+    /// What a regression test measures (`probe operations`, `time ratio`, ...).
+    pub measure: Option<String>,
 }
 
 /// Why a program cannot be exported. Every message is one line.
@@ -112,6 +114,8 @@ pub enum ExportError {
     NoGrowingMeasure(String),
     #[error("the worker could not run the program at the test's sizes: {0}")]
     Worker(String),
+    #[error("the program times out in the worker even with loops of at most {0} iterations")]
+    Timeout(i64),
 }
 
 /// What an exported regression test measures, chosen per finding by [`choose_measure`].
@@ -180,8 +184,9 @@ pub fn export(
     if !has_call_under_test(&program.body) {
         return Err(ExportError::NoCallUnderTest { rank });
     }
-    let plan = Plan::new(run, best, schema, old_schema.as_ref())?;
-    let warnings = Vec::new();
+    let mut plan = Plan::new(run, best, schema, old_schema.as_ref())?;
+    let mut warnings = Vec::new();
+    let mut measured = None;
     let body = match cfg.format {
         Format::Program => {
             let printed =
@@ -198,7 +203,31 @@ pub fn export(
             s + &bare.as_fn(&format!("{}_program", plan.fn_base), "#[test]\n")
         }
         Format::Test => {
-            let measure = choose_measure(&plan, exec)?;
+            let measure = match (choose_measure(&plan, exec), &best.shrunk_from) {
+                (Ok(m), _) => m,
+                // Shrinking keeps the verdict on perfsyn's own cost (coverage edges), which
+                // a plain `cargo test` cannot read: the program before shrinking may still
+                // show a measure it can.
+                (Err(e @ ExportError::NoGrowingMeasure(_)), Some(from)) => {
+                    let unshrunk = BestProgram {
+                        program: from.program.clone(),
+                        ..best.clone()
+                    };
+                    let before = Plan::new(run, &unshrunk, schema, old_schema.as_ref())?;
+                    let m = choose_measure(&before, exec).map_err(|_| e)?;
+                    warnings.push(format!(
+                        "the shrunk program shows nothing a plain `cargo test` can measure; this is the program before shrinking ({} statements)",
+                        from.statements
+                    ));
+                    plan = before;
+                    m
+                }
+                (Err(e), _) => return Err(e),
+            };
+            measured = Some(match &measure {
+                Measure::Count(name) => name.to_string(),
+                Measure::Time { .. } => "time ratio".to_string(),
+            });
             plan.test(&measure, rank)?
         }
         Format::Bench => plan.bench(rank)?,
@@ -207,7 +236,11 @@ pub fn export(
     source.push('\n');
     source.push_str(&body);
     let source = rustfmt(&source).unwrap_or(source);
-    Ok(Exported { source, warnings })
+    Ok(Exported {
+        source,
+        warnings,
+        measure: measured,
+    })
 }
 
 /// What an export of one run looks like: which members, which scale, which names.
@@ -223,6 +256,9 @@ struct Plan {
     kind: Kind,
     /// `use` paths the printed programs need, gathered for the module's top.
     imports: std::cell::RefCell<Vec<String>>,
+    /// The largest loop count the test's sizes reach ([`SCALE_TARGET`], lowered by
+    /// [`choose_measure`] while the worker times out at the test's sizes).
+    scale_target: std::cell::Cell<i64>,
 }
 
 enum Kind {
@@ -341,6 +377,7 @@ impl Plan {
             max_k: max_loop_multiple(program),
             kind,
             imports: Default::default(),
+            scale_target: std::cell::Cell::new(SCALE_TARGET),
         })
     }
 
@@ -413,19 +450,22 @@ impl Plan {
         }
     }
 
-    /// The scales of the test and bench: the largest power of two that keeps every loop
-    /// at or below [`SCALE_TARGET`] iterations, a quarter and a sixteenth of it.
+    /// The scales of the test and bench: three quarters of the largest power of two that
+    /// keeps every loop at or below the scale target, of a quarter and of a sixteenth of it.
     fn sizes(&self) -> Vec<i64> {
         let Some(_) = self.unit else {
             return vec![1];
         };
         let mut large = 1i64;
-        while (large * 2) * i64::from(self.max_k.max(1)) <= SCALE_TARGET {
+        while (large * 2) * i64::from(self.max_k.max(1)) <= self.scale_target.get() {
             large *= 2;
         }
+        // Three quarters of powers of two: a collection that doubles its capacity has just
+        // grown at a power of two, so an allocation measure there would show the amortized
+        // resize of one call, not the finding.
         let mut v: Vec<i64> = [large / 16, large / 4, large]
             .into_iter()
-            .map(|n| n.max(1))
+            .map(|n| (n - n / 4).max(1))
             .collect();
         v.dedup();
         v
@@ -562,29 +602,45 @@ impl Plan {
             s.push('\n');
         }
         let sizes: Vec<String> = self.sizes().iter().map(|n| n.to_string()).collect();
+        let looped = self.unit.is_some();
         let mut inner = String::new();
         for m in self.members() {
             let call = self.call(m, "n");
-            inner.push_str(&format!(
-                "        group.bench_with_input(BenchmarkId::new({label:?}, n), &n, |b, {param}| {{\n            b.iter_custom(|iters| (0..iters).map(|_| {call}.elapsed()).sum::<Duration>())\n        }});\n",
-                label = m.label,
-                // Without loops the scale is unused in the routine.
-                param = if self.unit.is_some() { "&n" } else { "_n" },
-            ));
+            let routine = format!(
+                "b.iter_custom(|iters| (0..iters).map(|_| {call}.elapsed()).sum::<Duration>())"
+            );
+            if looped {
+                inner.push_str(&format!(
+                    "        group.bench_with_input(BenchmarkId::new({label:?}, n), &n, |b, &n| {{\n            {routine}\n        }});\n",
+                    label = m.label,
+                ));
+            } else {
+                // Without loops there is one size: no loop over sizes (clippy's
+                // `single_element_loop`) and no size parameter.
+                inner.push_str(&format!(
+                    "    group.bench_function({label:?}, |b| {{\n        {routine}\n    }});\n",
+                    label = m.label,
+                ));
+            }
         }
-        let unused = if self.unit.is_none() {
-            "    // The program has no loop: one size.\n"
+        let body = if looped {
+            format!("    for n in [{}] {{\n{inner}    }}\n", sizes.join(", "))
         } else {
-            ""
+            format!("    // The program has no loop: one size.\n{inner}")
         };
         s.push_str(&format!(
-            "/// Times only the calls of `{m}`, at several loop scales{both}.\nfn bench(c: &mut Criterion) {{\n    let mut group = c.benchmark_group({m:?});\n{unused}    for n in [{sizes}] {{\n{inner}    }}\n    group.finish();\n}}\n\ncriterion_group!(benches, bench);\ncriterion_main!(benches);\n",
+            "/// Times only the calls of `{m}`{scales}{both}.\nfn bench(c: &mut Criterion) {{\n    let mut group = c.benchmark_group({m:?});\n{body}    group.finish();\n}}\n\ncriterion_group!(benches, bench);\ncriterion_main!(benches);\n",
             m = self.method,
+            scales = if looped { ", at several loop scales" } else { "" },
             both = if self.members().len() > 1 { ", for both versions" } else { "" },
-            sizes = sizes.join(", "),
         ));
-        let runtime = "use std::time::Duration;\n\nuse criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};\nuse perfsyn_profiler_ipc::regress::Meter;";
-        Ok(self.uses(runtime) + &s)
+        let criterion = if looped {
+            "criterion::{criterion_group, criterion_main, BenchmarkId, Criterion}"
+        } else {
+            "criterion::{criterion_group, criterion_main, Criterion}"
+        };
+        let runtime = format!("use std::time::Duration;\n\nuse {criterion};\nuse perfsyn_profiler_ipc::regress::Meter;");
+        Ok(self.uses(&runtime) + &s)
     }
 }
 
@@ -729,6 +785,23 @@ fn max_loop_multiple(p: &Program) -> u32 {
 /// relative one a ratio above t_rel; else a time ratio when the worker's times show at
 /// least [`TIME_MIN_EXCESS`] times the allowed ratio.
 fn choose_measure(plan: &Plan, exec: &mut dyn Executor) -> Result<Measure, ExportError> {
+    loop {
+        match choose_measure_at(plan, exec) {
+            // Loops whose bodies grow with the index (a vector of i elements per iteration)
+            // make the program quadratic in the scale: smaller sizes, down to 64 iterations.
+            Err(ExportError::Timeout(t)) if plan.unit.is_some() && t > MIN_SCALE_TARGET => {
+                plan.scale_target.set(t / 4);
+            }
+            r => return r,
+        }
+    }
+}
+
+/// The smallest scale target [`choose_measure`] lowers to.
+const MIN_SCALE_TARGET: i64 = 64;
+
+/// [`choose_measure`] at the plan's current sizes.
+fn choose_measure_at(plan: &Plan, exec: &mut dyn Executor) -> Result<Measure, ExportError> {
     let sizes = plan.sizes();
     // Runs `programs` on `m`'s version (its worker of the pair for an old member).
     let mut run = |m: &Member, programs: Vec<Program>| -> Result<Vec<Feedback>, ExportError> {
@@ -739,6 +812,9 @@ fn choose_measure(plan: &Plan, exec: &mut dyn Executor) -> Result<Measure, Expor
         };
         let fb = on.map_err(|e| ExportError::Worker(e.to_string()))?;
         match fb.iter().find(|f| !f.is_ok() || f.calls == 0) {
+            Some(f) if f.outcome.label() == "timeout" => {
+                Err(ExportError::Timeout(plan.scale_target.get()))
+            }
             Some(f) => Err(ExportError::Worker(format!(
                 "outcome {}",
                 f.outcome.label()

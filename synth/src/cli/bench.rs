@@ -26,6 +26,34 @@ pub enum BenchCommand {
     Throughput(BenchThroughputArgs),
     /// Accuracy of the asymptotic verdict on generated, labeled (size, cost) series.
     Fit(BenchFitArgs),
+    /// Reproducers that hold: every detected suite case and example-crate bug exported into
+    /// a scratch crate, its test run on the bug and the fix, its bench with criterion, clippy.
+    Repro(BenchReproArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BenchReproArgs {
+    /// Programs per explore (deterministic budget).
+    #[arg(long, value_parser = parse_positive, default_value = "200")]
+    pub max_programs: u64,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Only cases whose ID or method matches one of these comma-separated patterns.
+    #[arg(long)]
+    pub cases: Option<String>,
+    /// Leave out the example crate's bugs (they need its harness built).
+    #[arg(long)]
+    pub no_examples: bool,
+    #[arg(long, value_parser = parse_workers)]
+    pub workers: Option<usize>,
+    /// Longest run of one exported test or bench.
+    #[arg(long, value_parser = parse_duration, default_value = "300s")]
+    pub exe_timeout: std::time::Duration,
+    /// Print a JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub worker: WorkerArgs,
 }
 
 #[derive(Debug, Args)]
@@ -108,6 +136,36 @@ pub struct BenchIpcArgs {
 
 pub fn run(b: BenchCommand) -> Result<()> {
     match b {
+        BenchCommand::Repro(a) => {
+            let cfg = crate::bench_repro::ReproConfig {
+                max_programs: a.max_programs,
+                seed: a.seed,
+                cases: a.cases.clone(),
+                examples: !a.no_examples,
+                // The suite's cases are the built-in corpus's, wherever this runs from.
+                corpus_worker: worker_build::resolve_worker_in(
+                    a.worker.worker.as_deref(),
+                    &crate::harness::Harness::builtin(),
+                    a.json,
+                )?,
+                workers: a
+                    .workers
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                exe_limit: a.exe_timeout,
+            };
+            let quiet = a.json;
+            let r = crate::bench_repro::run(&cfg, &mut |m| {
+                if !quiet {
+                    eprintln!("  {m}");
+                }
+            })?;
+            if a.json {
+                println!("{}", serde_json::to_string_pretty(&r)?);
+            } else {
+                print!("{}", crate::bench_repro::render(&r));
+            }
+            Ok(())
+        }
         BenchCommand::Fit(a) => {
             if let Some(f) = &a.write_series {
                 std::fs::write(f, crate::bench_fit::series_jsonl(a.seed, a.cases as usize))
