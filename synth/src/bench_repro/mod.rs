@@ -66,7 +66,7 @@ pub struct Row {
     pub id: String,
     pub method: String,
     /// The suite's judgement of the run (`detected`, `missed`, ...).
-    pub outcome: String,
+    pub outcome: Option<Outcome>,
     pub statements_before: Option<usize>,
     pub statements_after: Option<usize>,
     /// What the exported test measures (`probe operations`, `time ratio`, ...).
@@ -88,7 +88,7 @@ pub struct Row {
 impl Row {
     /// Every check that applies passed.
     pub fn holds(&self) -> bool {
-        self.outcome == Outcome::Detected.label()
+        self.outcome == Some(Outcome::Detected)
             && self.compiles == Some(true)
             && self.fails_on_bug == Some(true)
             && self.passes_on_fix != Some(false)
@@ -231,7 +231,7 @@ pub fn run(cfg: &ReproConfig, progress: &mut dyn FnMut(&str)) -> Result<ReproRep
 
     let suite_rows: Vec<&Row> = work
         .iter()
-        .filter(|w| w.suite && w.row.outcome == Outcome::Detected.label())
+        .filter(|w| w.suite && w.row.outcome == Some(Outcome::Detected))
         .map(|w| &w.row)
         .collect();
     let before: Vec<f64> = suite_rows
@@ -293,15 +293,12 @@ fn explore_and_export(
     let report = match explore(exec, &ecfg, &mut |_| {}) {
         Ok(r) => r,
         Err(e) => {
-            w.row.outcome = Outcome::Error.label().into();
+            w.row.outcome = Some(Outcome::Error);
             w.row.notes.push(format!("explore: {e:#}"));
             return Ok(w);
         }
     };
-    w.row.outcome = crate::suite::judge(c, Ok(&report), T_REL)
-        .outcome
-        .label()
-        .into();
+    w.row.outcome = Some(crate::suite::judge(c, Ok(&report), T_REL).outcome);
     if let Some(b) = &report.best {
         w.row.statements_after = Some(b.statements);
         w.row.statements_before = Some(
@@ -310,7 +307,7 @@ fn explore_and_export(
                 .map_or(b.statements, |s| s.statements),
         );
     }
-    if w.row.outcome != Outcome::Detected.label() {
+    if w.row.outcome != Some(Outcome::Detected) {
         return Ok(w);
     }
     let run = run_file(report, c, cfg, extra_flags, worker, exec)?;
@@ -605,7 +602,7 @@ pub fn render(r: &ReproReport) -> String {
             "{:<4} {:<38} {:<10} {:>11} {:<17} {:>6} {:>6} {:>6} {:>6} {:>6}\n",
             row.id,
             row.method,
-            row.outcome,
+            row.outcome.map(|o| o.to_string()).unwrap_or_default(),
             stmts,
             row.measure.as_deref().unwrap_or("-"),
             mark(row.compiles),
@@ -625,7 +622,7 @@ pub fn render(r: &ReproReport) -> String {
     let detected = r
         .rows
         .iter()
-        .filter(|x| x.outcome == Outcome::Detected.label())
+        .filter(|x| x.outcome == Some(Outcome::Detected))
         .count();
     s.push_str(&format!(
         "reproducers that hold (build, fail on the bug, pass on the fix, bench runs, clippy clean): {} of {} detected\n",

@@ -80,7 +80,7 @@ pub fn run(a: SuiteArgs) -> Result<()> {
     let pair = versions
         .as_mut()
         .map(|p| p as &mut dyn crate::exec::Executor);
-        let mut status = super::status::Status::new(bar.clone());
+    let mut status = super::status::Status::new(bar.clone());
     let report = suite::run(&mut pool, pair, &cfg, &mut |p| {
         bar.set_position(p.done as u64);
         status.set(format!(
