@@ -81,6 +81,8 @@ impl<'r> Interpreter<'r> {
             scratch: Vec::with_capacity(8),
             cost: Cost::default(),
             input_size: None,
+            heap_base: 0,
+            heap_bytes: 0,
             calls: 0,
             top: 0,
             i: 0,
@@ -89,6 +91,7 @@ impl<'r> Interpreter<'r> {
         if let Some(l) = self.limits {
             meter::arm_fuel(l.fuel, l.heap);
         }
+        m.heap_base = meter::live_bytes();
         let result = catch_unwind(AssertUnwindSafe(|| m.exec_top(&code)));
         let outcome = match result {
             Ok(Ok(())) => Outcome::Ok,
@@ -105,6 +108,7 @@ impl<'r> Interpreter<'r> {
             outcome,
             cost: m.cost,
             input_size: m.input_size.unwrap_or(0),
+            heap_bytes: m.heap_bytes,
             calls: m.calls,
         };
         // Dropping target values runs target code too; a panic there must not escape.
@@ -295,6 +299,10 @@ struct Machine {
     scratch: Vec<Slot>,
     cost: Cost,
     input_size: Option<u64>,
+    /// Live heap bytes when the program started, and what its values held beyond that just
+    /// before the first call under test (see `Feedback::heap_bytes`).
+    heap_base: u64,
+    heap_bytes: u64,
     calls: u32,
     top: usize,
     i: i64,
@@ -342,6 +350,7 @@ impl Machine {
                             })
                             .sum();
                         self.input_size = Some(size);
+                        self.heap_bytes = meter::live_bytes().saturating_sub(self.heap_base);
                     }
                     let before = meter::snapshot();
                     let r = f(&mut self.scratch);

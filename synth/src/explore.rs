@@ -135,7 +135,8 @@ pub struct ExploreReport {
     /// [size, cost] points the verdict was fitted on.
     pub points: Vec<(u64, f64)>,
     /// Where the points come from: `sweep` (the best program at several loop sizes) or
-    /// `path` (the mutation path from p0).
+    /// `path` (the mutation path from p0), or `sweep-heap-bytes` (the sweep, sized by the
+    /// heap bytes the program holds, which the cost follows; see `size_measure`).
     pub points_from: String,
     /// Points left out of the fit (one amortized spike at most; see `oracle::asymptotic::judge`).
     #[serde(default)]
@@ -470,8 +471,10 @@ pub fn explore_with(
     let sweep =
         crate::sweep::sweep_programs(&best_program, best_obs.size, cfg.search.mutation.max_loop);
     let mut points = path_points.clone();
+    let mut sweep_fb = Vec::new();
     if !sweep.is_empty() {
-        let fb = exec.run(&sweep)?;
+        sweep_fb = exec.run(&sweep)?;
+        let fb = &sweep_fb;
         let pts: Vec<(u64, f64)> = fb
             .iter()
             .filter(|f| f.is_ok() && f.calls > 0)
@@ -487,6 +490,12 @@ pub fn explore_with(
     }
     points.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
     let j = judge(&points, expected, &cfg.thresholds);
+    let (j, measure, heap_points) =
+        crate::size_measure::choose(j, &sweep_fb, metric, expected, &cfg.thresholds);
+    if let Some(p) = heap_points {
+        points = p;
+        report.points_from = "sweep-heap-bytes".into();
+    }
     report.points = points;
     report.outliers = j.outliers.clone();
     report.empirical = j.verdict.class.map(|c| c.label().to_string());
@@ -497,6 +506,7 @@ pub fn explore_with(
         .clone()
         .unwrap_or_else(|| "undeclared".into());
     let ev = j.verdict.evidence.describe();
+    let emp = crate::size_measure::name_class(&emp, measure, &sweep_fb);
     (report.verdict, report.reason) = if j.bottleneck {
         (
             "bottleneck".into(),
@@ -537,13 +547,7 @@ pub fn explore_with(
             if sw.is_empty() {
                 return Ok(f.input_size == size0 && metric.of(&f) >= cost0);
             }
-            let mut pts: Vec<(u64, f64)> = ex
-                .run(&sw)?
-                .iter()
-                .filter(|f| f.is_ok() && f.calls > 0)
-                .map(|f| (f.input_size, metric.of(f)))
-                .collect();
-            pts.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+            let pts = crate::size_measure::points(&ex.run(&sw)?, measure, metric);
             let j2 = judge(&pts, expected, &t);
             Ok(j2.bottleneck && j2.fit.map(|f| f.class) == class)
         })?;

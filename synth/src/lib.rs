@@ -33,6 +33,7 @@ pub mod replay;
 pub mod runfile;
 pub mod search;
 pub mod shrink;
+pub mod size_measure;
 pub mod spec;
 pub mod suite;
 pub mod sweep;
