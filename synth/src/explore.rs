@@ -385,7 +385,7 @@ pub fn explore_with(
         report.others.push(describe(*id, &search)?);
     }
     let metric = cfg.search.metric;
-    let best_obs = search.nodes[best_id].obs;
+    let mut best_obs = search.nodes[best_id].obs;
     let path_points: Vec<(u64, f64)> = search
         .path_obs(best_id)
         .iter()
@@ -406,6 +406,18 @@ pub fn explore_with(
     } else {
         None
     };
+    // The widest program, should the best one give the asymptotic verdict too few sizes.
+    let widest = crate::verdict_program::widest(&search.nodes, best_id)
+        .filter(|_| !use_relative)
+        .map(|id| -> Result<_> {
+            let pts = search
+                .path_obs(id)
+                .iter()
+                .map(|o| (o.size, o.cost))
+                .collect();
+            Ok((describe(id, &search)?, search.nodes[id].obs, pts))
+        })
+        .transpose()?;
     report.stats = search.stats.clone();
     drop(search);
 
@@ -490,11 +502,33 @@ pub fn explore_with(
     }
     points.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
     let j = judge(&points, expected, &cfg.thresholds);
-    let (j, measure, heap_points) =
+    let (mut j, mut measure, heap_points) =
         crate::size_measure::choose(j, &sweep_fb, metric, expected, &cfg.thresholds);
     if let Some(p) = heap_points {
         points = p;
         report.points_from = "sweep-heap-bytes".into();
+    }
+    let mut sweep = sweep;
+    let mut widened = None;
+    if let (false, Some((desc, obs, pts))) = (j.reliable, widest) {
+        let max_loop = cfg.search.mutation.max_loop;
+        let (e, t) = (expected, &cfg.thresholds);
+        let w = crate::verdict_program::sweep_and_judge(
+            exec,
+            &desc.program,
+            obs.size,
+            pts,
+            max_loop,
+            metric,
+            e,
+            t,
+        )?;
+        if w.judgement.reliable {
+            (j, measure, points, sweep, sweep_fb) =
+                (w.judgement, w.measure, w.points, w.sweep, w.sweep_fb);
+            report.points_from = w.points_from.into();
+            (best_obs, widened, report.best) = (obs, Some(obs.size), Some(desc));
+        }
     }
     report.points = points;
     report.outliers = j.outliers.clone();
@@ -531,10 +565,12 @@ pub fn explore_with(
             format!("{} ({ev})", unreliable_reason(&j, &cfg.thresholds)),
         )
     };
+    if let Some(n) = widened {
+        report.reason += &format!(" (judged on the largest input the search reached, size {n}: the best-scoring program gave too few sizes)");
+    }
     report.evidence = Some(j.verdict.clone());
     // Shrink a reported program, keeping the class on a re-sweep (or its point without loops).
     let max_loop = cfg.search.mutation.max_loop;
-    let mut sweep = sweep;
     if let (true, Some(best)) = (j.bottleneck, report.best.as_mut()) {
         let (class, size0, cost0) = (j.fit.map(|f| f.class), best_obs.size, best_obs.cost);
         let t = cfg.thresholds;
