@@ -14,13 +14,14 @@ use crate::confirm::{self, ConfirmConfig, ConfirmReport};
 use crate::exec::Executor;
 use crate::init::{initial_program, Initial};
 use crate::learn::LearnRow;
-use crate::oracle::asymptotic::{judge, unreliable_reason, Asymptotic, ScoreKind, Thresholds};
+use crate::oracle::asymptotic::{self, unreliable_reason, Asymptotic, ScoreKind, Thresholds};
 use crate::oracle::fit::Class;
 use crate::oracle::relative::{self, Direction, Relative};
-use crate::oracle::Oracle;
+use crate::oracle::{Obs, Oracle};
 use crate::search::{Progress, Search, SearchConfig, Stats, StrategyKind};
 use crate::shrink::{shrink_best, ShrinkConfig};
 use crate::spec::{self, MethodRef};
+use crate::verdict::Verdict;
 
 /// Which oracle judges the run.
 #[derive(
@@ -108,8 +109,8 @@ pub struct ExploreReport {
     pub strategy: String,
     pub seed: u64,
     pub metric: String,
-    /// `bottleneck` | `no-bottleneck` | `no-initial-program` | `inconclusive`.
-    pub verdict: String,
+    /// What the run concluded.
+    pub verdict: Verdict,
     pub reason: String,
     pub expected: Option<String>,
     pub empirical: Option<String>,
@@ -173,7 +174,10 @@ struct Pair {
 }
 
 /// Resolves the method, allowing a spec that names both members of one version group.
-fn resolve<'s>(schema: &'s ApiSchema, spec_str: &str) -> Result<(MethodRef<'s>, Option<Pair>)> {
+fn resolve_method<'s>(
+    schema: &'s ApiSchema,
+    spec_str: &str,
+) -> Result<(MethodRef<'s>, Option<Pair>)> {
     match spec::resolve_method(schema, spec_str) {
         Ok(m) => {
             let pair = schema.counterpart(&m.ty.name).and_then(|other| {
@@ -236,6 +240,9 @@ pub fn explore(
 }
 
 /// Runs `explore`; a reported best program is shrunk within `shrink_cfg` (see `shrink.rs`).
+///
+/// Four phases in order: [`resolve`] the method and its oracle, [`search`] from p0 within the
+/// budget, [`judge`] the best program (shrinking a reported one), [`confirm`] it on the clock.
 pub fn explore_with(
     exec: &mut dyn Executor,
     cfg: &ExploreConfig,
@@ -243,7 +250,53 @@ pub fn explore_with(
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<ExploreReport> {
     let schema = exec.schema().clone();
-    let (target, pair) = resolve(&schema, &cfg.method)?;
+    let (plan, mut report) = resolve(&schema, cfg)?;
+    let Some(found) = search(exec, cfg, &plan, &mut report, progress)? else {
+        return Ok(report);
+    };
+    let sweep = judge(exec, cfg, &plan, shrink_cfg, found, &mut report)?;
+    confirm(exec, cfg, &plan, &sweep, &mut report)?;
+    Ok(report)
+}
+
+/// What [`resolve`] settles before the search: the method, its pair, and the oracle.
+struct Plan<'s> {
+    schema: &'s ApiSchema,
+    target: MethodRef<'s>,
+    pair: Option<Pair>,
+    use_relative: bool,
+    expected: Option<Class>,
+    asym: Asymptotic,
+    rel: Relative,
+}
+
+impl Plan<'_> {
+    fn oracle(&self) -> &dyn Oracle {
+        if self.use_relative {
+            &self.rel
+        } else {
+            &self.asym
+        }
+    }
+}
+
+/// What [`search`] hands to [`judge`]: the best program and the figures along its path.
+struct Found {
+    best_obs: Obs,
+    path_points: Vec<(u64, f64)>,
+    ref_points: Vec<(u64, f64)>,
+    best_program: Program,
+    /// Relative runs with `--direction both`: the largest regression and improvement.
+    side_programs: Option<(Option<BestProgram>, Option<BestProgram>)>,
+    /// Asymptotic runs: the widest program, its observation and path points, should the
+    /// best one give the verdict too few sizes (see `verdict_program`).
+    widest: Option<(BestProgram, Obs, Vec<(u64, f64)>)>,
+}
+
+/// Phase 1: resolves the method, picks the oracle and the expected class, and starts the
+/// report (verdict `no-initial-program` until the search finds one).
+fn resolve<'s>(schema: &'s ApiSchema, cfg: &ExploreConfig) -> Result<(Plan<'s>, ExploreReport)> {
+    let (target, pair) = resolve_method(schema, &cfg.method)?;
     let use_relative = match cfg.oracle {
         OracleKind::Auto => pair.is_some(),
         OracleKind::Asymptotic => false,
@@ -264,23 +317,28 @@ pub fn explore_with(
         })?),
         None => None,
     };
-    let asym = Asymptotic {
+    let plan = Plan {
+        schema,
+        target,
+        pair,
+        use_relative,
         expected,
-        kind: cfg.score,
+        asym: Asymptotic {
+            expected,
+            kind: cfg.score,
+        },
+        rel: Relative {
+            direction: cfg.direction,
+        },
     };
-    let rel = Relative {
-        direction: cfg.direction,
-    };
-    let oracle: &dyn Oracle = if use_relative { &rel } else { &asym };
-
-    let mut report = ExploreReport {
-        method: target.display(),
-        ty: target.ty.name.clone(),
-        oracle: oracle.name().to_string(),
+    let report = ExploreReport {
+        method: plan.target.display(),
+        ty: plan.target.ty.name.clone(),
+        oracle: plan.oracle().name().to_string(),
         strategy: cfg.strategy.name().to_string(),
         seed: cfg.search.seed,
         metric: cfg.search.metric.name().to_string(),
-        verdict: "no-initial-program".into(),
+        verdict: Verdict::NoInitialProgram,
         reason: String::new(),
         expected: expected
             .map(|c| c.label().to_string())
@@ -288,7 +346,7 @@ pub fn explore_with(
         empirical: None,
         fit_error: None,
         ratio: None,
-        ref_type: pair.as_ref().map(|p| p.old_ty.clone()),
+        ref_type: plan.pair.as_ref().map(|p| p.old_ty.clone()),
         time_ratio: None,
         time_significant: None,
         confirmation: None,
@@ -303,10 +361,23 @@ pub fn explore_with(
         stats: Stats::default(),
         tree: TreeSummary::default(),
     };
+    Ok((plan, report))
+}
 
+/// Phase 2: finds p0 (or checks `--start`), runs the strategy within the budget, and records
+/// the tree, the best programs and the search statistics. `None` when no program ran (the
+/// report then says why).
+fn search(
+    exec: &mut dyn Executor,
+    cfg: &ExploreConfig,
+    plan: &Plan<'_>,
+    report: &mut ExploreReport,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Option<Found>> {
+    let (target, pair) = (&plan.target, &plan.pair);
     let p0 = match &cfg.start {
         Some(p) => {
-            perfsyn_profiler_ipc::check::check(p, &schema).map_err(|e| {
+            perfsyn_profiler_ipc::check::check(p, plan.schema).map_err(|e| {
                 anyhow::anyhow!("the starting program does not fit this worker's API: {e}")
             })?;
             let calls_target = p.body.iter().any(|s| {
@@ -321,11 +392,11 @@ pub fn explore_with(
             }
             p.clone()
         }
-        None => match initial_program(exec, &target, &cfg.search.mutation)? {
+        None => match initial_program(exec, target, &cfg.search.mutation)? {
             Initial::Found(p) => p,
             Initial::NotFound(reason) => {
                 report.reason = reason;
-                return Ok(report);
+                return Ok(None);
             }
         },
     };
@@ -334,12 +405,12 @@ pub fn explore_with(
         Box::new(move |p: &Program| p.retyped(&|t: &str| (t == from).then(|| to.clone())))
             as crate::search::Counterpart
     });
-    let mut search = Search::new(exec, oracle, cfg.search.clone(), counterpart);
+    let mut search = Search::new(exec, plan.oracle(), cfg.search.clone(), counterpart);
     search.on_progress(|p| progress(p));
     if !search.root(p0)? {
         report.reason = "the initial program does not run".into();
         report.stats = search.stats.clone();
-        return Ok(report);
+        return Ok(None);
     }
     let mut strategy = cfg.strategy.build();
     search.run(strategy.as_mut())?;
@@ -384,8 +455,7 @@ pub fn explore_with(
     for id in &ranked[1..] {
         report.others.push(describe(*id, &search)?);
     }
-    let metric = cfg.search.metric;
-    let mut best_obs = search.nodes[best_id].obs;
+    let best_obs = search.nodes[best_id].obs;
     let path_points: Vec<(u64, f64)> = search
         .path_obs(best_id)
         .iter()
@@ -398,7 +468,7 @@ pub fn explore_with(
         .collect();
     let best_program = search.nodes[best_id].program.clone();
     let side_ids = relative::sides(search.nodes.iter().map(|n| n.obs).enumerate());
-    let side_programs = if use_relative && cfg.direction == Direction::Both {
+    let side_programs = if plan.use_relative && cfg.direction == Direction::Both {
         Some((
             side_ids.0.map(|id| describe(id, &search)).transpose()?,
             side_ids.1.map(|id| describe(id, &search)).transpose()?,
@@ -406,9 +476,8 @@ pub fn explore_with(
     } else {
         None
     };
-    // The widest program, should the best one give the asymptotic verdict too few sizes.
     let widest = crate::verdict_program::widest(&search.nodes, best_id)
-        .filter(|_| !use_relative)
+        .filter(|_| !plan.use_relative)
         .map(|id| -> Result<_> {
             let pts = search
                 .path_obs(id)
@@ -419,117 +488,149 @@ pub fn explore_with(
         })
         .transpose()?;
     report.stats = search.stats.clone();
-    drop(search);
+    Ok(Some(Found {
+        best_obs,
+        path_points,
+        ref_points,
+        best_program,
+        side_programs,
+        widest,
+    }))
+}
 
-    if use_relative {
-        let mut ratio = relative::ratio(&best_obs);
-        let found = relative::passes(ratio, cfg.t_rel, cfg.direction);
-        // Shrink a reported program, keeping a ratio past t_rel in the same direction.
-        if let (true, Some(pr), Some(best)) = (found, &pair, report.best.as_mut()) {
-            let (from, to) = (pr.new_ty.clone(), pr.old_ty.clone());
-            let retype = move |p: &Program| p.retyped(&|t: &str| (t == from).then(|| to.clone()));
-            let (slower, t_rel, dir) = (ratio >= 1.0, cfg.t_rel, cfg.direction);
-            shrink_best(
-                exec,
-                best,
-                shrink_cfg,
-                metric,
-                Some(&retype),
-                &mut |ex, p| {
-                    let fb = ex.run(&[p.clone(), retype(p)])?;
-                    let r = (metric.of(&fb[0]) + 1.0) / (metric.of(&fb[1]) + 1.0);
-                    let runs = fb.iter().all(|f| f.is_ok() && f.calls > 0);
-                    Ok(runs && relative::passes(r, t_rel, dir) && (r >= 1.0) == slower)
-                },
-            )?;
-            ratio = (best.cost + 1.0) / (best.cost_ref.unwrap_or(best.cost) + 1.0);
-        }
-        report.ratio = Some(ratio);
-        report.points = path_points;
-        report.ref_points = ref_points;
-        let mut found = relative::passes(ratio, cfg.t_rel, cfg.direction);
-        report.reason = format!(
-            "cost new/old = {ratio:.3} on the best program (threshold t_rel = {})",
-            cfg.t_rel
-        );
-        if let (Some((slower, faster)), Some(pr)) = (side_programs, &pair) {
-            let ratio_of = |b: &BestProgram| (b.cost + 1.0) / (b.cost_ref.unwrap_or(b.cost) + 1.0);
-            let sides = relative::Sides::judge(slower, faster, cfg.t_rel, &ratio_of, &mut |b| {
-                if cfg.confirm.top == 0 {
-                    return Ok(None);
-                }
-                let jobs = confirm_jobs_relative(&[b], pr, 1);
-                let c = confirm::confirm(exec, &jobs, &cfg.confirm)?;
-                Ok(c.confirmed.first().map(|x| (x.time_ratio, x.significant)))
-            })?;
-            found = sides.any_passes();
-            report.reason = sides.describe(cfg.t_rel);
-            report.sides = Some(sides);
-        }
-        report.verdict = if found { "bottleneck" } else { "no-bottleneck" }.into();
-        if let Some(pr) = &pair {
-            let top: Vec<&BestProgram> = report.best.iter().chain(&report.others).collect();
-            let jobs = confirm_jobs_relative(&top, pr, cfg.confirm.top);
-            attach(
-                &mut report,
-                confirm::confirm(exec, &jobs, &cfg.confirm)?,
-                &jobs,
-            );
-        }
-        return Ok(report);
+/// Phase 3: the verdict on the best program, by the plan's oracle; a reported program is
+/// shrunk. Returns the asymptotic sweep that [`confirm`] times (empty for relative runs).
+fn judge(
+    exec: &mut dyn Executor,
+    cfg: &ExploreConfig,
+    plan: &Plan<'_>,
+    shrink_cfg: ShrinkConfig,
+    found: Found,
+    report: &mut ExploreReport,
+) -> Result<Vec<Program>> {
+    if plan.use_relative {
+        judge_relative(exec, cfg, plan, shrink_cfg, found, report)?;
+        Ok(Vec::new())
+    } else {
+        judge_asymptotic(exec, cfg, plan, shrink_cfg, found, report)
     }
+}
 
-    // Asymptotic verdict: fit on a sweep of the best program's loop sizes when it has loops.
-    let sweep =
-        crate::sweep::sweep_programs(&best_program, best_obs.size, cfg.search.mutation.max_loop);
-    let mut points = path_points.clone();
-    let mut sweep_fb = Vec::new();
-    if !sweep.is_empty() {
-        sweep_fb = exec.run(&sweep)?;
-        let fb = &sweep_fb;
-        let pts: Vec<(u64, f64)> = fb
-            .iter()
-            .filter(|f| f.is_ok() && f.calls > 0)
-            .map(|f| (f.input_size, metric.of(f)))
-            .collect();
-        let mut sizes: Vec<u64> = pts.iter().map(|p| p.0).collect();
-        sizes.sort_unstable();
-        sizes.dedup();
-        if sizes.len() >= cfg.thresholds.min_points {
-            points = pts;
-            report.points_from = "sweep".into();
-        }
-    }
-    points.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
-    let j = judge(&points, expected, &cfg.thresholds);
-    let (mut j, mut measure, heap_points) =
-        crate::size_measure::choose(j, &sweep_fb, metric, expected, &cfg.thresholds);
-    if let Some(p) = heap_points {
-        points = p;
-        report.points_from = "sweep-heap-bytes".into();
-    }
-    let mut sweep = sweep;
-    let mut widened = None;
-    if let (false, Some((desc, obs, pts))) = (j.reliable, widest) {
-        let max_loop = cfg.search.mutation.max_loop;
-        let (e, t) = (expected, &cfg.thresholds);
-        let w = crate::verdict_program::sweep_and_judge(
+/// The relative verdict: the cost ratio new/old of the best program (and of each side with
+/// `--direction both`, each confirmed on its own) against t_rel.
+fn judge_relative(
+    exec: &mut dyn Executor,
+    cfg: &ExploreConfig,
+    plan: &Plan<'_>,
+    shrink_cfg: ShrinkConfig,
+    found: Found,
+    report: &mut ExploreReport,
+) -> Result<()> {
+    let pair = &plan.pair;
+    let metric = cfg.search.metric;
+    let Found {
+        best_obs,
+        path_points,
+        ref_points,
+        side_programs,
+        ..
+    } = found;
+    let mut ratio = relative::ratio(&best_obs);
+    let found = relative::passes(ratio, cfg.t_rel, cfg.direction);
+    // Shrink a reported program, keeping a ratio past t_rel in the same direction.
+    if let (true, Some(pr), Some(best)) = (found, pair, report.best.as_mut()) {
+        let (from, to) = (pr.new_ty.clone(), pr.old_ty.clone());
+        let retype = move |p: &Program| p.retyped(&|t: &str| (t == from).then(|| to.clone()));
+        let (slower, t_rel, dir) = (ratio >= 1.0, cfg.t_rel, cfg.direction);
+        shrink_best(
             exec,
-            &desc.program,
-            obs.size,
-            pts,
-            max_loop,
+            best,
+            shrink_cfg,
             metric,
-            e,
-            t,
+            Some(&retype),
+            &mut |ex, p| {
+                let fb = ex.run(&[p.clone(), retype(p)])?;
+                let r = (metric.of(&fb[0]) + 1.0) / (metric.of(&fb[1]) + 1.0);
+                let runs = fb.iter().all(|f| f.is_ok() && f.calls > 0);
+                Ok(runs && relative::passes(r, t_rel, dir) && (r >= 1.0) == slower)
+            },
         )?;
+        ratio = (best.cost + 1.0) / (best.cost_ref.unwrap_or(best.cost) + 1.0);
+    }
+    report.ratio = Some(ratio);
+    report.points = path_points;
+    report.ref_points = ref_points;
+    let mut found = relative::passes(ratio, cfg.t_rel, cfg.direction);
+    report.reason = format!(
+        "cost new/old = {ratio:.3} on the best program (threshold t_rel = {})",
+        cfg.t_rel
+    );
+    if let (Some((slower, faster)), Some(pr)) = (side_programs, pair) {
+        let ratio_of = |b: &BestProgram| (b.cost + 1.0) / (b.cost_ref.unwrap_or(b.cost) + 1.0);
+        let sides = relative::Sides::judge(slower, faster, cfg.t_rel, &ratio_of, &mut |b| {
+            if cfg.confirm.top == 0 {
+                return Ok(None);
+            }
+            let jobs = confirm_jobs_relative(&[b], pr, 1);
+            let c = confirm::confirm(exec, &jobs, &cfg.confirm)?;
+            Ok(c.confirmed.first().map(|x| (x.time_ratio, x.significant)))
+        })?;
+        found = sides.any_passes();
+        report.reason = sides.describe(cfg.t_rel);
+        report.sides = Some(sides);
+    }
+    report.verdict = if found {
+        Verdict::Bottleneck
+    } else {
+        Verdict::NoBottleneck
+    };
+    Ok(())
+}
+
+/// The asymptotic verdict: the complexity class fitted on a sweep of the best program's loop
+/// sizes (or on its mutation path when it has no loop) against the documented class.
+/// Returns the sweep of the (possibly shrunk) best program.
+fn judge_asymptotic(
+    exec: &mut dyn Executor,
+    cfg: &ExploreConfig,
+    plan: &Plan<'_>,
+    shrink_cfg: ShrinkConfig,
+    found: Found,
+    report: &mut ExploreReport,
+) -> Result<Vec<Program>> {
+    let expected = plan.expected;
+    let metric = cfg.search.metric;
+    let Found {
+        mut best_obs,
+        path_points,
+        best_program,
+        widest,
+        ..
+    } = found;
+    // Fit on a sweep of the best program's loop sizes when it has loops (its path otherwise),
+    // over the heap bytes when the registered size gives no verdict (`size_measure`).
+    let (max_loop, t) = (cfg.search.mutation.max_loop, &cfg.thresholds);
+    let judge_on = |ex: &mut dyn Executor, p: &Program, o: &Obs, pts| {
+        crate::verdict_program::sweep_and_judge(ex, p, o.size, pts, max_loop, metric, expected, t)
+    };
+    let mut s = judge_on(exec, &best_program, &best_obs, path_points)?;
+    // Too few sizes on the best program: the widest one (see `verdict_program`).
+    let mut widened = None;
+    if let (false, Some((desc, obs, pts))) = (s.judgement.reliable, widest) {
+        let w = judge_on(exec, &desc.program, &obs, pts)?;
         if w.judgement.reliable {
-            (j, measure, points, sweep, sweep_fb) =
-                (w.judgement, w.measure, w.points, w.sweep, w.sweep_fb);
-            report.points_from = w.points_from.into();
-            (best_obs, widened, report.best) = (obs, Some(obs.size), Some(desc));
+            (s, best_obs, widened, report.best) = (w, obs, Some(obs.size), Some(desc));
         }
     }
+    let crate::verdict_program::Swept {
+        sweep,
+        sweep_fb,
+        points,
+        points_from,
+        judgement: j,
+        measure,
+    } = s;
+    report.points_from = points_from.into();
     report.points = points;
     report.outliers = j.outliers.clone();
     report.empirical = j.verdict.class.map(|c| c.label().to_string());
@@ -543,17 +644,17 @@ pub fn explore_with(
     let emp = crate::size_measure::name_class(&emp, measure, &sweep_fb);
     (report.verdict, report.reason) = if j.bottleneck {
         (
-            "bottleneck".into(),
+            Verdict::Bottleneck,
             format!("cost grows as {emp}, documented {exp}"),
         )
     } else if j.reliable {
         match expected {
             Some(_) => (
-                "no-bottleneck".into(),
+                Verdict::NoBottleneck,
                 format!("cost grows as {emp}, within the documented {exp}"),
             ),
             None => (
-                "undocumented".into(),
+                Verdict::Undocumented,
                 format!(
                     "no class was documented (judge it with --expect CLASS); cost grows as {emp}"
                 ),
@@ -561,7 +662,7 @@ pub fn explore_with(
         }
     } else {
         (
-            "inconclusive".into(),
+            Verdict::Inconclusive,
             format!("{} ({ev})", unreliable_reason(&j, &cfg.thresholds)),
         )
     };
@@ -570,7 +671,7 @@ pub fn explore_with(
     }
     report.evidence = Some(j.verdict.clone());
     // Shrink a reported program, keeping the class on a re-sweep (or its point without loops).
-    let max_loop = cfg.search.mutation.max_loop;
+    let mut sweep = sweep;
     if let (true, Some(best)) = (j.bottleneck, report.best.as_mut()) {
         let (class, size0, cost0) = (j.fit.map(|f| f.class), best_obs.size, best_obs.cost);
         let t = cfg.thresholds;
@@ -584,12 +685,32 @@ pub fn explore_with(
                 return Ok(f.input_size == size0 && metric.of(&f) >= cost0);
             }
             let pts = crate::size_measure::points(&ex.run(&sw)?, measure, metric);
-            let j2 = judge(&pts, expected, &t);
+            let j2 = asymptotic::judge(&pts, expected, &t);
             Ok(j2.bottleneck && j2.fit.map(|f| f.class) == class)
         })?;
         if best.shrunk_from.is_some() {
             sweep = crate::sweep::sweep_programs(&best.program, best.input_size, max_loop);
         }
+    }
+    Ok(sweep)
+}
+
+/// Phase 4: wall-clock confirmation. Relative runs time the top programs on `new` and on
+/// `old`; asymptotic runs time the best program's largest sweep size against its smallest.
+fn confirm(
+    exec: &mut dyn Executor,
+    cfg: &ExploreConfig,
+    plan: &Plan<'_>,
+    sweep: &[Program],
+    report: &mut ExploreReport,
+) -> Result<()> {
+    if plan.use_relative {
+        if let Some(pr) = &plan.pair {
+            let top: Vec<&BestProgram> = report.best.iter().chain(&report.others).collect();
+            let jobs = confirm_jobs_relative(&top, pr, cfg.confirm.top);
+            attach(report, confirm::confirm(exec, &jobs, &cfg.confirm)?, &jobs);
+        }
+        return Ok(());
     }
     if cfg.confirm.top > 0 && !sweep.is_empty() {
         let big = sweep[0].clone();
@@ -602,14 +723,10 @@ pub fn explore_with(
                 a: ("largest".into(), ty.clone(), big),
                 b: ("smallest".into(), ty, small),
             }];
-            attach(
-                &mut report,
-                confirm::confirm(exec, &jobs, &cfg.confirm)?,
-                &jobs,
-            );
+            attach(report, confirm::confirm(exec, &jobs, &cfg.confirm)?, &jobs);
         }
     }
-    Ok(report)
+    Ok(())
 }
 
 /// The relative confirmation jobs: the top `top` programs on `new` and on `old`.

@@ -29,6 +29,7 @@ use perfsyn_profiler_ipc::Feedback;
 use crate::exec::Executor;
 use crate::explore::BestProgram;
 use crate::runfile::RunFile;
+use crate::verdict::Verdict;
 
 /// What to export.
 #[derive(
@@ -88,7 +89,7 @@ pub struct Exported {
 #[derive(Debug, thiserror::Error)]
 pub enum ExportError {
     #[error("the run of {method} saved no program (verdict {verdict})")]
-    NoProgram { method: String, verdict: String },
+    NoProgram { method: String, verdict: Verdict },
     #[error("--rank {rank} is out of range: the run saved {count} program(s), ranks 1 to {count}")]
     Rank { rank: usize, count: usize },
     #[error("cannot print the program of rank {rank}: {source}")]
@@ -158,7 +159,7 @@ pub fn export(
     if all.is_empty() {
         return Err(ExportError::NoProgram {
             method: r.method.clone(),
-            verdict: r.verdict.clone(),
+            verdict: r.verdict,
         });
     }
     let best = *cfg

@@ -37,5 +37,6 @@ pub mod size_measure;
 pub mod spec;
 pub mod suite;
 pub mod sweep;
+pub mod verdict;
 pub mod verdict_program;
 pub mod worker_build;

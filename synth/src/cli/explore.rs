@@ -11,6 +11,7 @@ use crate::explore::{explore_with, ExploreConfig, ExploreReport, OracleKind};
 use crate::oracle::asymptotic::{ScoreKind, Thresholds};
 use crate::oracle::relative::Direction;
 use crate::pool::WorkerPool;
+use crate::verdict::Verdict;
 
 #[derive(Debug, Args)]
 pub struct ExploreArgs {
@@ -253,7 +254,7 @@ fn render_confirmation(r: &ExploreReport) -> String {
         s.push_str(&format!("  #{} not confirmed: {}\n", u.rank, u.reason));
     }
     if r.time_significant == Some(false) {
-        let cost_differs = r.verdict == "bottleneck";
+        let cost_differs = r.verdict == Verdict::Bottleneck;
         s.push_str(&if r.oracle == "relative" && cost_differs {
             "  the measured time difference of the best program is not significant: the method is too short for wall-clock time to show the cost difference\n".to_string()
         } else if r.oracle == "relative" {

@@ -244,7 +244,7 @@ fn error_report(m: &PlannedMethod, s: &HuntSettings, e: &anyhow::Error) -> Explo
         strategy: s.strategy.clone(),
         seed: s.seed,
         metric: Metric::Cost.name().into(),
-        verdict: "error".into(),
+        verdict: crate::verdict::Verdict::Error,
         reason: format!("{e:#}").replace('\n', " "),
         expected: None,
         empirical: None,

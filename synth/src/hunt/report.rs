@@ -22,6 +22,7 @@ use super::dir::{HuntDir, HuntSettings, PlannedMethod};
 use crate::explore::ExploreReport;
 use crate::rank::{filter_reason, rank, RankConfig};
 use crate::runfile::{write_atomic, RunFile};
+use crate::verdict::Verdict;
 
 /// The value of `summary.json`'s `format` field.
 pub const SUMMARY_FORMAT: &str = "perfsyn-hunt-summary";
@@ -37,7 +38,7 @@ pub struct Finding {
     #[serde(rename = "type")]
     pub ty: String,
     pub oracle: String,
-    pub verdict: String,
+    pub verdict: Verdict,
     pub reason: String,
     pub expected: Option<String>,
     pub empirical: Option<String>,
@@ -60,7 +61,7 @@ pub struct Finding {
 pub struct NoFinding {
     pub method: String,
     pub oracle: String,
-    pub verdict: String,
+    pub verdict: Verdict,
     /// Why it is not a finding: the verdict's reason, or the ranking filter that left it out.
     pub reason: String,
     pub run_file: String,
@@ -111,7 +112,7 @@ pub fn rank_config(s: &HuntSettings) -> RankConfig {
 
 /// Whether a report is a finding: reported by its oracle and kept by the ranking filters.
 pub fn is_finding(r: &ExploreReport, cfg: &RankConfig) -> bool {
-    r.verdict == "bottleneck" && filter_reason(r, cfg).is_none()
+    r.verdict == Verdict::Bottleneck && filter_reason(r, cfg).is_none()
 }
 
 /// The summary of what `dir` holds; `shown` is how the directory is named in commands.
@@ -131,7 +132,7 @@ pub fn summarize(dir: &HuntDir, runs: &[(usize, RunFile)], shown: &str) -> Summa
             method: r.method.clone(),
             ty: r.ty.clone(),
             oracle: r.oracle.clone(),
-            verdict: r.verdict.clone(),
+            verdict: r.verdict,
             reason: r.reason.clone(),
             expected: r.expected.clone(),
             empirical: r.empirical.clone(),
@@ -149,7 +150,7 @@ pub fn summarize(dir: &HuntDir, runs: &[(usize, RunFile)], shown: &str) -> Summa
     };
     let keep = |ids: &[usize], prefix: &str| -> Vec<Finding> {
         ids.iter()
-            .filter(|&&k| reports[k].verdict == "bottleneck")
+            .filter(|&&k| reports[k].verdict == Verdict::Bottleneck)
             .enumerate()
             .map(|(i, &k)| finding(k, i + 1, prefix))
             .collect()
@@ -162,13 +163,13 @@ pub fn summarize(dir: &HuntDir, runs: &[(usize, RunFile)], shown: &str) -> Summa
             continue;
         }
         let reason = match filter_reason(r, &cfg) {
-            Some(f) if r.verdict == "bottleneck" => format!("{}; left out: {f}", r.reason),
+            Some(f) if r.verdict == Verdict::Bottleneck => format!("{}; left out: {f}", r.reason),
             _ => r.reason.clone(),
         };
         no_finding.push(NoFinding {
             method: r.method.clone(),
             oracle: r.oracle.clone(),
-            verdict: r.verdict.clone(),
+            verdict: r.verdict,
             reason,
             run_file: file(planned(k)),
         });
@@ -510,7 +511,7 @@ mod tests {
             method: method.into(),
             ty: "Vec<Key>".into(),
             oracle: "asymptotic".into(),
-            verdict: "bottleneck".into(),
+            verdict: Verdict::Bottleneck,
             reason: reason.into(),
             expected: Some("O(n)".into()),
             empirical: Some("O(n^2)".into()),
