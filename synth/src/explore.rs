@@ -614,7 +614,7 @@ fn judge_asymptotic(
         crate::verdict_program::sweep_and_judge(ex, p, o.size, pts, max_loop, metric, expected, t)
     };
     let mut s = judge_on(exec, &best_program, &best_obs, path_points)?;
-    // Too few sizes on the best program: the widest one (see `verdict_program`).
+    // No verdict on the best program (too few sizes, scatter): the widest one (see `verdict_program`).
     let mut widened = None;
     if let (false, Some((desc, obs, pts))) = (s.judgement.reliable, widest) {
         let w = judge_on(exec, &desc.program, &obs, pts)?;
@@ -667,7 +667,7 @@ fn judge_asymptotic(
         )
     };
     if let Some(n) = widened {
-        report.reason += &format!(" (judged on the largest input the search reached, size {n}: the best-scoring program gave too few sizes)");
+        report.reason += &format!(" (judged on the largest input the search reached, size {n}: the best-scoring program gave no verdict)");
     }
     report.evidence = Some(j.verdict.clone());
     // Shrink a reported program, keeping the class on a re-sweep (or its point without loops).

@@ -1,5 +1,6 @@
-//! The program an asymptotic verdict is swept on when the best-scoring one gives too few
-//! sizes: the widest one, the program with a loop that reached the largest input.
+//! The program an asymptotic verdict is swept on when the best-scoring one gives no verdict
+//! (too few sizes, or a scatter no class explains): the widest one, the program with a loop
+//! that reached the largest input.
 //!
 //! Why: the growth score rewards cost beyond the documented class, so for a method documented
 //! O(n) that costs O(1) on most inputs (`VecDeque::remove(0)`, a rotation by 0) every larger
