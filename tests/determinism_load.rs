@@ -86,3 +86,65 @@ fn a_seeded_explore_is_the_same_with_and_without_a_cpu_hog() {
     assert_eq!(quiet["programs"], 150);
     assert_eq!(quiet, loaded, "the run changed under load");
 }
+
+/// The lines of an explore's text output that must not change between a run and its
+/// "Reproduce with" command: the verdict, the best program, and the counts (not the time).
+fn deterministic_lines(out: &str) -> Vec<String> {
+    let mut keep = Vec::new();
+    let mut in_best = false;
+    for (i, l) in out.lines().enumerate() {
+        if l.starts_with("best program") {
+            in_best = true;
+        } else if in_best && !l.starts_with("    ") {
+            in_best = false;
+        }
+        if i == 0 || in_best {
+            keep.push(l.to_string());
+        } else if l.contains(" programs (") {
+            keep.push(l.split(" in ").next().unwrap_or(l).to_string());
+        }
+    }
+    keep
+}
+
+fn perfsyn_text(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_perfsyn"))
+        .args(args)
+        .output()
+        .expect("run perfsyn");
+    assert!(
+        out.status.success(),
+        "perfsyn {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+#[test]
+fn the_reproduce_line_of_a_timed_run_gives_the_same_run() {
+    let first = perfsyn_text(&[
+        "explore",
+        "--method",
+        "Vec::dedup",
+        "--seed",
+        "3",
+        "--budget",
+        "1s",
+        "--confirm-top",
+        "0",
+    ]);
+    let line = first
+        .lines()
+        .find_map(|l| l.strip_prefix("Reproduce with: perfsyn "))
+        .unwrap_or_else(|| panic!("no Reproduce line:\n{first}"));
+    assert!(line.contains("--max-programs "), "{line}");
+    assert!(deterministic_lines(&first).len() > 3, "{first}");
+    let mut args: Vec<&str> = line.split_whitespace().collect();
+    args.extend(["--confirm-top", "0"]);
+    let second = perfsyn_text(&args);
+    assert_eq!(
+        deterministic_lines(&first),
+        deterministic_lines(&second),
+        "`perfsyn {line}` did not reproduce the run"
+    );
+}

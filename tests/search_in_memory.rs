@@ -166,6 +166,7 @@ impl Executor for CostFn {
                         ..Cost::default()
                     },
                     input_size: s.size,
+                    heap_bytes: 0,
                     calls: s.calls,
                     hot: Vec::new(),
                 }

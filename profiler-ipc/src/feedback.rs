@@ -93,6 +93,12 @@ pub struct Feedback {
     pub cost: Cost,
     /// Registered size of the receiver and arguments just before the first call under test.
     pub input_size: u64,
+    /// Heap bytes the program's values hold just before the first call under test (live
+    /// bytes by the worker's counting allocator, counted from the program's start; 0 without
+    /// that allocator). A size measure the worker observes on its own: it sees the capacity
+    /// a collection keeps after it shrank, which the registered size (its length) hides.
+    #[serde(default)]
+    pub heap_bytes: u64,
     /// Number of calls under test that ran.
     pub calls: u32,
     /// Hits per code address during the calls under test, hottest first; empty unless the
@@ -115,6 +121,7 @@ impl Feedback {
             outcome,
             cost: Cost::default(),
             input_size: 0,
+            heap_bytes: 0,
             calls: 0,
             hot: Vec::new(),
         }

@@ -82,6 +82,7 @@ impl<'r> Interpreter<'r> {
         if let Some(l) = self.limits {
             meter::arm_fuel(l.fuel, l.heap);
         }
+        m.heap_base = meter::live_bytes();
         let result = catch_unwind(AssertUnwindSafe(|| m.exec_top(&code)));
         if m.hot {
             meter::hot_pause(); // a call that panicked did not pause
@@ -101,6 +102,7 @@ impl<'r> Interpreter<'r> {
             outcome,
             cost: m.cost,
             input_size: m.input_size.unwrap_or(0),
+            heap_bytes: m.heap_bytes,
             calls: m.calls,
             hot: if m.hot {
                 crate::hot::collect()
@@ -351,6 +353,10 @@ pub(crate) struct Machine {
     scratch: Vec<Slot>,
     cost: Cost,
     input_size: Option<u64>,
+    /// Live heap bytes when the program started, and what its values held beyond that just
+    /// before the first call under test (see `Feedback::heap_bytes`).
+    heap_base: u64,
+    heap_bytes: u64,
     calls: u32,
     /// The top-level statement running (a panic's `stmt`).
     pub(crate) top: usize,
@@ -404,6 +410,7 @@ impl Machine {
                             })
                             .sum();
                         self.input_size = Some(size);
+                        self.heap_bytes = meter::live_bytes().saturating_sub(self.heap_base);
                     }
                     if self.hot {
                         meter::hot_resume();
@@ -509,6 +516,8 @@ impl Machine {
             scratch: Vec::with_capacity(8),
             cost: Cost::default(),
             input_size: None,
+            heap_base: 0,
+            heap_bytes: 0,
             calls: 0,
             top: 0,
             i: 0,

@@ -227,6 +227,12 @@ pub fn arm_fuel(fuel: u64, heap: u64) {
     FUEL_END.store(EDGES.load(Relaxed).saturating_add(fuel), Relaxed);
 }
 
+/// Heap bytes currently live, by the counting allocator (0 in a process without it).
+#[inline(always)]
+pub fn live_bytes() -> u64 {
+    LIVE_BYTES.load(Relaxed)
+}
+
 /// Stops metering fuel and heap (between programs).
 pub fn disarm_fuel() {
     FUEL_END.store(u64::MAX, Relaxed);

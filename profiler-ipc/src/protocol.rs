@@ -33,8 +33,9 @@ use crate::feedback::{Feedback, Outcome};
 /// "PERFSYN1" in little-endian.
 pub const MAGIC: u64 = u64::from_le_bytes(*b"PERFSYN1");
 /// Bumped on every incompatible change of this file (3: the concurrent request; 4: fuel and
-/// heap limits, `fuel_out`; 5: `want_hot` and the feedback's hot addresses).
-pub const VERSION: u32 = 5;
+/// heap limits, `fuel_out`; 5: `want_hot` and the feedback's hot addresses; 6:
+/// `Feedback::heap_bytes`).
+pub const VERSION: u32 = 6;
 /// The region's fd number in the worker.
 pub const REGION_FD: i32 = 3;
 /// The pool doorbell's fd number in the worker.
@@ -225,6 +226,7 @@ mod tests {
                 wall_ns: u64::MAX,
             },
             input_size: u64::MAX,
+            heap_bytes: u64::MAX,
             calls: u32::MAX,
             hot: Vec::new(),
         };

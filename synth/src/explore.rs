@@ -142,7 +142,8 @@ pub struct ExploreReport {
     /// [size, cost] points the verdict was fitted on.
     pub points: Vec<(u64, f64)>,
     /// Where the points come from: `sweep` (the best program at several loop sizes) or
-    /// `path` (the mutation path from p0).
+    /// `path` (the mutation path from p0), or `sweep-heap-bytes` (the sweep, sized by the
+    /// heap bytes the program holds, which the cost follows; see `size_measure`).
     pub points_from: String,
     /// Points left out of the fit (one amortized spike at most; see `oracle::asymptotic::judge`).
     #[serde(default)]
@@ -234,6 +235,9 @@ struct Found {
     best_program: Program,
     /// Relative runs with `--direction both`: the largest regression and improvement.
     side_programs: Option<(Option<BestProgram>, Option<BestProgram>)>,
+    /// Asymptotic runs: the widest program, its observation and path points, should the
+    /// best one give the verdict too few sizes (see `verdict_program`).
+    widest: Option<(BestProgram, Obs, Vec<(u64, f64)>)>,
 }
 
 /// Phase 1: resolves the method, picks the oracle and the expected class, and starts the
@@ -421,6 +425,17 @@ fn search(
     } else {
         None
     };
+    let widest = crate::verdict_program::widest(&search.nodes, best_id)
+        .filter(|_| !plan.use_relative)
+        .map(|id| -> Result<_> {
+            let pts = search
+                .path_obs(id)
+                .iter()
+                .map(|o| (o.size, o.cost))
+                .collect();
+            Ok((describe(id, &search)?, search.nodes[id].obs, pts))
+        })
+        .transpose()?;
     report.stats = search.stats.clone();
     Ok(Some(Found {
         best_obs,
@@ -428,6 +443,7 @@ fn search(
         ref_points,
         best_program,
         side_programs,
+        widest,
     }))
 }
 
@@ -525,32 +541,36 @@ fn judge_asymptotic(
     let expected = plan.expected;
     let metric = cfg.search.metric;
     let Found {
-        best_obs,
+        mut best_obs,
         path_points,
         best_program,
+        widest,
         ..
     } = found;
-    // Asymptotic verdict: fit on a sweep of the best program's loop sizes when it has loops.
-    let sweep =
-        crate::sweep::sweep_programs(&best_program, best_obs.size, cfg.search.mutation.max_loop);
-    let mut points = path_points.clone();
-    if !sweep.is_empty() {
-        let fb = exec.run(&sweep)?;
-        let pts: Vec<(u64, f64)> = fb
-            .iter()
-            .filter(|f| f.is_ok() && f.calls > 0)
-            .map(|f| (f.input_size, metric.of(f)))
-            .collect();
-        let mut sizes: Vec<u64> = pts.iter().map(|p| p.0).collect();
-        sizes.sort_unstable();
-        sizes.dedup();
-        if sizes.len() >= cfg.thresholds.min_points {
-            points = pts;
-            report.points_from = "sweep".into();
+    // Fit on a sweep of the best program's loop sizes when it has loops (its path otherwise),
+    // over the heap bytes when the registered size gives no verdict (`size_measure`).
+    let (max_loop, t) = (cfg.search.mutation.max_loop, &cfg.thresholds);
+    let judge_on = |ex: &mut dyn Executor, p: &Program, o: &Obs, pts| {
+        crate::verdict_program::sweep_and_judge(ex, p, o.size, pts, max_loop, metric, expected, t)
+    };
+    let mut s = judge_on(exec, &best_program, &best_obs, path_points)?;
+    // No verdict on the best program (too few sizes, scatter): the widest one (see `verdict_program`).
+    let mut widened = None;
+    if let (false, Some((desc, obs, pts))) = (s.judgement.reliable, widest) {
+        let w = judge_on(exec, &desc.program, &obs, pts)?;
+        if w.judgement.reliable {
+            (s, best_obs, widened, report.best) = (w, obs, Some(obs.size), Some(desc));
         }
     }
-    points.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
-    let j = asymptotic::judge(&points, expected, &cfg.thresholds);
+    let crate::verdict_program::Swept {
+        sweep,
+        sweep_fb,
+        points,
+        points_from,
+        judgement: j,
+        measure,
+    } = s;
+    report.points_from = points_from.into();
     report.points = points;
     report.outliers = j.outliers.clone();
     report.empirical = j.verdict.class.map(|c| c.label().to_string());
@@ -561,6 +581,7 @@ fn judge_asymptotic(
         .clone()
         .unwrap_or_else(|| "undeclared".into());
     let ev = j.verdict.evidence.describe();
+    let emp = crate::size_measure::name_class(&emp, measure, &sweep_fb);
     (report.verdict, report.reason) = if j.bottleneck {
         (
             Verdict::Bottleneck,
@@ -585,9 +606,11 @@ fn judge_asymptotic(
             format!("{} ({ev})", unreliable_reason(&j, &cfg.thresholds)),
         )
     };
+    if let Some(n) = widened {
+        report.reason += &format!(" (judged on the largest input the search reached, size {n}: the best-scoring program gave no verdict)");
+    }
     report.evidence = Some(j.verdict.clone());
     // Shrink a reported program, keeping the class on a re-sweep (or its point without loops).
-    let max_loop = cfg.search.mutation.max_loop;
     let mut sweep = sweep;
     if let (true, Some(best)) = (j.bottleneck, report.best.as_mut()) {
         let (class, size0, cost0) = (j.fit.map(|f| f.class), best_obs.size, best_obs.cost);
@@ -601,13 +624,7 @@ fn judge_asymptotic(
             if sw.is_empty() {
                 return Ok(f.input_size == size0 && metric.of(&f) >= cost0);
             }
-            let mut pts: Vec<(u64, f64)> = ex
-                .run(&sw)?
-                .iter()
-                .filter(|f| f.is_ok() && f.calls > 0)
-                .map(|f| (f.input_size, metric.of(f)))
-                .collect();
-            pts.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+            let pts = crate::size_measure::points(&ex.run(&sw)?, measure, metric);
             let j2 = asymptotic::judge(&pts, expected, &t);
             Ok(j2.bottleneck && j2.fit.map(|f| f.class) == class)
         })?;

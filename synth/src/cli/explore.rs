@@ -382,6 +382,16 @@ fn reproduce_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
     if let Some(f) = &a.from {
         c += &format!(" --from {} --from-rank {}", f.display(), a.from_rank);
     }
+    // These shape the reported program or what it runs on, too.
+    if a.shrink_budget != crate::shrink::DEFAULT_BUDGET {
+        c += &format!(" --shrink-budget {}", a.shrink_budget);
+    }
+    if let Some(b) = &a.baseline {
+        c += &format!(" --baseline {b}");
+    }
+    if let Some(w) = &a.worker.worker {
+        c += &format!(" --worker {}", w.display());
+    }
     if let Ok(h) = a.worker.harness() {
         c += &h.reproduce_flag();
     }

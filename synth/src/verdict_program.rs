@@ -1,0 +1,166 @@
+//! The program an asymptotic verdict is swept on when the best-scoring one gives no verdict
+//! (too few sizes, or a scatter no class explains): the widest one, the program with a loop
+//! that reached the largest input.
+//!
+//! Why: the growth score rewards cost beyond the documented class, so for a method documented
+//! O(n) that costs O(1) on most inputs (`VecDeque::remove(0)`, a rotation by 0) every larger
+//! input scores lower than the empty one. p0 stays the best program; it has no loop to sweep,
+//! and the verdict was `inconclusive` (one size) although the search had run the method on
+//! thousands of elements. The widest program's sweep gives the sizes. It is judged by the same
+//! statistics as any other, so a bottleneck found there is reported as one, and a method
+//! within its class gets `no-bottleneck` instead of no answer.
+
+use anyhow::Result;
+use perfsyn_profiler_ipc::{Feedback, Program, Stmt};
+
+use crate::exec::Executor;
+use crate::oracle::asymptotic::{judge, Judgement, Thresholds};
+use crate::oracle::fit::Class;
+use crate::search::{Metric, Node};
+use crate::size_measure::{self, SizeMeasure};
+
+/// The widest node besides `besides`: a program with a loop (so it can be swept) that ran the
+/// call under test on the largest input; the costlier one of equal sizes, the earlier one
+/// of equal costs (deterministic).
+pub fn widest(nodes: &[Node], besides: usize) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    for (i, n) in nodes.iter().enumerate() {
+        let sweepable = n
+            .program
+            .body
+            .iter()
+            .any(|s| matches!(s, Stmt::Repeat { .. }));
+        if i == besides || !sweepable || !n.feedback.is_ok() || n.feedback.calls == 0 {
+            continue;
+        }
+        let better = best.is_none_or(|b| {
+            let o = &nodes[b].obs;
+            (n.obs.size, n.obs.cost) > (o.size, o.cost)
+        });
+        if better {
+            best = Some(i);
+        }
+    }
+    best.filter(|&i| nodes[i].obs.size > 0)
+}
+
+/// A program swept and judged.
+#[derive(Clone, Debug)]
+pub struct Swept {
+    pub sweep: Vec<Program>,
+    pub sweep_fb: Vec<Feedback>,
+    pub points: Vec<(u64, f64)>,
+    pub points_from: &'static str,
+    pub judgement: Judgement,
+    pub measure: SizeMeasure,
+}
+
+/// Sweeps `program` (which ran on an input of `size`) and judges it as `explore` judges its
+/// best program: the sweep when it gives enough sizes, else `path_points`; the heap bytes
+/// when the registered size gives no verdict.
+#[allow(clippy::too_many_arguments)]
+pub fn sweep_and_judge(
+    exec: &mut dyn Executor,
+    program: &Program,
+    size: u64,
+    path_points: Vec<(u64, f64)>,
+    max_loop: u32,
+    metric: Metric,
+    expected: Option<Class>,
+    t: &Thresholds,
+) -> Result<Swept> {
+    let sweep = crate::sweep::sweep_programs(program, size, max_loop);
+    let sweep_fb = if sweep.is_empty() {
+        Vec::new()
+    } else {
+        exec.run(&sweep)?
+    };
+    let by_len = size_measure::points(&sweep_fb, SizeMeasure::Len, metric);
+    let mut sizes: Vec<u64> = by_len.iter().map(|p| p.0).collect();
+    sizes.dedup();
+    let (mut points, mut points_from) = if sizes.len() >= t.min_points {
+        (by_len, "sweep")
+    } else {
+        let mut p = path_points;
+        p.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        (p, "path")
+    };
+    let j = judge(&points, expected, t);
+    let (judgement, measure, heap) = size_measure::choose(j, &sweep_fb, metric, expected, t);
+    if let Some(p) = heap {
+        points = p;
+        points_from = "sweep-heap-bytes";
+    }
+    Ok(Swept {
+        sweep,
+        sweep_fb,
+        points,
+        points_from,
+        judgement,
+        measure,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::Obs;
+    use perfsyn_profiler_ipc::{Cost, Outcome};
+
+    fn node(size: u64, cost: f64, with_loop: bool, ok: bool) -> Node {
+        let body = if with_loop {
+            vec![Stmt::Repeat {
+                n: 4,
+                body: Vec::new(),
+            }]
+        } else {
+            Vec::new()
+        };
+        Node {
+            program: Program {
+                vars: Vec::new(),
+                body,
+            },
+            parent: None,
+            mutation: None,
+            depth: 0,
+            feedback: Feedback {
+                outcome: if ok { Outcome::Ok } else { Outcome::Timeout },
+                cost: Cost::default(),
+                input_size: size,
+                heap_bytes: 0,
+                calls: 1,
+            },
+            feedback_ref: None,
+            obs: Obs {
+                size,
+                cost,
+                cost_ref: None,
+            },
+            score: 0.0,
+            novel: false,
+            expansions: 0,
+            found_ms: 0,
+        }
+    }
+
+    #[test]
+    fn the_widest_sweepable_program_is_chosen() {
+        let nodes = vec![
+            node(0, 11.0, false, true),
+            node(4096, 11.0, true, true),
+            node(65536, 11.0, false, true),
+            node(8192, 11.0, true, false),
+            node(4096, 30.0, true, true),
+            node(4096, 30.0, true, true),
+        ];
+        assert_eq!(widest(&nodes, 0), Some(4));
+        assert_eq!(widest(&nodes, 4), Some(5));
+        assert_eq!(widest(&nodes[..1], 0), None);
+        assert_eq!(
+            widest(&[node(0, 5.0, true, true)], 9),
+            None,
+            "size 0 is no wider"
+        );
+    }
+}
