@@ -226,6 +226,7 @@ mod tests {
             outcome: Outcome::Ok,
             cost: Default::default(),
             input_size: size,
+            heap_bytes: 0,
             calls: 1,
             hot: hot
                 .iter()

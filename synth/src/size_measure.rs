@@ -123,6 +123,7 @@ mod tests {
             input_size: len,
             heap_bytes: heap,
             calls: 1,
+            hot: Vec::new(),
         }
     }
 

@@ -130,6 +130,7 @@ mod tests {
                 input_size: size,
                 heap_bytes: 0,
                 calls: 1,
+                hot: Vec::new(),
             },
             feedback_ref: None,
             obs: Obs {
