@@ -9,10 +9,12 @@
 pub mod check;
 pub mod concurrent;
 pub mod feedback;
+pub mod forkserver;
 pub mod interp;
 pub mod meter;
 pub mod print;
 pub mod probe;
+pub mod progcache;
 pub mod program;
 pub mod protocol;
 pub mod registry;
