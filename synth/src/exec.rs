@@ -23,6 +23,12 @@ pub trait Executor {
     fn timing(&mut self) -> Option<&mut dyn Executor> {
         None
     }
+
+    /// Programs so far served from a setup the executor had already built (the worker's fork
+    /// server); 0 for an executor that does not reuse setups.
+    fn setup_reused(&self) -> u64 {
+        0
+    }
 }
 
 /// Checks the [`Executor`] contract on `exec` for `programs`: one feedback per program.

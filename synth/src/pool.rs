@@ -59,6 +59,10 @@ impl Executor for WorkerPool {
         Ok(self.pool.run(programs)?)
     }
 
+    fn setup_reused(&self) -> u64 {
+        self.pool.stats().setup_reused
+    }
+
     fn timing(&mut self) -> Option<&mut dyn Executor> {
         if let Twin::NotTried = self.twin {
             // Building the twin can fail (say, the harness changed since the instrumented
