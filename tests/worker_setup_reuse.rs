@@ -132,8 +132,8 @@ fn deterministic(f: &Feedback) -> impl std::fmt::Debug + PartialEq {
     )
 }
 
-fn compare(batch: &[Program], fuel: u64) -> (u64, Vec<Feedback>) {
-    let mut reuse = start(true, 2, fuel);
+fn compare(batch: &[Program], fuel: u64, workers: usize) -> (u64, Vec<Feedback>) {
+    let mut reuse = start(true, workers, fuel);
     let got = reuse.run(batch).unwrap();
     let mut fresh = start(false, 1, fuel);
     let want = fresh.run(batch).unwrap();
@@ -153,9 +153,9 @@ fn compare(batch: &[Program], fuel: u64) -> (u64, Vec<Feedback>) {
 fn reused_setups_cost_exactly_what_fresh_ones_do() {
     // Five setups, each with all endings but the fuel-hungry one: first grouped by setup
     // (siblings), then interleaved (more setups than a worker keeps).
-    let mut batch: Vec<Program> = (0..30).map(|i| program(i / 6, i % 6)).collect();
+    let mut batch: Vec<Program> = (0..40).map(|i| program(i / 8, i % 6)).collect();
     batch.extend((0..12).map(|i| program(i % 5, (i + 2) % 6)));
-    let (reused, want) = compare(&batch, 0);
+    let (reused, want) = compare(&batch, 0, 2);
     assert!(reused >= 10, "only {reused} programs reused a setup");
     assert!(want.iter().any(|f| f.is_ok()));
     assert!(want
@@ -169,7 +169,7 @@ fn fuel_runs_out_at_the_same_place_with_reused_setups() {
     let batch: Vec<Program> = (0..12)
         .map(|i| program(i / 6, [0, 1, 2, 3, 5, 6][i as usize % 6]))
         .collect();
-    let (reused, want) = compare(&batch, 1_500_000);
+    let (reused, want) = compare(&batch, 1_500_000, 2);
     assert!(reused > 0);
     assert!(want
         .iter()
@@ -179,7 +179,10 @@ fn fuel_runs_out_at_the_same_place_with_reused_setups() {
 
 #[test]
 fn hostile_calls_after_a_reused_setup_are_classified_as_fresh_ones() {
+    // One worker, so the three programs before the first death surely share a zygote.
     let batch: Vec<Program> = [
+        "noop",
+        "noop",
         "noop",
         "panic",
         "noop",
@@ -193,6 +196,6 @@ fn hostile_calls_after_a_reused_setup_are_classified_as_fresh_ones() {
     .iter()
     .map(|m| hostile_after_setup(m))
     .collect();
-    let (reused, _) = compare(&batch, 0);
+    let (reused, _) = compare(&batch, 0, 1);
     assert!(reused > 0);
 }

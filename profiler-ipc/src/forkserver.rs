@@ -6,7 +6,8 @@
 //! them. Here the worker (R) forks a *zygote* (Z) per setup: Z runs a program up to its
 //! [`seam`] (the statement after the last large loop before the measured call) and then
 //! serves: for every program with the same statements and variable types up to the same
-//! seam, it forks a child (C) that continues from the built state with that program's own
+//! seam (from the second one on: most setups of a search occur once), it forks a child (C)
+//! that continues from the built state with that program's own
 //! statements, measures, sends its feedback record to R and exits.
 //!
 //! Results are those of a fresh run: the interpreter passes every program through the same
@@ -33,12 +34,14 @@ use crate::program::{Program, Stmt};
 const MAX_ZYGOTES: usize = 3;
 /// Setups that failed in a zygote, remembered so they are not forked again.
 const MAX_FAILED: usize = 64;
+/// Setups seen once, remembered (by hash) so that the second program with one gets a zygote.
+const MAX_SEEN: usize = 256;
 /// Environment variable that turns setup reuse off in the worker (`0`).
 pub const ENV: &str = "PERFSYN_SETUP_REUSE";
 
 /// The setup a zygote holds: the statements before the seam and the types of the variables
 /// they use.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct SetupKey {
     body: Vec<Stmt>,
     vars: Vec<String>,
@@ -108,6 +111,9 @@ pub struct SetupCache {
     enabled: bool,
     zygotes: Vec<Zygote>,
     failed: Vec<SetupKey>,
+    /// Hashes of setups seen once, oldest first: most setups of a search occur once, and a
+    /// zygote for those would only add two forks to a fresh run.
+    seen: std::collections::VecDeque<u64>,
     tick: u64,
     /// Programs served from a cached setup.
     pub reused: u64,
@@ -120,6 +126,7 @@ impl SetupCache {
             enabled: std::env::var(ENV).map_or(true, |v| v != "0"),
             zygotes: Vec::new(),
             failed: Vec::new(),
+            seen: std::collections::VecDeque::new(),
             tick: 0,
             reused: 0,
         }
@@ -143,6 +150,7 @@ impl SetupCache {
                 self.reused += 1;
                 z
             }
+            None if !self.seen_before(&key) => return Served::Fresh,
             None => match self.start(interp, p, key.clone()) {
                 Ok(z) => z,
                 Err(fuel) => {
@@ -168,6 +176,22 @@ impl SetupCache {
                 Served::Fresh
             }
         }
+    }
+
+    /// Whether `key` was seen before; remembers it otherwise.
+    fn seen_before(&mut self, key: &SetupKey) -> bool {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        key.hash(&mut h);
+        let h = h.finish();
+        if self.seen.contains(&h) {
+            return true;
+        }
+        if self.seen.len() >= MAX_SEEN {
+            self.seen.pop_front();
+        }
+        self.seen.push_back(h);
+        false
     }
 
     /// Forks a zygote for `p`'s setup; returns its index, or `Err(true)` if the setup ran

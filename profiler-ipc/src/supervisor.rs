@@ -574,6 +574,7 @@ impl Pool {
         out.resp_bytes.store(0, Relaxed);
         out.oom.store(0, Relaxed);
         out.error.store(0, Relaxed);
+        out.setup_reused.store(0, Relaxed);
         let input = &h.to_worker;
         input.req_kind.store(protocol::REQ_RUN, Relaxed);
         input.req_count.store(k as u32, Relaxed);
@@ -729,6 +730,7 @@ impl Pool {
     ) -> Result<(), PoolError> {
         let (done, oom, fuel_out) = {
             let out = &self.slots[i].inc.header().from_worker;
+            self.stats.setup_reused += out.setup_reused.load(Acquire) as u64;
             (
                 (out.done.load(Acquire) as usize).min(len),
                 out.oom.load(SeqCst) != 0,

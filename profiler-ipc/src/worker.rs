@@ -178,10 +178,7 @@ fn serve(registry: &Registry) -> i32 {
                 let req = unsafe { region.bytes(req_off, bytes) };
                 // SAFETY: as for the hello.
                 let resp = unsafe { region.bytes_mut(resp_off, resp_cap) };
-                let reused = setups.reused;
                 let r = run_batch(&interp, &mut setups, &mut decoded, out, req, count, resp);
-                out.setup_reused
-                    .store((setups.reused - reused) as u32, Relaxed);
                 if let Err(code) = r {
                     out.error.store(code, Relaxed);
                 }
@@ -242,6 +239,7 @@ fn run_batch(
 ) -> Result<(), u32> {
     let mut at = 0;
     let mut written = out.resp_bytes.load(Relaxed) as usize;
+    let reused = setups.reused;
     for i in 0..count {
         let (payload, used) = protocol::get_frame(&req[at..]).ok_or(protocol::ERR_BAD_REQUEST)?;
         at += used;
@@ -264,6 +262,8 @@ fn run_batch(
             protocol::put_frame(&mut resp[written..], &fb).ok_or(protocol::ERR_RECORD_TOO_LARGE)?;
         written += n;
         out.resp_bytes.store(written as u64, Relaxed);
+        out.setup_reused
+            .store((setups.reused - reused) as u32, Relaxed);
         out.done.store(i as u32 + 1, Release);
     }
     Ok(())
