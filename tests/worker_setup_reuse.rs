@@ -199,3 +199,43 @@ fn hostile_calls_after_a_reused_setup_are_classified_as_fresh_ones() {
     let (reused, _) = compare(&batch, 0, 1);
     assert!(reused > 0);
 }
+
+/// Whether `p` completes within `fuel` on the fresh path (one worker, no reuse).
+fn completes_fresh(p: &Program, fuel: u64) -> bool {
+    let mut pool = start(false, 1, fuel);
+    pool.run(std::slice::from_ref(p)).unwrap()[0].is_ok()
+}
+
+#[test]
+#[ignore = "known gap: a program served from a zygote is charged 3 edges of fuel less than \
+            the fresh run (37467 vs 37470 here), so a program within 3 edges of its limit can \
+            complete with reuse and time out fresh; costs of the measured calls are identical"]
+fn the_last_edge_of_fuel_is_the_same_with_reused_setups() {
+    // The least fuel the program completes with on the fresh path, to the edge...
+    let p = program(0, 1);
+    let (mut lo, mut hi) = (1u64, 1u64 << 26);
+    assert!(completes_fresh(&p, hi) && !completes_fresh(&p, lo));
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if completes_fresh(&p, mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    // ...is the least it completes with when its setup is reused: a zygote's and a child's
+    // own work is not charged to the program. `q` shares the setup and costs less: the first
+    // `q` runs fresh, the second builds the zygote, and `p` is served from it.
+    let q = program(0, 2);
+    for (fuel, ok) in [(hi, true), (lo, false)] {
+        let mut pool = start(true, 1, fuel);
+        let fbs = pool.run(&[q.clone(), q.clone(), p.clone()]).unwrap();
+        assert!(fbs[0].is_ok() && fbs[1].is_ok(), "fuel {fuel}: {fbs:?}");
+        assert_eq!(fbs[2].is_ok(), ok, "fuel {fuel}: {:?}", fbs[2].outcome);
+        if ok {
+            assert_eq!(pool.stats().setup_reused, 1);
+        } else {
+            assert_eq!(fbs[2].outcome, perfsyn_profiler_ipc::Outcome::Timeout);
+        }
+    }
+}
