@@ -4,7 +4,10 @@
 //! commit exits 0.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
+
+mod common;
+use common::{git, perfsyn_in, text};
 
 const V1: &str = r#"//! A bag of numbers.
 
@@ -37,48 +40,13 @@ impl Bag {
 }
 "#;
 
-fn perfsyn(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_perfsyn"))
-        .current_dir(dir)
-        .args(args)
-        // Shared with tests/own_crate.rs, so dependencies of the harness build once.
-        .env(
-            "PERFSYN_WORKER_TARGET_DIR",
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("target/own-crate-test"),
-        )
-        .output()
-        .expect("run perfsyn")
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let ok = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@t")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@t")
-        .status()
-        .expect("run git")
-        .success();
-    assert!(ok, "git {args:?}");
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
 fn commit_lib(krate: &Path, src: &str, message: &str) {
     std::fs::write(krate.join("src/lib.rs"), src).unwrap();
     git(krate, &["commit", "-qam", message]);
 }
 
 fn check(krate: &Path) -> (Output, serde_json::Value) {
-    let out = perfsyn(
+    let out = perfsyn_in(
         krate,
         &[
             "check",
@@ -108,11 +76,11 @@ fn a_commit_that_makes_a_method_scan_fails_the_gate_and_a_refactor_passes_it() {
     git(&krate, &["init", "-q"]);
     git(&krate, &["add", "."]);
     git(&krate, &["commit", "-qm", "v1"]);
-    let init = perfsyn(&krate, &["init"]);
+    let init = perfsyn_in(&krate, &["init"]);
     assert!(init.status.success(), "{}", text(&init));
 
     // Not a git revision: one line, exit 2.
-    let bad = perfsyn(&krate, &["check", "--baseline", "no-such-rev"]);
+    let bad = perfsyn_in(&krate, &["check", "--baseline", "no-such-rev"]);
     assert_eq!(bad.status.code(), Some(2), "{}", text(&bad));
     assert!(
         text(&bad).contains("`no-such-rev` is not found"),

@@ -2,14 +2,10 @@
 //!
 //! The first run builds the worker into `target/perfsyn-worker` (cached afterwards).
 
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn perfsyn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_perfsyn"))
-        .args(args)
-        .output()
-        .expect("run the perfsyn binary")
-}
+mod common;
+use common::perfsyn;
 
 fn stderr_of(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()

@@ -1,21 +1,10 @@
 //! End-to-end tests of `perfsyn explore` through the real binary and the real instrumented
 //! worker. Budgets are program counts (`--max-programs`), so results are deterministic.
 
-use std::process::Command;
-
 use serde_json::Value;
 
-fn perfsyn(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_perfsyn"))
-        .args(args)
-        .output()
-        .expect("run perfsyn");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::perfsyn_text;
 
 fn explore(method: &str, extra: &[&str]) -> Value {
     let mut args = vec!["explore", "--method", method, "--json", "--seed", "5"];
@@ -26,7 +15,7 @@ fn explore(method: &str, extra: &[&str]) -> Value {
         args.extend(["--max-programs", "300"]);
     }
     args.extend(extra);
-    let (code, out, err) = perfsyn(&args);
+    let (code, out, err) = perfsyn_text(&args);
     assert_eq!(code, 0, "perfsyn {args:?} failed: {err}");
     serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
 }
@@ -163,13 +152,13 @@ fn bad_options_are_one_line_errors() {
         vec!["explore", "--method", "Vec::nope"],
         vec!["explore", "--method", "Vec::dedup", "--expect", "O(fast)"],
     ] {
-        let (code, out, err) = perfsyn(&args);
+        let (code, out, err) = perfsyn_text(&args);
         assert_ne!(code, 0, "{args:?} succeeded: {out}");
         assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
         let first = err.lines().next().unwrap_or("");
         assert!(first.starts_with("error"), "{args:?}: {err}");
     }
-    let (_, _, err) = perfsyn(&["explore", "--method", "Vec::nope"]);
+    let (_, _, err) = perfsyn_text(&["explore", "--method", "Vec::nope"]);
     assert!(err.contains("Vec::"), "suggests close matches: {err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }

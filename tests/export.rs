@@ -9,6 +9,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+use common::perfsyn;
+
 /// One explored case and how its `test` export is fixed.
 struct Case {
     /// File-name stem in the throwaway crate.
@@ -114,13 +117,6 @@ macro_rules! criterion_main {
     };
 }
 "#;
-
-fn perfsyn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_perfsyn"))
-        .args(args)
-        .output()
-        .expect("run the perfsyn binary")
-}
 
 fn check_ok(out: &Output, what: &str) {
     assert!(
@@ -237,6 +233,17 @@ fn exported_programs_tests_and_benches_build_run_and_catch_the_bottleneck() {
             ]);
             check_ok(&out, &format!("export {} --format {format}", c.method));
         }
+
+        // Each member's benchmark has its own label (its Rust type), also for the two members
+        // of a version group, whose programs name the group.
+        let bench_src = std::fs::read_to_string(&bench_file).unwrap();
+        let labels: Vec<&str> = bench_src
+            .split("BenchmarkId::new(")
+            .skip(1)
+            .filter_map(|s| s.split(',').next())
+            .collect();
+        let distinct: std::collections::BTreeSet<&&str> = labels.iter().collect();
+        assert_eq!(distinct.len(), labels.len(), "{}: {labels:?}", c.method);
 
         // The same test pointed at a fixed version.
         let test_src = std::fs::read_to_string(&test_file).unwrap();

@@ -2,12 +2,8 @@
 
 use std::process::{Command, Output};
 
-fn perfsyn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_perfsyn"))
-        .args(args)
-        .output()
-        .expect("run the perfsyn binary")
-}
+mod common;
+use common::perfsyn;
 
 fn json(out: &Output) -> serde_json::Value {
     assert!(

@@ -10,20 +10,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+mod common;
+use common::perfsyn_text;
+
 /// A type with four cheap methods and no version group.
 const SMALL_TYPE: &str = "PrefixSums";
-
-fn perfsyn(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_perfsyn"))
-        .args(args)
-        .output()
-        .expect("run perfsyn");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn hunt_args<'a>(out: &'a str, budget: &'a str) -> Vec<&'a str> {
     vec![
@@ -116,12 +107,12 @@ fn sigkill_mid_hunt_then_resume_loses_and_repeats_no_method() {
     );
 
     // Without --resume the directory is refused, and left as it is.
-    let (code, _, err) = perfsyn(&hunt_args(d, "1s"));
+    let (code, _, err) = perfsyn_text(&hunt_args(d, "1s"));
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("pass --resume"), "{err}");
     assert_eq!(run_files(&dir), before);
 
-    let (code, out, err) = perfsyn(&["hunt", "--out", d, "--resume"]);
+    let (code, out, err) = perfsyn_text(&["hunt", "--out", d, "--resume"]);
     assert_eq!(code, 0, "resume failed: {err}");
     assert!(
         out.contains(&format!(
@@ -183,7 +174,7 @@ fn report_regenerates_the_same_self_contained_report_from_the_run_files() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("hunt");
     let d = dir.to_str().unwrap();
-    let (code, out, err) = perfsyn(&hunt_args(d, "1s"));
+    let (code, out, err) = perfsyn_text(&hunt_args(d, "1s"));
     assert_eq!(code, 0, "hunt failed: {err}");
     assert!(out.contains("report: "), "{out}");
     let names = ["report.html", "summary.json", "summary.md"];
@@ -194,7 +185,7 @@ fn report_regenerates_the_same_self_contained_report_from_the_run_files() {
     for n in names {
         std::fs::remove_file(dir.join(n)).unwrap();
     }
-    let (code, out, err) = perfsyn(&["hunt", "--report", d]);
+    let (code, out, err) = perfsyn_text(&["hunt", "--report", d]);
     assert_eq!(code, 0, "--report failed: {err}");
     assert!(out.contains("of 4 methods"), "{out}");
     for (n, bytes) in names.iter().zip(&first) {
@@ -256,7 +247,7 @@ fn check_refused(setup: impl FnOnce(&Path), extra: &[&str], expect: &str) {
     let before = snapshot(&dir);
     let mut args = vec!["hunt", "--out", dir.to_str().unwrap()];
     args.extend(extra);
-    let (code, _, err) = perfsyn(&args);
+    let (code, _, err) = perfsyn_text(&args);
     assert_eq!(code, 1, "{args:?}: {err}");
     let err = err.trim_end();
     assert!(err.contains(expect), "{args:?}: {err}");

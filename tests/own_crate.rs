@@ -4,20 +4,9 @@
 //! writes the run file under the copy's own target/perfsyn.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn perfsyn(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_perfsyn"))
-        .current_dir(dir)
-        .args(args)
-        // Worker builds of every copy share one directory, so dependencies build once.
-        .env(
-            "PERFSYN_WORKER_TARGET_DIR",
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("target/own-crate-test"),
-        )
-        .output()
-        .expect("run perfsyn")
-}
+mod common;
+use common::{perfsyn_in, text};
 
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
@@ -34,14 +23,6 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
 #[test]
 fn init_then_explore_finds_the_documented_o1_that_is_o_n_in_a_copy_of_the_example() {
     let tmp = tempfile::tempdir().unwrap();
@@ -50,7 +31,7 @@ fn init_then_explore_finds_the_documented_o1_that_is_o_n_in_a_copy_of_the_exampl
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/own-crate"),
         &krate,
     );
-    let init = perfsyn(&krate, &["init"]);
+    let init = perfsyn_in(&krate, &["init"]);
     let out = text(&init);
     assert!(init.status.success(), "{out}");
     assert!(out.contains("3 types"), "{out}");
@@ -62,11 +43,11 @@ fn init_then_explore_finds_the_documented_o1_that_is_o_n_in_a_copy_of_the_exampl
     );
 
     // A second init does not overwrite the harness silently.
-    let again = perfsyn(&krate, &["init"]);
+    let again = perfsyn_in(&krate, &["init"]);
     assert!(!again.status.success());
     assert!(text(&again).contains("--force"), "{}", text(&again));
 
-    let explore = perfsyn(
+    let explore = perfsyn_in(
         &krate,
         &[
             "explore",
@@ -93,7 +74,7 @@ fn init_then_explore_finds_the_documented_o1_that_is_o_n_in_a_copy_of_the_exampl
 #[test]
 fn a_directory_without_a_crate_is_refused_in_one_line() {
     let tmp = tempfile::tempdir().unwrap();
-    let o = perfsyn(tmp.path(), &["init"]);
+    let o = perfsyn_in(tmp.path(), &["init"]);
     assert!(!o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -105,7 +86,7 @@ fn an_uninstrumented_worker_is_refused_with_how_to_get_one() {
     let tmp = tempfile::tempdir().unwrap();
     // Any ELF binary without sanitizer-coverage guards: this test binary itself.
     let me = std::env::current_exe().unwrap();
-    let o = perfsyn(tmp.path(), &["list", "--worker", me.to_str().unwrap()]);
+    let o = perfsyn_in(tmp.path(), &["list", "--worker", me.to_str().unwrap()]);
     assert!(!o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");

@@ -6,14 +6,9 @@
 //! significantly different) holds because significance also needs a 5% gap (see `confirm`).
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn perfsyn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_perfsyn"))
-        .args(args)
-        .output()
-        .expect("run the perfsyn binary")
-}
+mod common;
+use common::perfsyn;
 
 /// Runs `explore --json` with a run file in `dir` and returns the report.
 fn explore(dir: &Path, method: &str, extra: &[&str]) -> serde_json::Value {
@@ -45,6 +40,10 @@ fn planted_regression_is_reported_with_cost_and_time_ratios() {
     let dir = tempfile::tempdir().unwrap();
     let r = explore(dir.path(), "OrderedMap::remove", &[]);
     assert_eq!(r["oracle"], "relative");
+    // One program under the group's name, run by a worker binding each version.
+    assert_eq!(r["type"], "OrderedMap");
+    assert_eq!(r["new_type"], "NewOrderedMap");
+    assert_eq!(r["ref_type"], "OldOrderedMap");
     assert_eq!(r["verdict"], "bottleneck", "{}", r["reason"]);
     let ratio = r["ratio"].as_f64().expect("ratio is a number");
     assert!(ratio >= 1.2, "new remove is O(n): ratio {ratio}");

@@ -3,16 +3,11 @@
 //! files are refused with one line naming the file.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use perfsyn::runfile::RunFile;
 
-fn perfsyn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_perfsyn"))
-        .args(args)
-        .output()
-        .expect("run the perfsyn binary")
-}
+mod common;
+use common::perfsyn;
 
 /// A run of the planted regression saved in `dir`.
 fn saved_run(dir: &Path) -> PathBuf {
@@ -127,6 +122,14 @@ fn replay_fails_on_a_changed_measurement_or_an_unknown_method() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no method OrderedMap::vanish"), "{err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
+
+    // A relative run of the retyping era named the new member and no `new_type`.
+    let mut file = RunFile::load(&run).unwrap();
+    file.report.ty = "NewOrderedMap".into();
+    file.report.new_type = None;
+    let retyped = dir.path().join("retyped.json");
+    file.save(&retyped).unwrap();
+    assert_one_line_error(&retyped, "format no longer read");
 }
 
 #[test]

@@ -6,24 +6,14 @@
 
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::Value;
 
+mod common;
+use common::perfsyn_text;
+
 /// Four methods, one planted bottleneck.
 const TYPE: &str = "EnumeratedDistribution";
-
-fn perfsyn(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_perfsyn"))
-        .args(args)
-        .output()
-        .expect("run perfsyn");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// Runs a hunt of [`TYPE`] with a deterministic budget into `out`.
 fn hunt(out: &Path, seed: &str, programs: &str, partition: Option<&str>) {
@@ -43,7 +33,7 @@ fn hunt(out: &Path, seed: &str, programs: &str, partition: Option<&str>) {
     if let Some(p) = partition {
         args.extend(["--partition", p]);
     }
-    let (code, _, err) = perfsyn(&args);
+    let (code, _, err) = perfsyn_text(&args);
     assert_eq!(code, 0, "{args:?} failed: {err}");
 }
 
@@ -151,7 +141,7 @@ fn partitions_merged_by_report_find_what_the_unpartitioned_hunt_finds() {
     }
 
     // Merged in any order, the partitions give the unpartitioned hunt's findings.
-    let (code, out, err) = perfsyn(&[
+    let (code, out, err) = perfsyn_text(&[
         "report",
         p2.to_str().unwrap(),
         p1.to_str().unwrap(),
@@ -195,7 +185,7 @@ fn partitions_merged_by_report_find_what_the_unpartitioned_hunt_finds() {
 
     // One partition alone: the merge says which partition and methods are missing.
     let alone = tmp.path().join("alone");
-    let (code, out, err) = perfsyn(&[
+    let (code, out, err) = perfsyn_text(&[
         "report",
         p1.to_str().unwrap(),
         "--out",
@@ -219,7 +209,7 @@ fn report_refuses_partitions_of_different_hunts_in_one_line() {
     hunt(&a, "3", "5", Some("1/2"));
     hunt(&b, "4", "5", Some("2/2"));
     let merged = tmp.path().join("merged");
-    let (code, _, err) = perfsyn(&[
+    let (code, _, err) = perfsyn_text(&[
         "report",
         a.to_str().unwrap(),
         b.to_str().unwrap(),
@@ -236,7 +226,7 @@ fn report_refuses_partitions_of_different_hunts_in_one_line() {
     assert!(!merged.exists());
 
     // The same partition twice, and several directories without --out.
-    let (code, _, err) = perfsyn(&[
+    let (code, _, err) = perfsyn_text(&[
         "report",
         a.to_str().unwrap(),
         a.to_str().unwrap(),
@@ -245,11 +235,11 @@ fn report_refuses_partitions_of_different_hunts_in_one_line() {
     ]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("partition 1/2"), "{err}");
-    let (code, _, err) = perfsyn(&["report", a.to_str().unwrap(), b.to_str().unwrap()]);
+    let (code, _, err) = perfsyn_text(&["report", a.to_str().unwrap(), b.to_str().unwrap()]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("needs --out"), "{err}");
     // A bad k/N is refused before anything runs.
-    let (code, _, err) = perfsyn(&["hunt", "--all", "--partition", "3/2", "--out", "x"]);
+    let (code, _, err) = perfsyn_text(&["hunt", "--all", "--partition", "3/2", "--out", "x"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("k must lie between 1 and N"), "{err}");
 }

@@ -167,6 +167,7 @@ impl Executor for CostFn {
                     },
                     input_size: s.size,
                     calls: s.calls,
+                    hot: Vec::new(),
                 }
             })
             .collect())

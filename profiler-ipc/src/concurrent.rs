@@ -12,7 +12,6 @@
 //! This module knows nothing of test generation, repetition counts or statistics; the engine
 //! decides how often to run a test and judges the times.
 
-use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Barrier;
 use std::time::Instant;
@@ -21,9 +20,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::check::{check, ProgramError};
 use crate::feedback::Outcome;
-use crate::interp::{apply_op, literal, panic_message};
-use crate::program::{Literal, Op, Program, Stmt, Var};
-use crate::registry::{CtorFn, MethodFn, Registry, SharedMethodFn, Slot};
+use crate::interp::{panic_message, Code, Compiler, Machine, Target};
+use crate::program::{Program, Stmt, Var};
+use crate::registry::Registry;
 use crate::schema::{ApiSchema, Mode};
 
 /// A concurrent test: a sequential prefix, then `suffixes.len()` threads sharing one instance.
@@ -305,37 +304,38 @@ pub fn execute(
     fb
 }
 
-/// A test compiled to resolved function pointers: the prefix, and one loop per thread.
+/// A test compiled by the interpreter's compiler ([`crate::interp`]): the prefix, and one loop
+/// per thread, run on the interpreter's machine.
 struct Compiled {
     prefix: Vec<Code>,
-    suffixes: Vec<Code>,
+    suffixes: Vec<Vec<Code>>,
     vars: usize,
     share: crate::registry::ShareFn,
 }
 
 impl Compiled {
     fn new(registry: &Registry, test: &ConcurrentTest) -> Result<Compiled, String> {
-        let c = Compiler {
+        let vars = &test.prefix.vars;
+        let prefix = Compiler {
             registry,
-            shared: test.shared,
+            target: Target::Concurrent { shared: None },
+        }
+        .compile(vars, &test.prefix.body)?;
+        let suffix = Compiler {
+            registry,
+            target: Target::Concurrent {
+                shared: Some(test.shared),
+            },
         };
-        let prefix = test
-            .prefix
-            .body
-            .iter()
-            .map(|s| c.compile(s, false))
-            .collect::<Result<_, _>>()?;
         let suffixes = test
             .suffixes
             .iter()
             .map(|body| {
-                c.compile(
-                    &Stmt::Repeat {
-                        n: test.repeat,
-                        body: body.clone(),
-                    },
-                    true,
-                )
+                let repeat = Stmt::Repeat {
+                    n: test.repeat,
+                    body: body.clone(),
+                };
+                suffix.compile(vars, std::slice::from_ref(&repeat))
             })
             .collect::<Result<_, _>>()?;
         let share = registry
@@ -352,11 +352,11 @@ impl Compiled {
 
     /// One repetition (Algorithm 3, lines 3-10): the measured time, or why it failed.
     fn once(&self, test: &ConcurrentTest) -> Result<u64, Outcome> {
-        let mut m = Machine::new(self.vars);
+        let mut m = Machine::new(self.vars, None);
         let r = catch_unwind(AssertUnwindSafe(|| -> Result<(), String> {
             for (i, c) in self.prefix.iter().enumerate() {
                 m.top = i;
-                m.exec(c, None)?;
+                m.exec(c)?;
             }
             Ok(())
         }));
@@ -391,14 +391,18 @@ impl Compiled {
                 .enumerate()
                 .map(|(t, code)| {
                     let barrier = &barrier;
-                    let shared = &*shared;
+                    // Each thread's machine holds a handle; the last one drops in this thread
+                    // after the scope, as below.
+                    let shared = shared.clone();
                     std::thread::Builder::new()
                         .name(format!("suffix-{t}"))
                         .spawn_scoped(scope, move || {
-                            let mut m = Machine::new(self.vars);
+                            let mut m = Machine::new(self.vars, Some(shared));
                             barrier.wait();
                             let begin = Instant::now();
-                            let r = catch_unwind(AssertUnwindSafe(|| m.exec(code, Some(shared))));
+                            let r = catch_unwind(AssertUnwindSafe(|| {
+                                code.iter().try_for_each(|c| m.exec(c))
+                            }));
                             let end = Instant::now();
                             let dropped = catch_unwind(AssertUnwindSafe(move || drop(m)));
                             match (r, dropped) {
@@ -452,225 +456,5 @@ impl Compiled {
             });
         }
         Ok(ns)
-    }
-}
-
-struct Compiler<'a> {
-    registry: &'a Registry,
-    shared: Var,
-}
-
-impl Compiler<'_> {
-    fn compile(&self, s: &Stmt, in_suffix: bool) -> Result<Code, String> {
-        let ty = |name: &str| {
-            self.registry
-                .ty(name)
-                .ok_or_else(|| format!("unknown type {name}"))
-        };
-        Ok(match s {
-            Stmt::Lit { out, value } => Code::Lit {
-                out: out.index(),
-                value: value.clone(),
-            },
-            Stmt::Op { out, op, arg } => Code::Op {
-                out: out.index(),
-                op: *op,
-                arg: arg.index(),
-            },
-            Stmt::Ctor {
-                out,
-                ty: t,
-                ctor,
-                args,
-            } => {
-                let td = ty(t)?;
-                let i = td
-                    .schema
-                    .ctors
-                    .iter()
-                    .position(|c| &c.name == ctor)
-                    .ok_or("unknown constructor")?;
-                let modes = td.schema.ctors[i].params.iter().map(|p| p.mode);
-                Code::Ctor {
-                    out: out.index(),
-                    f: td.ctors[i],
-                    args: args.iter().map(|v| v.index()).zip(modes).collect(),
-                }
-            }
-            Stmt::Call {
-                out,
-                ty: t,
-                method,
-                recv,
-                args,
-                ..
-            } => {
-                let td = ty(t)?;
-                let i = td
-                    .schema
-                    .methods
-                    .iter()
-                    .position(|m| &m.name == method)
-                    .ok_or("unknown method")?;
-                let ms = &td.schema.methods[i];
-                let params: Vec<(usize, Mode)> = args
-                    .iter()
-                    .map(|v| v.index())
-                    .zip(ms.params.iter().map(|p| p.mode))
-                    .collect();
-                if in_suffix && *recv == self.shared {
-                    let f = *td
-                        .shared_methods
-                        .get(i)
-                        .ok_or_else(|| format!("{t}::{method} cannot be called through &self"))?;
-                    Code::Shared {
-                        out: out.map(|o| o.index()),
-                        f,
-                        args: params,
-                    }
-                } else {
-                    let mut ops = vec![(recv.index(), ms.receiver)];
-                    ops.extend(params);
-                    Code::Call {
-                        out: out.map(|o| o.index()),
-                        f: td.methods[i],
-                        ops,
-                    }
-                }
-            }
-            Stmt::Repeat { n, body } => Code::Repeat {
-                n: *n,
-                body: body
-                    .iter()
-                    .map(|s| self.compile(s, in_suffix))
-                    .collect::<Result<_, _>>()?,
-                locals: body
-                    .iter()
-                    .filter_map(Stmt::defines)
-                    .map(|v| v.index())
-                    .collect(),
-            },
-            Stmt::GetField { .. } | Stmt::SetField { .. } => {
-                return Err("field access is not supported in concurrent tests".into());
-            }
-        })
-    }
-}
-
-enum Code {
-    Lit {
-        out: usize,
-        value: Literal,
-    },
-    Ctor {
-        out: usize,
-        f: CtorFn,
-        args: Vec<(usize, Mode)>,
-    },
-    Call {
-        out: Option<usize>,
-        f: MethodFn,
-        ops: Vec<(usize, Mode)>,
-    },
-    Shared {
-        out: Option<usize>,
-        f: SharedMethodFn,
-        args: Vec<(usize, Mode)>,
-    },
-    Op {
-        out: usize,
-        op: Op,
-        arg: usize,
-    },
-    Repeat {
-        n: u32,
-        body: Vec<Code>,
-        locals: Vec<usize>,
-    },
-}
-
-/// One thread's variables. Unlike the interpreter's machine it measures nothing per call.
-struct Machine {
-    slots: Vec<Slot>,
-    scratch: Vec<Slot>,
-    top: usize,
-    i: i64,
-    n: i64,
-}
-
-impl Machine {
-    fn new(vars: usize) -> Machine {
-        Machine {
-            slots: (0..vars).map(|_| None).collect(),
-            scratch: Vec::with_capacity(8),
-            top: 0,
-            i: 0,
-            n: 0,
-        }
-    }
-
-    fn exec(&mut self, c: &Code, shared: Option<&(dyn Any + Send + Sync)>) -> Result<(), String> {
-        match c {
-            Code::Lit { out, value } => self.slots[*out] = Some(literal(value, self.i, self.n)),
-            Code::Op { out, op, arg } => {
-                let v = self.slots[*arg]
-                    .as_deref()
-                    .ok_or("operator on a dead variable")?;
-                self.slots[*out] = Some(apply_op(*op, v).ok_or("operator on a wrong type")?);
-            }
-            Code::Ctor { out, f, args } => {
-                self.gather(args);
-                let r = f(&mut self.scratch);
-                self.restore(args);
-                self.slots[*out] = Some(r.map_err(|e| e.0)?);
-            }
-            Code::Call { out, f, ops } => {
-                self.gather(ops);
-                let r = f(&mut self.scratch);
-                self.restore(ops);
-                if let (Some(o), Some(v)) = (out, r.map_err(|e| e.0)?) {
-                    self.slots[*o] = Some(v);
-                }
-            }
-            Code::Shared { out, f, args } => {
-                let shared = shared.ok_or("a shared call outside a suffix")?;
-                self.gather(args);
-                let r = f(shared, &mut self.scratch);
-                self.restore(args);
-                if let (Some(o), Some(v)) = (out, r.map_err(|e| e.0)?) {
-                    self.slots[*o] = Some(v);
-                }
-            }
-            Code::Repeat { n, body, locals } => {
-                self.n = *n as i64;
-                for i in 0..*n {
-                    self.i = i as i64;
-                    for c in body {
-                        self.exec(c, shared)?;
-                    }
-                    for l in locals {
-                        self.slots[*l] = None;
-                    }
-                }
-            }
-        }
-        Ok(())
-    }
-
-    fn gather(&mut self, ops: &[(usize, Mode)]) {
-        self.scratch.clear();
-        for (v, _) in ops {
-            let s = self.slots[*v].take();
-            self.scratch.push(s);
-        }
-    }
-
-    fn restore(&mut self, ops: &[(usize, Mode)]) {
-        for (k, (v, mode)) in ops.iter().enumerate() {
-            if !mode.moves() {
-                self.slots[*v] = self.scratch[k].take();
-            }
-        }
-        self.scratch.clear();
     }
 }

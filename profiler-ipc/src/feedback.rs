@@ -95,6 +95,17 @@ pub struct Feedback {
     pub input_size: u64,
     /// Number of calls under test that ran.
     pub calls: u32,
+    /// Hits per code address during the calls under test, hottest first; empty unless the
+    /// request asked for them (see [`crate::hot`]).
+    pub hot: Vec<HotPc>,
+}
+
+/// How often the calls under test hit one basic block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct HotPc {
+    /// Link-time address of the block in the worker binary.
+    pub addr: u64,
+    pub hits: u64,
 }
 
 impl Feedback {
@@ -105,6 +116,7 @@ impl Feedback {
             cost: Cost::default(),
             input_size: 0,
             calls: 0,
+            hot: Vec::new(),
         }
     }
 

@@ -109,6 +109,7 @@ pub enum Served {
 #[derive(Debug)]
 pub struct SetupCache {
     enabled: bool,
+    paused: bool,
     zygotes: Vec<Zygote>,
     failed: Vec<SetupKey>,
     /// Hashes of setups seen once, oldest first: most setups of a search occur once, and a
@@ -124,6 +125,7 @@ impl SetupCache {
     pub fn from_env() -> SetupCache {
         SetupCache {
             enabled: std::env::var(ENV).map_or(true, |v| v != "0"),
+            paused: false,
             zygotes: Vec::new(),
             failed: Vec::new(),
             seen: std::collections::VecDeque::new(),
@@ -132,10 +134,16 @@ impl SetupCache {
         }
     }
 
+    /// Serves nothing while `paused` (hot counts are wanted: zygotes and their children
+    /// would keep the flag they were forked with).
+    pub fn pause(&mut self, paused: bool) {
+        self.paused = paused;
+    }
+
     /// Runs `p` (whose wire encoding is `bytes`) from a cached setup when it has a seam;
     /// otherwise, or when anything goes wrong, says to run it fresh.
     pub fn serve(&mut self, interp: &Interpreter<'_>, p: &Program, bytes: &[u8]) -> Served {
-        if !self.enabled {
+        if !self.enabled || self.paused {
             return Served::Fresh;
         }
         let Some(key) = SetupKey::of(p) else {

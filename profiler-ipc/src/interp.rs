@@ -19,7 +19,9 @@ use crate::check::check;
 use crate::feedback::{Cost, Feedback, Outcome};
 use crate::meter;
 use crate::program::{IntTy, Literal, Op, Program, Stmt, Var};
-use crate::registry::{CtorFn, GetFieldFn, MethodFn, Registry, SetFieldFn, SizeFn, Slot};
+use crate::registry::{
+    CtorFn, GetFieldFn, MethodFn, Registry, SetFieldFn, SharedMethodFn, SizeFn, Slot,
+};
 use crate::schema::{ApiSchema, Mode};
 
 /// Executes programs against one registry.
@@ -100,17 +102,8 @@ impl<'r> Interpreter<'r> {
             Ok(c) => c,
             Err(reason) => return Feedback::failed(Outcome::Invalid { reason }),
         };
-        let mut m = Machine {
-            slots: (0..p.vars.len()).map(|_| None).collect(),
-            mutations: vec![0; p.vars.len()],
-            scratch: Vec::with_capacity(8),
-            cost: Cost::default(),
-            input_size: None,
-            calls: 0,
-            top: 0,
-            i: 0,
-            n: 0,
-        };
+        let mut m = Machine::new(p.vars.len(), None);
+        m.hot = meter::hot_prepare();
         if let Some(l) = self.limits {
             meter::arm_fuel(l.fuel, l.heap);
         }
@@ -127,6 +120,9 @@ impl<'r> Interpreter<'r> {
         let result = catch_unwind(AssertUnwindSafe(|| {
             m.exec_top(&mut code, seam, &mut switch)
         }));
+        if m.hot {
+            meter::hot_pause(); // a call that panicked did not pause
+        }
         let outcome = match result {
             Ok(Ok(())) => Outcome::Ok,
             Ok(Err(reason)) => Outcome::Invalid { reason },
@@ -143,6 +139,11 @@ impl<'r> Interpreter<'r> {
             cost: m.cost,
             input_size: m.input_size.unwrap_or(0),
             calls: m.calls,
+            hot: if m.hot {
+                crate::hot::collect()
+            } else {
+                Vec::new()
+            },
         };
         // Dropping target values runs target code too; a panic there must not escape.
         let slots = std::mem::take(&mut m.slots);
@@ -163,6 +164,34 @@ impl<'r> Interpreter<'r> {
     }
 
     fn compile(&self, vars: &[String], stmts: &[Stmt]) -> Result<Vec<Code>, String> {
+        let c = Compiler {
+            registry: self.registry,
+            target: Target::Measured,
+        };
+        c.compile(vars, stmts)
+    }
+}
+
+/// What compiled code is for.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Target {
+    /// A program whose calls under test are measured (the interpreter).
+    Measured,
+    /// A concurrent test ([`crate::concurrent`]): only wall time is measured, so calls under
+    /// test run like any other; fields are not supported; a call whose receiver is `shared`
+    /// goes through `&self` on the value the threads share.
+    Concurrent { shared: Option<Var> },
+}
+
+/// Compiles statements to [`Code`] for one [`Target`], resolving names to function pointers.
+pub(crate) struct Compiler<'r> {
+    pub(crate) registry: &'r Registry,
+    pub(crate) target: Target,
+}
+
+impl Compiler<'_> {
+    /// Compiles `stmts`, whose variables have the types `vars`.
+    pub(crate) fn compile(&self, vars: &[String], stmts: &[Stmt]) -> Result<Vec<Code>, String> {
         stmts.iter().map(|s| self.compile_one(vars, s)).collect()
     }
 
@@ -213,6 +242,22 @@ impl<'r> Interpreter<'r> {
                     .position(|m| &m.name == method)
                     .ok_or("unknown method")?;
                 let ms = &td.schema.methods[i];
+                if let Target::Concurrent { shared: Some(sh) } = self.target {
+                    if *recv == sh {
+                        let f = *td.shared_methods.get(i).ok_or_else(|| {
+                            format!("{t}::{method} cannot be called through &self")
+                        })?;
+                        return Ok(Code::Shared {
+                            out: *out,
+                            f,
+                            args: args
+                                .iter()
+                                .copied()
+                                .zip(ms.params.iter().map(|p| p.mode))
+                                .collect(),
+                        });
+                    }
+                }
                 let mut ops = vec![(*recv, ms.receiver)];
                 ops.extend(args.iter().copied().zip(ms.params.iter().map(|p| p.mode)));
                 let mut sizes = vec![td.size];
@@ -224,7 +269,7 @@ impl<'r> Interpreter<'r> {
                     f: td.methods[i],
                     ops,
                     sizes,
-                    under_test: *under_test,
+                    under_test: *under_test && matches!(self.target, Target::Measured),
                 }
             }
             Stmt::Op { out, op, arg } => Code::Op {
@@ -238,6 +283,9 @@ impl<'r> Interpreter<'r> {
                 field,
                 value: out,
             } => {
+                if let Target::Concurrent { .. } = self.target {
+                    return Err("field access is not supported in concurrent tests".into());
+                }
                 let tname = vars[target.index()].clone();
                 let td = ty(&tname)?;
                 let i = td
@@ -324,7 +372,8 @@ pub fn quiet_panics() {
     std::panic::set_hook(Box::new(|_| {}));
 }
 
-enum Code {
+/// A compiled statement.
+pub(crate) enum Code {
     Lit {
         out: Var,
         value: Literal,
@@ -340,6 +389,12 @@ enum Code {
         ops: Vec<(Var, Mode)>,
         sizes: Vec<Option<SizeFn>>,
         under_test: bool,
+    },
+    /// A call through `&self` on the value a concurrent test's threads share.
+    Shared {
+        out: Option<Var>,
+        f: SharedMethodFn,
+        args: Vec<(Var, Mode)>,
     },
     Op {
         out: Var,
@@ -363,8 +418,9 @@ enum Code {
     },
 }
 
-struct Machine {
-    slots: Vec<Slot>,
+/// The variables of one run (of one thread, for a concurrent test) and what it measured.
+pub(crate) struct Machine {
+    pub(crate) slots: Vec<Slot>,
     /// Setup calls that took each variable by `&mut`: the input size of a value whose type
     /// registers no size function (a fair default for types without `len()`).
     mutations: Vec<u64>,
@@ -372,9 +428,14 @@ struct Machine {
     cost: Cost,
     input_size: Option<u64>,
     calls: u32,
-    top: usize,
+    /// The top-level statement running (a panic's `stmt`).
+    pub(crate) top: usize,
     i: i64,
     n: i64,
+    /// The program counts hits per guard during its calls under test (see `meter::hot_prepare`).
+    hot: bool,
+    /// The value a concurrent test's threads share, for [`Code::Shared`] calls.
+    shared: Option<crate::registry::Shared>,
 }
 
 impl Machine {
@@ -405,7 +466,8 @@ impl Machine {
         Ok(())
     }
 
-    fn exec(&mut self, c: &Code) -> Result<(), String> {
+    /// Executes one compiled statement.
+    pub(crate) fn exec(&mut self, c: &Code) -> Result<(), String> {
         match c {
             Code::Lit { out, value } => {
                 let v = literal(value, self.i, self.n);
@@ -438,9 +500,15 @@ impl Machine {
                             .sum();
                         self.input_size = Some(size);
                     }
+                    if self.hot {
+                        meter::hot_resume();
+                    }
                     let before = meter::snapshot();
                     let r = f(&mut self.scratch);
                     let after = meter::snapshot();
+                    if self.hot {
+                        meter::hot_pause();
+                    }
                     self.cost.add(&meter::delta(&before, &after));
                     self.calls += 1;
                     r
@@ -455,6 +523,18 @@ impl Machine {
                 self.restore(ops);
                 let r = r.map_err(|e| e.0)?;
                 if let (Some(o), Some(v)) = (out, r) {
+                    self.slots[o.index()] = Some(v);
+                }
+            }
+            Code::Shared { out, f, args } => {
+                if self.shared.is_none() {
+                    return Err("a shared call outside a suffix".into());
+                }
+                self.gather(args);
+                let shared = self.shared.as_deref().expect("checked above");
+                let r = f(shared, &mut self.scratch);
+                self.restore(args);
+                if let (Some(o), Some(v)) = (out, r.map_err(|e| e.0)?) {
                     self.slots[o.index()] = Some(v);
                 }
             }
@@ -512,6 +592,25 @@ impl Machine {
             }
         }
         self.scratch.clear();
+    }
+}
+
+impl Machine {
+    /// A machine with `vars` empty slots; `shared` serves the [`Code::Shared`] calls.
+    pub(crate) fn new(vars: usize, shared: Option<crate::registry::Shared>) -> Machine {
+        Machine {
+            slots: (0..vars).map(|_| None).collect(),
+            mutations: vec![0; vars],
+            scratch: Vec::with_capacity(8),
+            cost: Cost::default(),
+            input_size: None,
+            calls: 0,
+            top: 0,
+            i: 0,
+            n: 0,
+            hot: false,
+            shared,
+        }
     }
 }
 

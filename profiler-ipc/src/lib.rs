@@ -6,10 +6,12 @@
 //! lives only in [`wire`]. It knows nothing of mutation trees, search or oracles (that is the
 //! engine, `perfsyn`), and nothing of concrete target types (that is `perfsyn-corpus`).
 
+pub mod bind;
 pub mod check;
 pub mod concurrent;
 pub mod feedback;
 pub mod forkserver;
+pub mod hot;
 pub mod interp;
 pub mod meter;
 pub mod print;
@@ -26,7 +28,7 @@ pub mod supervisor;
 pub mod wire;
 pub mod worker;
 
-pub use feedback::{Cost, Feedback, Outcome};
+pub use feedback::{Cost, Feedback, HotPc, Outcome};
 pub use program::{IntTy, Literal, Op, Pattern, Program, Stmt, Var};
 pub use registry::{Registry, TypeDef};
 pub use schema::{ApiSchema, Mode};

@@ -67,6 +67,152 @@ pub fn edge() {
     }
 }
 
+/// Number of sanitizer-coverage guards numbered so far (see [`number_guards`]).
+pub static GUARDS: AtomicU64 = AtomicU64::new(0);
+/// Index of the first guard of the module whose guards were numbered last: LLVM's module
+/// constructor calls the PC-table callback right after the guard one, and the table's
+/// entries follow the guards' order (see [`crate::hot`]).
+pub static LAST_MODULE_FIRST: AtomicU64 = AtomicU64::new(0);
+/// Per-guard hit counters for the hot-lines sweep: null unless a program that asked for hot
+/// counts is inside a call under test (see [`hot_prepare`], [`hot_resume`]).
+///
+/// Why a pointer checked on every edge rather than always-on counters: the hot-lines
+/// sweep runs a handful of programs, while the search runs thousands per second; a null
+/// check keeps the search's edge at one load more, and the array (one `u64` per guard)
+/// exists only once a sweep asks for it.
+static HOT: std::sync::atomic::AtomicPtr<AtomicU64> =
+    std::sync::atomic::AtomicPtr::new(std::ptr::null_mut());
+/// The counters of the running program when it asked for hot counts, else null; copied to
+/// [`HOT`] during its calls under test.
+static HOT_ARMED: std::sync::atomic::AtomicPtr<AtomicU64> =
+    std::sync::atomic::AtomicPtr::new(std::ptr::null_mut());
+/// The counter array, allocated on first use and kept (one per process).
+static HOT_ALLOC: std::sync::atomic::AtomicPtr<AtomicU64> =
+    std::sync::atomic::AtomicPtr::new(std::ptr::null_mut());
+/// Whether the programs of the current request asked for hot counts (set by the worker).
+static HOT_WANTED: AtomicBool = AtomicBool::new(false);
+/// The last two guards hit while counting (value = index + 1). The counting `memcpy` family
+/// is instrumented too, and counts its bytes first thing, when the last guard is its own
+/// entry block's: the one before is the block that called it, which the bytes are charged
+/// to (as edges, 8 bytes to one, as in `Cost::combined`). A quadratic `Vec::remove` loop
+/// then shows on the line that calls `remove`, although its shifting runs in libc.
+static HOT_LAST: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+static HOT_PREV: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Numbers the guards in `[start, stop)` 1, 2, ... continuing across calls (one call per
+/// instrumented module), so a guard's value is its index plus one. The callback runs for
+/// every guard whatever its value, so fuel and [`EDGES`] are unaffected.
+///
+/// # Safety
+/// `[start, stop)` must be the guard array LLVM passes to the init callback.
+#[inline(always)]
+pub unsafe fn number_guards(start: *mut u32, stop: *mut u32) {
+    let mut p = start;
+    // SAFETY: a non-empty guard array starts at `start`.
+    if p < stop && unsafe { *p } != 0 {
+        // Already numbered (LLVM zeroes guards; init may run twice per module).
+        // SAFETY: as above.
+        LAST_MODULE_FIRST.store(unsafe { *p } as u64 - 1, Relaxed);
+        return;
+    }
+    LAST_MODULE_FIRST.store(GUARDS.load(Relaxed), Relaxed);
+    while p < stop {
+        let n = GUARDS.load(Relaxed) + 1;
+        GUARDS.store(n, Relaxed);
+        // SAFETY: the guard array lies between start and stop.
+        unsafe { *p = n as u32 };
+        p = p.wrapping_add(1);
+    }
+}
+
+/// Counts one hit of `guard` while a program that asked for hot counts is in a call under
+/// test; inlined into the callback because any function it called would itself be
+/// instrumented and recurse.
+///
+/// # Safety
+/// `guard` must be a guard numbered by [`number_guards`].
+#[inline(always)]
+pub unsafe fn guard_hit(guard: *const u32) {
+    let hot = HOT.load(Relaxed);
+    if hot.is_null() {
+        return;
+    }
+    // SAFETY: the caller passes a numbered guard.
+    let i = unsafe { *guard } as usize;
+    if i == 0 || i as u64 > GUARDS.load(Relaxed) {
+        return;
+    }
+    // SAFETY: `hot_prepare` allocated one counter per numbered guard, index i - 1 < GUARDS.
+    bump(unsafe { &*hot.add(i - 1) }, 1);
+    HOT_PREV.store(HOT_LAST.load(Relaxed), Relaxed);
+    HOT_LAST.store(i, Relaxed);
+}
+
+/// Says whether the programs of the next request want hot counts (the worker sets it from
+/// the request header); turning it off disarms the counters.
+pub fn set_hot_wanted(on: bool) {
+    HOT_WANTED.store(on, Relaxed);
+    if !on {
+        HOT_ARMED.store(std::ptr::null_mut(), Relaxed);
+        HOT.store(std::ptr::null_mut(), Relaxed);
+    }
+}
+
+/// Prepares the program that starts now: when hot counts are wanted, zeroes the counters
+/// (allocating them the first time) and arms them for [`hot_resume`]. Returns whether hot
+/// counts are wanted; when not, nothing is touched (the interpreter then never calls
+/// [`hot_resume`]).
+pub fn hot_prepare() -> bool {
+    if !HOT_WANTED.load(Relaxed) {
+        return false;
+    }
+    let n = GUARDS.load(Relaxed) as usize;
+    let mut hot = HOT_ALLOC.load(Relaxed);
+    if hot.is_null() {
+        let counters: Box<[AtomicU64]> = (0..n).map(|_| AtomicU64::new(0)).collect();
+        hot = Box::leak(counters).as_mut_ptr();
+        HOT_ALLOC.store(hot, Relaxed);
+    } else {
+        for i in 0..n {
+            // SAFETY: the array holds n counters (GUARDS is final once main runs).
+            unsafe { &*hot.add(i) }.store(0, Relaxed);
+        }
+    }
+    HOT_LAST.store(0, Relaxed);
+    HOT_PREV.store(0, Relaxed);
+    HOT_ARMED.store(hot, Relaxed);
+    true
+}
+
+/// Starts counting hits per guard (before a call under test); a no-op unless the running
+/// program asked for hot counts.
+#[inline]
+pub fn hot_resume() {
+    HOT.store(HOT_ARMED.load(Relaxed), Relaxed);
+}
+
+/// Stops counting hits per guard (after a call under test).
+#[inline]
+pub fn hot_pause() {
+    HOT.store(std::ptr::null_mut(), Relaxed);
+}
+
+/// The hits per guard of the running program's calls under test, as (guard index, hits)
+/// for every guard hit at least once; empty unless it asked for hot counts.
+pub fn hot_counts() -> Vec<(u32, u64)> {
+    let hot = HOT_ARMED.load(Relaxed);
+    if hot.is_null() {
+        return Vec::new();
+    }
+    (0..GUARDS.load(Relaxed) as usize)
+        .filter_map(|i| {
+            // SAFETY: the array holds GUARDS counters.
+            let h = unsafe { &*hot.add(i) }.load(Relaxed);
+            (h > 0).then_some((i as u32, h))
+        })
+        .collect()
+}
+
 /// Gives the program that starts now `fuel` edges (setup, calls and the drop of its values
 /// all count) and `heap` bytes of heap beyond what is live now.
 ///
@@ -109,10 +255,22 @@ fn heap_allows(size: usize) -> bool {
             <= limit
 }
 
-/// Counts `n` bytes moved; called by the counting memcpy family.
+/// Counts `n` bytes moved; called by the counting memcpy family, first thing (see
+/// [`guard_hit`] on how hot counts charge them to the caller's block).
 #[inline(always)]
 pub fn moved(n: usize) {
     bump(&BYTES_MOVED, n as u64);
+    let hot = HOT.load(Relaxed);
+    if !hot.is_null() {
+        let caller = HOT_PREV.load(Relaxed);
+        if caller > 0 {
+            // SAFETY: `guard_hit` stores only numbered guards, index caller - 1 < GUARDS.
+            bump(
+                unsafe { &*hot.add(caller - 1) },
+                n as u64 / Cost::BYTES_PER_EDGE,
+            );
+        }
+    }
 }
 
 /// A snapshot of all counters and the thread's CPU clock.
@@ -265,17 +423,21 @@ macro_rules! worker_runtime {
 
         #[no_mangle]
         pub extern "C" fn __sanitizer_cov_trace_pc_guard_init(start: *mut u32, stop: *mut u32) {
-            let mut p = start;
-            while p < stop {
-                // SAFETY: the guard array lies between start and stop.
-                unsafe { *p = 1 };
-                p = p.wrapping_add(1);
-            }
+            // SAFETY: LLVM passes the module's guard array.
+            unsafe { $crate::meter::number_guards(start, stop) };
         }
 
         #[no_mangle]
-        pub extern "C" fn __sanitizer_cov_trace_pc_guard(_guard: *mut u32) {
+        pub extern "C" fn __sanitizer_cov_trace_pc_guard(guard: *mut u32) {
             $crate::meter::edge();
+            // SAFETY: LLVM passes a guard numbered by the init callback.
+            unsafe { $crate::meter::guard_hit(guard) };
+        }
+
+        #[no_mangle]
+        pub extern "C" fn __sanitizer_cov_pcs_init(beg: *const usize, end: *const usize) {
+            // SAFETY: LLVM passes the module's PC table, right after its guards' init.
+            unsafe { $crate::hot::record_pcs(beg, end) };
         }
 
         mod perfsyn_mem {
@@ -359,4 +521,50 @@ macro_rules! worker_runtime {
             }
         }
     };
+}
+
+#[cfg(test)]
+mod hot_tests {
+    use super::*;
+
+    /// Guards are numbered from one, only hits while a wanting program is inside a call are
+    /// counted, and the next program starts from zero.
+    #[test]
+    fn per_guard_counts_follow_arming() {
+        let mut guards = [0u32; 3];
+        let range = guards.as_mut_ptr_range();
+        // SAFETY: a real array standing for a module's guards.
+        unsafe { number_guards(range.start, range.end) };
+        let base = guards[0];
+        assert_eq!([guards[1], guards[2]], [base + 1, base + 2]);
+        assert_eq!(LAST_MODULE_FIRST.load(Relaxed), base as u64 - 1);
+        set_hot_wanted(true);
+        assert!(hot_prepare());
+        // SAFETY: numbered above.
+        unsafe { guard_hit(&guards[1]) }; // armed but outside a call: not counted
+        hot_resume();
+        for _ in 0..5 {
+            unsafe { guard_hit(&guards[1]) };
+        }
+        unsafe { guard_hit(&guards[2]) };
+        // A memmove of 80 bytes called from guards[2]'s block, entering at guards[0]'s.
+        unsafe { guard_hit(&guards[0]) };
+        moved(80);
+        hot_pause();
+        unsafe { guard_hit(&guards[2]) }; // after the call: not counted
+        let counts = hot_counts();
+        assert_eq!(
+            counts,
+            vec![(guards[0] - 1, 1), (guards[1] - 1, 5), (guards[2] - 1, 11)],
+            "guard index = value - 1; the 80 bytes count 10 on the caller's block"
+        );
+        assert!(hot_prepare());
+        assert!(hot_counts().is_empty());
+        set_hot_wanted(false);
+        assert!(!hot_prepare());
+        hot_resume();
+        unsafe { guard_hit(&guards[1]) };
+        hot_pause();
+        assert!(hot_counts().is_empty(), "disarmed: nothing is counted");
+    }
 }

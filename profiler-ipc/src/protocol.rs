@@ -33,8 +33,8 @@ use crate::feedback::{Feedback, Outcome};
 /// "PERFSYN1" in little-endian.
 pub const MAGIC: u64 = u64::from_le_bytes(*b"PERFSYN1");
 /// Bumped on every incompatible change of this file (3: the concurrent request; 4: fuel and
-/// heap limits, `fuel_out`; 5: `setup_reused`).
-pub const VERSION: u32 = 5;
+/// heap limits, `fuel_out`; 5: `want_hot` and the feedback's hot addresses; 6: `setup_reused`).
+pub const VERSION: u32 = 6;
 /// The region's fd number in the worker.
 pub const REGION_FD: i32 = 3;
 /// The pool doorbell's fd number in the worker.
@@ -48,6 +48,9 @@ pub const BELL_SIZE: usize = 4096;
 pub const MAX_TEXT: usize = 1024;
 /// Upper bound of one encoded feedback record, frame included.
 pub const MAX_RECORD: usize = 2 * MAX_TEXT + 256;
+/// Upper bound of a record of a request with `want_hot` set: [`crate::hot::HOT_MAX`]
+/// addresses of at most 20 encoded bytes each more (ordinary requests keep their batches).
+pub const MAX_HOT_RECORD: usize = MAX_RECORD + crate::hot::HOT_MAX * 20;
 /// Smallest region the supervisor accepts.
 pub const MIN_REGION: usize = HEADER_SIZE + 64 * 1024;
 
@@ -101,6 +104,8 @@ pub struct ToWorker {
     pub req_kind: AtomicU32,
     pub req_count: AtomicU32,
     pub req_bytes: AtomicU64,
+    /// 1: the programs of this request report their hot addresses (`Feedback::hot`).
+    pub want_hot: AtomicU32,
 }
 
 /// Fields the worker writes.
@@ -224,6 +229,7 @@ mod tests {
             },
             input_size: u64::MAX,
             calls: u32::MAX,
+            hot: Vec::new(),
         };
         cap_feedback(&mut fb);
         let mut buf = vec![0u8; MAX_RECORD];

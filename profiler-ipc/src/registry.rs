@@ -39,6 +39,7 @@ pub type SharedMethodFn =
     fn(&(dyn Any + Send + Sync), &mut [Slot]) -> Result<Option<Box<dyn Any>>, CallError>;
 
 /// A registered type: its schema and the code behind it.
+#[derive(Clone)]
 pub struct TypeDef {
     pub schema: TypeSchema,
     pub size: Option<SizeFn>,

@@ -64,6 +64,9 @@ pub struct PoolConfig {
     /// Programs sharing a setup are served by forking its built state (see
     /// [`crate::forkserver`]); off, every program rebuilds it. Same results either way.
     pub setup_reuse: bool,
+    /// The version of each version group the workers bind (`old`/`new`, see `bind`), or
+    /// `None` for every member under its own name.
+    pub bind: Option<String>,
 }
 
 /// Edges per second of instrumented, interpreted execution that a time budget is converted
@@ -101,6 +104,7 @@ impl PoolConfig {
             shm_size: 16 << 20,
             // `PERFSYN_SETUP_REUSE=0` measures the fresh path (bench throughput before/after).
             setup_reuse: std::env::var(crate::forkserver::ENV).map_or(true, |v| v != "0"),
+            bind: None,
         }
     }
 
@@ -271,6 +275,8 @@ pub struct Pool {
     schema: ApiSchema,
     schema_bytes: Vec<u8>,
     stats: PoolStats,
+    /// The requests being posted ask for hot addresses (see [`Pool::run_hot`]).
+    hot: bool,
 }
 
 impl Pool {
@@ -299,6 +305,7 @@ impl Pool {
             schema: ApiSchema::default(),
             schema_bytes: Vec::new(),
             stats: PoolStats::default(),
+            hot: false,
             cfg,
         };
         for _ in 0..pool.cfg.workers {
@@ -402,6 +409,16 @@ impl Pool {
             .into_iter()
             .map(|r| r.expect("every program has feedback when none remain"))
             .collect())
+    }
+
+    /// Like [`Pool::run`], and each feedback also carries the hits per code address of its
+    /// calls under test (`Feedback::hot`; the worker must be built with a PC table, see
+    /// [`crate::hot`]). Only these requests pay for counting.
+    pub fn run_hot(&mut self, programs: &[Program]) -> Result<Vec<Feedback>, PoolError> {
+        self.hot = true;
+        let r = self.run(programs);
+        self.hot = false;
+        r
     }
 
     /// Runs one concurrent test on the pool's first worker (the others stay idle: a timed
@@ -543,7 +560,12 @@ impl Pool {
         let req_off = h.fixed.req_off.load(Relaxed) as usize;
         let req_cap = h.fixed.req_cap.load(Relaxed) as usize;
         let resp_cap = h.fixed.resp_cap.load(Relaxed) as usize;
-        let max_programs = (resp_cap / protocol::MAX_RECORD).max(1);
+        let record = if self.hot {
+            protocol::MAX_HOT_RECORD
+        } else {
+            protocol::MAX_RECORD
+        };
+        let max_programs = (resp_cap / record).max(1);
         // SAFETY: the worker is idle: it does not read the request area until we post.
         let req = unsafe { region.bytes_mut(req_off, req_cap) };
         let mut at = 0;
@@ -577,6 +599,7 @@ impl Pool {
         out.setup_reused.store(0, Relaxed);
         let input = &h.to_worker;
         input.req_kind.store(protocol::REQ_RUN, Relaxed);
+        input.want_hot.store(self.hot as u32, Relaxed);
         input.req_count.store(k as u32, Relaxed);
         input.req_bytes.store(at as u64, Relaxed);
         let seq = input.req_seq.load(Relaxed).wrapping_add(1);
@@ -907,6 +930,10 @@ impl Pool {
         let limits = self.limits;
         let parent = std::process::id() as i32;
         let mut cmd = Command::new(&self.cfg.worker);
+        match &self.cfg.bind {
+            Some(v) => cmd.env(crate::bind::BIND_ENV, v),
+            None => cmd.env_remove(crate::bind::BIND_ENV),
+        };
         cmd.arg("--serve")
             .env("RUST_BACKTRACE", "0")
             .env(

@@ -26,6 +26,21 @@ const IDLE_SPIN: Duration = Duration::from_micros(50);
 /// Runs the worker; returns the process exit code.
 pub fn main(registry: &Registry) -> i32 {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    // A worker of a pair binds one version of each version group (see `bind`).
+    let bound;
+    let registry = match std::env::var(crate::bind::BIND_ENV) {
+        Ok(version) => match crate::bind::bind(registry, &version) {
+            Ok(r) => {
+                bound = r;
+                &bound
+            }
+            Err(e) => {
+                eprintln!("perfsyn-worker: {e}");
+                return 2;
+            }
+        },
+        Err(_) => registry,
+    };
     match args.first().map(String::as_str) {
         Some("--schema") => match serde_json::to_string(&registry.schema()) {
             Ok(s) => {
@@ -172,6 +187,9 @@ fn serve(registry: &Registry) -> i32 {
         last = seq;
         match input.req_kind.load(Relaxed) {
             protocol::REQ_RUN => {
+                crate::meter::set_hot_wanted(input.want_hot.load(Relaxed) != 0);
+                // A zygote keeps the flag it was forked with: hot runs go the fresh way.
+                setups.pause(input.want_hot.load(Relaxed) != 0);
                 let count = input.req_count.load(Relaxed) as usize;
                 let bytes = (input.req_bytes.load(Relaxed) as usize).min(req_cap);
                 // SAFETY: the host does not touch the request area until we reply.

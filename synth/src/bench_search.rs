@@ -20,6 +20,7 @@ use crate::oracle::relative::Direction;
 use crate::search::{Budget, SearchConfig, StrategyKind};
 use crate::suite::case::{self, Case};
 use crate::suite::judge::{outcome, Outcome};
+use crate::verdict::Verdict;
 
 /// Settings of the benchmark.
 #[derive(Clone, Debug)]
@@ -45,7 +46,7 @@ pub struct Run {
     pub strategy: String,
     pub seed: u64,
     pub want_bottleneck: bool,
-    pub verdict: String,
+    pub verdict: Verdict,
     pub empirical: Option<String>,
     pub outcome: Outcome,
     /// Detected (with its true class), or a clean negative on a control.
@@ -125,7 +126,7 @@ pub fn run(
                         strategy: strategy.name().to_string(),
                         seed,
                         want_bottleneck: case.expected.is_positive(),
-                        verdict: r.verdict.clone(),
+                        verdict: r.verdict,
                         empirical: r.empirical.clone(),
                         outcome: o,
                         correct: matches!(o, Outcome::Detected | Outcome::CorrectNegative),
@@ -155,7 +156,10 @@ pub fn run(
                     .filter(|r| r.outcome == Outcome::FalsePositive)
                     .count(),
                 controls: mine.iter().filter(|r| !r.want_bottleneck).count(),
-                inconclusive: mine.iter().filter(|r| r.verdict == "inconclusive").count(),
+                inconclusive: mine
+                    .iter()
+                    .filter(|r| r.verdict == Verdict::Inconclusive)
+                    .count(),
                 total_ms: mine.iter().map(|r| r.elapsed_ms).sum(),
             });
         }
@@ -203,7 +207,7 @@ pub fn render(r: &Report) -> String {
             run.score,
             run.strategy,
             run.seed,
-            run.outcome.label(),
+            run.outcome,
             run.empirical.as_deref().unwrap_or("-")
         ));
     }

@@ -242,6 +242,50 @@ pub struct Job {
     pub kind: &'static str,
     pub a: (String, String, Program),
     pub b: (String, String, Program),
+    /// Arm `a` runs on the new version and arm `b` on the old version of a pair executor
+    /// (a relative confirmation); otherwise both run on the executor itself.
+    pub on_pair: bool,
+}
+
+impl Job {
+    /// Runs the arms listed in `arms` (true: `a`) and returns their feedback in that order.
+    /// On a pair, the runs of each side go to their worker in one batch, the side of the
+    /// first listed arm first.
+    fn run(&self, exec: &mut dyn Executor, arms: &[bool]) -> Result<Vec<Feedback>> {
+        let program = |is_a: bool| if is_a { &self.a.2 } else { &self.b.2 };
+        if !self.on_pair {
+            let batch: Vec<Program> = arms.iter().map(|x| program(*x).clone()).collect();
+            return exec.run(&batch);
+        }
+        let n_a = arms.iter().filter(|x| **x).count();
+        let mut side = |is_a: bool, n: usize| -> Result<Vec<Feedback>> {
+            let batch = vec![program(is_a).clone(); n];
+            match is_a {
+                true => exec.run(&batch),
+                false => match exec.old() {
+                    Some(old) => old.run(&batch),
+                    None => anyhow::bail!("a relative confirmation needs a pair of versions"),
+                },
+            }
+        };
+        let a_first = arms.first().copied().unwrap_or(true);
+        let (fa, fb) = if a_first {
+            let fa = side(true, n_a)?;
+            (fa, side(false, arms.len() - n_a)?)
+        } else {
+            let fb = side(false, arms.len() - n_a)?;
+            (side(true, n_a)?, fb)
+        };
+        anyhow::ensure!(
+            fa.len() == n_a && fb.len() == arms.len() - n_a,
+            "a worker of the pair lost feedback"
+        );
+        let (mut ia, mut ib) = (fa.into_iter(), fb.into_iter());
+        Ok(arms
+            .iter()
+            .map(|x| if *x { ia.next() } else { ib.next() }.expect("counted"))
+            .collect())
+    }
 }
 
 /// Runs the confirmation of `jobs` (in order: best first) on `exec`.
@@ -270,7 +314,7 @@ pub fn confirm(
     .into();
     for job in jobs {
         let result = if timer {
-            let fb = exec.run(&[job.a.2.clone(), job.b.2.clone()])?;
+            let fb = job.run(exec, &[true, false])?;
             if !(usable(&fb[0]) && usable(&fb[1])) {
                 out.unconfirmed.push(Unconfirmed {
                     rank: job.rank,
@@ -304,14 +348,9 @@ fn confirm_one(
     warmup: usize,
     costs: Option<(Feedback, Feedback)>,
 ) -> Result<std::result::Result<Confirmation, String>> {
-    let (pa, pb) = (&job.a.2, &job.b.2);
     // Warm-up: also gives the deterministic figures of one run per arm.
-    let mut warm = Vec::with_capacity(2 * warmup.max(1));
-    for _ in 0..warmup.max(1) {
-        warm.push(pa.clone());
-        warm.push(pb.clone());
-    }
-    let fb = exec.run(&warm)?;
+    let warm: Vec<bool> = [true, false].repeat(warmup.max(1));
+    let fb = job.run(exec, &warm)?;
     let (Some(fa), Some(fb0)) = (
         fb.iter().step_by(2).find(|f| usable(f)).cloned(),
         fb.iter().skip(1).step_by(2).find(|f| usable(f)).cloned(),
@@ -331,13 +370,9 @@ fn confirm_one(
             // a b | b a | a b | ...: each arm runs first half of the time.
             let first = (done + k) % 2 == 0;
             a_first.push(first);
-            if first {
-                batch.extend([pa.clone(), pb.clone()]);
-            } else {
-                batch.extend([pb.clone(), pa.clone()]);
-            }
+            batch.extend([first, !first]);
         }
-        let fbs = exec.run(&batch)?;
+        let fbs = job.run(exec, &batch)?;
         for (k, first) in a_first.iter().enumerate() {
             let (x, y) = (&fbs[2 * k], &fbs[2 * k + 1]);
             let (fa_k, fb_k) = if *first { (x, y) } else { (y, x) };

@@ -16,6 +16,16 @@ pub trait Executor {
     /// Runs `programs` and returns their feedback in order.
     fn run(&mut self, programs: &[Program]) -> Result<Vec<Feedback>>;
 
+    /// Runs `programs` like [`run`](Executor::run), each feedback also carrying the hits per
+    /// code address of its calls under test (`Feedback::hot`), with the binary those
+    /// addresses are in; `None` when the executor cannot count them (the default).
+    fn run_hot(
+        &mut self,
+        _programs: &[Program],
+    ) -> Result<Option<(Vec<Feedback>, std::path::PathBuf)>> {
+        Ok(None)
+    }
+
     /// The executor wall-clock confirmation times programs on: an uninstrumented build of the
     /// same worker (same schema; instrumentation inflates and distorts time), or `None` to
     /// time on this executor. The default is `None`: an executor without a twin (a fake, a
@@ -29,6 +39,30 @@ pub trait Executor {
     fn setup_reused(&self) -> u64 {
         0
     }
+
+    /// A pair of versions ([`crate::pair::PairExecutor`]): the old version's executor, which
+    /// runs the same programs as the reference of the relative oracle (`run` runs the new
+    /// version). `None` for a single version.
+    fn old(&mut self) -> Option<&mut dyn Executor> {
+        None
+    }
+}
+
+/// Runs `programs` on both versions of a pair: (new, old) feedback per program, in order.
+pub fn run_pairs(
+    exec: &mut dyn Executor,
+    programs: &[Program],
+) -> Result<Vec<(Feedback, Feedback)>> {
+    let new = exec.run(programs)?;
+    let old = exec
+        .old()
+        .ok_or_else(|| anyhow::anyhow!("a relative run needs a pair of versions"))?
+        .run(programs)?;
+    anyhow::ensure!(
+        new.len() == programs.len() && old.len() == programs.len(),
+        "a worker of the pair lost feedback"
+    );
+    Ok(new.into_iter().zip(old).collect())
 }
 
 /// Checks the [`Executor`] contract on `exec` for `programs`: one feedback per program.

@@ -14,13 +14,15 @@ use crate::confirm::{self, ConfirmConfig, ConfirmReport};
 use crate::exec::Executor;
 use crate::init::{initial_program, Initial};
 use crate::learn::LearnRow;
-use crate::oracle::asymptotic::{judge, unreliable_reason, Asymptotic, ScoreKind, Thresholds};
+use crate::oracle::asymptotic::{self, unreliable_reason, Asymptotic, ScoreKind, Thresholds};
 use crate::oracle::fit::Class;
 use crate::oracle::relative::{self, Direction, Relative};
-use crate::oracle::Oracle;
+use crate::oracle::{Obs, Oracle};
+use crate::pair::Versions;
 use crate::search::{Progress, Search, SearchConfig, Stats, StrategyKind};
 use crate::shrink::{shrink_best, ShrinkConfig};
-use crate::spec::{self, MethodRef};
+use crate::spec::MethodRef;
+use crate::verdict::Verdict;
 
 /// Which oracle judges the run.
 #[derive(
@@ -108,17 +110,22 @@ pub struct ExploreReport {
     pub strategy: String,
     pub seed: u64,
     pub metric: String,
-    /// `bottleneck` | `no-bottleneck` | `no-initial-program` | `inconclusive`.
-    pub verdict: String,
+    /// What the run concluded.
+    pub verdict: Verdict,
     pub reason: String,
     pub expected: Option<String>,
     pub empirical: Option<String>,
     pub fit_error: Option<f64>,
     /// Relative oracle: cost new / old of the best program.
     pub ratio: Option<f64>,
-    /// Relative oracle: the reference (`old`) type the programs are retyped to.
+    /// Relative oracle: the Rust type the old version's worker runs the programs on.
     #[serde(default)]
     pub ref_type: Option<String>,
+    /// Relative oracle: the Rust type the new version's worker runs them on (`type` is the
+    /// name the programs use, a version group's name). Absent in run files written when a
+    /// version group was compared by renaming the program's types.
+    #[serde(default)]
+    pub new_type: Option<String>,
     /// Measured wall-clock ratio of the best program's confirmation (new/old for relative
     /// runs, largest/smallest size for asymptotic ones).
     #[serde(default)]
@@ -151,6 +158,10 @@ pub struct ExploreReport {
     /// improvement found, each judged and confirmed on its own.
     #[serde(default)]
     pub sides: Option<relative::Sides<BestProgram>>,
+    /// Asymptotic oracle: the lines of the call under test whose hits grow fastest over the
+    /// sweep, fastest first (see `hotlines`).
+    #[serde(default)]
+    pub hot_lines: Vec<crate::hotlines::HotLine>,
     pub stats: Stats,
     pub tree: TreeSummary,
 }
@@ -164,67 +175,6 @@ pub struct TreeSummary {
     pub learning_top: Vec<LearnRow>,
 }
 
-/// The programs a relative run compares: the `new` member runs as the version under
-/// analysis, the `old` member as the reference.
-struct Pair {
-    new_ty: String,
-    old_ty: String,
-}
-
-/// Resolves the method, allowing a spec that names both members of one version group.
-fn resolve<'s>(schema: &'s ApiSchema, spec_str: &str) -> Result<(MethodRef<'s>, Option<Pair>)> {
-    match spec::resolve_method(schema, spec_str) {
-        Ok(m) => {
-            let pair = schema.counterpart(&m.ty.name).and_then(|other| {
-                let v = m.ty.version.as_ref()?;
-                other
-                    .method(&m.method.name)
-                    .filter(|o| o.signature() == m.method.signature())?;
-                Some(if v.version == "new" {
-                    Pair {
-                        new_ty: m.ty.name.clone(),
-                        old_ty: other.name.clone(),
-                    }
-                } else {
-                    Pair {
-                        new_ty: other.name.clone(),
-                        old_ty: m.ty.name.clone(),
-                    }
-                })
-            });
-            Ok((m, pair))
-        }
-        Err(e) => {
-            // `Group::method` names two types of one version group: explore the new one.
-            let (ty, method) = spec_str.rsplit_once("::").unwrap_or((spec_str, ""));
-            let members = spec::resolve_type(schema, ty);
-            let new = members
-                .iter()
-                .find(|t| t.version.as_ref().is_some_and(|v| v.version == "new"));
-            match (members.len(), new) {
-                (2, Some(new)) => {
-                    let m = new.method(method).ok_or(e)?;
-                    let old = schema.counterpart(&new.name).expect("group of two");
-                    let same = old
-                        .method(method)
-                        .is_some_and(|o| o.signature() == m.signature());
-                    if !same {
-                        bail!("{spec_str} differs between the versions of group {ty}; only methods with the same signature in both are explored");
-                    }
-                    Ok((
-                        MethodRef { ty: new, method: m },
-                        Some(Pair {
-                            new_ty: new.name.clone(),
-                            old_ty: old.name.clone(),
-                        }),
-                    ))
-                }
-                _ => Err(e),
-            }
-        }
-    }
-}
-
 /// Runs `explore` with the default shrinking budget. `progress` receives live figures.
 pub fn explore(
     exec: &mut dyn Executor,
@@ -235,6 +185,9 @@ pub fn explore(
 }
 
 /// Runs `explore`; a reported best program is shrunk within `shrink_cfg` (see `shrink.rs`).
+///
+/// Four phases in order: [`resolve`] the method and its oracle, [`search`] from p0 within the
+/// budget, [`judge`] the best program (shrinking a reported one), [`confirm`] it on the clock.
 pub fn explore_with(
     exec: &mut dyn Executor,
     cfg: &ExploreConfig,
@@ -242,13 +195,62 @@ pub fn explore_with(
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<ExploreReport> {
     let schema = exec.schema().clone();
-    let (target, pair) = resolve(&schema, &cfg.method)?;
+    let old_schema = exec.old().map(|o| o.schema().clone());
+    let (plan, mut report) = resolve(&schema, old_schema.as_ref(), cfg)?;
+    let Some(found) = search(exec, cfg, &plan, &mut report, progress)? else {
+        return Ok(report);
+    };
+    let sweep = judge(exec, cfg, &plan, shrink_cfg, found, &mut report)?;
+    confirm(exec, cfg, &plan, &sweep, &mut report)?;
+    Ok(report)
+}
+
+/// What [`resolve`] settles before the search: the method, its pair, and the oracle.
+struct Plan<'s> {
+    schema: &'s ApiSchema,
+    target: MethodRef<'s>,
+    pair: Option<Versions>,
+    use_relative: bool,
+    expected: Option<Class>,
+    asym: Asymptotic,
+    rel: Relative,
+}
+
+impl Plan<'_> {
+    fn oracle(&self) -> &dyn Oracle {
+        if self.use_relative {
+            &self.rel
+        } else {
+            &self.asym
+        }
+    }
+}
+
+/// What [`search`] hands to [`judge`]: the best program and the figures along its path.
+struct Found {
+    best_obs: Obs,
+    path_points: Vec<(u64, f64)>,
+    ref_points: Vec<(u64, f64)>,
+    best_program: Program,
+    /// Relative runs with `--direction both`: the largest regression and improvement.
+    side_programs: Option<(Option<BestProgram>, Option<BestProgram>)>,
+}
+
+/// Phase 1: resolves the method, picks the oracle and the expected class, and starts the
+/// report (verdict `no-initial-program` until the search finds one). `old`: the old version's
+/// schema when the executor is a pair (`pair.rs`).
+fn resolve<'s>(
+    schema: &'s ApiSchema,
+    old: Option<&ApiSchema>,
+    cfg: &ExploreConfig,
+) -> Result<(Plan<'s>, ExploreReport)> {
+    let (target, pair) = crate::pair::resolve(schema, old, &cfg.method)?;
     let use_relative = match cfg.oracle {
         OracleKind::Auto => pair.is_some(),
         OracleKind::Asymptotic => false,
         OracleKind::Relative => {
             if pair.is_none() {
-                bail!("--oracle relative needs a method of a version group (see the versions column of `perfsyn list`); {} has none", cfg.method);
+                bail!("--oracle relative needs a method of a version group (see the versions column of `perfsyn list`) or --baseline REV; {} has none", cfg.method);
             }
             true
         }
@@ -263,23 +265,28 @@ pub fn explore_with(
         })?),
         None => None,
     };
-    let asym = Asymptotic {
+    let plan = Plan {
+        schema,
+        target,
+        pair,
+        use_relative,
         expected,
-        kind: cfg.score,
+        asym: Asymptotic {
+            expected,
+            kind: cfg.score,
+        },
+        rel: Relative {
+            direction: cfg.direction,
+        },
     };
-    let rel = Relative {
-        direction: cfg.direction,
-    };
-    let oracle: &dyn Oracle = if use_relative { &rel } else { &asym };
-
-    let mut report = ExploreReport {
-        method: target.display(),
-        ty: target.ty.name.clone(),
-        oracle: oracle.name().to_string(),
+    let report = ExploreReport {
+        method: plan.target.display(),
+        ty: plan.target.ty.name.clone(),
+        oracle: plan.oracle().name().to_string(),
         strategy: cfg.strategy.name().to_string(),
         seed: cfg.search.seed,
         metric: cfg.search.metric.name().to_string(),
-        verdict: "no-initial-program".into(),
+        verdict: Verdict::NoInitialProgram,
         reason: String::new(),
         expected: expected
             .map(|c| c.label().to_string())
@@ -287,7 +294,8 @@ pub fn explore_with(
         empirical: None,
         fit_error: None,
         ratio: None,
-        ref_type: pair.as_ref().map(|p| p.old_ty.clone()),
+        ref_type: plan.pair.as_ref().map(|p| p.old_ty.clone()),
+        new_type: plan.pair.as_ref().map(|p| p.new_ty.clone()),
         time_ratio: None,
         time_significant: None,
         confirmation: None,
@@ -299,13 +307,27 @@ pub fn explore_with(
         evidence: None,
         ref_points: Vec::new(),
         sides: None,
+        hot_lines: Vec::new(),
         stats: Stats::default(),
         tree: TreeSummary::default(),
     };
+    Ok((plan, report))
+}
 
+/// Phase 2: finds p0 (or checks `--start`), runs the strategy within the budget, and records
+/// the tree, the best programs and the search statistics. `None` when no program ran (the
+/// report then says why).
+fn search(
+    exec: &mut dyn Executor,
+    cfg: &ExploreConfig,
+    plan: &Plan<'_>,
+    report: &mut ExploreReport,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Option<Found>> {
+    let target = &plan.target;
     let p0 = match &cfg.start {
         Some(p) => {
-            perfsyn_profiler_ipc::check::check(p, &schema).map_err(|e| {
+            perfsyn_profiler_ipc::check::check(p, plan.schema).map_err(|e| {
                 anyhow::anyhow!("the starting program does not fit this worker's API: {e}")
             })?;
             let calls_target = p.body.iter().any(|s| {
@@ -320,25 +342,20 @@ pub fn explore_with(
             }
             p.clone()
         }
-        None => match initial_program(exec, &target, &cfg.search.mutation)? {
+        None => match initial_program(exec, target, &cfg.search.mutation)? {
             Initial::Found(p) => p,
             Initial::NotFound(reason) => {
                 report.reason = reason;
-                return Ok(report);
+                return Ok(None);
             }
         },
     };
-    let counterpart = pair.as_ref().map(|pr| {
-        let (from, to) = (pr.new_ty.clone(), pr.old_ty.clone());
-        Box::new(move |p: &Program| p.retyped(&|t: &str| (t == from).then(|| to.clone())))
-            as crate::search::Counterpart
-    });
-    let mut search = Search::new(exec, oracle, cfg.search.clone(), counterpart);
+    let mut search = Search::new(exec, plan.oracle(), cfg.search.clone(), plan.use_relative);
     search.on_progress(|p| progress(p));
     if !search.root(p0)? {
         report.reason = "the initial program does not run".into();
         report.stats = search.stats.clone();
-        return Ok(report);
+        return Ok(None);
     }
     let mut strategy = cfg.strategy.build();
     search.run(strategy.as_mut())?;
@@ -383,7 +400,6 @@ pub fn explore_with(
     for id in &ranked[1..] {
         report.others.push(describe(*id, &search)?);
     }
-    let metric = cfg.search.metric;
     let best_obs = search.nodes[best_id].obs;
     let path_points: Vec<(u64, f64)> = search
         .path_obs(best_id)
@@ -397,7 +413,7 @@ pub fn explore_with(
         .collect();
     let best_program = search.nodes[best_id].program.clone();
     let side_ids = relative::sides(search.nodes.iter().map(|n| n.obs).enumerate());
-    let side_programs = if use_relative && cfg.direction == Direction::Both {
+    let side_programs = if plan.use_relative && cfg.direction == Direction::Both {
         Some((
             side_ids.0.map(|id| describe(id, &search)).transpose()?,
             side_ids.1.map(|id| describe(id, &search)).transpose()?,
@@ -406,66 +422,114 @@ pub fn explore_with(
         None
     };
     report.stats = search.stats.clone();
-    drop(search);
+    Ok(Some(Found {
+        best_obs,
+        path_points,
+        ref_points,
+        best_program,
+        side_programs,
+    }))
+}
 
-    if use_relative {
-        let mut ratio = relative::ratio(&best_obs);
-        let found = relative::passes(ratio, cfg.t_rel, cfg.direction);
-        // Shrink a reported program, keeping a ratio past t_rel in the same direction.
-        if let (true, Some(pr), Some(best)) = (found, &pair, report.best.as_mut()) {
-            let (from, to) = (pr.new_ty.clone(), pr.old_ty.clone());
-            let retype = move |p: &Program| p.retyped(&|t: &str| (t == from).then(|| to.clone()));
-            let (slower, t_rel, dir) = (ratio >= 1.0, cfg.t_rel, cfg.direction);
-            shrink_best(
-                exec,
-                best,
-                shrink_cfg,
-                metric,
-                Some(&retype),
-                &mut |ex, p| {
-                    let fb = ex.run(&[p.clone(), retype(p)])?;
-                    let r = (metric.of(&fb[0]) + 1.0) / (metric.of(&fb[1]) + 1.0);
-                    let runs = fb.iter().all(|f| f.is_ok() && f.calls > 0);
-                    Ok(runs && relative::passes(r, t_rel, dir) && (r >= 1.0) == slower)
-                },
-            )?;
-            ratio = (best.cost + 1.0) / (best.cost_ref.unwrap_or(best.cost) + 1.0);
-        }
-        report.ratio = Some(ratio);
-        report.points = path_points;
-        report.ref_points = ref_points;
-        let mut found = relative::passes(ratio, cfg.t_rel, cfg.direction);
-        report.reason = format!(
-            "cost new/old = {ratio:.3} on the best program (threshold t_rel = {})",
-            cfg.t_rel
-        );
-        if let (Some((slower, faster)), Some(pr)) = (side_programs, &pair) {
-            let ratio_of = |b: &BestProgram| (b.cost + 1.0) / (b.cost_ref.unwrap_or(b.cost) + 1.0);
-            let sides = relative::Sides::judge(slower, faster, cfg.t_rel, &ratio_of, &mut |b| {
-                if cfg.confirm.top == 0 {
-                    return Ok(None);
-                }
-                let jobs = confirm_jobs_relative(&[b], pr, 1);
-                let c = confirm::confirm(exec, &jobs, &cfg.confirm)?;
-                Ok(c.confirmed.first().map(|x| (x.time_ratio, x.significant)))
-            })?;
-            found = sides.any_passes();
-            report.reason = sides.describe(cfg.t_rel);
-            report.sides = Some(sides);
-        }
-        report.verdict = if found { "bottleneck" } else { "no-bottleneck" }.into();
-        if let Some(pr) = &pair {
-            let top: Vec<&BestProgram> = report.best.iter().chain(&report.others).collect();
-            let jobs = confirm_jobs_relative(&top, pr, cfg.confirm.top);
-            attach(
-                &mut report,
-                confirm::confirm(exec, &jobs, &cfg.confirm)?,
-                &jobs,
-            );
-        }
-        return Ok(report);
+/// Phase 3: the verdict on the best program, by the plan's oracle; a reported program is
+/// shrunk. Returns the asymptotic sweep that [`confirm`] times (empty for relative runs).
+fn judge(
+    exec: &mut dyn Executor,
+    cfg: &ExploreConfig,
+    plan: &Plan<'_>,
+    shrink_cfg: ShrinkConfig,
+    found: Found,
+    report: &mut ExploreReport,
+) -> Result<Vec<Program>> {
+    if plan.use_relative {
+        judge_relative(exec, cfg, plan, shrink_cfg, found, report)?;
+        Ok(Vec::new())
+    } else {
+        judge_asymptotic(exec, cfg, plan, shrink_cfg, found, report)
     }
+}
 
+/// The relative verdict: the cost ratio new/old of the best program (and of each side with
+/// `--direction both`, each confirmed on its own) against t_rel.
+fn judge_relative(
+    exec: &mut dyn Executor,
+    cfg: &ExploreConfig,
+    plan: &Plan<'_>,
+    shrink_cfg: ShrinkConfig,
+    found: Found,
+    report: &mut ExploreReport,
+) -> Result<()> {
+    let pair = &plan.pair;
+    let metric = cfg.search.metric;
+    let Found {
+        best_obs,
+        path_points,
+        ref_points,
+        side_programs,
+        ..
+    } = found;
+    let mut ratio = relative::ratio(&best_obs);
+    let found = relative::passes(ratio, cfg.t_rel, cfg.direction);
+    // Shrink a reported program, keeping a ratio past t_rel in the same direction.
+    if let (true, Some(best)) = (found, report.best.as_mut()) {
+        let (slower, t_rel, dir) = (ratio >= 1.0, cfg.t_rel, cfg.direction);
+        shrink_best(exec, best, shrink_cfg, metric, true, &mut |ex, p| {
+            let (new, old) = crate::exec::run_pairs(ex, std::slice::from_ref(p))?.remove(0);
+            let r = (metric.of(&new) + 1.0) / (metric.of(&old) + 1.0);
+            let runs = [&new, &old].iter().all(|f| f.is_ok() && f.calls > 0);
+            Ok(runs && relative::passes(r, t_rel, dir) && (r >= 1.0) == slower)
+        })?;
+        ratio = (best.cost + 1.0) / (best.cost_ref.unwrap_or(best.cost) + 1.0);
+    }
+    report.ratio = Some(ratio);
+    report.points = path_points;
+    report.ref_points = ref_points;
+    let mut found = relative::passes(ratio, cfg.t_rel, cfg.direction);
+    report.reason = format!(
+        "cost new/old = {ratio:.3} on the best program (threshold t_rel = {})",
+        cfg.t_rel
+    );
+    if let (Some((slower, faster)), Some(pr)) = (side_programs, pair) {
+        let ratio_of = |b: &BestProgram| (b.cost + 1.0) / (b.cost_ref.unwrap_or(b.cost) + 1.0);
+        let sides = relative::Sides::judge(slower, faster, cfg.t_rel, &ratio_of, &mut |b| {
+            if cfg.confirm.top == 0 {
+                return Ok(None);
+            }
+            let jobs = confirm_jobs_relative(&[b], pr, 1);
+            let c = confirm::confirm(exec, &jobs, &cfg.confirm)?;
+            Ok(c.confirmed.first().map(|x| (x.time_ratio, x.significant)))
+        })?;
+        found = sides.any_passes();
+        report.reason = sides.describe(cfg.t_rel);
+        report.sides = Some(sides);
+    }
+    report.verdict = if found {
+        Verdict::Bottleneck
+    } else {
+        Verdict::NoBottleneck
+    };
+    Ok(())
+}
+
+/// The asymptotic verdict: the complexity class fitted on a sweep of the best program's loop
+/// sizes (or on its mutation path when it has no loop) against the documented class.
+/// Returns the sweep of the (possibly shrunk) best program.
+fn judge_asymptotic(
+    exec: &mut dyn Executor,
+    cfg: &ExploreConfig,
+    plan: &Plan<'_>,
+    shrink_cfg: ShrinkConfig,
+    found: Found,
+    report: &mut ExploreReport,
+) -> Result<Vec<Program>> {
+    let expected = plan.expected;
+    let metric = cfg.search.metric;
+    let Found {
+        best_obs,
+        path_points,
+        best_program,
+        ..
+    } = found;
     // Asymptotic verdict: fit on a sweep of the best program's loop sizes when it has loops.
     let sweep =
         crate::sweep::sweep_programs(&best_program, best_obs.size, cfg.search.mutation.max_loop);
@@ -486,7 +550,7 @@ pub fn explore_with(
         }
     }
     points.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
-    let j = judge(&points, expected, &cfg.thresholds);
+    let j = asymptotic::judge(&points, expected, &cfg.thresholds);
     report.points = points;
     report.outliers = j.outliers.clone();
     report.empirical = j.verdict.class.map(|c| c.label().to_string());
@@ -499,17 +563,17 @@ pub fn explore_with(
     let ev = j.verdict.evidence.describe();
     (report.verdict, report.reason) = if j.bottleneck {
         (
-            "bottleneck".into(),
+            Verdict::Bottleneck,
             format!("cost grows as {emp}, documented {exp}"),
         )
     } else if j.reliable {
         match expected {
             Some(_) => (
-                "no-bottleneck".into(),
+                Verdict::NoBottleneck,
                 format!("cost grows as {emp}, within the documented {exp}"),
             ),
             None => (
-                "undocumented".into(),
+                Verdict::Undocumented,
                 format!(
                     "no class was documented (judge it with --expect CLASS); cost grows as {emp}"
                 ),
@@ -517,7 +581,7 @@ pub fn explore_with(
         }
     } else {
         (
-            "inconclusive".into(),
+            Verdict::Inconclusive,
             format!("{} ({ev})", unreliable_reason(&j, &cfg.thresholds)),
         )
     };
@@ -528,7 +592,7 @@ pub fn explore_with(
     if let (true, Some(best)) = (j.bottleneck, report.best.as_mut()) {
         let (class, size0, cost0) = (j.fit.map(|f| f.class), best_obs.size, best_obs.cost);
         let t = cfg.thresholds;
-        shrink_best(exec, best, shrink_cfg, metric, None, &mut |ex, p| {
+        shrink_best(exec, best, shrink_cfg, metric, false, &mut |ex, p| {
             let f = ex.run(std::slice::from_ref(p))?.remove(0);
             if !f.is_ok() || f.calls == 0 {
                 return Ok(false);
@@ -544,12 +608,33 @@ pub fn explore_with(
                 .map(|f| (f.input_size, metric.of(f)))
                 .collect();
             pts.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
-            let j2 = judge(&pts, expected, &t);
+            let j2 = asymptotic::judge(&pts, expected, &t);
             Ok(j2.bottleneck && j2.fit.map(|f| f.class) == class)
         })?;
         if best.shrunk_from.is_some() {
             sweep = crate::sweep::sweep_programs(&best.program, best.input_size, max_loop);
         }
+    }
+    report.hot_lines = crate::hotlines::hot_lines(exec, &sweep)?;
+    Ok(sweep)
+}
+
+/// Phase 4: wall-clock confirmation. Relative runs time the top programs on `new` and on
+/// `old`; asymptotic runs time the best program's largest sweep size against its smallest.
+fn confirm(
+    exec: &mut dyn Executor,
+    cfg: &ExploreConfig,
+    plan: &Plan<'_>,
+    sweep: &[Program],
+    report: &mut ExploreReport,
+) -> Result<()> {
+    if plan.use_relative {
+        if let Some(pr) = &plan.pair {
+            let top: Vec<&BestProgram> = report.best.iter().chain(&report.others).collect();
+            let jobs = confirm_jobs_relative(&top, pr, cfg.confirm.top);
+            attach(report, confirm::confirm(exec, &jobs, &cfg.confirm)?, &jobs);
+        }
+        return Ok(());
     }
     if cfg.confirm.top > 0 && !sweep.is_empty() {
         let big = sweep[0].clone();
@@ -561,20 +646,20 @@ pub fn explore_with(
                 kind: "sweep",
                 a: ("largest".into(), ty.clone(), big),
                 b: ("smallest".into(), ty, small),
+                on_pair: false,
             }];
-            attach(
-                &mut report,
-                confirm::confirm(exec, &jobs, &cfg.confirm)?,
-                &jobs,
-            );
+            attach(report, confirm::confirm(exec, &jobs, &cfg.confirm)?, &jobs);
         }
     }
-    Ok(report)
+    Ok(())
 }
 
 /// The relative confirmation jobs: the top `top` programs on `new` and on `old`.
-fn confirm_jobs_relative(programs: &[&BestProgram], pr: &Pair, top: usize) -> Vec<confirm::Job> {
-    let (from, to) = (pr.new_ty.clone(), pr.old_ty.clone());
+fn confirm_jobs_relative(
+    programs: &[&BestProgram],
+    pr: &Versions,
+    top: usize,
+) -> Vec<confirm::Job> {
     programs
         .iter()
         .take(top)
@@ -582,13 +667,9 @@ fn confirm_jobs_relative(programs: &[&BestProgram], pr: &Pair, top: usize) -> Ve
         .map(|(i, b)| confirm::Job {
             rank: i + 1,
             kind: "relative",
-            a: ("new".into(), from.clone(), b.program.clone()),
-            b: (
-                "old".into(),
-                to.clone(),
-                b.program
-                    .retyped(&|t: &str| (t == from).then(|| to.clone())),
-            ),
+            a: ("new".into(), pr.new_ty.clone(), b.program.clone()),
+            b: ("old".into(), pr.old_ty.clone(), b.program.clone()),
+            on_pair: true,
         })
         .collect()
 }

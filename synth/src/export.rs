@@ -29,6 +29,7 @@ use perfsyn_profiler_ipc::Feedback;
 use crate::exec::Executor;
 use crate::explore::BestProgram;
 use crate::runfile::RunFile;
+use crate::verdict::Verdict;
 
 /// What to export.
 #[derive(
@@ -88,7 +89,7 @@ pub struct Exported {
 #[derive(Debug, thiserror::Error)]
 pub enum ExportError {
     #[error("the run of {method} saved no program (verdict {verdict})")]
-    NoProgram { method: String, verdict: String },
+    NoProgram { method: String, verdict: Verdict },
     #[error("--rank {rank} is out of range: the run saved {count} program(s), ranks 1 to {count}")]
     Rank { rank: usize, count: usize },
     #[error("cannot print the program of rank {rank}: {source}")]
@@ -99,8 +100,12 @@ pub enum ExportError {
     NoLoop { rank: usize },
     #[error("the run of {method} has no documented complexity to assert against; explore it again with --expect CLASS")]
     NoExpectedClass { method: String },
-    #[error("the run file does not name the type {0} (relative run without ref_type?)")]
-    MissingType(String),
+    #[error(
+        "a relative run exports on the pair of versions it compared; this executor has one version"
+    )]
+    NotAPair,
+    #[error("both versions are the Rust type {0} (two git revisions): one test cannot hold both; export --format program or bench instead")]
+    SameType(String),
     #[error("the worker's schema has no type {0}: the run was made with another corpus")]
     UnknownType(String),
     #[error("no measure a plain `cargo test` can see grows with this finding at the test's sizes ({0}), so a regression test could not fail; export --format bench instead")]
@@ -153,12 +158,13 @@ pub fn export(
     cfg: &ExportConfig,
 ) -> Result<Exported, ExportError> {
     let schema = &exec.schema().clone();
+    let old_schema = exec.old().map(|o| o.schema().clone());
     let r = &run.report;
     let all: Vec<&BestProgram> = r.best.iter().chain(&r.others).collect();
     if all.is_empty() {
         return Err(ExportError::NoProgram {
             method: r.method.clone(),
-            verdict: r.verdict.clone(),
+            verdict: r.verdict,
         });
     }
     let best = *cfg
@@ -174,7 +180,7 @@ pub fn export(
     if !has_call_under_test(&program.body) {
         return Err(ExportError::NoCallUnderTest { rank });
     }
-    let plan = Plan::new(run, best, schema)?;
+    let plan = Plan::new(run, best, schema, old_schema.as_ref())?;
     let warnings = Vec::new();
     let body = match cfg.format {
         Format::Program => {
@@ -193,9 +199,9 @@ pub fn export(
         }
         Format::Test => {
             let measure = choose_measure(&plan, exec)?;
-            plan.test(&measure, schema, rank)?
+            plan.test(&measure, rank)?
         }
-        Format::Bench => plan.bench(schema, rank)?,
+        Format::Bench => plan.bench(rank)?,
     };
     let mut source = header(run, best, cfg, &plan, &warnings);
     source.push('\n');
@@ -241,8 +247,16 @@ struct Member {
     alias: &'static str,
     /// What the alias stands for (a full path where the registry gives one).
     target: String,
-    /// The program retyped to this member.
+    /// The program (the same on both members of a relative run: each worker of the pair
+    /// binds its own version under the program's type names).
     program: Program,
+    /// The schema of the member's version, which prints its program.
+    schema: ApiSchema,
+    /// Whether the member is the old version of the pair (runs on its old worker).
+    old: bool,
+    /// The member's own Rust type, which names it in comments and bench labels (the two
+    /// members of a version group share `name`, the group's).
+    label: String,
 }
 
 impl Member {
@@ -251,21 +265,28 @@ impl Member {
         name: &str,
         alias: &'static str,
         program: Program,
+        old: bool,
     ) -> Result<Member, ExportError> {
         let t = schema
             .ty(name)
             .ok_or_else(|| ExportError::UnknownType(name.to_string()))?;
+        let rust = t.rust_type();
+        let last = rust.split('<').next().unwrap_or(rust);
+        let last = last.rsplit("::").next().unwrap_or(last);
         let target = t
             .imports
             .iter()
-            .find(|i| i.rsplit("::").next() == Some(t.name.as_str()))
+            .find(|i| i.rsplit("::").next() == Some(last))
             .cloned()
-            .unwrap_or_else(|| t.name.clone());
+            .unwrap_or_else(|| rust.to_string());
         Ok(Member {
             name: name.to_string(),
             alias,
             target,
             program,
+            label: rust.to_string(),
+            schema: schema.clone(),
+            old,
         })
     }
 
@@ -275,35 +296,41 @@ impl Member {
 }
 
 impl Plan {
-    fn new(run: &RunFile, best: &BestProgram, schema: &ApiSchema) -> Result<Plan, ExportError> {
+    fn new(
+        run: &RunFile,
+        best: &BestProgram,
+        schema: &ApiSchema,
+        old_schema: Option<&ApiSchema>,
+    ) -> Result<Plan, ExportError> {
         let r = &run.report;
         let program = &best.program;
         let kind = if r.oracle == "relative" {
-            let other = r
-                .ref_type
-                .clone()
-                .ok_or_else(|| ExportError::MissingType("ref_type".into()))?;
+            let old_schema = old_schema.ok_or(ExportError::NotAPair)?;
             let ratio = r
                 .ratio
                 .filter(|_| r.best.as_ref().is_some_and(|b| b.program == *program))
                 .unwrap_or_else(|| (best.cost + 1.0) / (best.cost_ref.unwrap_or(0.0) + 1.0));
-            let (from, to) = (r.ty.clone(), other.clone());
-            let retyped = program.retyped(&|t: &str| (t == from).then(|| to.clone()));
             // The slower member on this input is the subject: the one that must get faster.
             let subject_is_new = ratio >= 1.0;
-            let (s, s_prog, f, f_prog) = if subject_is_new {
-                (&r.ty, program.clone(), &other, retyped)
-            } else {
-                (&other, retyped, &r.ty, program.clone())
+            let member = |old: bool, alias| {
+                let sch = if old { old_schema } else { schema };
+                Member::new(sch, &r.ty, alias, program.clone(), old)
             };
+            let (subject, reference) = (
+                member(!subject_is_new, "Subject")?,
+                member(subject_is_new, "Reference")?,
+            );
+            if subject.target == reference.target {
+                return Err(ExportError::SameType(subject.target));
+            }
             Kind::Relative {
-                subject: Member::new(schema, s, "Subject", s_prog)?,
-                reference: Member::new(schema, f, "Reference", f_prog)?,
+                subject,
+                reference,
                 t_rel: t_rel_of(&run.command_line),
             }
         } else {
             Kind::Asymptotic {
-                ty: Member::new(schema, &r.ty, "Subject", program.clone())?,
+                ty: Member::new(schema, &r.ty, "Subject", program.clone(), false)?,
                 expected: r.expected.clone(),
             }
         };
@@ -328,13 +355,13 @@ impl Plan {
 
     /// `run_subject(n: i64) -> Meter` (or `run_subject() -> Meter` without loops): the
     /// program of `m`, measuring its calls under test.
-    fn run_fn(&self, m: &Member, schema: &ApiSchema, rank: usize) -> Result<String, ExportError> {
+    fn run_fn(&self, m: &Member, rank: usize) -> Result<String, ExportError> {
         let opts = PrintOptions {
             loop_scale: self.unit.map(|u| (SCALE.to_string(), u)),
             aliases: vec![(m.name.clone(), m.alias.to_string())],
             meter: Some(METER.to_string()),
         };
-        let printed = print_with(&m.program, schema, &opts)
+        let printed = print_with(&m.program, &m.schema, &opts)
             .map_err(|source| ExportError::Print { rank, source })?;
         let param = if self.unit.is_some() {
             format!("{SCALE}: i64")
@@ -370,17 +397,17 @@ impl Plan {
         match &self.kind {
             Kind::Asymptotic { ty, .. } => ty.alias_line(&format!(
                 "/// The type under test (`{}`). To check a fix, point this alias at the fixed type;\n/// it needs the same constructors and methods.\n",
-                ty.name
+                ty.label
             )),
             Kind::Relative {
                 subject, reference, ..
             } => {
                 subject.alias_line(&format!(
                     "/// The slower version on this input (`{}`). To check a fix, point this alias at the\n/// fixed type (for a version group: the faster member, `{}`).\n",
-                    subject.name, reference.name
+                    subject.label, reference.label
                 )) + &reference.alias_line(&format!(
                     "/// The reference version (`{}`), the faster one on this input.\n",
-                    reference.name
+                    reference.label
                 ))
             }
         }
@@ -439,12 +466,7 @@ impl Plan {
         s
     }
 
-    fn test(
-        &self,
-        measure: &Measure,
-        schema: &ApiSchema,
-        rank: usize,
-    ) -> Result<String, ExportError> {
+    fn test(&self, measure: &Measure, rank: usize) -> Result<String, ExportError> {
         let mut body = String::new();
         let alloc = matches!(measure, Measure::Count(n) if *n != "probe operations");
         if alloc {
@@ -463,7 +485,7 @@ impl Plan {
                 if self.unit.is_none() {
                     return Err(ExportError::NoLoop { rank });
                 }
-                body.push_str(&self.run_fn(ty, schema, rank)?);
+                body.push_str(&self.run_fn(ty, rank)?);
                 let sizes = self.sizes();
                 match measure {
                     Measure::Count(name) => {
@@ -501,9 +523,9 @@ impl Plan {
                         "/// The loop scale the test runs at.\nconst N: i64 = {n};\n"
                     ));
                 }
-                body.push_str(&self.run_fn(subject, schema, rank)?);
+                body.push_str(&self.run_fn(subject, rank)?);
                 body.push('\n');
-                body.push_str(&self.run_fn(reference, schema, rank)?);
+                body.push_str(&self.run_fn(reference, rank)?);
                 match measure {
                     Measure::Count(name) => {
                         body.push_str(&format!(
@@ -531,12 +553,12 @@ impl Plan {
         Ok(self.uses(runtime) + &body)
     }
 
-    fn bench(&self, schema: &ApiSchema, rank: usize) -> Result<String, ExportError> {
+    fn bench(&self, rank: usize) -> Result<String, ExportError> {
         let mut s = String::new();
         s.push_str(&self.aliases());
         s.push('\n');
         for m in self.members() {
-            s.push_str(&self.run_fn(m, schema, rank)?);
+            s.push_str(&self.run_fn(m, rank)?);
             s.push('\n');
         }
         let sizes: Vec<String> = self.sizes().iter().map(|n| n.to_string()).collect();
@@ -545,7 +567,7 @@ impl Plan {
             let call = self.call(m, "n");
             inner.push_str(&format!(
                 "        group.bench_with_input(BenchmarkId::new({label:?}, n), &n, |b, {param}| {{\n            b.iter_custom(|iters| (0..iters).map(|_| {call}.elapsed()).sum::<Duration>())\n        }});\n",
-                label = m.name,
+                label = m.label,
                 // Without loops the scale is unused in the routine.
                 param = if self.unit.is_some() { "&n" } else { "_n" },
             ));
@@ -591,13 +613,14 @@ fn header(
             r.verdict,
             r.reason,
             r.fit_error
+                .filter(|e| e.is_finite())
                 .map_or("-".into(), |e| format!("{:.2}%", e * 100.0))
         ),
         Kind::Relative {
             subject, reference, ..
         } => format!(
             "Found: {}: {}; relative oracle, `{}` is the slower version on this input, `{}` the faster.",
-            r.verdict, r.reason, subject.name, reference.name
+            r.verdict, r.reason, subject.label, reference.label
         ),
     };
     h.push(found);
@@ -613,6 +636,15 @@ fn header(
     ));
     if let Some(p) = &cfg.run_path {
         h.push(format!("Run file: {}", p.display()));
+    }
+    if !r.hot_lines.is_empty() {
+        h.push("Hot lines (hits in the call under test, fastest-growing first):".into());
+        h.extend(
+            r.hot_lines
+                .iter()
+                .take(3)
+                .map(|l| format!("  {}", l.describe())),
+        );
     }
     h.push(String::new());
     match cfg.format {
@@ -698,10 +730,14 @@ fn max_loop_multiple(p: &Program) -> u32 {
 /// least [`TIME_MIN_EXCESS`] times the allowed ratio.
 fn choose_measure(plan: &Plan, exec: &mut dyn Executor) -> Result<Measure, ExportError> {
     let sizes = plan.sizes();
-    let mut run = |programs: Vec<Program>| -> Result<Vec<Feedback>, ExportError> {
-        let fb = exec
-            .run(&programs)
-            .map_err(|e| ExportError::Worker(e.to_string()))?;
+    // Runs `programs` on `m`'s version (its worker of the pair for an old member).
+    let mut run = |m: &Member, programs: Vec<Program>| -> Result<Vec<Feedback>, ExportError> {
+        let on = match (m.old, exec.old()) {
+            (false, _) => exec.run(&programs),
+            (true, Some(old)) => old.run(&programs),
+            (true, None) => return Err(ExportError::NotAPair),
+        };
+        let fb = on.map_err(|e| ExportError::Worker(e.to_string()))?;
         match fb.iter().find(|f| !f.is_ok() || f.calls == 0) {
             Some(f) => Err(ExportError::Worker(format!(
                 "outcome {}",
@@ -726,7 +762,7 @@ fn choose_measure(plan: &Plan, exec: &mut dyn Executor) -> Result<Measure, Expor
                     method: plan.method.clone(),
                 });
             };
-            let fb = run(sizes.iter().map(|n| plan.scaled(ty, *n)).collect())?;
+            let fb = run(ty, sizes.iter().map(|n| plan.scaled(ty, *n)).collect())?;
             for (name, _) in COUNTS {
                 let pts: Vec<(u64, u64)> = sizes
                     .iter()
@@ -739,7 +775,10 @@ fn choose_measure(plan: &Plan, exec: &mut dyn Executor) -> Result<Measure, Expor
             }
             let (small, large) = (sizes[0], *sizes.last().unwrap_or(&sizes[0]));
             let pair = [plan.scaled(ty, large), plan.scaled(ty, small)];
-            let fb = run(pair.iter().cycle().take(2 * TIME_REPS).cloned().collect())?;
+            let fb = run(
+                ty,
+                pair.iter().cycle().take(2 * TIME_REPS).cloned().collect(),
+            )?;
             let observed = min_cpu(&fb, 0, 2) / min_cpu(&fb, 1, 2);
             let slope = class_exponent(expected, &[small as u64, large as u64]).unwrap_or(0.0);
             let allowed = (large as f64 / small as f64).powf(slope);
@@ -762,16 +801,20 @@ fn choose_measure(plan: &Plan, exec: &mut dyn Executor) -> Result<Measure, Expor
         } => {
             let n = *sizes.last().unwrap_or(&1);
             let (s, r) = (plan.scaled(subject, n), plan.scaled(reference, n));
-            let fb = run(vec![s.clone(), r.clone()])?;
+            let (fs, fr) = (
+                run(subject, vec![s.clone()])?,
+                run(reference, vec![r.clone()])?,
+            );
             for (name, _) in COUNTS {
-                let (a, b) = (count_of(name, &fb[0]), count_of(name, &fb[1]));
+                let (a, b) = (count_of(name, &fs[0]), count_of(name, &fr[0]));
                 if (a as f64 + 1.0) / (b as f64 + 1.0) > *t_rel {
                     return Ok(Measure::Count(name));
                 }
             }
-            let pair = [s, r];
-            let fb = run(pair.iter().cycle().take(2 * TIME_REPS).cloned().collect())?;
-            let observed = min_cpu(&fb, 0, 2) / min_cpu(&fb, 1, 2);
+            // Each version on its own worker: the minimum of a few runs per side.
+            let fs = run(subject, vec![s; TIME_REPS])?;
+            let fr = run(reference, vec![r; TIME_REPS])?;
+            let observed = min_cpu(&fs, 0, 1) / min_cpu(&fr, 0, 1);
             if observed >= TIME_MIN_EXCESS {
                 return Ok(Measure::Time {
                     max: observed.sqrt(),

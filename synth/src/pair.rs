@@ -1,28 +1,32 @@
-//! Two revisions as one executor: the same program goes to an `old` worker and a `new` worker.
+//! Two versions as one executor: the same program goes to an `old` worker and a `new` worker.
 //!
-//! A git revision cannot be compiled into the binary that holds the working tree, so
-//! `--baseline REV` runs two workers, one per build of the harness (DESIGN.md, "Two revisions are
-//! two workers"). [`PairExecutor`] presents them to the engine as one executor whose schema is
-//! the new worker's, plus, for every type both revisions register, an old twin named
-//! `Type@baseline` that forms a version group with it. The relative oracle, the search's
-//! counterpart programs and the confirmation then work exactly as for an in-binary version group:
-//! a program that names a `@baseline` type is routed to the old worker with the suffix removed,
-//! every other program to the new worker, and the feedback comes back in submission order.
+//! The relative oracle compares two versions of an API on the same program (DESIGN.md, "Two
+//! revisions are two workers"). [`PairExecutor`] holds one executor per version: `run` runs
+//! the new version, [`Executor::old`] the old one, and [`crate::exec::run_pairs`] gives the
+//! feedback of both as pairs. Its schema is the new version's; the old version's is
+//! [`PairExecutor::old_schema`]. A pair is built in one of two ways:
+//!
+//! * [`PairExecutor::versions`]: both workers from one binary, each binding one member of every
+//!   in-binary version group under the group's name (`profiler_ipc::bind`), so a program
+//!   written against `OrderedMap` runs `OldOrderedMap` on one side and `NewOrderedMap` on the
+//!   other;
+//! * `--baseline REV` (`check::baseline`): the harness built against REV and against the
+//!   working tree.
 
-use anyhow::Result;
-use perfsyn_profiler_ipc::schema::VersionSchema;
-use perfsyn_profiler_ipc::{ApiSchema, Feedback, Program, Stmt};
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{bail, Result};
+use perfsyn_profiler_ipc::{ApiSchema, Feedback, Program};
 
 use crate::exec::Executor;
-
-/// The suffix of the old revision's types in a pair's schema.
-pub const BASELINE_SUFFIX: &str = "@baseline";
+use crate::pool::WorkerPool;
+use crate::spec::MethodRef;
 
 /// An old and a new executor behind one [`Executor`].
 pub struct PairExecutor {
     new: Box<dyn Executor>,
     old: Box<dyn Executor>,
-    schema: ApiSchema,
     /// Builds the pair of uninstrumented twins for timing, on first use.
     twin: Twin,
 }
@@ -41,16 +45,34 @@ impl PairExecutor {
         old: Box<dyn Executor>,
         twins: Option<Box<dyn FnOnce() -> Option<PairExecutor>>>,
     ) -> PairExecutor {
-        let schema = paired_schema(new.schema(), old.schema());
         PairExecutor {
             new,
             old,
-            schema,
             twin: Twin::NotTried(twins),
         }
     }
 
-    /// The old revision's schema (to tell a missing method from a changed one).
+    /// The in-binary pair: `workers` workers of `binary` binding the `new` member of every
+    /// version group, as many binding the `old` one. Their timing twins are the
+    /// uninstrumented build's workers, bound the same way.
+    pub fn versions(binary: &Path, workers: usize, deadline: Duration) -> Result<PairExecutor> {
+        let new = WorkerPool::start_bound(binary, workers, deadline, Some("new"))?;
+        let old = WorkerPool::start_bound(binary, workers, deadline, Some("old"))?;
+        let (binary, twin_workers) = (binary.to_path_buf(), workers);
+        let twins = move || -> Option<PairExecutor> {
+            let plain = crate::worker_build::plain_twin(&binary)?.ok()?;
+            let start = |v| WorkerPool::start_bound(&plain, twin_workers, deadline, Some(v)).ok();
+            let (n, o) = (start("new")?, start("old")?);
+            Some(PairExecutor::new(Box::new(n), Box::new(o), None))
+        };
+        Ok(PairExecutor::new(
+            Box::new(new),
+            Box::new(old),
+            Some(Box::new(twins)),
+        ))
+    }
+
+    /// The old version's schema (to tell a missing method from a changed one).
     pub fn old_schema(&self) -> &ApiSchema {
         self.old.schema()
     }
@@ -58,40 +80,15 @@ impl PairExecutor {
 
 impl Executor for PairExecutor {
     fn schema(&self) -> &ApiSchema {
-        &self.schema
+        self.new.schema()
     }
 
     fn run(&mut self, programs: &[Program]) -> Result<Vec<Feedback>> {
-        let mut new_idx = Vec::new();
-        let mut new_batch = Vec::new();
-        let mut old_idx = Vec::new();
-        let mut old_batch = Vec::new();
-        for (i, p) in programs.iter().enumerate() {
-            match to_old(p) {
-                Some(o) => {
-                    old_idx.push(i);
-                    old_batch.push(o);
-                }
-                None => {
-                    new_idx.push(i);
-                    new_batch.push(p.clone());
-                }
-            }
-        }
-        let mut out: Vec<Option<Feedback>> = vec![None; programs.len()];
-        if !new_batch.is_empty() {
-            for (i, f) in new_idx.into_iter().zip(self.new.run(&new_batch)?) {
-                out[i] = Some(f);
-            }
-        }
-        if !old_batch.is_empty() {
-            for (i, f) in old_idx.into_iter().zip(self.old.run(&old_batch)?) {
-                out[i] = Some(f);
-            }
-        }
-        out.into_iter()
-            .map(|f| f.ok_or_else(|| anyhow::anyhow!("a worker of the pair lost feedback")))
-            .collect()
+        self.new.run(programs)
+    }
+
+    fn old(&mut self) -> Option<&mut dyn Executor> {
+        Some(self.old.as_mut())
     }
 
     fn timing(&mut self) -> Option<&mut dyn Executor> {
@@ -108,48 +105,212 @@ impl Executor for PairExecutor {
     }
 }
 
-/// The new schema plus an old twin (`Type@baseline`, version `old`) of every type both register;
-/// the new type becomes version `new` of a group named after it.
-pub fn paired_schema(new: &ApiSchema, old: &ApiSchema) -> ApiSchema {
-    let mut out = new.clone();
-    let mut twins = Vec::new();
-    for t in &mut out.types {
-        // Types already in an in-binary group, and concurrent types, keep their own pairing.
-        if t.version.is_some() || t.concurrent.is_some() {
-            continue;
-        }
-        let Some(o) = old.ty(&t.name) else {
-            continue;
-        };
-        t.version = Some(VersionSchema {
-            group: t.name.clone(),
-            version: "new".into(),
-        });
-        let mut twin = o.clone();
-        twin.version = Some(VersionSchema {
-            group: t.name.clone(),
-            version: "old".into(),
-        });
-        if twin.rust.is_empty() {
-            twin.rust = twin.name.clone();
-        }
-        twin.name = format!("{}{BASELINE_SUFFIX}", o.name);
-        twin.path = format!("{}{BASELINE_SUFFIX}", o.path);
-        twins.push(twin);
-    }
-    out.types.extend(twins);
-    out
+/// Whether `schema` (a worker that binds no version) has a version group with both members.
+pub fn has_groups(schema: &ApiSchema) -> bool {
+    schema
+        .types
+        .iter()
+        .any(|t| schema.counterpart(&t.name).is_some())
 }
 
-/// The program for the old worker when `p` names a baseline type (suffix removed), else `None`.
-fn to_old(p: &Program) -> Option<Program> {
-    fn names_baseline(stmts: &[Stmt]) -> bool {
-        stmts.iter().any(|s| match s {
-            Stmt::Ctor { ty, .. } | Stmt::Call { ty, .. } => ty.ends_with(BASELINE_SUFFIX),
-            Stmt::Repeat { body, .. } => names_baseline(body),
-            _ => false,
-        })
+/// The spec of `spec`'s method on a pair of in-binary versions, when it names a version group
+/// (`OrderedMap::remove`) or one of its members (`NewOrderedMap::remove`) and both members
+/// have the method with the same signature: `Group::method`. `schema` binds no version.
+pub fn group_spec(schema: &ApiSchema, spec: &str) -> Option<String> {
+    let (ty, method) = spec.rsplit_once("::")?;
+    let members = crate::spec::resolve_type(schema, ty);
+    let t = members.iter().find(|t| t.version.is_some())?;
+    let group = &t.version.as_ref()?.group;
+    let other = schema.counterpart(&t.name)?;
+    let (a, b) = (t.method(method)?, other.method(method)?);
+    (a.signature() == b.signature()).then(|| format!("{group}::{method}"))
+}
+
+/// Explores `cfg` on the in-binary pair of `pool`'s binary, started into `slot` on first use
+/// (a hunt explores every version group's methods on one pair).
+pub fn explore_on_versions(
+    slot: &mut Option<PairExecutor>,
+    pool: &WorkerPool,
+    cfg: &crate::explore::ExploreConfig,
+) -> Result<crate::explore::ExploreReport> {
+    let pair = match slot {
+        Some(p) => p,
+        None => slot.insert(pool.versions()?),
+    };
+    crate::explore::explore(pair, cfg, &mut |_| {})
+}
+
+/// The pair a saved run's programs run on again (`replay`, `export`): for a relative run of an
+/// in-binary version group, the pair of `pool`'s binary; `None` for any other run. Refuses,
+/// with one line, a relative run this binary cannot rebuild the pair of.
+pub fn for_saved_run(
+    run: &crate::runfile::RunFile,
+    pool: &WorkerPool,
+) -> Result<Option<PairExecutor>> {
+    let r = &run.report;
+    if r.oracle != "relative" {
+        return Ok(None);
     }
-    names_baseline(&p.body)
-        .then(|| p.retyped(&|t: &str| t.strip_suffix(BASELINE_SUFFIX).map(str::to_string)))
+    if r.new_type.is_none() {
+        bail!(
+            "this relative run was written when version groups were compared by renaming types, a format no longer read; explore {} again",
+            r.method
+        );
+    }
+    let schema = pool.pool().schema();
+    let is_group = schema
+        .types
+        .iter()
+        .any(|t| t.version.as_ref().is_some_and(|v| v.group == r.ty));
+    if !is_group {
+        bail!(
+            "the worker has no version group {}: the run compared two git revisions (run `perfsyn explore --baseline` again) or another harness",
+            r.ty
+        );
+    }
+    Ok(Some(pool.versions()?))
+}
+
+/// The two versions a relative run compares, by the Rust type each side's program names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Versions {
+    pub new_ty: String,
+    pub old_ty: String,
+}
+
+/// Resolves `spec` on the executor's schema; on a pair (`old`: the old version's schema), also
+/// the versions the relative oracle compares. A method missing in the old version, or with
+/// another signature there, is refused with one line.
+pub fn resolve<'s>(
+    schema: &'s ApiSchema,
+    old: Option<&ApiSchema>,
+    spec: &str,
+) -> Result<(MethodRef<'s>, Option<Versions>)> {
+    let m = crate::spec::resolve_method(schema, spec)?;
+    let Some(old) = old else {
+        return Ok((m, None));
+    };
+    let then = old
+        .ty(&m.ty.name)
+        .and_then(|t| Some((t, t.method(&m.method.name)?)));
+    match then {
+        None => bail!(
+            "{} does not exist in the old version: there is nothing to compare it with",
+            m.display()
+        ),
+        Some((_, om)) if om.signature() != m.method.signature() => bail!(
+            "{} differs between the versions ({} old, {} new); only methods with the same signature in both are compared",
+            m.display(),
+            om.signature(),
+            m.method.signature()
+        ),
+        Some((ot, _)) => {
+            let versions = Versions {
+                new_ty: m.ty.rust_type().to_string(),
+                old_ty: ot.rust_type().to_string(),
+            };
+            Ok((m, Some(versions)))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use perfsyn_profiler_ipc::schema::{MethodSchema, Mode, TypeSchema, VersionSchema};
+
+    fn member(name: &str, version: &str, receiver: Mode) -> TypeSchema {
+        TypeSchema {
+            name: name.into(),
+            rust: String::new(),
+            path: "Map".into(),
+            sized: true,
+            version: Some(VersionSchema {
+                group: "Map".into(),
+                version: version.into(),
+            }),
+            concurrent: None,
+            ctors: Vec::new(),
+            methods: vec![MethodSchema {
+                name: "remove".into(),
+                receiver,
+                params: Vec::new(),
+                ret: None,
+                expected: None,
+                template: None,
+                returns_unit: true,
+            }],
+            fields: Vec::new(),
+            imports: Vec::new(),
+            doc: String::new(),
+        }
+    }
+
+    /// A fake version: every program's feedback carries the version's tag in its edges.
+    struct Tagged(ApiSchema, u64);
+
+    impl Executor for Tagged {
+        fn schema(&self) -> &ApiSchema {
+            &self.0
+        }
+        fn run(&mut self, programs: &[Program]) -> Result<Vec<Feedback>> {
+            Ok(programs
+                .iter()
+                .map(|p| {
+                    let mut f = Feedback::failed(perfsyn_profiler_ipc::Outcome::Ok);
+                    f.cost.edges = self.1 + p.len() as u64;
+                    f
+                })
+                .collect())
+        }
+    }
+
+    #[test]
+    fn the_same_programs_run_on_both_versions_and_come_back_in_pairs() {
+        let schema = ApiSchema::default();
+        let mut pair = PairExecutor::new(
+            Box::new(Tagged(schema.clone(), 1000)),
+            Box::new(Tagged(schema, 2000)),
+            None,
+        );
+        let programs = [Program::default(), Program::default()];
+        let fb = crate::exec::run_pairs(&mut pair, &programs).unwrap();
+        assert_eq!(fb.len(), 2);
+        for (new, old) in fb {
+            assert_eq!((new.cost.edges, old.cost.edges), (1000, 2000));
+        }
+        // A single version has no old side: a relative run on it is an error, not a guess.
+        let mut single = Tagged(ApiSchema::default(), 0);
+        assert!(crate::exec::run_pairs(&mut single, &programs).is_err());
+    }
+
+    #[test]
+    fn a_group_or_member_method_names_the_group_only_with_one_signature() {
+        let same = ApiSchema {
+            types: vec![
+                member("OldMap", "old", Mode::Mut),
+                member("NewMap", "new", Mode::Mut),
+            ],
+        };
+        assert!(has_groups(&same));
+        for spec in ["Map::remove", "OldMap::remove", "NewMap::remove"] {
+            assert_eq!(
+                group_spec(&same, spec).as_deref(),
+                Some("Map::remove"),
+                "{spec}"
+            );
+        }
+        assert_eq!(group_spec(&same, "Map::vanish"), None);
+        let changed = ApiSchema {
+            types: vec![
+                member("OldMap", "old", Mode::Mut),
+                member("NewMap", "new", Mode::Ref),
+            ],
+        };
+        assert_eq!(group_spec(&changed, "Map::remove"), None);
+        let alone = ApiSchema {
+            types: vec![member("OldMap", "old", Mode::Mut)],
+        };
+        assert!(!has_groups(&alone));
+    }
 }

@@ -52,7 +52,7 @@ pub fn series(r: &ExploreReport) -> Vec<Series> {
     let mut out = Vec::new();
     if r.oracle == "relative" {
         out.push(Series {
-            name: format!("new ({})", r.ty),
+            name: format!("new ({})", r.new_type.as_deref().unwrap_or(&r.ty)),
             points: as_f(&r.points),
             measured: true,
         });

@@ -16,6 +16,8 @@ pub struct WorkerPool {
     binary: std::path::PathBuf,
     workers: usize,
     deadline: Duration,
+    /// The version the workers bind (see `profiler_ipc::bind`).
+    bind: Option<String>,
     /// The uninstrumented twin's pool for wall-clock timing, started on first use.
     twin: Twin,
 }
@@ -31,8 +33,20 @@ impl WorkerPool {
     /// (edges at a fixed nominal rate) so that it does not depend on the machine's load; the
     /// wall clock is only a backstop (see `supervisor::fuel_for`).
     pub fn start(binary: &Path, workers: usize, deadline: Duration) -> Result<WorkerPool> {
+        WorkerPool::start_bound(binary, workers, deadline, None)
+    }
+
+    /// As [`WorkerPool::start`], the workers binding version `bind` (`old`/`new`) of each
+    /// version group: one side of an in-binary pair (see `pair.rs`).
+    pub fn start_bound(
+        binary: &Path,
+        workers: usize,
+        deadline: Duration,
+        bind: Option<&str>,
+    ) -> Result<WorkerPool> {
         let mut cfg = PoolConfig::new(binary.to_path_buf()).with_budget(deadline);
         cfg.workers = workers;
+        cfg.bind = bind.map(str::to_string);
         let pool = Pool::start(cfg)
             .with_context(|| format!("cannot start workers from {}", binary.display()))?;
         Ok(WorkerPool {
@@ -40,6 +54,7 @@ impl WorkerPool {
             binary: binary.to_path_buf(),
             workers,
             deadline,
+            bind: bind.map(str::to_string),
             twin: Twin::NotTried,
         })
     }
@@ -47,6 +62,11 @@ impl WorkerPool {
     /// The underlying supervisor.
     pub fn pool(&self) -> &Pool {
         &self.pool
+    }
+
+    /// The in-binary pair of this pool's binary: as many workers binding each version.
+    pub fn versions(&self) -> Result<crate::pair::PairExecutor> {
+        crate::pair::PairExecutor::versions(&self.binary, self.workers, self.deadline)
     }
 }
 
@@ -63,13 +83,23 @@ impl Executor for WorkerPool {
         self.pool.stats().setup_reused
     }
 
+    fn run_hot(
+        &mut self,
+        programs: &[Program],
+    ) -> Result<Option<(Vec<Feedback>, std::path::PathBuf)>> {
+        Ok(Some((self.pool.run_hot(programs)?, self.binary.clone())))
+    }
+
     fn timing(&mut self) -> Option<&mut dyn Executor> {
         if let Twin::NotTried = self.twin {
             // Building the twin can fail (say, the harness changed since the instrumented
             // build); confirmation then times the instrumented worker and says so.
             let started = crate::worker_build::plain_twin(&self.binary)
                 .and_then(Result::ok)
-                .and_then(|bin| WorkerPool::start(&bin, self.workers, self.deadline).ok())
+                .and_then(|bin| {
+                    WorkerPool::start_bound(&bin, self.workers, self.deadline, self.bind.as_deref())
+                        .ok()
+                })
                 .filter(|twin| twin.schema() == self.schema());
             self.twin = match started {
                 Some(p) => Twin::Started(Box::new(p)),

@@ -9,7 +9,7 @@
 //! method the worker does not know, into an error, so `perfsyn replay` exits non-zero.
 
 use anyhow::{bail, Result};
-use perfsyn_profiler_ipc::{Feedback, Program};
+use perfsyn_profiler_ipc::Feedback;
 use serde::{Deserialize, Serialize};
 
 use crate::exec::Executor;
@@ -94,7 +94,7 @@ pub fn replay(
             .ty(t)
             .is_some_and(|ty| ty.method(method_name(&r.method)).is_some())
     };
-    if !known(&r.ty) || r.ref_type.as_deref().is_some_and(|t| !known(t)) {
+    if !known(&r.ty) {
         bail!(
             "the worker has no method {} (type {}): the run was made with another harness or corpus",
             r.method,
@@ -102,33 +102,24 @@ pub fn replay(
         );
     }
     let schema_changed = run.schema_hash_value() != Some(exec.schema().hash());
-    let mut jobs: Vec<(String, String, Program, Option<&Feedback>)> = Vec::new();
-    match (&r.ref_type, r.oracle.as_str()) {
-        (Some(old), "relative") => {
-            let new = r.ty.clone();
-            let p_old = best
-                .program
-                .retyped(&|t: &str| (t == new).then(|| old.clone()));
-            jobs.push((
-                "new".into(),
-                r.ty.clone(),
-                best.program.clone(),
-                best.feedback.as_ref(),
-            ));
-            jobs.push(("old".into(), old.clone(), p_old, best.feedback_ref.as_ref()));
-        }
-        _ => jobs.push((
-            "program".into(),
-            r.ty.clone(),
-            best.program.clone(),
-            best.feedback.as_ref(),
-        )),
-    }
-    let programs: Vec<Program> = jobs.iter().map(|j| j.2.clone()).collect();
-    let fb = exec.run(&programs)?;
+    let program = std::slice::from_ref(&best.program);
+    let (jobs, fb): (Vec<(String, String, Option<&Feedback>)>, Vec<Feedback>) =
+        if r.oracle == "relative" {
+            // The same program on both versions of the pair.
+            let (new, old) = crate::exec::run_pairs(exec, program)?.remove(0);
+            let ty = |t: &Option<String>| t.clone().unwrap_or_else(|| r.ty.clone());
+            let jobs = vec![
+                ("new".into(), ty(&r.new_type), best.feedback.as_ref()),
+                ("old".into(), ty(&r.ref_type), best.feedback_ref.as_ref()),
+            ];
+            (jobs, vec![new, old])
+        } else {
+            let jobs = vec![("program".into(), r.ty.clone(), best.feedback.as_ref())];
+            (jobs, exec.run(program)?)
+        };
     let mut versions = Vec::new();
     let mut differences = 0;
-    for ((label, ty, _, saved), now) in jobs.into_iter().zip(fb) {
+    for ((label, ty, saved), now) in jobs.into_iter().zip(fb) {
         let v = compare(label, ty, saved, &now);
         differences += v.rows.iter().filter(|r| r.flagged).count();
         if v.outcome_saved

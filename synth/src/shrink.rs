@@ -113,8 +113,8 @@ pub fn shrink(
     })
 }
 
-/// Shrinks `best` in place with [`shrink`], then runs the result once (and its
-/// `counterpart`, the reference version of a relative run) so that its feedback, cost and
+/// Shrinks `best` in place with [`shrink`], then runs the result once (on both versions of
+/// the pair for a `relative` run) so that its feedback, cost and
 /// input size are the shrunk program's own, as `replay` and `export` expect. The program
 /// before shrinking goes to [`BestProgram::shrunk_from`]. `keeps_verdict` gets the executor
 /// to run candidates on.
@@ -123,7 +123,7 @@ pub fn shrink_best(
     best: &mut BestProgram,
     cfg: ShrinkConfig,
     metric: Metric,
-    counterpart: Option<&dyn Fn(&Program) -> Program>,
+    relative: bool,
     keeps_verdict: &mut dyn FnMut(&mut dyn Executor, &Program) -> Result<bool>,
 ) -> Result<()> {
     if cfg.budget == 0 {
@@ -131,9 +131,13 @@ pub fn shrink_best(
     }
     let schema = exec.schema().clone();
     let r = shrink(&best.program, &schema, cfg, &mut |p| keeps_verdict(exec, p))?;
-    let mut programs = vec![r.program.clone()];
-    programs.extend(counterpart.map(|c| c(&r.program)));
-    let fb = exec.run(&programs)?;
+    let one = std::slice::from_ref(&r.program);
+    let fb = if relative {
+        let (new, old) = crate::exec::run_pairs(exec, one)?.remove(0);
+        vec![new, old]
+    } else {
+        exec.run(one)?
+    };
     let runs = fb.iter().all(|f| f.is_ok() && f.calls > 0);
     let rust = print(&r.program, &schema).map(|p| p.body);
     let (true, Ok(rust)) = (runs, rust) else {

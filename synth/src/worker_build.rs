@@ -16,9 +16,12 @@ use anyhow::{bail, Context, Result};
 
 use crate::harness::Harness;
 
-/// The sanitizer-coverage flags of the instrumented worker.
+/// The sanitizer-coverage flags of the instrumented worker. The PC table and line tables
+/// serve hot lines (see `hotlines`): the table maps each guard to its block's address, the
+/// line tables map addresses to file:line; neither adds work on an edge.
 pub const SANCOV_FLAGS: &str = "-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=3 \
-     -Cllvm-args=-sanitizer-coverage-trace-pc-guard -Ccodegen-units=16";
+     -Cllvm-args=-sanitizer-coverage-trace-pc-guard -Cllvm-args=-sanitizer-coverage-pc-table \
+     -Cdebuginfo=line-tables-only -Ccodegen-units=16";
 
 /// The binary every harness builds.
 pub const WORKER_BIN: &str = "perfsyn-worker";

@@ -27,6 +27,19 @@ pub struct OpenBaseline {
     pub old_harness: Harness,
 }
 
+impl OpenBaseline {
+    /// What each side of the pair is, appended to the Rust types a relative report names
+    /// (`new_type`, `ref_type`), so that the run file says which revisions it compared.
+    pub fn version_labels(&self) -> (String, String) {
+        let b = &self.baseline;
+        let sha = &b.sha[..b.sha.len().min(10)];
+        (
+            "in the working tree".into(),
+            format!("at {} ({sha})", b.rev),
+        )
+    }
+}
+
 /// Resolves `rev` for `h`'s crate, checks it out, builds both workers and starts them.
 pub fn open(
     h: &Harness,

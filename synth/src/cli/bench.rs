@@ -5,7 +5,9 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 
-use super::common::{choice, parse_duration, parse_positive, parse_workers, WorkerArgs};
+use super::common::{
+    choice, parse_duration, parse_positive, parse_workers, workers_or_cores, WorkerArgs,
+};
 use crate::bench_ipc;
 use crate::oracle::asymptotic::ScoreKind;
 use crate::pool::WorkerPool;
@@ -121,9 +123,7 @@ pub fn run(b: BenchCommand) -> Result<()> {
         }
         BenchCommand::Throughput(a) => {
             let worker = worker_build::resolve_worker(a.worker.worker.as_deref(), a.json)?;
-            let workers = a
-                .workers
-                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let workers = workers_or_cores(a.workers);
             let mut pool =
                 WorkerPool::start(&worker, workers, std::time::Duration::from_millis(500))?;
             let methods = if a.methods.is_empty() {
@@ -144,9 +144,7 @@ pub fn run(b: BenchCommand) -> Result<()> {
             let worker = a.worker.resolve(a.json)?;
             let cfg = bench_ipc::BenchIpcConfig {
                 worker,
-                workers: a
-                    .workers
-                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                workers: workers_or_cores(a.workers),
                 per_figure: a.time,
             };
             let r = bench_ipc::run(&cfg)?;
@@ -159,9 +157,7 @@ pub fn run(b: BenchCommand) -> Result<()> {
         }
         BenchCommand::Search(a) => {
             let worker = a.worker.resolve(a.json)?;
-            let workers = a
-                .workers
-                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let workers = workers_or_cores(a.workers);
             let mut pool =
                 WorkerPool::start(&worker, workers, std::time::Duration::from_millis(500))?;
             let cfg = crate::bench_search::BenchSearchConfig {

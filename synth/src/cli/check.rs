@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 
-use super::common::{parse_duration, parse_positive, parse_workers};
+use super::common::{parse_duration, parse_positive, parse_workers, workers_or_cores};
 use crate::explore::{ExploreConfig, OracleKind};
 use crate::oracle::asymptotic::{ScoreKind, Thresholds};
 use crate::oracle::relative::Direction;
@@ -67,9 +67,7 @@ fn check_inner(a: &CheckArgs) -> Result<i32> {
         seed: a.seed,
         ..SearchConfig::default()
     };
-    let workers = a
-        .workers
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
+    let workers = workers_or_cores(a.workers);
     let deadline = std::time::Duration::from_millis(500);
     let cfg = crate::check::run::CheckConfig {
         rev: a.baseline.clone(),

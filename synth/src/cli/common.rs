@@ -107,12 +107,7 @@ impl SearchArgs {
                 Some(n) => Budget::Programs(n),
                 None => Budget::Time(self.budget),
             },
-            seed: self.seed.unwrap_or_else(|| {
-                std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map(|d| d.as_nanos() as u64 % 1_000_000)
-                    .unwrap_or(1)
-            }),
+            seed: seed_or_clock(self.seed),
             metric: self.metric,
             max_depth: self.max_muts,
             ..SearchConfig::default()
@@ -123,12 +118,22 @@ impl SearchArgs {
 
     /// The number of workers to start.
     pub fn worker_count(&self) -> usize {
-        self.workers.unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(2)
-        })
+        workers_or_cores(self.workers)
     }
+}
+
+/// `--workers`, or one worker per available core (2 when the count is unknown).
+pub(super) fn workers_or_cores(workers: Option<usize>) -> usize {
+    workers.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
+}
+
+/// `--seed`, or a short one (below 10^6, easy to type again) from the clock.
+pub(super) fn seed_or_clock(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64 % 1_000_000)
+    })
 }
 /// Confirmation and run-file options of a search.
 #[derive(Debug, Clone, Args)]

@@ -181,11 +181,7 @@ struct Summary<'a> {
 
 /// Runs `perfsyn compare`.
 pub fn run(a: CompareArgs) -> Result<()> {
-    let seed = a.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64 & 0xffff_ffff)
-    });
+    let seed = super::common::seed_or_clock(a.seed);
     let cfg = a.config(seed)?;
     let worker = crate::worker_build::resolve_worker(a.worker.worker.as_deref(), a.json)?;
     let mut pcfg = PoolConfig::new(worker.clone());

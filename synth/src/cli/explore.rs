@@ -11,6 +11,7 @@ use crate::explore::{explore_with, ExploreConfig, ExploreReport, OracleKind};
 use crate::oracle::asymptotic::{ScoreKind, Thresholds};
 use crate::oracle::relative::Direction;
 use crate::pool::WorkerPool;
+use crate::verdict::Verdict;
 
 #[derive(Debug, Args)]
 pub struct ExploreArgs {
@@ -115,8 +116,16 @@ pub fn run(a: ExploreArgs) -> Result<()> {
         None => None,
     };
     let mut pool = WorkerPool::start(&worker, a.search.worker_count(), a.search.deadline)?;
+    // A version group's method runs on the pair of workers binding each version.
+    let group = (baseline.is_none() && a.oracle != OracleKind::Asymptotic)
+        .then(|| crate::pair::group_spec(pool.pool().schema(), &a.method))
+        .flatten();
+    let mut versions = match &group {
+        Some(_) => Some(pool.versions()?),
+        None => None,
+    };
     let cfg = ExploreConfig {
-        method: a.method.clone(),
+        method: group.unwrap_or_else(|| a.method.clone()),
         strategy: a.search.strategy,
         oracle: if baseline.is_some() {
             OracleKind::Relative
@@ -132,38 +141,43 @@ pub fn run(a: ExploreArgs) -> Result<()> {
         start,
         confirm: a.record.confirm(),
     };
-    let bar = (!a.json).then(|| {
+    let mut bar = (!a.json).then(|| {
         let b = indicatif::ProgressBar::new_spinner();
         b.set_style(
             indicatif::ProgressStyle::with_template("{spinner} {msg}").expect("static template"),
         );
-        b
+        super::status::Status::new(b)
     });
     let shrink = crate::shrink::ShrinkConfig {
         budget: a.shrink_budget,
     };
-    let exec: &mut dyn crate::exec::Executor = match baseline.as_mut() {
-        Some(open) => &mut open.pair,
-        None => &mut pool,
+    let labels = baseline.as_ref().map(|o| o.version_labels());
+    let exec: &mut dyn crate::exec::Executor = match (baseline.as_mut(), versions.as_mut()) {
+        (Some(open), _) => &mut open.pair,
+        (None, Some(pair)) => pair,
+        (None, None) => &mut pool,
     };
-    let report = explore_with(exec, &cfg, shrink, &mut |p| {
-        if let Some(b) = &bar {
-            b.set_message(format!(
-                "{} programs, {} valid, best score {:.3}, {:.1}s",
+    let mut report = explore_with(exec, &cfg, shrink, &mut |p| {
+        if let Some(b) = &mut bar {
+            b.set(format!(
+                "{} programs, {} valid, best score {:.3} (higher: costlier), {:.1}s",
                 p.programs,
                 p.valid,
                 p.best_score,
                 p.elapsed.as_secs_f64()
             ));
-            b.tick();
         }
     })?;
     if let Some(b) = bar {
-        b.finish_and_clear();
+        b.bar().finish_and_clear();
     }
-    let (run_path, plot_path) = record_run(&report, &a, &worker, pool.pool().schema().hash())?;
+    if let Some((new, old)) = labels {
+        report.new_type = report.new_type.map(|t| format!("{t} {new}"));
+        report.ref_type = report.ref_type.map(|t| format!("{t} {old}"));
+    }
+    let (run_path, plot_path) = record_run(&report, &a, &worker, exec.schema().hash())?;
     if let Some(file) = &a.export {
-        export_run(&run_path, &mut pool, a.export_format, 1, Some(file))?;
+        export_run(&run_path, exec, a.export_format, 1, Some(file))?;
     }
     if a.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
@@ -232,15 +246,31 @@ fn render_confirmation(r: &ExploreReport) -> String {
                 t.mean_ns, t.ci95_low_ns, t.ci95_high_ns
             )
         };
+        // Says what was timed: one program at two input sizes, or on two versions.
+        let timed = if x.kind == "sweep" {
+            format!(
+                "one run of the program took {} at its largest input (size {}) and {} at its smallest (size {})",
+                ci(&x.a.time),
+                x.a.input_size,
+                ci(&x.b.time),
+                x.b.input_size
+            )
+        } else {
+            format!(
+                "one run of the program took {} on {} ({}) and {} on {} ({})",
+                ci(&x.a.time),
+                x.a.ty,
+                x.a.label,
+                ci(&x.b.time),
+                x.b.ty,
+                x.b.label
+            )
+        };
         s.push_str(&format!(
-            "  #{} {} {} vs {} {}: cost ratio {:.3}, time ratio {:.3} (p = {:.3}), {}\n",
+            "  #{} {timed}: {:.3}x the time for {:.3}x the cost (p = {:.3}), {}\n",
             x.rank,
-            x.a.label,
-            ci(&x.a.time),
-            x.b.label,
-            ci(&x.b.time),
-            x.cost_ratio,
             x.time_ratio,
+            x.cost_ratio,
             x.p_value,
             if x.significant {
                 "significant"
@@ -252,8 +282,12 @@ fn render_confirmation(r: &ExploreReport) -> String {
     for u in &c.unconfirmed {
         s.push_str(&format!("  #{} not confirmed: {}\n", u.rank, u.reason));
     }
+    let any_significant = c.confirmed.iter().any(|x| x.significant);
+    if any_significant && r.verdict != Verdict::Bottleneck {
+        s.push_str("  significant only says the time difference is measurable: the verdict rests on the deterministic cost, which does not show a bottleneck\n");
+    }
     if r.time_significant == Some(false) {
-        let cost_differs = r.verdict == "bottleneck";
+        let cost_differs = r.verdict == Verdict::Bottleneck;
         s.push_str(&if r.oracle == "relative" && cost_differs {
             "  the measured time difference of the best program is not significant: the method is too short for wall-clock time to show the cost difference\n".to_string()
         } else if r.oracle == "relative" {
@@ -279,6 +313,7 @@ pub fn render_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
             r.expected.as_deref().unwrap_or("undeclared"),
             r.empirical.as_deref().unwrap_or("?"),
             r.fit_error
+                .filter(|e| e.is_finite())
                 .map(|e| format!("{:.2}%", e * 100.0))
                 .unwrap_or_else(|| "-".into())
         ));
@@ -313,6 +348,7 @@ pub fn render_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
             pts.join(" ")
         ));
     }
+    s.push_str(&crate::hotlines::render(&r.hot_lines, 3));
     let st = &r.stats;
     s.push_str(&format!(
         "\n{} programs ({} valid, {} panics, {} crashes, {} timeouts) in {:.1}s\n",

@@ -86,16 +86,16 @@ pub fn run(a: ExportArgs) -> Result<()> {
         .map_err(|e| anyhow::anyhow!("{}: {e}", a.run.display()))?;
     let worker = a.worker.resolve(true)?;
     let mut pool = WorkerPool::start(&worker, 1, std::time::Duration::from_secs(10))?;
+    let mut pair = crate::pair::for_saved_run(&run, &pool)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", a.run.display()))?;
+    let exec: &mut dyn crate::exec::Executor = match pair.as_mut() {
+        Some(p) => p,
+        None => &mut pool,
+    };
     if let Some(dir) = &a.into {
-        return export_into(&a, dir, &run, &mut pool);
+        return export_into(&a, dir, &run, exec);
     }
-    export_run(
-        &a.run,
-        &mut pool,
-        a.format,
-        a.rank as usize,
-        a.output.as_deref(),
-    )
+    export_run(&a.run, exec, a.format, a.rank as usize, a.output.as_deref())
 }
 
 /// `export --into CRATE_DIR`: the file goes to the crate's `tests/` or `benches/`, named after

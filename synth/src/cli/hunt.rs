@@ -91,11 +91,7 @@ pub fn run(a: HuntArgs) -> Result<()> {
         .map_err(|e| anyhow::anyhow!("cannot read the worker {}: {e}", worker.display()))?;
     let pool = WorkerPool::start(
         &worker,
-        a.workers.unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(2)
-        }),
+        super::common::workers_or_cores(a.workers),
         std::time::Duration::from_millis(500),
     )?;
     let schema_hash = format!("{:016x}", pool.pool().schema().hash());
@@ -120,12 +116,7 @@ pub fn run(a: HuntArgs) -> Result<()> {
                 },
                 max_programs_per_method: a.max_programs_per_method,
                 strategy: a.strategy.unwrap_or(StrategyKind::Astar).name().into(),
-                seed: a.seed.unwrap_or_else(|| {
-                    std::time::SystemTime::now()
-                        .duration_since(std::time::UNIX_EPOCH)
-                        .map(|d| d.as_nanos() as u64 % 1_000_000)
-                        .unwrap_or(1)
-                }),
+                seed: super::common::seed_or_clock(a.seed),
                 t_rel: 1.2,
             };
             let methods = hunt::plan(pool.pool().schema(), a.ty.as_deref())?;
@@ -256,8 +247,11 @@ struct HuntBar {
 
 impl crate::hunt::HuntObserver for HuntBar {
     fn started(&mut self, _done: usize, _total: usize, m: &crate::hunt::dir::PlannedMethod) {
-        self.bar
-            .set_message(format!("{} findings; {}", self.findings, m.method));
+        self.bar.set_message(format!(
+            "{}; {}",
+            crate::hunt::report::count(self.findings, "finding"),
+            m.method
+        ));
     }
 
     fn finished(&mut self, m: &crate::hunt::dir::PlannedMethod, r: &ExploreReport, finding: bool) {

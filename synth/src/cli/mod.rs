@@ -13,6 +13,7 @@ mod init;
 mod list;
 mod replay;
 mod report;
+mod status;
 mod suite;
 
 use anyhow::Result;

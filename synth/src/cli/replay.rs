@@ -32,7 +32,13 @@ pub fn run(a: ReplayArgs) -> Result<()> {
     let identity = crate::runfile::worker_identity(&worker)
         .map_err(|e| anyhow::anyhow!("cannot read the worker {}: {e}", worker.display()))?;
     let mut pool = WorkerPool::start(&worker, 1, std::time::Duration::from_secs(10))?;
-    let r = crate::replay::replay(&mut pool, &run, a.rank as usize, &identity.hash)?;
+    let mut pair = crate::pair::for_saved_run(&run, &pool)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", a.run.display()))?;
+    let exec: &mut dyn crate::exec::Executor = match pair.as_mut() {
+        Some(p) => p,
+        None => &mut pool,
+    };
+    let r = crate::replay::replay(exec, &run, a.rank as usize, &identity.hash)?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&r)?);
     } else {

@@ -57,31 +57,33 @@ pub fn run(a: SuiteArgs) -> Result<()> {
         budget_per_case: a.budget_per_case,
         cases: a.cases.clone(),
         no_loops: a.no_loops,
-        seed: a.seed.unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_nanos() as u64 % 1_000_000)
-                .unwrap_or(1)
-        }),
+        seed: super::common::seed_or_clock(a.seed),
         t_rel: 1.2,
     };
     // Fail on a bad pattern before building or starting anything.
     let selected = suite::select(cfg.cases.as_deref())?;
     let worker = a.worker.resolve(a.json)?;
-    let workers = a.workers.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(2)
-    });
+    let workers = super::common::workers_or_cores(a.workers);
     let mut pool = WorkerPool::start(&worker, workers, std::time::Duration::from_millis(500))?;
     let bar = indicatif::ProgressBar::new((selected.len() * strategies.len()) as u64);
     bar.set_style(
         indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {elapsed_precise} {msg}")
             .expect("static template"),
     );
-    let report = suite::run(&mut pool, &cfg, &mut |p| {
+    let relative = selected
+        .iter()
+        .any(|c| c.oracle == suite::case::CaseOracle::Relative);
+    let mut versions = match relative {
+        true => Some(pool.versions()?),
+        false => None,
+    };
+    let pair = versions
+        .as_mut()
+        .map(|p| p as &mut dyn crate::exec::Executor);
+        let mut status = super::status::Status::new(bar.clone());
+    let report = suite::run(&mut pool, pair, &cfg, &mut |p| {
         bar.set_position(p.done as u64);
-        bar.set_message(format!(
+        status.set(format!(
             "{} {} ({})",
             p.case.id,
             p.case.method,

@@ -120,14 +120,30 @@ pub struct CompareConfig {
     pub oracle: OracleConfig,
 }
 
+/// Which version one test found faster.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, strum::EnumString, strum::Display,
+)]
+#[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
+pub enum TestOutcome {
+    /// The old version is faster (T_old).
+    Old,
+    /// The new version is faster (T_new).
+    New,
+    /// Neither is significantly faster (T_none).
+    None,
+    /// The measurement could not be trusted (see `reason`).
+    Inconclusive,
+}
+
 /// One test's result.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TestReport {
     pub index: usize,
     /// Calls per thread (l).
     pub calls_per_thread: usize,
-    /// `old`, `new`, `none` (T_old / T_new / T_none) or `inconclusive`.
-    pub outcome: String,
+    pub outcome: TestOutcome,
     pub reason: Option<String>,
     /// Which version ran first.
     pub first: String,
@@ -217,11 +233,10 @@ pub fn compare(
                     index,
                     calls_per_thread,
                     outcome: match w {
-                        Winner::Old => "old",
-                        Winner::New => "new",
-                        Winner::None => "none",
-                    }
-                    .into(),
+                        Winner::Old => TestOutcome::Old,
+                        Winner::New => TestOutcome::New,
+                        Winner::None => TestOutcome::None,
+                    },
                     reason: None,
                     first: if first_old { "old" } else { "new" }.into(),
                     old: Some(SeriesStats::of(&so, cfg.oracle.confidence)),
@@ -236,7 +251,7 @@ pub fn compare(
                 TestReport {
                     index,
                     calls_per_thread,
-                    outcome: "inconclusive".into(),
+                    outcome: TestOutcome::Inconclusive,
                     reason: Some(reason),
                     first: if first_old { "old" } else { "new" }.into(),
                     old: None,

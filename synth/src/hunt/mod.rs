@@ -184,6 +184,8 @@ pub fn run(
         let mut pool = pool;
         std::thread::spawn(move || {
             let schema_hash = pool.pool().schema().hash();
+            // Version groups run on a pair of workers binding each version (`pair.rs`).
+            let mut versions = None;
             let result = (|| -> Result<Outcome> {
                 for (finished, i) in (done.len()..).zip(pending) {
                     if stop.load(Ordering::SeqCst) {
@@ -194,8 +196,11 @@ pub fn run(
                     let cfg = explore_config(m, &dir.manifest.settings)?;
                     // A method that cannot be explored is recorded with the reason, never
                     // stops the hunt.
-                    let report = explore(&mut pool, &cfg, &mut |_| {})
-                        .unwrap_or_else(|e| error_report(m, &dir.manifest.settings, &e));
+                    let report = match m.oracle.as_str() {
+                        "relative" => crate::pair::explore_on_versions(&mut versions, &pool, &cfg),
+                        _ => explore(&mut pool, &cfg, &mut |_| {}),
+                    }
+                    .unwrap_or_else(|e| error_report(m, &dir.manifest.settings, &e));
                     let run =
                         RunFile::new(report, command_line.clone(), worker.clone(), schema_hash);
                     {
@@ -244,13 +249,14 @@ fn error_report(m: &PlannedMethod, s: &HuntSettings, e: &anyhow::Error) -> Explo
         strategy: s.strategy.clone(),
         seed: s.seed,
         metric: Metric::Cost.name().into(),
-        verdict: "error".into(),
+        verdict: crate::verdict::Verdict::Error,
         reason: format!("{e:#}").replace('\n', " "),
         expected: None,
         empirical: None,
         fit_error: None,
         ratio: None,
         ref_type: None,
+        new_type: None,
         time_ratio: None,
         time_significant: None,
         confirmation: None,
@@ -262,6 +268,7 @@ fn error_report(m: &PlannedMethod, s: &HuntSettings, e: &anyhow::Error) -> Explo
         evidence: None,
         ref_points: Vec::new(),
         sides: None,
+        hot_lines: Vec::new(),
         stats: Default::default(),
         tree: TreeSummary::default(),
     }

@@ -22,6 +22,10 @@ use super::dir::{HuntDir, HuntSettings, PlannedMethod};
 use crate::explore::ExploreReport;
 use crate::rank::{filter_reason, rank, RankConfig};
 use crate::runfile::{write_atomic, RunFile};
+use crate::verdict::Verdict;
+
+/// Hot lines shown per finding.
+pub const HOT_SHOWN: usize = 3;
 
 /// The value of `summary.json`'s `format` field.
 pub const SUMMARY_FORMAT: &str = "perfsyn-hunt-summary";
@@ -37,7 +41,7 @@ pub struct Finding {
     #[serde(rename = "type")]
     pub ty: String,
     pub oracle: String,
-    pub verdict: String,
+    pub verdict: Verdict,
     pub reason: String,
     pub expected: Option<String>,
     pub empirical: Option<String>,
@@ -53,6 +57,9 @@ pub struct Finding {
     pub run_file: String,
     pub export_command: String,
     pub explore_command: String,
+    /// The top lines of the call under test by growth (asymptotic findings; see `hotlines`).
+    #[serde(default)]
+    pub hot_lines: Vec<crate::hotlines::HotLine>,
 }
 
 /// A finished method without a finding.
@@ -60,7 +67,7 @@ pub struct Finding {
 pub struct NoFinding {
     pub method: String,
     pub oracle: String,
-    pub verdict: String,
+    pub verdict: Verdict,
     /// Why it is not a finding: the verdict's reason, or the ranking filter that left it out.
     pub reason: String,
     pub run_file: String,
@@ -111,7 +118,7 @@ pub fn rank_config(s: &HuntSettings) -> RankConfig {
 
 /// Whether a report is a finding: reported by its oracle and kept by the ranking filters.
 pub fn is_finding(r: &ExploreReport, cfg: &RankConfig) -> bool {
-    r.verdict == "bottleneck" && filter_reason(r, cfg).is_none()
+    r.verdict == Verdict::Bottleneck && filter_reason(r, cfg).is_none()
 }
 
 /// The summary of what `dir` holds; `shown` is how the directory is named in commands.
@@ -131,7 +138,7 @@ pub fn summarize(dir: &HuntDir, runs: &[(usize, RunFile)], shown: &str) -> Summa
             method: r.method.clone(),
             ty: r.ty.clone(),
             oracle: r.oracle.clone(),
-            verdict: r.verdict.clone(),
+            verdict: r.verdict,
             reason: r.reason.clone(),
             expected: r.expected.clone(),
             empirical: r.empirical.clone(),
@@ -145,11 +152,12 @@ pub fn summarize(dir: &HuntDir, runs: &[(usize, RunFile)], shown: &str) -> Summa
             run_file: file(p),
             export_command: format!("perfsyn export {} --format test", file(p)),
             explore_command: super::explore_command(p, &m.settings),
+            hot_lines: r.hot_lines.iter().take(HOT_SHOWN).cloned().collect(),
         }
     };
     let keep = |ids: &[usize], prefix: &str| -> Vec<Finding> {
         ids.iter()
-            .filter(|&&k| reports[k].verdict == "bottleneck")
+            .filter(|&&k| reports[k].verdict == Verdict::Bottleneck)
             .enumerate()
             .map(|(i, &k)| finding(k, i + 1, prefix))
             .collect()
@@ -162,13 +170,13 @@ pub fn summarize(dir: &HuntDir, runs: &[(usize, RunFile)], shown: &str) -> Summa
             continue;
         }
         let reason = match filter_reason(r, &cfg) {
-            Some(f) if r.verdict == "bottleneck" => format!("{}; left out: {f}", r.reason),
+            Some(f) if r.verdict == Verdict::Bottleneck => format!("{}; left out: {f}", r.reason),
             _ => r.reason.clone(),
         };
         no_finding.push(NoFinding {
             method: r.method.clone(),
             oracle: r.oracle.clone(),
-            verdict: r.verdict.clone(),
+            verdict: r.verdict,
             reason,
             run_file: file(planned(k)),
         });
@@ -510,7 +518,7 @@ mod tests {
             method: method.into(),
             ty: "Vec<Key>".into(),
             oracle: "asymptotic".into(),
-            verdict: "bottleneck".into(),
+            verdict: Verdict::Bottleneck,
             reason: reason.into(),
             expected: Some("O(n)".into()),
             empirical: Some("O(n^2)".into()),
@@ -524,6 +532,13 @@ mod tests {
             run_file: "h/runs/001-x.json".into(),
             export_command: "perfsyn export h/runs/001-x.json --format test".into(),
             explore_command: format!("perfsyn explore --method {method}"),
+            hot_lines: vec![crate::hotlines::HotLine {
+                file: "src/lib.rs".into(),
+                line: 42,
+                class: Some("O(n)".into()),
+                hits: 4096,
+                library: false,
+            }],
         };
         Summary {
             format: SUMMARY_FORMAT.into(),
@@ -562,6 +577,10 @@ mod tests {
         assert!(h.contains("Partition 1&#x2f;2 of a hunt"), "{h}");
         assert!(h.contains("1 program per method"), "{h}");
         assert!(h.contains("2 mutations from p0"), "{h}");
+        assert!(
+            h.contains("<code>src&#x2f;lib.rs:42</code> O(n) (4096 hits)"),
+            "{h}"
+        );
         // The CSS is not escaped (entities are not decoded inside <style>).
         assert!(
             h.contains("font-family:system-ui,-apple-system,'Segoe UI'"),

@@ -207,9 +207,6 @@ pub struct Progress {
     pub elapsed: Duration,
 }
 
-/// Maps a program to the reference version's program (relative oracle).
-pub type Counterpart = Box<dyn Fn(&Program) -> Program>;
-
 /// The state shared by all strategies.
 pub struct Search<'a> {
     exec: &'a mut dyn Executor,
@@ -222,7 +219,8 @@ pub struct Search<'a> {
     pub stats: Stats,
     /// Program hash -> node (None: ran but failed). The closed set of A*.
     known: HashMap<u64, Option<usize>>,
-    counterpart: Option<Counterpart>,
+    /// Relative oracle: every program also runs on the old version of the pair executor.
+    relative: bool,
     start: Instant,
     progress: Option<Box<dyn FnMut(&Progress) + 'a>>,
     /// Index of the best node so far.
@@ -232,12 +230,13 @@ pub struct Search<'a> {
 }
 
 impl<'a> Search<'a> {
-    /// A search from the initial program `p0` (which must run: see `init`).
+    /// A search from the initial program `p0` (which must run: see `init`). `relative`: each
+    /// program also runs on the old version of `exec`, a pair (see `pair.rs`).
     pub fn new(
         exec: &'a mut dyn Executor,
         oracle: &'a dyn Oracle,
         cfg: SearchConfig,
-        counterpart: Option<Counterpart>,
+        relative: bool,
     ) -> Search<'a> {
         let schema = exec.schema().clone();
         Search {
@@ -250,7 +249,7 @@ impl<'a> Search<'a> {
             learn: LearningTable::default(),
             stats: Stats::default(),
             known: HashMap::new(),
-            counterpart,
+            relative,
             start: Instant::now(),
             progress: None,
             best: 0,
@@ -507,17 +506,18 @@ impl<'a> Search<'a> {
         ids
     }
 
-    /// Runs programs (and their counterparts) and counts outcomes.
+    /// Runs programs (on both versions for a relative search) and counts outcomes.
     fn execute(&mut self, programs: &[Program]) -> Result<Vec<(Feedback, Option<Feedback>)>> {
-        let mut batch = programs.to_vec();
-        if let Some(cp) = &self.counterpart {
-            batch.extend(programs.iter().map(cp));
-        }
-        let fb = self.exec.run(&batch)?;
-        anyhow::ensure!(fb.len() == batch.len(), "executor lost feedback");
-        let n = programs.len();
-        let mut out = Vec::with_capacity(n);
-        let (main, refs) = fb.split_at(n);
+        let (main, refs): (Vec<Feedback>, Vec<Feedback>) = if self.relative {
+            crate::exec::run_pairs(self.exec, programs)?
+                .into_iter()
+                .unzip()
+        } else {
+            let fb = self.exec.run(programs)?;
+            anyhow::ensure!(fb.len() == programs.len(), "executor lost feedback");
+            (fb, Vec::new())
+        };
+        let mut out = Vec::with_capacity(programs.len());
         for (i, f) in main.iter().enumerate() {
             let r = (!refs.is_empty()).then(|| refs[i].clone());
             self.stats.programs += 1;

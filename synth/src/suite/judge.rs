@@ -21,10 +21,23 @@ use super::case::{Case, CaseOracle, Expected};
 use crate::explore::ExploreReport;
 use crate::oracle::fit::Class;
 use crate::oracle::relative::{self, Direction};
+use crate::verdict::Verdict;
 
 /// The outcome of one case with one strategy.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::EnumString,
+    strum::Display,
+)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum Outcome {
     Detected,
     WrongClass,
@@ -37,20 +50,6 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// As in the JSON output.
-    pub fn label(self) -> &'static str {
-        match self {
-            Outcome::Detected => "detected",
-            Outcome::WrongClass => "wrong-class",
-            Outcome::WrongDirection => "wrong-direction",
-            Outcome::Missed => "missed",
-            Outcome::Inconclusive => "inconclusive",
-            Outcome::Error => "error",
-            Outcome::CorrectNegative => "correct-negative",
-            Outcome::FalsePositive => "false-positive",
-        }
-    }
-
     /// The short mark of the table.
     pub fn mark(self) -> &'static str {
         match self {
@@ -71,8 +70,8 @@ pub fn outcome(case: &Case, run: Result<&ExploreReport, &str>, t_rel: f64) -> Ou
     let Ok(r) = run else {
         return Outcome::Error;
     };
-    let reported = r.verdict == "bottleneck";
-    let undecided = r.verdict == "inconclusive";
+    let reported = r.verdict == Verdict::Bottleneck;
+    let undecided = r.verdict == Verdict::Inconclusive;
     match case.expected {
         Expected::None => match (reported, undecided) {
             (true, _) => Outcome::FalsePositive,
@@ -192,7 +191,7 @@ mod tests {
             improvement: faster.and_then(|(x, p)| side(x, p, 200)),
         };
         if sides.any_passes() {
-            r.verdict = "bottleneck".into();
+            r.verdict = Verdict::Bottleneck;
         }
         r.stats.expose_slower_ms = Some(100);
         r.stats.expose_faster_ms = Some(200);

@@ -28,6 +28,7 @@ use crate::explore::{explore, ExploreConfig, ExploreReport, OracleKind};
 use crate::oracle::asymptotic::{ScoreKind, Thresholds};
 use crate::oracle::relative::Direction;
 use crate::search::{Budget, Metric, SearchConfig, StrategyKind};
+use crate::verdict::Verdict;
 pub use case::{Case, CaseOracle, Expected};
 pub use judge::Outcome;
 pub use render::render;
@@ -66,7 +67,7 @@ pub struct CaseRun {
     pub empirical: Option<String>,
     /// Measured wall-clock ratio of the best program, when confirmed.
     pub time_ratio: Option<f64>,
-    pub verdict: String,
+    pub verdict: Verdict,
     pub reason: String,
     pub programs: u64,
 }
@@ -177,7 +178,7 @@ pub fn judge(c: &Case, run: Result<&ExploreReport, &str>, t_rel: f64) -> CaseRun
             improvement_ratio: None,
             empirical: None,
             time_ratio: None,
-            verdict: "error".into(),
+            verdict: Verdict::Error,
             reason: run.err().unwrap_or_default().to_string(),
             programs: 0,
         };
@@ -192,15 +193,17 @@ pub fn judge(c: &Case, run: Result<&ExploreReport, &str>, t_rel: f64) -> CaseRun
         improvement_ratio: sides.and_then(|s| s.improvement.as_ref()).map(|x| x.ratio),
         empirical: r.empirical.clone(),
         time_ratio: r.time_ratio,
-        verdict: r.verdict.clone(),
+        verdict: r.verdict,
         reason: r.reason.clone(),
         programs: r.stats.programs,
     }
 }
 
-/// Runs the suite on one executor (one worker pool for every case).
+/// Runs the suite on one executor (one worker pool for every case); relative cases run on
+/// `versions`, the pair of workers binding each version of the version groups (`pair.rs`).
 pub fn run(
     exec: &mut dyn Executor,
+    mut versions: Option<&mut dyn Executor>,
     cfg: &SuiteConfig,
     progress: &mut dyn FnMut(&SuiteProgress<'_>),
 ) -> Result<SuiteReport> {
@@ -232,7 +235,11 @@ pub fn run(
             let ecfg = explore_config(c, s, cfg);
             // A failed run is an `error` outcome, never a crash of the suite; the reason
             // says what went wrong.
-            let run = match explore(exec, &ecfg, &mut |_| {}) {
+            let on: &mut dyn Executor = match (c.oracle, versions.as_deref_mut()) {
+                (CaseOracle::Relative, Some(pair)) => pair,
+                _ => &mut *exec,
+            };
+            let run = match explore(on, &ecfg, &mut |_| {}) {
                 Ok(r) => judge(c, Ok(&r), cfg.t_rel),
                 Err(e) => judge(c, Err(&format!("{e:#}")), cfg.t_rel),
             };
@@ -284,7 +291,7 @@ pub fn summarize(rows: &[CaseReport], strategy: &str) -> StrategySummary {
             }
             Outcome::FalsePositive => s.false_positives += 1,
             Outcome::CorrectNegative => s.correct_negatives += 1,
-            o => s.failed.push(format!("{} ({})", r.id, o.label())),
+            o => s.failed.push(format!("{} ({o})", r.id)),
         }
     }
     ttes.sort_unstable();
@@ -310,7 +317,7 @@ mod tests {
                 improvement_ratio: None,
                 empirical: None,
                 time_ratio: None,
-                verdict: String::new(),
+                verdict: Verdict::Error,
                 reason: String::new(),
                 programs: 0,
             },

@@ -1,0 +1,293 @@
+//! Hot lines: the source lines whose hit counts grow fastest with input size, so that a user
+//! who learns a method is quadratic also learns which line is responsible.
+//!
+//! The sweep's programs run once more with hot counts on: each feedback carries the hits per
+//! basic-block address of its calls under test (see `perfsyn_profiler_ipc::hot`). Addresses
+//! become file:line through the worker binary's line tables. Code inlined from std (or
+//! from any dependency, or perfsyn's own runtime) is charged to the innermost line of the
+//! crate under test that it was inlined into, so a quadratic `Vec::remove` loop shows as the
+//! loop's line; a block with no such line keeps its std line. Each line's hits over the
+//! sweep's sizes get a growth class from the verdict's model selection, and lines are
+//! ranked by class, then lines of the crate under test before library lines (a std function
+//! called from a loop, not inlined, grows like the loop's line: the user's line is the one
+//! to show), then by hits at the largest size. A library line still comes first when it
+//! grows faster than every line of the crate.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, Result};
+use perfsyn_profiler_ipc::{Feedback, Program};
+use serde::{Deserialize, Serialize};
+
+use crate::exec::Executor;
+use crate::oracle::model_select;
+
+/// Lines an explore report keeps.
+pub const KEEP: usize = 10;
+
+/// One source line of the calls under test.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HotLine {
+    /// Source file, relative to the current directory when under it (std's files start at
+    /// `library/`).
+    pub file: String,
+    pub line: u32,
+    /// Growth class of the line's hits over the sweep's sizes (`O(n)`, ...); `None` when the
+    /// line was not hit at enough sizes to tell.
+    pub class: Option<String>,
+    /// Hits at the largest size of the sweep.
+    pub hits: u64,
+    /// The line is in std, a dependency or perfsyn's runtime, not in the crate under test.
+    #[serde(default)]
+    pub library: bool,
+}
+
+impl HotLine {
+    /// `corpus/src/planted.rs:77 O(n) (4096 hits)`.
+    pub fn describe(&self) -> String {
+        format!(
+            "{}:{} {} ({} hits)",
+            self.file,
+            self.line,
+            self.class.as_deref().unwrap_or("?"),
+            self.hits
+        )
+    }
+}
+
+/// The text report's section: the top `top` lines, fastest-growing first ("" when none).
+pub fn render(lines: &[HotLine], top: usize) -> String {
+    if lines.is_empty() {
+        return String::new();
+    }
+    let mut s =
+        String::from("\nhot lines (hits in the call under test, by growth over the sweep):\n");
+    for l in lines.iter().take(top) {
+        s.push_str(&format!("    {}\n", l.describe()));
+    }
+    s
+}
+
+/// Runs `sweep` with hot counts and ranks its lines; empty when the executor cannot count
+/// hits (a fake, or a worker built without a PC table).
+pub fn hot_lines(exec: &mut dyn Executor, sweep: &[Program]) -> Result<Vec<HotLine>> {
+    if sweep.is_empty() {
+        return Ok(Vec::new());
+    }
+    let Some((feedback, binary)) = exec.run_hot(sweep)? else {
+        return Ok(Vec::new());
+    };
+    if feedback.iter().all(|f| f.hot.is_empty()) {
+        return Ok(Vec::new());
+    }
+    let mut sym = Symbolizer::new(&binary)?;
+    Ok(rank(&feedback, &mut |addr| sym.line_of(addr)))
+}
+
+/// Ranks the lines of `feedback` (one per sweep size), locating addresses with `locate`.
+pub fn rank(feedback: &[Feedback], locate: &mut dyn FnMut(u64) -> Option<Loc>) -> Vec<HotLine> {
+    // Per line: (input size, hits) at each size where it was hit.
+    let mut lines: BTreeMap<Loc, Vec<(u64, u64)>> = BTreeMap::new();
+    for f in feedback.iter().filter(|f| f.is_ok() && f.calls > 0) {
+        let mut here: HashMap<Loc, u64> = HashMap::new();
+        for h in &f.hot {
+            if let Some(loc) = locate(h.addr) {
+                *here.entry(loc).or_default() += h.hits;
+            }
+        }
+        for (loc, hits) in here {
+            lines.entry(loc).or_default().push((f.input_size, hits));
+        }
+    }
+    let largest = feedback
+        .iter()
+        .filter(|f| f.is_ok() && f.calls > 0)
+        .map(|f| f.input_size)
+        .max()
+        .unwrap_or(0);
+    let mut ranked: Vec<(Option<crate::oracle::fit::Class>, HotLine)> = lines
+        .into_iter()
+        .map(|((file, line, library), pts)| {
+            let xy: Vec<(f64, f64)> = pts.iter().map(|&(n, h)| (n as f64, h as f64)).collect();
+            let class = model_select::select(&xy).class;
+            let hits = pts
+                .iter()
+                .filter(|p| p.0 == largest)
+                .map(|p| p.1)
+                .max()
+                .unwrap_or(0);
+            (
+                class,
+                HotLine {
+                    file,
+                    line,
+                    class: class.map(|c| c.label().to_string()),
+                    hits,
+                    library,
+                },
+            )
+        })
+        .collect();
+    ranked.sort_by(|(ca, a), (cb, b)| {
+        cb.cmp(ca)
+            .then(a.library.cmp(&b.library))
+            .then(b.hits.cmp(&a.hits))
+            .then(a.file.cmp(&b.file))
+            .then(a.line.cmp(&b.line))
+    });
+    ranked.into_iter().map(|(_, l)| l).take(KEEP).collect()
+}
+
+/// Whether `file` belongs to a library rather than to the crate under test: std (and the
+/// crates std vendors), registry dependencies, and perfsyn's own runtime.
+pub fn is_library(file: &str) -> bool {
+    file.starts_with("/rustc/")
+        || file.starts_with("/rust/deps/")
+        || file.contains("/.cargo/registry/")
+        || file.contains("/cargo/registry/")
+        || file.contains("/.rustup/toolchains/")
+        || file.contains("profiler-ipc/src/")
+}
+
+/// A source line: file (as displayed), line, whether it is a library line.
+pub type Loc = (String, u32, bool);
+
+/// File:line lookups in one binary's line tables, cached per address.
+struct Symbolizer {
+    loader: addr2line::Loader,
+    cwd: Option<PathBuf>,
+    cache: HashMap<u64, Option<Loc>>,
+}
+
+impl Symbolizer {
+    fn new(binary: &Path) -> Result<Symbolizer> {
+        let loader = addr2line::Loader::new(binary)
+            .map_err(|e| anyhow!("cannot read the line tables of {}: {e}", binary.display()))?;
+        Ok(Symbolizer {
+            loader,
+            cwd: std::env::current_dir().ok(),
+            cache: HashMap::new(),
+        })
+    }
+
+    /// The line `addr` is charged to: the innermost frame in the crate under test, else the
+    /// innermost frame with a line.
+    fn line_of(&mut self, addr: u64) -> Option<Loc> {
+        if let Some(hit) = self.cache.get(&addr) {
+            return hit.clone();
+        }
+        let mut found: Option<(String, u32)> = None;
+        let mut library = true;
+        if let Ok(mut frames) = self.loader.find_frames(addr) {
+            while let Ok(Some(frame)) = frames.next() {
+                let Some(loc) = frame.location else { continue };
+                let (Some(file), Some(line)) = (loc.file, loc.line) else {
+                    continue;
+                };
+                if !is_library(file) {
+                    found = Some((file.to_string(), line));
+                    library = false;
+                    break;
+                }
+                if found.is_none() {
+                    found = Some((file.to_string(), line));
+                }
+            }
+        }
+        let found = found.map(|(f, l)| (self.display(&f), l, library));
+        self.cache.insert(addr, found.clone());
+        found
+    }
+
+    /// `file` relative to the current directory, and std's files from `library/` on.
+    fn display(&self, file: &str) -> String {
+        if let Some(rel) = self
+            .cwd
+            .as_deref()
+            .and_then(|c| Path::new(file).strip_prefix(c).ok())
+        {
+            return rel.display().to_string();
+        }
+        match file.find("/library/") {
+            Some(i) if file.starts_with("/rustc/") => file[i + 1..].to_string(),
+            _ => file.to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use perfsyn_profiler_ipc::{HotPc, Outcome};
+
+    fn fb(size: u64, hot: &[(u64, u64)]) -> Feedback {
+        Feedback {
+            outcome: Outcome::Ok,
+            cost: Default::default(),
+            input_size: size,
+            calls: 1,
+            hot: hot
+                .iter()
+                .map(|&(addr, hits)| HotPc { addr, hits })
+                .collect(),
+        }
+    }
+
+    /// A line hit n times per call outranks one hit a constant number of times, even when
+    /// the constant one has more hits at every size; two addresses of one line add up.
+    #[test]
+    fn lines_rank_by_growth_then_hits() {
+        let sizes = [10u64, 20, 50, 100, 200, 500, 1000];
+        let feedback: Vec<Feedback> = sizes
+            .iter()
+            .map(|&n| fb(n, &[(1, n), (2, n), (3, 5000), (4, 7)]))
+            .collect();
+        let mut locate = |a: u64| match a {
+            1 | 2 => Some(("src/lib.rs".to_string(), 10, false)),
+            3 => Some(("src/lib.rs".to_string(), 20, false)),
+            _ => Some(("src/lib.rs".to_string(), 30, false)),
+        };
+        let lines = rank(&feedback, &mut locate);
+        assert_eq!(lines[0].line, 10);
+        assert_eq!(lines[0].class.as_deref(), Some("O(n)"));
+        assert_eq!(lines[0].hits, 2000);
+        assert_eq!(lines[1].line, 20, "constant, more hits than line 30");
+        assert_eq!(lines[1].class.as_deref(), Some("O(1)"));
+        assert_eq!(lines[2].line, 30);
+    }
+
+    /// Within a class, the crate's line comes before a library line with more hits; a
+    /// library line that grows faster still comes first.
+    #[test]
+    fn crate_lines_come_before_library_lines_of_the_same_class() {
+        let sizes = [10u64, 20, 50, 100, 200, 500, 1000];
+        let feedback: Vec<Feedback> = sizes
+            .iter()
+            .map(|&n| fb(n, &[(1, n), (2, 3 * n), (3, n * n)]))
+            .collect();
+        let mut locate = |a: u64| match a {
+            1 => Some(("src/lib.rs".to_string(), 10, false)),
+            2 => Some(("library/core/src/x.rs".to_string(), 5, true)),
+            _ => Some(("library/alloc/src/y.rs".to_string(), 7, true)),
+        };
+        let lines = rank(&feedback, &mut locate);
+        let order: Vec<(u32, Option<&str>)> =
+            lines.iter().map(|l| (l.line, l.class.as_deref())).collect();
+        assert_eq!(
+            order,
+            [(7, Some("O(n^2)")), (10, Some("O(n)")), (5, Some("O(n)"))]
+        );
+    }
+
+    #[test]
+    fn std_and_dependencies_are_libraries() {
+        assert!(is_library("/rustc/abc/library/alloc/src/vec/mod.rs"));
+        assert!(is_library(
+            "/home/u/.cargo/registry/src/x/hashbrown-0.15/src/raw.rs"
+        ));
+        assert!(is_library("/work/perfsyn/profiler-ipc/src/meter.rs"));
+        assert!(!is_library("corpus/src/planted.rs"));
+        assert!(!is_library("/home/u/mycrate/src/lib.rs"));
+    }
+}

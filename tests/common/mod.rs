@@ -1,0 +1,64 @@
+//! Helpers shared by the end-to-end tests: running the real `perfsyn` binary and git.
+//!
+//! Each test file includes this module (`mod common;`) and uses what it needs, so unused
+//! helpers are expected in any one of them.
+#![allow(dead_code)]
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// Runs the real binary with `args`.
+pub fn perfsyn(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_perfsyn"))
+        .args(args)
+        .output()
+        .expect("run the perfsyn binary")
+}
+
+/// Runs the real binary with `args`: its exit code, stdout and stderr.
+pub fn perfsyn_text(args: &[&str]) -> (i32, String, String) {
+    let out = perfsyn(args);
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Runs the real binary in `dir` (a user's crate). Worker builds of every such crate share one
+/// target directory, so the harness's dependencies build once for all tests.
+pub fn perfsyn_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_perfsyn"))
+        .current_dir(dir)
+        .args(args)
+        .env(
+            "PERFSYN_WORKER_TARGET_DIR",
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("target/own-crate-test"),
+        )
+        .output()
+        .expect("run perfsyn")
+}
+
+/// stdout then stderr of `o`, as text.
+pub fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// Runs git in `dir` with a fixed identity; fails the test if git fails.
+pub fn git(dir: &Path, args: &[&str]) {
+    let ok = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@t")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@t")
+        .status()
+        .expect("run git")
+        .success();
+    assert!(ok, "git {args:?}");
+}
