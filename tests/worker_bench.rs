@@ -34,6 +34,7 @@ fn bench_ipc_prints_the_documented_json_figures() {
         "overhead_ratio",
         "roundtrip_us",
         "transport_roundtrip_us",
+        "scaling_2_workers",
     ] {
         let x = v[key]
             .as_f64()

@@ -13,6 +13,7 @@
 
 use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::Ordering::Relaxed;
 
 use crate::check::check;
 use crate::feedback::{Cost, Feedback, Outcome};
@@ -68,12 +69,36 @@ impl<'r> Interpreter<'r> {
     /// Runs `p`, calling `inspect` with the final slots (used by tests to compare the
     /// interpreter's final state with that of the printed program).
     pub fn run_with(&self, p: &Program, inspect: &mut dyn FnMut(&[Slot])) -> Feedback {
+        self.run_seamed(p, inspect, &mut || None)
+    }
+
+    /// Whether `p` passes the checker and compiles (then [`Interpreter::run_seamed`] can
+    /// switch to it at a seam).
+    pub fn accepts(&self, p: &Program) -> bool {
+        check(p, &self.schema).is_ok() && self.compile(&p.vars, &p.body).is_ok()
+    }
+
+    /// Runs `p`, calling `at_seam` once when execution reaches `p`'s [`seam`]. If it returns a
+    /// program (one that [`Interpreter::accepts`] and that has the same statements and
+    /// variable types up to the same seam), execution continues with that program's
+    /// statements from the seam on, and the feedback is that program's. The fork server
+    /// forks inside `at_seam`, so that children continue from the built setup.
+    ///
+    /// Edges and heap bytes spent inside `at_seam` are not charged to the program's fuel and
+    /// heap, and the fresh path ([`Interpreter::run`]) passes through the same seam with a
+    /// hook that does nothing: both paths charge exactly the same.
+    pub fn run_seamed(
+        &self,
+        p: &Program,
+        inspect: &mut dyn FnMut(&[Slot]),
+        at_seam: &mut dyn FnMut() -> Option<Program>,
+    ) -> Feedback {
         if let Err(e) = check(p, &self.schema) {
             return Feedback::failed(Outcome::Invalid {
                 reason: e.to_string(),
             });
         }
-        let code = match self.compile(&p.vars, &p.body) {
+        let mut code = match self.compile(&p.vars, &p.body) {
             Ok(c) => c,
             Err(reason) => return Feedback::failed(Outcome::Invalid { reason }),
         };
@@ -83,7 +108,19 @@ impl<'r> Interpreter<'r> {
             meter::arm_fuel(l.fuel, l.heap);
         }
         m.heap_base = meter::live_bytes();
-        let result = catch_unwind(AssertUnwindSafe(|| m.exec_top(&code)));
+        let seam = seam(&p.body);
+        let mut switch = || {
+            let next = at_seam()?;
+            match self.compile(&next.vars, &next.body) {
+                Ok(c) => Some((c, next.vars.len())),
+                // The hook's contract is a program this interpreter accepts; continuing with
+                // the old one would report its costs as the new one's.
+                Err(_) => std::process::abort(),
+            }
+        };
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            m.exec_top(&mut code, seam, &mut switch)
+        }));
         if m.hot {
             meter::hot_pause(); // a call that panicked did not pause
         }
@@ -119,7 +156,7 @@ impl<'r> Interpreter<'r> {
         if dropped.is_err() && fb.is_ok() {
             return Feedback {
                 outcome: Outcome::Panic {
-                    stmt: p.body.len() as u32,
+                    stmt: code.len() as u32,
                     message: "panic while dropping the program's values".into(),
                 },
                 ..fb
@@ -281,6 +318,45 @@ impl Compiler<'_> {
     }
 }
 
+/// Top-level loops with fewer iterations than this are not worth a seam: forking costs
+/// more than rebuilding them.
+pub const SEAM_MIN_ITERATIONS: u32 = 256;
+
+/// The seam of a program: the index of the top-level statement just after its last loop of
+/// at least [`SEAM_MIN_ITERATIONS`] iterations that comes before the first statement
+/// measuring a call under test. Everything before it is setup that programs with the same
+/// statements up to their seam share (the fork server builds it once). `None` when there
+/// is no such loop or nothing is measured.
+pub fn seam(body: &[Stmt]) -> Option<usize> {
+    fn measures(s: &Stmt) -> bool {
+        match s {
+            Stmt::Call { under_test, .. } => *under_test,
+            Stmt::Repeat { body, .. } => body.iter().any(measures),
+            _ => false,
+        }
+    }
+    let first = body.iter().position(measures)?;
+    body[..first]
+        .iter()
+        .rposition(|s| matches!(s, Stmt::Repeat { n, .. } if *n >= SEAM_MIN_ITERATIONS))
+        .map(|i| i + 1)
+}
+
+/// Gives back to the running program the edges and heap bytes spent since `since` (edges and
+/// live bytes then): the work of a seam hook is not the program's.
+fn uncharge_since(since: (u64, u64)) {
+    let edges = meter::EDGES.load(Relaxed).wrapping_sub(since.0);
+    let live = meter::LIVE_BYTES.load(Relaxed).wrapping_sub(since.1);
+    let end = meter::FUEL_END.load(Relaxed);
+    if end != u64::MAX {
+        meter::FUEL_END.store(end.saturating_add(edges), Relaxed);
+    }
+    if meter::HEAP_LIMIT.load(Relaxed) != u64::MAX {
+        let base = meter::HEAP_BASE.load(Relaxed);
+        meter::HEAP_BASE.store(base.wrapping_add(live), Relaxed);
+    }
+}
+
 /// Extracts the message of a panic payload.
 pub fn panic_message(payload: &dyn Any) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
@@ -369,10 +445,29 @@ pub(crate) struct Machine {
 }
 
 impl Machine {
-    fn exec_top(&mut self, code: &[Code]) -> Result<(), String> {
-        for (i, c) in code.iter().enumerate() {
+    /// Runs the top-level statements; at `seam`, asks `switch` for the code to continue with
+    /// (see [`Interpreter::run_seamed`]).
+    fn exec_top(
+        &mut self,
+        code: &mut Vec<Code>,
+        seam: Option<usize>,
+        switch: &mut dyn FnMut() -> Option<(Vec<Code>, usize)>,
+    ) -> Result<(), String> {
+        let mut i = 0;
+        while i < code.len() {
+            if seam == Some(i) {
+                let since = (meter::EDGES.load(Relaxed), meter::LIVE_BYTES.load(Relaxed));
+                if let Some((next, vars)) = switch() {
+                    *code = next;
+                    // Variables past the shared setup hold nothing yet.
+                    self.slots.resize_with(vars, || None);
+                    self.mutations.resize(vars, 0);
+                }
+                uncharge_since(since);
+            }
             self.top = i;
-            self.exec(c)?;
+            self.exec(&code[i])?;
+            i += 1;
         }
         Ok(())
     }

@@ -33,9 +33,9 @@ use crate::feedback::{Feedback, Outcome};
 /// "PERFSYN1" in little-endian.
 pub const MAGIC: u64 = u64::from_le_bytes(*b"PERFSYN1");
 /// Bumped on every incompatible change of this file (3: the concurrent request; 4: fuel and
-/// heap limits, `fuel_out`; 5: `want_hot` and the feedback's hot addresses; 6:
-/// `Feedback::heap_bytes`).
-pub const VERSION: u32 = 6;
+/// heap limits, `fuel_out`; 5: `want_hot` and the feedback's hot addresses; 6: `setup_reused`;
+/// 7: `Feedback::heap_bytes`).
+pub const VERSION: u32 = 7;
 /// The region's fd number in the worker.
 pub const REGION_FD: i32 = 3;
 /// The pool doorbell's fd number in the worker.
@@ -134,6 +134,9 @@ pub struct FromWorker {
     /// Set by the worker just before it exits because the running program ran out of fuel:
     /// a deterministic timeout.
     pub fuel_out: AtomicU32,
+    /// Programs of the current request served from a cached setup (a fork server's zygote,
+    /// see [`crate::forkserver`]).
+    pub setup_reused: AtomicU32,
 }
 
 /// The header at offset 0 of a worker region.

@@ -61,6 +61,9 @@ pub struct PoolConfig {
     pub memory_limit: u64,
     /// Size of each worker's shared region, bytes (half requests, half feedback).
     pub shm_size: usize,
+    /// Programs sharing a setup are served by forking its built state (see
+    /// [`crate::forkserver`]); off, every program rebuilds it. Same results either way.
+    pub setup_reuse: bool,
     /// The version of each version group the workers bind (`old`/`new`, see `bind`), or
     /// `None` for every member under its own name.
     pub bind: Option<String>,
@@ -99,6 +102,8 @@ impl PoolConfig {
             heap_limit: DEFAULT_HEAP_LIMIT,
             memory_limit: 4 << 30,
             shm_size: 16 << 20,
+            // `PERFSYN_SETUP_REUSE=0` measures the fresh path (bench throughput before/after).
+            setup_reuse: std::env::var(crate::forkserver::ENV).map_or(true, |v| v != "0"),
             bind: None,
         }
     }
@@ -129,6 +134,9 @@ pub struct PoolStats {
     pub ooms: u64,
     /// Workers replaced because their CPU-time budget was half used.
     pub retired: u64,
+    /// Programs served from a setup a worker had already built.
+    #[serde(default)]
+    pub setup_reused: u64,
 }
 
 impl PoolStats {
@@ -588,6 +596,7 @@ impl Pool {
         out.resp_bytes.store(0, Relaxed);
         out.oom.store(0, Relaxed);
         out.error.store(0, Relaxed);
+        out.setup_reused.store(0, Relaxed);
         let input = &h.to_worker;
         input.req_kind.store(protocol::REQ_RUN, Relaxed);
         input.want_hot.store(self.hot as u32, Relaxed);
@@ -659,7 +668,9 @@ impl Pool {
                             "worker answered {done} of {len} programs (error code {err})"
                         )));
                     }
+                    let reused = out.setup_reused.load(Relaxed) as u64;
                     self.collect(i, first, done, results, remaining)?;
+                    self.stats.setup_reused += reused;
                     if self.slots[i].inc.header().from_worker.retire.load(Relaxed) != 0 {
                         self.stats.retired += 1;
                         self.respawn(i)?;
@@ -742,6 +753,7 @@ impl Pool {
     ) -> Result<(), PoolError> {
         let (done, oom, fuel_out) = {
             let out = &self.slots[i].inc.header().from_worker;
+            self.stats.setup_reused += out.setup_reused.load(Acquire) as u64;
             (
                 (out.done.load(Acquire) as usize).min(len),
                 out.oom.load(SeqCst) != 0,
@@ -924,6 +936,10 @@ impl Pool {
         };
         cmd.arg("--serve")
             .env("RUST_BACKTRACE", "0")
+            .env(
+                crate::forkserver::ENV,
+                if self.cfg.setup_reuse { "1" } else { "0" },
+            )
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped());

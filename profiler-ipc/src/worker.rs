@@ -163,6 +163,8 @@ fn serve(registry: &Registry) -> i32 {
         }
     }
     let cpu_budget = cpu_limit_ns();
+    let mut setups = crate::forkserver::SetupCache::from_env();
+    let mut decoded = crate::progcache::DecodeCache::default();
     let input = &h.to_worker;
     // Read before saying hello: the first request may be posted the moment we do.
     let mut last = input.req_seq.load(Acquire);
@@ -186,13 +188,16 @@ fn serve(registry: &Registry) -> i32 {
         match input.req_kind.load(Relaxed) {
             protocol::REQ_RUN => {
                 crate::meter::set_hot_wanted(input.want_hot.load(Relaxed) != 0);
+                // A zygote keeps the flag it was forked with: hot runs go the fresh way.
+                setups.pause(input.want_hot.load(Relaxed) != 0);
                 let count = input.req_count.load(Relaxed) as usize;
                 let bytes = (input.req_bytes.load(Relaxed) as usize).min(req_cap);
                 // SAFETY: the host does not touch the request area until we reply.
                 let req = unsafe { region.bytes(req_off, bytes) };
                 // SAFETY: as for the hello.
                 let resp = unsafe { region.bytes_mut(resp_off, resp_cap) };
-                if let Err(code) = run_batch(&interp, out, req, count, resp) {
+                let r = run_batch(&interp, &mut setups, &mut decoded, out, req, count, resp);
+                if let Err(code) = r {
                     out.error.store(code, Relaxed);
                 }
                 if process_cpu_ns() > cpu_budget / 2 {
@@ -243,6 +248,8 @@ fn warm_up() {
 /// `resp` and publishing it as soon as that program ends.
 fn run_batch(
     interp: &Interpreter<'_>,
+    setups: &mut crate::forkserver::SetupCache,
+    decoded: &mut crate::progcache::DecodeCache,
     out: &protocol::FromWorker,
     req: &[u8],
     count: usize,
@@ -250,21 +257,31 @@ fn run_batch(
 ) -> Result<(), u32> {
     let mut at = 0;
     let mut written = out.resp_bytes.load(Relaxed) as usize;
+    let reused = setups.reused;
     for i in 0..count {
         let (payload, used) = protocol::get_frame(&req[at..]).ok_or(protocol::ERR_BAD_REQUEST)?;
         at += used;
-        let program: Program =
-            crate::wire::decode(payload).map_err(|_| protocol::ERR_BAD_REQUEST)?;
+        let program = decoded.get(payload).ok_or(protocol::ERR_BAD_REQUEST)?;
         out.oom.store(0, Relaxed);
         out.start_ns.store(shm::monotonic_ns(), Relaxed);
         out.started.store(i as u32 + 1, Release);
-        let mut fb = interp.run(&program);
-        drop(program);
+        let mut fb = match setups.serve(interp, program, payload) {
+            crate::forkserver::Served::Feedback(fb) => fb,
+            crate::forkserver::Served::Fresh => interp.run(program),
+            crate::forkserver::Served::OutOfFuel => {
+                // What the fresh run would do on its last edge (see meter::edge).
+                on_fuel_out();
+                // SAFETY: _exit ends the process at once.
+                unsafe { libc::_exit(crate::meter::EXIT_OUT_OF_FUEL) }
+            }
+        };
         protocol::cap_feedback(&mut fb);
         let n =
             protocol::put_frame(&mut resp[written..], &fb).ok_or(protocol::ERR_RECORD_TOO_LARGE)?;
         written += n;
         out.resp_bytes.store(written as u64, Relaxed);
+        out.setup_reused
+            .store((setups.reused - reused) as u32, Relaxed);
         out.done.store(i as u32 + 1, Release);
     }
     Ok(())

@@ -34,6 +34,10 @@ pub struct Throughput {
     /// Share of the workers' time (`workers` x time inside the executor) not spent in the
     /// calls under test: building setup state, interpreting, and the boundary.
     pub setup_share: f64,
+    /// Share of the programs served from a setup a worker had already built (its fork
+    /// server); 0 with `PERFSYN_SETUP_REUSE=0`.
+    #[serde(default)]
+    pub setup_reused_share: f64,
 }
 
 /// The result of `perfsyn bench throughput`.
@@ -54,6 +58,10 @@ struct Timed<'a> {
 impl Executor for Timed<'_> {
     fn schema(&self) -> &ApiSchema {
         self.inner.schema()
+    }
+
+    fn setup_reused(&self) -> u64 {
+        self.inner.setup_reused()
     }
 
     fn run(&mut self, programs: &[Program]) -> Result<Vec<Feedback>> {
@@ -101,7 +109,9 @@ pub fn run(
             busy_ns: 0,
             call_ns: 0,
         };
+        let reused = timed.setup_reused();
         let r = explore(&mut timed, &cfg, &mut |_| {})?;
+        let reused = timed.setup_reused() - reused;
         let secs = (r.stats.elapsed_ms as f64 / 1000.0).max(1e-3);
         let worker_ns = timed.busy_ns as f64 * workers as f64;
         out.push(Throughput {
@@ -114,6 +124,7 @@ pub fn run(
             } else {
                 0.0
             },
+            setup_reused_share: reused as f64 / (r.stats.programs.max(1)) as f64,
         });
     }
     Ok(ThroughputBench {
@@ -126,15 +137,16 @@ pub fn run(
 /// A table for the terminal.
 pub fn render(b: &ThroughputBench) -> String {
     let mut s = format!(
-        "{} workers, {} programs per explore\n{:<22} {:>10} {:>12}\n",
-        b.workers, b.max_programs, "method", "programs/s", "setup share"
+        "{} workers, {} programs per explore\n{:<22} {:>10} {:>12} {:>12}\n",
+        b.workers, b.max_programs, "method", "programs/s", "setup share", "setup reused"
     );
     for t in &b.throughput {
         s.push_str(&format!(
-            "{:<22} {:>10.1} {:>11.1}%\n",
+            "{:<22} {:>10.1} {:>11.1}% {:>11.1}%\n",
             t.method,
             t.programs_per_sec,
-            t.setup_share * 100.0
+            t.setup_share * 100.0,
+            t.setup_reused_share * 100.0
         ));
     }
     s

@@ -34,6 +34,12 @@ pub trait Executor {
         None
     }
 
+    /// Programs so far served from a setup the executor had already built (the worker's fork
+    /// server); 0 for an executor that does not reuse setups.
+    fn setup_reused(&self) -> u64 {
+        0
+    }
+
     /// A pair of versions ([`crate::pair::PairExecutor`]): the old version's executor, which
     /// runs the same programs as the reference of the relative oracle (`run` runs the new
     /// version). `None` for a single version.

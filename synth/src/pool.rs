@@ -79,6 +79,10 @@ impl Executor for WorkerPool {
         Ok(self.pool.run(programs)?)
     }
 
+    fn setup_reused(&self) -> u64 {
+        self.pool.stats().setup_reused
+    }
+
     fn run_hot(
         &mut self,
         programs: &[Program],

@@ -1,0 +1,416 @@
+//! Setup is paid once: a fork server per shared setup (AFL's fork server, one per prefix).
+//!
+//! Children of a search node mostly differ after their parent's setup (a call injected just
+//! before the call under test, a value changed after the loop that builds the input), yet a
+//! fresh run rebuilds thousands of elements, interpreted and instrumented, for every one of
+//! them. Here the worker (R) forks a *zygote* (Z) per setup: Z runs a program up to its
+//! [`seam`] (the statement after the last large loop before the measured call) and then
+//! serves: for every program with the same statements and variable types up to the same
+//! seam (from the second one on: most setups of a search occur once), it forks a child (C)
+//! that continues from the built state with that program's own
+//! statements, measures, sends its feedback record to R and exits.
+//!
+//! Results are those of a fresh run: the interpreter passes every program through the same
+//! seam on both paths and charges neither the hook's edges nor its heap bytes (see
+//! [`Interpreter::run_seamed`]). Anything unusual falls back to the fresh path in R: a setup
+//! that panics or dies, a child that dies (crash, abort, out of memory), a zygote that went
+//! away. The one shortcut is fuel: a child that ran out of fuel is a program that runs out
+//! of fuel (fuel is deterministic), so R ends exactly as a fresh run would, without running
+//! the program again.
+//!
+//! Messages on a zygote's socket: R sends `[u32 len][program]`; Z answers `R` (ready) or `F`
+//! (its setup failed; it exits) once, then per program `D` + the child's `i32` wait status,
+//! preceded by the child's `B [u32 len][feedback]` when the child finished normally.
+
+use std::io::{Read, Write};
+use std::os::unix::net::UnixStream;
+
+use crate::feedback::Feedback;
+use crate::interp::{seam, Interpreter};
+use crate::meter;
+use crate::program::{Program, Stmt};
+
+/// Zygotes kept per worker (least recently used evicted): siblings of a few parents.
+const MAX_ZYGOTES: usize = 3;
+/// Setups that failed in a zygote, remembered so they are not forked again.
+const MAX_FAILED: usize = 64;
+/// Setups seen once, remembered (by hash) so that the second program with one gets a zygote.
+const MAX_SEEN: usize = 256;
+/// Environment variable that turns setup reuse off in the worker (`0`).
+pub const ENV: &str = "PERFSYN_SETUP_REUSE";
+
+/// The setup a zygote holds: the statements before the seam and the types of the variables
+/// they use.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct SetupKey {
+    body: Vec<Stmt>,
+    vars: Vec<String>,
+}
+
+impl SetupKey {
+    fn of(p: &Program) -> Option<SetupKey> {
+        let j = seam(&p.body)?;
+        let body = p.body[..j].to_vec();
+        let used = body.iter().filter_map(max_var).max().map_or(0, |v| v + 1);
+        Some(SetupKey {
+            vars: p.vars.get(..used)?.to_vec(),
+            body,
+        })
+    }
+}
+
+/// The largest variable index a statement mentions.
+fn max_var(s: &Stmt) -> Option<usize> {
+    let vars: Vec<usize> = match s {
+        Stmt::Lit { out, .. } => vec![out.index()],
+        Stmt::Ctor { out, args, .. } => std::iter::once(out)
+            .chain(args)
+            .map(|v| v.index())
+            .collect(),
+        Stmt::Call {
+            out, recv, args, ..
+        } => out
+            .iter()
+            .chain(std::iter::once(recv))
+            .chain(args)
+            .map(|v| v.index())
+            .collect(),
+        Stmt::Op { out, arg, .. } => vec![out.index(), arg.index()],
+        Stmt::GetField { out, target, .. } => vec![out.index(), target.index()],
+        Stmt::SetField { target, value, .. } => vec![target.index(), value.index()],
+        Stmt::Repeat { body, .. } => body.iter().filter_map(max_var).collect(),
+    };
+    vars.into_iter().max()
+}
+
+#[derive(Debug)]
+struct Zygote {
+    key: SetupKey,
+    pid: i32,
+    sock: UnixStream,
+    used: u64,
+    /// The zygote's `D` for a child that already sent its feedback is still unread: read
+    /// before the next request, so that the worker does not wait for the child's reaping.
+    pending: bool,
+}
+
+/// What serving a program through a zygote gave.
+#[derive(Debug)]
+pub enum Served {
+    /// The child's feedback record.
+    Feedback(Feedback),
+    /// The program ran out of fuel: end the worker as a fresh run would.
+    OutOfFuel,
+    /// Run it the fresh way.
+    Fresh,
+}
+
+/// The worker's zygotes (one process per cached setup).
+#[derive(Debug)]
+pub struct SetupCache {
+    enabled: bool,
+    paused: bool,
+    zygotes: Vec<Zygote>,
+    failed: Vec<SetupKey>,
+    /// Hashes of setups seen once, oldest first: most setups of a search occur once, and a
+    /// zygote for those would only add two forks to a fresh run.
+    seen: std::collections::VecDeque<u64>,
+    tick: u64,
+    /// Programs served from a cached setup.
+    pub reused: u64,
+}
+
+impl SetupCache {
+    /// A cache, on unless [`ENV`] is `0`.
+    pub fn from_env() -> SetupCache {
+        SetupCache {
+            enabled: std::env::var(ENV).map_or(true, |v| v != "0"),
+            paused: false,
+            zygotes: Vec::new(),
+            failed: Vec::new(),
+            seen: std::collections::VecDeque::new(),
+            tick: 0,
+            reused: 0,
+        }
+    }
+
+    /// Serves nothing while `paused` (hot counts are wanted: zygotes and their children
+    /// would keep the flag they were forked with).
+    pub fn pause(&mut self, paused: bool) {
+        self.paused = paused;
+    }
+
+    /// Runs `p` (whose wire encoding is `bytes`) from a cached setup when it has a seam;
+    /// otherwise, or when anything goes wrong, says to run it fresh.
+    pub fn serve(&mut self, interp: &Interpreter<'_>, p: &Program, bytes: &[u8]) -> Served {
+        if !self.enabled || self.paused {
+            return Served::Fresh;
+        }
+        let Some(key) = SetupKey::of(p) else {
+            return Served::Fresh;
+        };
+        if self.failed.contains(&key) || !interp.accepts(p) {
+            return Served::Fresh;
+        }
+        self.tick += 1;
+        let z = match self.zygotes.iter().position(|z| z.key == key) {
+            Some(z) => {
+                self.reused += 1;
+                z
+            }
+            None if !self.seen_before(&key) => return Served::Fresh,
+            None => match self.start(interp, p, key.clone()) {
+                Ok(z) => z,
+                Err(fuel) => {
+                    if self.failed.len() >= MAX_FAILED {
+                        self.failed.remove(0);
+                    }
+                    self.failed.push(key);
+                    return if fuel {
+                        Served::OutOfFuel
+                    } else {
+                        Served::Fresh
+                    };
+                }
+            },
+        };
+        self.zygotes[z].used = self.tick;
+        match ask(&mut self.zygotes[z], bytes) {
+            Some(r) => r,
+            None => {
+                // The zygote went away (killed, or its socket broke): forget it.
+                let z = self.zygotes.remove(z);
+                end(z);
+                Served::Fresh
+            }
+        }
+    }
+
+    /// Whether `key` was seen before; remembers it otherwise.
+    fn seen_before(&mut self, key: &SetupKey) -> bool {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        key.hash(&mut h);
+        let h = h.finish();
+        if self.seen.contains(&h) {
+            return true;
+        }
+        if self.seen.len() >= MAX_SEEN {
+            self.seen.pop_front();
+        }
+        self.seen.push_back(h);
+        false
+    }
+
+    /// Forks a zygote for `p`'s setup; returns its index, or `Err(true)` if the setup ran
+    /// out of fuel, `Err(false)` if it failed otherwise.
+    fn start(
+        &mut self,
+        interp: &Interpreter<'_>,
+        p: &Program,
+        key: SetupKey,
+    ) -> Result<usize, bool> {
+        if self.zygotes.len() >= MAX_ZYGOTES {
+            let lru = (0..self.zygotes.len())
+                .min_by_key(|&i| self.zygotes[i].used)
+                .expect("at least one zygote");
+            end(self.zygotes.remove(lru));
+        }
+        let (mine, theirs) = UnixStream::pair().map_err(|_| false)?;
+        // SAFETY: the worker is single-threaded while it serves programs, so the child may
+        // run any code; it never returns from `zygote`.
+        let pid = unsafe { libc::fork() };
+        if pid < 0 {
+            return Err(false);
+        }
+        if pid == 0 {
+            drop(mine);
+            // The other zygotes' sockets are not ours: close them without killing anyone.
+            for z in self.zygotes.drain(..) {
+                drop(z.sock);
+            }
+            zygote(interp, p, theirs);
+        }
+        drop(theirs);
+        let mut z = Zygote {
+            key,
+            pid,
+            sock: mine,
+            used: self.tick,
+            pending: false,
+        };
+        let mut tag = [0u8; 1];
+        match z.sock.read_exact(&mut tag) {
+            Ok(()) if tag[0] == b'R' => {
+                self.zygotes.push(z);
+                Ok(self.zygotes.len() - 1)
+            }
+            _ => {
+                let status = reap(&mut z);
+                Err(status.is_some_and(out_of_fuel))
+            }
+        }
+    }
+}
+
+impl Drop for SetupCache {
+    fn drop(&mut self) {
+        for z in self.zygotes.drain(..) {
+            end(z);
+        }
+    }
+}
+
+/// Whether a wait status is the exit of a process that ran out of fuel.
+fn out_of_fuel(status: i32) -> bool {
+    libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == meter::EXIT_OUT_OF_FUEL
+}
+
+/// Sends one program to a zygote and reads what became of it; `None` if the zygote is gone.
+///
+/// A child sends its feedback as its very last act before `_exit(0)`, so a complete record
+/// is a finished program: the zygote's `D` for it is read before the next request instead
+/// of now.
+fn ask(z: &mut Zygote, bytes: &[u8]) -> Option<Served> {
+    let sock = &mut z.sock;
+    let mut tag = [0u8; 1];
+    if z.pending {
+        sock.read_exact(&mut tag).ok()?;
+        let mut st = [0u8; 4];
+        sock.read_exact(&mut st).ok()?;
+        z.pending = false;
+        if tag[0] != b'D' {
+            return None;
+        }
+    }
+    let mut msg = Vec::with_capacity(4 + bytes.len());
+    msg.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+    msg.extend_from_slice(bytes);
+    sock.write_all(&msg).ok()?;
+    sock.read_exact(&mut tag).ok()?;
+    if tag[0] == b'B' {
+        let payload = read_frame(sock)?;
+        let fb = crate::wire::decode::<Feedback>(&payload).ok()?;
+        z.pending = true;
+        return Some(Served::Feedback(fb));
+    }
+    if tag[0] != b'D' {
+        return None;
+    }
+    let mut st = [0u8; 4];
+    sock.read_exact(&mut st).ok()?;
+    let status = i32::from_le_bytes(st);
+    Some(if out_of_fuel(status) {
+        Served::OutOfFuel
+    } else {
+        Served::Fresh
+    })
+}
+
+fn read_frame(sock: &mut UnixStream) -> Option<Vec<u8>> {
+    let mut len = [0u8; 4];
+    sock.read_exact(&mut len).ok()?;
+    let mut buf = vec![0u8; u32::from_le_bytes(len) as usize];
+    sock.read_exact(&mut buf).ok()?;
+    Some(buf)
+}
+
+/// Kills a zygote and reaps it.
+fn end(mut z: Zygote) {
+    // SAFETY: `z.pid` is our child and not reaped yet, so it cannot be someone else's pid.
+    unsafe { libc::kill(z.pid, libc::SIGKILL) };
+    reap(&mut z);
+}
+
+/// Waits for a zygote's end; its wait status.
+fn reap(z: &mut Zygote) -> Option<i32> {
+    let mut status = 0;
+    loop {
+        // SAFETY: waits for our own child.
+        let r = unsafe { libc::waitpid(z.pid, &mut status, 0) };
+        if r == z.pid {
+            return Some(status);
+        }
+        if r < 0 && std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+            return None;
+        }
+    }
+}
+
+/// The zygote process: builds `p`'s setup, then forks one child per program it is sent.
+/// Never returns.
+fn zygote(interp: &Interpreter<'_>, p: &Program, mut sock: UnixStream) -> ! {
+    die_with_parent();
+    // Out-of-memory and out-of-fuel flags live in the worker's shared header and describe
+    // the worker's own program: a zygote or child reports its end by its exit status.
+    crate::worker::OOM_FLAG.store(std::ptr::null_mut(), std::sync::atomic::Ordering::SeqCst);
+    crate::worker::FUEL_FLAG.store(std::ptr::null_mut(), std::sync::atomic::Ordering::SeqCst);
+    let mut child = false;
+    let mut serve = || -> Option<Program> {
+        if sock.write_all(b"R").is_err() {
+            exit(0);
+        }
+        loop {
+            let Some(bytes) = read_frame(&mut sock) else {
+                // The worker closed the socket (evicted us, or ended).
+                exit(0);
+            };
+            let Ok(next) = crate::wire::decode::<Program>(&bytes) else {
+                exit(0);
+            };
+            // SAFETY: this process is single-threaded.
+            let pid = unsafe { libc::fork() };
+            if pid == 0 {
+                die_with_parent();
+                child = true;
+                return Some(next);
+            }
+            let mut status = 0;
+            if pid > 0 {
+                // SAFETY: waits for our own child.
+                while unsafe { libc::waitpid(pid, &mut status, 0) } < 0
+                    && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted
+                {
+                }
+            } else {
+                // Fork failed: a status that makes the worker run the program fresh.
+                status = 0x7f00;
+            }
+            let mut msg = [b'D', 0, 0, 0, 0];
+            msg[1..].copy_from_slice(&status.to_le_bytes());
+            if sock.write_all(&msg).is_err() {
+                exit(0);
+            }
+        }
+    };
+    let mut fb = interp.run_seamed(p, &mut |_| {}, &mut serve);
+    if !child {
+        // The setup itself failed before the seam (or the seam was never reached).
+        let _ = sock.write_all(b"F");
+        exit(0);
+    }
+    crate::protocol::cap_feedback(&mut fb);
+    let Ok(payload) = crate::wire::encode(&fb) else {
+        exit(1);
+    };
+    let mut msg = Vec::with_capacity(5 + payload.len());
+    msg.push(b'B');
+    msg.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+    msg.extend_from_slice(&payload);
+    if sock.write_all(&msg).is_err() {
+        exit(1);
+    }
+    exit(0)
+}
+
+/// Asks the kernel to kill this process when its parent dies.
+fn die_with_parent() {
+    let _ = rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL));
+}
+
+/// Ends a forked process at once: no destructors, no atexit handlers (they belong to the
+/// worker).
+fn exit(code: i32) -> ! {
+    // SAFETY: _exit ends the process; nothing runs after it.
+    unsafe { libc::_exit(code) }
+}
