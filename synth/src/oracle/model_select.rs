@@ -8,15 +8,23 @@
 //!   `a + b g(n) + d h(n)` (n log n + 10n, n^2 + 10^4 n), by weighted least squares on
 //!   *relative* residuals (costs span decades; an error of 10 at cost 100 matters, at 10^6
 //!   not), made robust by Tukey-bisquare reweighting so that one spike gets no weight;
-//! - classes are compared by BIC on the robust residual scale, and the lowest class within
+//! - every coefficient is non-negative (a cost is a fixed overhead plus work): a negative
+//!   intercept let `b (n - n0)` pass for n log n, and n log n minus an offset for n^2;
+//! - classes are compared by a robust BIC, `sum 2 rho(r / sigma) + p ln n` with Tukey's
+//!   bounded rho and *one* noise scale sigma for all classes (Machado 1993; Ronchetti's
+//!   robust AIC). A scale per class let a flexible class fit most points tightly and
+//!   nearly ignore the rest; with a common scale each point's misfit costs the same in
+//!   every class, and one point costs at most [`ONE_POINT_COST`]. The lowest class within
 //!   [`SIMPLICITY_DELTA`] of the best is chosen, so a higher class needs real support;
-//! - no single size decides the class: the choice is repeated with each size left out and
-//!   the lowest answer is kept;
-//! - a log-log slope with a Student-t 95% interval is reported, and a class above the
-//!   expected one counts only when the expected class is worse by [`BOTTLENECK_DELTA`] in
-//!   BIC *and* the slope interval excludes the expected class's slope;
-//! - too few sizes, under [`MIN_DECADES`] of range or scatter above [`MAX_SCATTER`] give no
-//!   class, with the reason in words.
+//! - no single size decides the class: when the full fit prefers the class by less than
+//!   one point can be worth ([`ONE_POINT_COST`]), the choice is repeated with each size left
+//!   out and the lowest answer is kept;
+//! - a log-log slope with a Student-t 95% interval (over the points the chosen fit keeps)
+//!   is reported, and a class above the expected one counts only when the expected class
+//!   is worse by [`BOTTLENECK_DELTA`] in BIC *and* the slope interval excludes the expected
+//!   class's slope;
+//! - too few sizes, under [`MIN_DECADES`] of range, more than a third of the points off
+//!   the fit, or scatter above [`MAX_SCATTER`] give no class, with the reason in words.
 //!
 //! linregress is not used here: it always adds its own intercept and has no weights, and
 //! these fits need both; the 2- and 3-column normal equations are solved directly, with
@@ -44,6 +52,12 @@ pub const BOTTLENECK_DELTA: f64 = 10.0;
 pub const SCALE_FLOOR: f64 = 0.01;
 /// Largest size for which O(2^n) is a candidate (2^60 operations never finish).
 pub const MAX_EXP_SIZE: f64 = 60.0;
+/// Tukey bisquare tuning constant (95% efficiency under Gaussian noise).
+const BISQUARE_C: f64 = 4.685;
+/// The most one point can add to a class's criterion: `2 rho` at and beyond
+/// [`BISQUARE_C`] standard deviations, `c^2 / 3`. A class preferred by less than this may
+/// owe the preference to one point.
+pub const ONE_POINT_COST: f64 = BISQUARE_C * BISQUARE_C / 3.0;
 
 /// A slope estimate with its 95% confidence interval.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -240,14 +254,25 @@ pub fn select(points: &[(f64, f64)]) -> Evidence {
         ev.reason = Some("no class could be fitted (degenerate points)".into());
         return ev;
     }
-    let mut chosen = pick(&full);
-    // No single size decides: leave each size out and keep the lowest choice.
+    let full_pick = pick(&full);
+    let mut chosen = full_pick;
+    // No single size decides: leave each size out and keep the lowest choice, unless the
+    // full fit prefers its class over that choice by more than one point can be worth.
     if sizes.len() > MIN_SIZES {
+        let bic = |c: Class| full.iter().find(|f| f.class == c).map(|f| f.bic);
         for s in &sizes {
             let rest: Vec<(f64, f64)> = pts.iter().copied().filter(|p| p.0 != *s).collect();
             let fits = fit_classes(&rest);
-            if !fits.is_empty() {
-                chosen = chosen.min(pick(&fits));
+            if fits.is_empty() {
+                continue;
+            }
+            let sub = pick(&fits);
+            let gap = match (bic(sub), bic(full_pick)) {
+                (Some(a), Some(b)) => a - b,
+                _ => f64::INFINITY,
+            };
+            if gap < ONE_POINT_COST {
+                chosen = chosen.min(sub);
             }
         }
     }
@@ -269,7 +294,15 @@ pub fn select(points: &[(f64, f64)]) -> Evidence {
     ev.scatter = Some(chosen_fit.scale);
     ev.outlier_sizes = chosen_fit.zero_weight.clone();
     ev.outlier_sizes.dedup();
-    if chosen_fit.zero_weight.len() * 4 > pts.len() {
+    // The slope over the points the chosen fit keeps: one spike must not widen the
+    // interval over 0 (and hide a real O(log n)) or tilt it.
+    let kept: Vec<(f64, f64)> = pts
+        .iter()
+        .copied()
+        .filter(|p| !ev.outlier_sizes.contains(&p.0))
+        .collect();
+    ev.slope = log_log_slope(&kept);
+    if chosen_fit.zero_weight.len() * 3 > pts.len() {
         ev.reason = Some(format!(
             "{} of {} points do not follow the best fit ({chosen}): the series has no single class",
             chosen_fit.zero_weight.len(),
@@ -326,20 +359,27 @@ fn lower_term(c: Class) -> Option<Class> {
     }
 }
 
+/// One fitted variant of a class (with or without its lower-order term).
+struct Variant {
+    class: Class,
+    /// Number of coefficients.
+    p: usize,
+    /// Relative residuals.
+    r: Vec<f64>,
+}
+
+/// Every class (each with and without its lower-order term) fitted robustly, then scored by
+/// the robust BIC against one noise scale: the smallest degrees-of-freedom-corrected MAD
+/// scale of any variant (the most flexible model's noise, as in Ronchetti's criterion).
 fn fit_classes(pts: &[(f64, f64)]) -> Vec<ClassFit> {
     let n = pts.len() as f64;
     let max_size = pts.iter().map(|p| p.0).fold(0.0, f64::max);
-    let mut out: Vec<ClassFit> = Vec::new();
+    let mut variants: Vec<Variant> = Vec::new();
     for class in Class::ALL {
         if class == Class::Exponential && max_size > MAX_EXP_SIZE {
             continue;
         }
-        let mut best: Option<ClassFit> = None;
-        let variants = [None, lower_term(class)];
-        for (vi, low) in variants.iter().enumerate() {
-            if vi == 1 && low.is_none() {
-                continue;
-            }
+        for low in [None, lower_term(class)] {
             let cols = |x: f64| -> Vec<f64> {
                 let mut v = vec![1.0];
                 if class != Class::Constant {
@@ -354,7 +394,7 @@ fn fit_classes(pts: &[(f64, f64)]) -> Vec<ClassFit> {
             if p + 1 >= pts.len() {
                 continue;
             }
-            let Some((beta, r, w)) = robust_fit(pts, &cols) else {
+            let Some((beta, r)) = robust_fit(pts, &cols) else {
                 continue;
             };
             if class != Class::Constant && beta[1] <= 0.0 {
@@ -363,29 +403,45 @@ fn fit_classes(pts: &[(f64, f64)]) -> Vec<ClassFit> {
             if pts.iter().any(|(x, _)| dot(&beta, &cols(*x)) <= 0.0) {
                 continue;
             }
-            let scale = robust_scale(&r);
-            // A point the fit ignores costs a parameter (an indicator for that point), so a
-            // flexible class cannot buy a small scale by dropping inconvenient points.
-            let ignored = w.iter().filter(|w| **w == 0.0).count();
-            let bic = n * (scale * scale).ln() + (p + ignored) as f64 * n.ln();
-            if best.as_ref().is_none_or(|b| bic < b.bic) {
-                let zero_weight = pts
-                    .iter()
-                    .zip(&w)
-                    .filter(|(_, w)| **w == 0.0)
-                    .map(|(p, _)| p.0)
-                    .collect();
-                best = Some(ClassFit {
-                    class,
-                    bic,
-                    scale,
-                    zero_weight,
-                });
-            }
+            variants.push(Variant { class, p, r });
         }
-        out.extend(best);
+    }
+    let sigma = variants
+        .iter()
+        .map(|v| mad_scale(&v.r) * (n / (n - v.p as f64)).sqrt())
+        .fold(f64::INFINITY, f64::min)
+        .max(SCALE_FLOOR);
+    let mut out: Vec<ClassFit> = Vec::new();
+    for v in &variants {
+        let deviance: f64 = v.r.iter().map(|x| 2.0 * rho(x / sigma)).sum();
+        let bic = deviance + v.p as f64 * n.ln();
+        if out.iter().any(|f| f.class == v.class && f.bic <= bic) {
+            continue;
+        }
+        let zero_weight = pts
+            .iter()
+            .zip(&v.r)
+            .filter(|(_, r)| (*r / sigma).abs() >= BISQUARE_C)
+            .map(|(p, _)| p.0)
+            .collect();
+        let fit = ClassFit {
+            class: v.class,
+            bic,
+            scale: robust_scale(&v.r),
+            zero_weight,
+        };
+        match out.iter_mut().find(|f| f.class == v.class) {
+            Some(f) => *f = fit,
+            None => out.push(fit),
+        }
     }
     out
+}
+
+/// Tukey's bisquare rho, scaled so that `2 rho(u)` is `u^2` near 0 and `c^2 / 3` beyond c.
+fn rho(u: f64) -> f64 {
+    let a = (u / BISQUARE_C).powi(2);
+    BISQUARE_C * BISQUARE_C / 6.0 * (1.0 - (1.0 - a.min(1.0)).powi(3))
 }
 
 fn dot(a: &[f64], b: &[f64]) -> f64 {
@@ -394,7 +450,7 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
 
 /// Tukey's bisquare weight of a standardized residual.
 fn bisquare(u: f64) -> f64 {
-    let a = u.abs() / 4.685;
+    let a = u.abs() / BISQUARE_C;
     if a < 1.0 {
         (1.0 - a * a).powi(2)
     } else {
@@ -430,12 +486,9 @@ fn robust_scale(r: &[f64]) -> f64 {
     s
 }
 
-/// Iteratively reweighted least squares on relative residuals with bisquare weights.
-/// Returns the coefficients, the relative residuals and the final robust weights.
-fn robust_fit(
-    pts: &[(f64, f64)],
-    cols: &dyn Fn(f64) -> Vec<f64>,
-) -> Option<(Vec<f64>, Vec<f64>, Vec<f64>)> {
+/// Iteratively reweighted least squares on relative residuals with bisquare weights and
+/// non-negative coefficients. Returns the coefficients and the relative residuals.
+fn robust_fit(pts: &[(f64, f64)], cols: &dyn Fn(f64) -> Vec<f64>) -> Option<(Vec<f64>, Vec<f64>)> {
     let rows: Vec<Vec<f64>> = pts.iter().map(|(x, _)| cols(*x)).collect();
     if rows.iter().flatten().any(|v| !v.is_finite()) {
         return None;
@@ -452,7 +505,7 @@ fn robust_fit(
             .zip(&yhat)
             .map(|(rw, y)| rw / y.max(tiny).max(1e-300).powi(2))
             .collect();
-        beta = wls(&rows, &ys, &w)?;
+        beta = nnls(&rows, &ys, &w)?;
         let fitted: Vec<f64> = rows.iter().map(|row| dot(&beta, row)).collect();
         for i in 0..pts.len() {
             let base = if fitted[i] > 0.0 {
@@ -473,7 +526,50 @@ fn robust_fit(
             .map(|(f, y)| if *f > 0.0 { *f } else { *y })
             .collect();
     }
-    Some((beta, r, rw))
+    Some((beta, r))
+}
+
+/// Weighted least squares with every coefficient non-negative and the leading one (column
+/// 1, when there is one) positive: the best of the unconstrained solutions over the column
+/// subsets that keep the leading term and come out non-negative (with at most 3 columns,
+/// this enumeration is the exact non-negative least squares solution).
+fn nnls(rows: &[Vec<f64>], ys: &[f64], w: &[f64]) -> Option<Vec<f64>> {
+    let p = rows[0].len();
+    let lead = usize::from(p > 1);
+    let mut best: Option<(f64, Vec<f64>)> = None;
+    for mask in 0u32..(1 << p) {
+        if mask & (1 << lead) == 0 {
+            continue;
+        }
+        let keep: Vec<usize> = (0..p).filter(|j| mask & (1 << j) != 0).collect();
+        let sub: Vec<Vec<f64>> = rows
+            .iter()
+            .map(|r| keep.iter().map(|j| r[*j]).collect())
+            .collect();
+        let Some(b) = wls(&sub, ys, w) else {
+            continue;
+        };
+        if b.iter().any(|v| *v < 0.0) {
+            continue;
+        }
+        let mut full = vec![0.0; p];
+        for (k, j) in keep.iter().enumerate() {
+            full[*j] = b[k];
+        }
+        if p > 1 && full[lead] <= 0.0 {
+            continue;
+        }
+        let sse: f64 = rows
+            .iter()
+            .zip(ys)
+            .zip(w)
+            .map(|((r, y), wi)| wi * (y - dot(&full, r)).powi(2))
+            .sum();
+        if best.as_ref().is_none_or(|(s, _)| sse < *s) {
+            best = Some((sse, full));
+        }
+    }
+    best.map(|(_, b)| b)
 }
 
 /// Weighted least squares through the normal equations, columns scaled to unit norm;
@@ -640,6 +736,54 @@ mod tests {
                 .collect();
             assert_eq!(select(&pts).class, Some(c), "{c}");
         }
+    }
+
+    #[test]
+    fn noisy_n_log_n_with_offset_is_not_linear() {
+        // A negative intercept let `a + b n` pass for this; coefficients are non-negative.
+        let sizes = geo(80.0, 25_000.0, 8);
+        let pts: Vec<(f64, f64)> = sizes
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| {
+                (
+                    n,
+                    (2000.0 + n * (n + 1.0).log2() + 10.0 * n) * wobble(i, 0.05),
+                )
+            })
+            .collect();
+        let ev = select(&pts);
+        assert_eq!(ev.class, Some(Class::Linearithmic), "{ev:?}");
+    }
+
+    #[test]
+    fn noisy_log_series_is_log_not_linear_with_a_log_term() {
+        // A generated O(log n) series with 4% noise: a per-class scale let `a + b n + d log n`
+        // fit 8 points tightly, nearly ignore 2 and win; one common scale judges it O(log n).
+        let pts = [
+            (55.0, 7.96),
+            (75.0, 8.28),
+            (108.0, 9.09),
+            (147.0, 9.55),
+            (204.0, 9.57),
+            (274.0, 12.06),
+            (380.0, 12.75),
+            (550.0, 11.93),
+            (760.0, 13.73),
+            (1031.0, 14.74),
+        ];
+        assert_eq!(select(&pts).class, Some(Class::Log));
+    }
+
+    #[test]
+    fn one_spike_does_not_hide_a_log_series() {
+        let sizes = geo(500.0, 500_000.0, 9);
+        let mut pts = series(&sizes, |n| 40.0 + 3.0 * (n + 1.0).log2());
+        pts[4].1 *= 1.8;
+        let ev = select(&pts);
+        assert_eq!(ev.class, Some(Class::Log), "{ev:?}");
+        assert_eq!(ev.outlier_sizes, vec![sizes[4]]);
+        assert!(ev.slope.unwrap().low > 0.0, "{ev:?}");
     }
 
     #[test]
