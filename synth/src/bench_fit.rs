@@ -36,6 +36,12 @@ pub struct BenchFit {
     pub false_bottleneck_rate: f64,
     /// Inconclusive answers / all series.
     pub inconclusive_rate: f64,
+    /// What a user sees: series whose verdict, documented as their true class, is a
+    /// bottleneck (the judge's guards included) / all series.
+    pub verdict_false_bottleneck_rate: f64,
+    /// Series above O(1) whose verdict, documented one class below their true class, is a
+    /// bottleneck / those series: the guards' price in missed findings.
+    pub verdict_detection_rate: f64,
     /// Accuracy per true class, lowest class first.
     pub per_class: Vec<(String, f64)>,
     /// confusion[true][judged]; judged index 7 is `inconclusive`.
@@ -182,7 +188,17 @@ pub fn run(seed: u64, cases: usize) -> BenchFit {
     let mut confusion = vec![vec![0usize; 8]; 7];
     let mut misses = Vec::new();
     let (mut right, mut above, mut inconclusive) = (0, 0, 0);
+    let (mut verdict_above, mut detected, mut below_tries) = (0, 0, 0);
     for s in &series {
+        if model_select::judge(&s.points, Some(s.class)).above_expected {
+            verdict_above += 1;
+        }
+        if let Some(lower) = Class::ALL.iter().rev().find(|c| **c < s.class) {
+            below_tries += 1;
+            if model_select::judge(&s.points, Some(*lower)).above_expected {
+                detected += 1;
+            }
+        }
         let got = model_select::select(&s.points).class;
         let t = s.class as usize;
         confusion[t][got.map_or(7, |c| c as usize)] += 1;
@@ -218,6 +234,8 @@ pub fn run(seed: u64, cases: usize) -> BenchFit {
         cases: series.len(),
         accuracy: right as f64 / n,
         false_bottleneck_rate: above as f64 / n,
+        verdict_false_bottleneck_rate: verdict_above as f64 / n,
+        verdict_detection_rate: detected as f64 / below_tries.max(1) as f64,
         inconclusive_rate: inconclusive as f64 / n,
         per_class,
         confusion,
@@ -244,6 +262,11 @@ pub fn render(r: &BenchFit) -> String {
         r.accuracy * 100.0,
         r.inconclusive_rate * 100.0,
         r.false_bottleneck_rate * 100.0
+    ));
+    s.push_str(&format!(
+        "verdicts: documented as its true class, {:.1}% called a bottleneck; documented one class below, {:.1}% called a bottleneck\n\n",
+        r.verdict_false_bottleneck_rate * 100.0,
+        r.verdict_detection_rate * 100.0
     ));
     s.push_str("true \\ judged   O(1) logn    O(n) nlogn   n^2   n^3   2^n  inc.  accuracy\n");
     for (i, row) in r.confusion.iter().enumerate() {
