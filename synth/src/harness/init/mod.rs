@@ -6,6 +6,8 @@
 //! instrumented worker, so a crate that does not compile, or a generated registration that
 //! does not, is reported by `init`, naming the item.
 
+pub mod cfg;
+pub mod chain;
 pub mod gen;
 pub mod model;
 pub mod scan;
@@ -42,8 +44,11 @@ pub struct InitSummary {
     pub documented: usize,
     pub skipped_items: usize,
     pub skipped_types: usize,
-    /// Public methods seen (registered + skipped methods of registered types).
+    /// Public methods seen: registered, skipped on registered types, and those of public
+    /// types that do not register (iterators, entries, errors), which no program reaches.
     pub public_methods: usize,
+    /// How many of `public_methods` belong to types that do not register.
+    pub unregistered_methods: usize,
     /// A method spec to start with (`Type::method`), preferring a documented one.
     pub first_method: Option<String>,
 }
@@ -55,7 +60,7 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
         None => std::env::current_dir()?.join("Cargo.toml"),
     };
     let crate_dir = crate_dir_of(&manifest)?;
-    let (package, lib, lib_rs) = library_of(&crate_dir)?;
+    let (package, lib, lib_rs, features) = library_of(&crate_dir)?;
     let out = crate_dir.join(HARNESS_DIR);
     if out.exists() && !cfg.force {
         bail!(
@@ -63,7 +68,7 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
             out.display()
         );
     }
-    let scan = scan::scan(&lib_rs)?;
+    let scan = scan::scan(&lib_rs, &features)?;
     if !scan.types.iter().any(|t| t.reachable) {
         bail!(
             "{} has no public types reachable from {} (perfsyn explores the methods of a library's public types)",
@@ -100,7 +105,13 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
         let h = Harness::of_manifest(&crate_dir)?;
         crate::worker_build::ensure_harness_worker(&h, cfg.quiet)?;
     }
-    let public_methods = model.methods() + model.types.iter().flat_map(|t| &t.skipped).count();
+    let public_methods = model.methods()
+        + model
+            .types
+            .iter()
+            .map(|t| t.skipped.len() - t.skipped_not_methods)
+            .sum::<usize>()
+        + model.unregistered_methods;
     let first_method = model
         .types
         .iter()
@@ -125,12 +136,16 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
         skipped_items: model.skipped(),
         skipped_types: model.skipped_types.len(),
         public_methods,
+        unregistered_methods: model.unregistered_methods,
         first_method,
     })
 }
 
-/// The crate's package name, library name and library root, from `cargo metadata`.
-fn library_of(crate_dir: &Path) -> Result<(String, String, PathBuf)> {
+/// The crate's package name, library name, library root and default features, from
+/// `cargo metadata`.
+fn library_of(
+    crate_dir: &Path,
+) -> Result<(String, String, PathBuf, std::collections::HashSet<String>)> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(cargo)
         .args([
@@ -187,6 +202,7 @@ fn library_of(crate_dir: &Path) -> Result<(String, String, PathBuf)> {
         name,
         lib["name"].as_str().unwrap_or_default().to_string(),
         PathBuf::from(lib["src_path"].as_str().unwrap_or_default()),
+        cfg::default_features(&pkg["features"]),
     ))
 }
 
@@ -240,13 +256,14 @@ pub fn render(s: &InitSummary) -> String {
         0.0
     };
     let mut out = format!(
-        "wrote {} for {}\n{} types, {} constructors, {} methods registered ({share:.0}% of {} public methods), {} skipped, {} with a documented class\n",
+        "wrote {} for {}\n{} types, {} constructors, {} methods registered ({share:.0}% of {} public methods, {} of them on types that do not register), {} skipped, {} with a documented class\n",
         s.harness_dir.display(),
         s.crate_name,
         s.types,
         s.constructors,
         s.methods,
         s.public_methods,
+        s.unregistered_methods,
         s.skipped_items + s.skipped_types,
         s.documented
     );
