@@ -254,11 +254,16 @@ fn method_line(f: &Func) -> String {
     let template = if let Some(c) = &f.chain {
         let (r1, t1) = args_of(&f.params[..c.split]);
         let (r2, t2) = args_of(&f.params[c.split..]);
+        let call = format!("r.{}({r1}).{}({r2}){suffix}", c.first, c.second);
+        // A dropped result may borrow the temporary the first call returned
+        // (`map.iter_mut().as_slice()`): consume it within the statement.
+        let body = match f.ret {
+            Some(_) => call,
+            None => format!("{{ std::hint::black_box({call}); }}"),
+        };
         format!(
-            " as {:?} => |r| r.{}({r1}).{}({r2}){suffix}",
+            " as {:?} => |r| {body}",
             format!("{{self}}.{}({t1}).{}({t2}){suffix}", c.first, c.second),
-            c.first,
-            c.second
         )
     } else if templated(f) {
         let (rust, tmpl) = args(f);

@@ -278,3 +278,87 @@ pub fn render(s: &InitSummary) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    /// The registrations `init` generates for a crate made of `files` (path, source).
+    fn generate(files: &[(&str, &str)], features: &[&str]) -> (super::model::Model, String) {
+        let dir = tempfile::tempdir().unwrap();
+        for (p, text) in files {
+            let path = dir.path().join(p);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let features: HashSet<String> = features.iter().map(|s| s.to_string()).collect();
+        let scan = super::scan::scan(&dir.path().join("lib.rs"), &features).unwrap();
+        let model = super::model::build("demo", &scan);
+        let text = super::gen::registrations("demo", &model);
+        (model, text)
+    }
+
+    const QUEUE: &str = r#"
+        mod inner;
+        pub use crate::inner::Queue;
+        #[cfg(feature = "std")]
+        pub struct Twice;
+        #[cfg(not(feature = "std"))]
+        pub struct Twice;
+        impl Twice { pub fn new() -> Self { Twice } pub fn ping(&self) {} }
+    "#;
+    const INNER: &str = r#"
+        pub mod iters {
+            pub struct Iter<'a> { pub(crate) q: &'a super::Queue }
+            impl<'a> Iterator for Iter<'a> { type Item = u64; fn next(&mut self) -> Option<u64> { None } }
+            pub struct Entry<'a, T> { pub(crate) q: &'a mut super::Queue, pub(crate) t: T }
+            impl<'a, T> Entry<'a, T> { pub fn insert(self, v: u64) {} pub fn key(&self) -> usize { 0 } }
+        }
+        pub struct Queue { v: Vec<u64> }
+        impl Queue {
+            pub fn new() -> Self { Queue { v: Vec::new() } }
+            /// Runs in O(n).
+            pub fn retain<F: FnMut(&u64) -> bool>(&mut self, f: F) {}
+            pub fn get<Q: ?Sized + Eq>(&self, q: &Q) -> bool where u64: std::borrow::Borrow<Q> { false }
+            pub fn iter(&self) -> iters::Iter<'_> { todo!() }
+            pub fn entry(&mut self, k: u64) -> iters::Entry<'_, u64> { todo!() }
+            pub fn take<const N: usize>(&self, k: [usize; N]) {}
+            pub unsafe fn raw(&self) {}
+        }
+    "#;
+
+    #[test]
+    fn init_reaches_generic_closure_iterator_and_borrowing_methods() {
+        let (m, text) = generate(&[("lib.rs", QUEUE), ("inner.rs", INNER)], &["std"]);
+        // `pub use` from a private module: named by its root path, imported from there.
+        assert!(text.contains("use demo::Queue;"), "{text}");
+        // One `Twice` under the default features, not two.
+        assert_eq!(m.types.iter().filter(|t| t.path == "Twice").count(), 1);
+        assert!(
+            text.contains("retain(mut self, f: copy u8) [\"O(n)\"] as"),
+            "{text}"
+        );
+        assert!(text.contains("|r| r.iter().count()"), "{text}");
+        assert!(
+            text.contains("get(ref self, q: ref u64) -> bool;"),
+            "{text}"
+        );
+        assert!(text.contains("entry_insert(mut self, k: copy u64, v: copy u64) as \"{self}.entry({k}).insert({v})\""), "{text}");
+        assert!(
+            text.contains("entry_key(mut self, k: copy u64) -> usize"),
+            "{text}"
+        );
+        assert!(
+            text.contains("// skipped: Queue::take: const-generic function"),
+            "{text}"
+        );
+        assert!(
+            text.contains("// skipped: Queue::raw: unsafe function"),
+            "{text}"
+        );
+        // Queue: retain, get, iter, entry; Twice: ping. Skipped: take, raw. Iter has no
+        // inherent methods; Entry's two are reached but not counted (not exported).
+        assert_eq!(m.methods(), 5, "{text}");
+        assert_eq!(m.unregistered_methods, 0);
+    }
+}

@@ -197,17 +197,16 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
     }
     let mut fn_names: HashMap<String, usize> = HashMap::new();
     let no_closures = HashMap::new();
-    // Borrowing types (a lifetime parameter): not registered, but their methods are reached
-    // through the methods that return them.
+    // Borrowing types (a lifetime parameter), exported or not: not registered, but their
+    // methods are reached through the methods that return them.
     let borrowers: HashMap<String, &FoundType> = scan
         .types
         .iter()
         .filter(|t| {
-            t.reachable
-                && t.generics
-                    .params
-                    .iter()
-                    .any(|p| matches!(p, GenericParam::Lifetime(_)))
+            t.generics
+                .params
+                .iter()
+                .any(|p| matches!(p, GenericParam::Lifetime(_)))
         })
         .map(|t| (t.ident.clone(), t))
         .collect();
@@ -297,7 +296,14 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
                         if let ReturnType::Type(_, ret) = &f.sig.output {
                             let ch =
                                 super::chain::chains(&cx, &func, ret, &borrowers, &mut model.vecs);
-                            chained.extend(ch.reached);
+                            // Counted only for a public type's methods (the share's
+                            // denominator holds those); a type the crate does not export
+                            // is still reached, uncounted.
+                            chained.extend(
+                                ch.reached
+                                    .into_iter()
+                                    .filter(|(b, _)| borrowers.get(b).is_some_and(|t| t.reachable)),
+                            );
                             reg.skipped_not_methods += ch.skipped.len();
                             reg.skipped.extend(ch.skipped);
                             reg.methods.extend(ch.methods);
@@ -531,10 +537,14 @@ impl Ctx<'_> {
                 let id = pt.bounded_ty.to_token_stream().to_string();
                 if let Some((_, bs)) = bounds.iter_mut().find(|(n, _)| *n == id) {
                     bs.extend(pt.bounds.iter().cloned());
-                } else if let Some(k) = self.subst.get(&id) {
-                    for b in &pt.bounds {
-                        if let Some(q) = generic_arg_of(b, "Borrow") {
-                            borrowed.insert(q, k.clone());
+                } else {
+                    // `K: Borrow<Q>` with K the type's parameter, or a model primitive.
+                    let k = self.subst.get(&id).cloned().or_else(|| {
+                        (MODEL_INTS.contains(&id.as_str()) || id == "String").then(|| id.clone())
+                    });
+                    for (b, k) in pt.bounds.iter().zip(std::iter::repeat(k)) {
+                        if let (Some(q), Some(k)) = (generic_arg_of(b, "Borrow"), k) {
+                            borrowed.insert(q, k);
                         }
                     }
                 }
@@ -779,10 +789,12 @@ fn closure_shape(bounds: &[TypeParamBound]) -> Option<Result<Shape, String>> {
         let predicate = match &a.output {
             ReturnType::Default => false,
             ReturnType::Type(_, t) if t.to_token_stream().to_string() == "bool" => true,
-            ReturnType::Type(_, t) => return Some(Err(format!(
+            ReturnType::Type(_, t) => {
+                return Some(Err(format!(
                 "a closure returning `{}` (the harness builds predicates and no-op closures only)",
                 t.to_token_stream().to_string().replace(' ', "")
-            ))),
+            )))
+            }
         };
         Some(Ok(Shape {
             args: a.inputs.len(),

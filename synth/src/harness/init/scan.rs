@@ -399,9 +399,12 @@ pub fn doc_text(attrs: &[Attribute]) -> String {
 }
 
 /// The complexity class a doc comment states ("Runs in O(log n) time.", "O(1)", "amortized
-/// O(1)"), as the oracle spells it; the first `O(...)` that names a known class wins. A
-/// single variable other than `n` (`O(m)`, `O(len)`) is read as the input size.
+/// O(1)"), as the oracle spells it. When it states several ("The item is found in O(1)
+/// thanks to the hash table. The operation is performed in O(log(N)) time."), the highest
+/// wins: parts of an operation cost at most the whole, so a lower class is a step's, not the
+/// method's. A single variable other than `n` (`O(m)`, `O(len)`) is read as the input size.
 pub fn documented_class(doc: &str) -> Option<String> {
+    let mut best: Option<crate::oracle::fit::Class> = None;
     let mut rest = doc;
     while let Some(i) = rest.find("O(") {
         let after = &rest[i + 2..];
@@ -425,13 +428,14 @@ pub fn documented_class(doc: &str) -> Option<String> {
             for candidate in [inner.to_string(), single_variable_as_n(inner)] {
                 let text = format!("O({candidate})");
                 if let Some(c) = crate::oracle::fit::Class::parse(&text) {
-                    return Some(c.label().to_string());
+                    best = best.max(Some(c));
+                    break;
                 }
             }
         }
         rest = &after[end..];
     }
-    None
+    best.map(|c| c.label().to_string())
 }
 
 fn single_variable_as_n(inner: &str) -> String {
@@ -483,6 +487,10 @@ mod tests {
         assert_eq!(c("O(n log n) comparisons"), Some("O(n log n)".into()));
         assert_eq!(c("Returns the length."), None);
         assert_eq!(c("Costs O(m + n)."), None);
+        assert_eq!(
+            c("The item is found in **O(1)** thanks to the hash table. The operation is performed in **O(log(N))** time."),
+            Some("O(log n)".into())
+        );
         assert_eq!(c("FOO(1) is not a class"), None);
     }
 }
