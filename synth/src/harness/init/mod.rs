@@ -306,6 +306,8 @@ mod tests {
         #[cfg(not(feature = "std"))]
         pub struct Twice;
         impl Twice { pub fn new() -> Self { Twice } pub fn ping(&self) {} }
+        pub mod a { #[derive(Default)] pub struct Tok; }
+        pub mod b { #[derive(Default)] pub struct Tok; }
     "#;
     const INNER: &str = r#"
         pub mod iters {
@@ -332,6 +334,9 @@ mod tests {
         let (m, text) = generate(&[("lib.rs", QUEUE), ("inner.rs", INNER)], &["std"]);
         // `pub use` from a private module: named by its root path, imported from there.
         assert!(text.contains("use demo::Queue;"), "{text}");
+        // Two types of one name register under their module paths, each its own.
+        assert!(text.contains("name: \"a::Tok\","), "{text}");
+        assert!(text.contains("name: \"b::Tok\","), "{text}");
         // One `Twice` under the default features, not two.
         assert_eq!(m.types.iter().filter(|t| t.path == "Twice").count(), 1);
         assert!(

@@ -145,7 +145,15 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
     // Which types register and at which instantiation, so that parameters and results of
     // the crate's own types can refer to them.
     let mut regs: HashMap<String, (String, String)> = HashMap::new();
-    let mut chosen: Vec<(&FoundType, HashMap<String, String>, String, Option<String>)> = Vec::new();
+    #[allow(clippy::type_complexity)]
+    let mut chosen: Vec<(
+        &FoundType,
+        HashMap<String, String>,
+        String,
+        Option<String>,
+        String,
+        bool,
+    )> = Vec::new();
     for t in scan.types.iter().filter(|t| t.reachable) {
         let subst = match instantiate(&t.generics, t.impls.iter().map(|i| &i.generics), false) {
             Ok(s) => s,
@@ -187,13 +195,14 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
         } else {
             (format!("{shown}{generic}"), Some(full), None)
         };
-        if registered.is_none_or(|r| r.contains(&t.ident)) {
-            regs.insert(
-                t.ident.clone(),
-                (name.clone().unwrap_or(rust.clone()), rust.clone()),
-            );
+        let registry_name = name.clone().unwrap_or(rust.clone());
+        let registers = registered.is_none_or(|r| r.contains(&t.ident));
+        if registers {
+            // Keyed by identifier, as parameter types name them; two types of one name are
+            // both registered under module-qualified names, which parameters refuse.
+            regs.insert(t.ident.clone(), (registry_name.clone(), rust.clone()));
         }
-        chosen.push((t, subst, rust, import));
+        chosen.push((t, subst, rust, import, registry_name, registers));
     }
     let mut fn_names: HashMap<String, usize> = HashMap::new();
     let no_closures = HashMap::new();
@@ -211,16 +220,12 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
         .map(|t| (t.ident.clone(), t))
         .collect();
     let mut chained: BTreeSet<(String, String)> = BTreeSet::new();
-    for (t, subst, rust, import) in chosen {
+    for (t, subst, rust, import, registry_name, registers) in chosen {
         let duplicate = counts.get(&t.ident).copied().unwrap_or(0) > 1;
         let path = if duplicate {
             t.public_path.join("::")
         } else {
             t.public_path.last().cloned().unwrap_or(t.ident.clone())
-        };
-        let registry_name = match regs.get(&t.ident) {
-            Some((n, _)) => n.clone(),
-            None => rust.clone(),
         };
         let mut reg = TypeReg {
             fn_name: unique_fn_name(&snake(&path), &mut fn_names),
@@ -314,7 +319,7 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
                 }
             }
         }
-        if reg.ctors.is_empty() || !regs.contains_key(&t.ident) {
+        if reg.ctors.is_empty() || !registers {
             let methods = reg.methods.len() + reg.skipped.len() - reg.skipped_not_methods;
             model.unregistered_methods += methods;
             let mut why = "no public constructor the program model can call (new, with_capacity, Default, or a function returning Self with buildable parameters)".to_string();
