@@ -2,7 +2,9 @@
 //! lifetime parameter (`slab::VacantEntry<'a, T>`, `indexmap::map::Entry<'a, K, V>`) cannot
 //! be a program variable (values the model builds are owned), but a caller only ever uses
 //! it right away: `slab.vacant_entry().insert(v)`. Each such method is registered on the
-//! owning type as one call, `vacant_entry_insert`, with the parameters of both calls.
+//! owning type as one call, `vacant_entry_insert`, with the parameters of both calls. A
+//! public type without a constructor returned by reference (`map.as_slice()`, an unsized
+//! `Slice`) is reached the same way, with the methods the reference allows.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -27,24 +29,45 @@ pub struct Chain {
 pub struct Chains {
     pub methods: Vec<Func>,
     pub skipped: Vec<(String, String)>,
-    /// (`Borrowing type`, `method`) pairs reached.
+    /// (`public path of the borrowing type`, `method`) pairs reached, of exported types
+    /// only: the share's denominator holds only those (a type the crate does not export is
+    /// reached, uncounted).
     pub reached: Vec<(String, String)>,
 }
 
 /// The chained methods through `first`, a registered method whose Rust return type is `ret`.
 pub(super) fn chains(
     cx: &Ctx<'_>,
+    owner_module: &[String],
     first: &Func,
     ret: &Type,
-    borrowers: &HashMap<String, &FoundType>,
+    borrowers: &HashMap<String, Vec<&FoundType>>,
     vecs: &mut BTreeSet<String>,
 ) -> Chains {
     let mut out = Chains::default();
+    // What receivers the returned value allows: `&B` only `&self`, `&mut B` also `&mut self`.
+    let (ret, allowed): (&Type, &[&str]) = match ret {
+        Type::Reference(r) if r.mutability.is_some() => (&r.elem, &["ref", "mut"]),
+        Type::Reference(r) => (&r.elem, &["ref"]),
+        t => (t, &["ref", "mut", "val"]),
+    };
     let Type::Path(p) = ret else { return out };
     let Some(seg) = p.path.segments.last() else {
         return out;
     };
-    let Some(b) = borrowers.get(&seg.ident.to_string()) else {
+    // Of two types of one name, the one nearest the owner's module (`map::Slice` for
+    // `IndexMap`, defined in `map`).
+    let near = |t: &&&FoundType| {
+        t.module
+            .iter()
+            .zip(owner_module)
+            .take_while(|(a, b)| a == b)
+            .count()
+    };
+    let Some(b) = borrowers
+        .get(&seg.ident.to_string())
+        .and_then(|c| c.iter().max_by_key(near))
+    else {
         return out;
     };
     // The borrowing type's parameters instantiated as its impls bound them; in practice it
@@ -70,6 +93,16 @@ pub(super) fn chains(
             let name = format!("{}_{}", first.name, f.sig.ident);
             let spec = format!("{}::{}", b.ident, f.sig.ident);
             match bcx.func(&f.sig, &f.attrs, vecs) {
+                Ok(second) if !allowed.contains(&second.receiver.unwrap_or("ref")) => {
+                    out.skipped.push((
+                        spec,
+                        format!(
+                            "reached through `{}`, whose result does not allow a `{}` receiver",
+                            first.name,
+                            second.receiver.unwrap_or("ref")
+                        ),
+                    ))
+                }
                 Ok(second) => {
                     let taken: Vec<&String> = first.params.iter().map(|p| &p.name).collect();
                     let mut params = first.params.clone();
@@ -79,7 +112,10 @@ pub(super) fn chains(
                         }
                         params.push(p);
                     }
-                    out.reached.push((b.ident.clone(), f.sig.ident.to_string()));
+                    if b.reachable {
+                        out.reached
+                            .push((b.public_path.join("::"), f.sig.ident.to_string()));
+                    }
                     out.methods.push(Func {
                         name,
                         receiver: first.receiver,

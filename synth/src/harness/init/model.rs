@@ -206,19 +206,19 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
     }
     let mut fn_names: HashMap<String, usize> = HashMap::new();
     let no_closures = HashMap::new();
-    // Borrowing types (a lifetime parameter), exported or not: not registered, but their
-    // methods are reached through the methods that return them.
-    let borrowers: HashMap<String, &FoundType> = scan
-        .types
-        .iter()
-        .filter(|t| {
-            t.generics
-                .params
-                .iter()
-                .any(|p| matches!(p, GenericParam::Lifetime(_)))
-        })
-        .map(|t| (t.ident.clone(), t))
-        .collect();
+    // Borrowing types (a lifetime parameter), exported or not, and public types without a
+    // constructor (`indexmap::map::Slice`, reached by `as_slice()`): not registered, but
+    // their methods are reached through the methods that return them.
+    let mut borrowers: HashMap<String, Vec<&FoundType>> = HashMap::new();
+    for t in scan.types.iter().filter(|t| {
+        t.generics
+            .params
+            .iter()
+            .any(|p| matches!(p, GenericParam::Lifetime(_)))
+            || (t.reachable && registered.is_some_and(|r| !r.contains(&t.ident)))
+    }) {
+        borrowers.entry(t.ident.clone()).or_default().push(t);
+    }
     let mut chained: BTreeSet<(String, String)> = BTreeSet::new();
     for (t, subst, rust, import, registry_name, registers) in chosen {
         let duplicate = counts.get(&t.ident).copied().unwrap_or(0) > 1;
@@ -262,6 +262,8 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
             });
         }
         let mut seen: HashSet<String> = HashSet::new();
+        // Methods of borrowing types this type's chains reach (counted if it registers).
+        let mut reached: Vec<(String, String)> = Vec::new();
         for imp in &t.impls {
             let other_instance = other_instantiation(&t.generics, imp);
             for item in &imp.items {
@@ -299,16 +301,15 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
                             reg.has_len = true;
                         }
                         if let ReturnType::Type(_, ret) = &f.sig.output {
-                            let ch =
-                                super::chain::chains(&cx, &func, ret, &borrowers, &mut model.vecs);
-                            // Counted only for a public type's methods (the share's
-                            // denominator holds those); a type the crate does not export
-                            // is still reached, uncounted.
-                            chained.extend(
-                                ch.reached
-                                    .into_iter()
-                                    .filter(|(b, _)| borrowers.get(b).is_some_and(|t| t.reachable)),
+                            let ch = super::chain::chains(
+                                &cx,
+                                &t.module,
+                                &func,
+                                ret,
+                                &borrowers,
+                                &mut model.vecs,
                             );
+                            reached.extend(ch.reached);
                             reg.skipped_not_methods += ch.skipped.len();
                             reg.skipped.extend(ch.skipped);
                             reg.methods.extend(ch.methods);
@@ -329,6 +330,7 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
             model.skipped_types.push((path.clone(), why));
             continue;
         }
+        chained.extend(reached);
         model.types.push(reg);
     }
     // Methods reached through a chain are registered, not unreachable.
@@ -466,10 +468,11 @@ impl Ctx<'_> {
             ReturnType::Default => None,
             ReturnType::Type(_, t) => cx.kept(t),
         };
-        // An iterator the call returns is lazy: consume it, as a caller would.
+        // An iterator the call returns is lazy: consume it, as a caller would, visiting every
+        // item (a bare `count()` may be O(1): indexmap's iterators override it with `len()`).
         let suffix = match &sig.output {
             ReturnType::Type(_, t) if ret.is_none() && cx.is_iterator(t) => {
-                Some(".count()".to_string())
+                Some(".map(std::hint::black_box).count()".to_string())
             }
             _ => None,
         };
