@@ -684,12 +684,20 @@ fn header(
         "The program: {} mutations from p0, input size {}, cost {} ({} metric).",
         best.mutations, best.input_size, best.cost, r.metric
     ));
-    h.push(format!(
-        "Found by: `{}` (seed {}, perfsyn {}).",
-        shell_join(&run.command_line),
-        r.seed,
-        run.perfsyn_version
-    ));
+    // The exact "Reproduce with" command when the run file has it (the command line as
+    // typed names the binary's path and a time budget, which does not reproduce the run).
+    h.push(match &run.reproduce {
+        Some(cmd) => format!(
+            "Found by (reproduce with): `{cmd}` (perfsyn {}).",
+            run.perfsyn_version
+        ),
+        None => format!(
+            "Found by: `{}` (seed {}, perfsyn {}).",
+            shell_join(&run.command_line),
+            r.seed,
+            run.perfsyn_version
+        ),
+    });
     if let Some(p) = &cfg.run_path {
         h.push(format!("Run file: {}", p.display()));
     }

@@ -49,6 +49,11 @@ pub struct RunFile {
     pub schema_hash: String,
     /// Seconds since the Unix epoch when the file was written.
     pub created_unix: u64,
+    /// The exact command that reproduces this run (the "Reproduce with" line of `explore`:
+    /// the program count reached instead of a time budget, the seed, the harness flag);
+    /// `None` in files written before it existed, or by commands that have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reproduce: Option<String>,
     pub report: ExploreReport,
 }
 
@@ -96,6 +101,7 @@ impl RunFile {
             created_unix: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs()),
+            reproduce: None,
             report,
         }
     }

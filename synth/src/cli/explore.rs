@@ -214,12 +214,13 @@ fn record_run(
     };
     let identity = crate::runfile::worker_identity(worker)
         .with_context(|| format!("cannot read the worker {}", worker.display()))?;
-    let run = crate::runfile::RunFile::new(
+    let mut run = crate::runfile::RunFile::new(
         report.clone(),
         std::env::args().collect(),
         identity,
         schema_hash,
     );
+    run.reproduce = Some(reproduce_explore(report, a));
     run.save(&path)?;
     let plot_path = crate::plot::path_for(&path);
     let plot = match crate::plot::write(report, &plot_path) {

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::model::{Func, Model, TypeReg};
+use super::model::{Func, Model, Param, TypeReg};
 
 /// The marker of a skipped item's line in the generated file (read back by
 /// [`skipped_reason`](super::skipped_reason)).
@@ -162,6 +162,7 @@ fn registration(s: &mut String, t: &TypeReg) {
 fn params(f: &Func) -> String {
     f.params
         .iter()
+        .filter(|p| p.dsl)
         .map(|p| format!("{}: {} {}", p.name, p.mode, p.ty))
         .collect::<Vec<_>>()
         .join(", ")
@@ -169,19 +170,25 @@ fn params(f: &Func) -> String {
 
 /// Arguments of the call: in Rust (`x as f64`) and in a print template (`{x} as f64`).
 fn args(f: &Func) -> (String, String) {
-    let rust = f
-        .params
+    args_of(&f.params)
+}
+
+fn args_of(params: &[Param]) -> (String, String) {
+    let rust = params
         .iter()
-        .map(|p| match &p.cast {
-            Some(c) => format!("{} {c}", p.name),
-            None => p.name.clone(),
+        .map(|p| match (&p.expr, &p.cast) {
+            (Some((e, _)), _) => e.clone(),
+            (None, Some(c)) => format!("{} {c}", p.name),
+            (None, None) => p.name.clone(),
         })
         .collect::<Vec<_>>()
         .join(", ");
-    let tmpl = f
-        .params
+    let tmpl = params
         .iter()
         .map(|p| {
+            if let Some((_, t)) = &p.expr {
+                return t.clone();
+            }
             let v = match p.mode {
                 "ref" | "slice" => format!("&{{{}}}", p.name),
                 "str" => format!("&{{{}}}", p.name),
@@ -198,9 +205,19 @@ fn args(f: &Func) -> (String, String) {
     (rust, tmpl)
 }
 
+/// Whether the call needs a template: an argument that is not the variable itself, or code
+/// after the call.
+fn templated(f: &Func) -> bool {
+    f.suffix.is_some()
+        || f.chain.is_some()
+        || f.params
+            .iter()
+            .any(|p| p.cast.is_some() || p.expr.is_some())
+}
+
 fn ctor_line(t: &TypeReg, c: &Func) -> String {
     let (rust, tmpl) = args(c);
-    let casts = c.params.iter().any(|p| p.cast.is_some());
+    let casts = templated(c);
     let path = match t.rust.find('<') {
         Some(i) => format!("{}::{}", &t.rust[..i], &t.rust[i..]),
         None => t.rust.clone(),
@@ -233,12 +250,26 @@ fn method_line(f: &Func) -> String {
         .as_ref()
         .map(|c| format!(" [{c:?}]"))
         .unwrap_or_default();
-    let casts = f.params.iter().any(|p| p.cast.is_some());
-    let template = if casts {
+    let suffix = f.suffix.as_deref().unwrap_or("");
+    let template = if let Some(c) = &f.chain {
+        let (r1, t1) = args_of(&f.params[..c.split]);
+        let (r2, t2) = args_of(&f.params[c.split..]);
+        let call = format!("r.{}({r1}).{}({r2}){suffix}", c.first, c.second);
+        // A dropped result may borrow the temporary the first call returned
+        // (`map.iter_mut().as_slice()`): consume it within the statement.
+        let body = match f.ret {
+            Some(_) => call,
+            None => format!("{{ std::hint::black_box({call}); }}"),
+        };
+        format!(
+            " as {:?} => |r| {body}",
+            format!("{{self}}.{}({t1}).{}({t2}){suffix}", c.first, c.second),
+        )
+    } else if templated(f) {
         let (rust, tmpl) = args(f);
         format!(
-            " as {:?} => |r| r.{}({rust})",
-            format!("{{self}}.{}({tmpl})", f.name),
+            " as {:?} => |r| r.{}({rust}){suffix}",
+            format!("{{self}}.{}({tmpl}){suffix}", f.name),
             f.name
         )
     } else {

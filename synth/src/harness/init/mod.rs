@@ -6,6 +6,8 @@
 //! instrumented worker, so a crate that does not compile, or a generated registration that
 //! does not, is reported by `init`, naming the item.
 
+pub mod cfg;
+pub mod chain;
 pub mod gen;
 pub mod model;
 pub mod scan;
@@ -42,8 +44,11 @@ pub struct InitSummary {
     pub documented: usize,
     pub skipped_items: usize,
     pub skipped_types: usize,
-    /// Public methods seen (registered + skipped methods of registered types).
+    /// Public methods seen: registered, skipped on registered types, and those of public
+    /// types that do not register (iterators, entries, errors), which no program reaches.
     pub public_methods: usize,
+    /// How many of `public_methods` belong to types that do not register.
+    pub unregistered_methods: usize,
     /// A method spec to start with (`Type::method`), preferring a documented one.
     pub first_method: Option<String>,
 }
@@ -55,7 +60,7 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
         None => std::env::current_dir()?.join("Cargo.toml"),
     };
     let crate_dir = crate_dir_of(&manifest)?;
-    let (package, lib, lib_rs) = library_of(&crate_dir)?;
+    let (package, lib, lib_rs, features) = library_of(&crate_dir)?;
     let out = crate_dir.join(HARNESS_DIR);
     if out.exists() && !cfg.force {
         bail!(
@@ -63,7 +68,7 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
             out.display()
         );
     }
-    let scan = scan::scan(&lib_rs)?;
+    let scan = scan::scan(&lib_rs, &features)?;
     if !scan.types.iter().any(|t| t.reachable) {
         bail!(
             "{} has no public types reachable from {} (perfsyn explores the methods of a library's public types)",
@@ -100,7 +105,13 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
         let h = Harness::of_manifest(&crate_dir)?;
         crate::worker_build::ensure_harness_worker(&h, cfg.quiet)?;
     }
-    let public_methods = model.methods() + model.types.iter().flat_map(|t| &t.skipped).count();
+    let public_methods = model.methods()
+        + model
+            .types
+            .iter()
+            .map(|t| t.skipped.len() - t.skipped_not_methods)
+            .sum::<usize>()
+        + model.unregistered_methods;
     let first_method = model
         .types
         .iter()
@@ -125,12 +136,16 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
         skipped_items: model.skipped(),
         skipped_types: model.skipped_types.len(),
         public_methods,
+        unregistered_methods: model.unregistered_methods,
         first_method,
     })
 }
 
-/// The crate's package name, library name and library root, from `cargo metadata`.
-fn library_of(crate_dir: &Path) -> Result<(String, String, PathBuf)> {
+/// The crate's package name, library name, library root and default features, from
+/// `cargo metadata`.
+fn library_of(
+    crate_dir: &Path,
+) -> Result<(String, String, PathBuf, std::collections::HashSet<String>)> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(cargo)
         .args([
@@ -187,6 +202,7 @@ fn library_of(crate_dir: &Path) -> Result<(String, String, PathBuf)> {
         name,
         lib["name"].as_str().unwrap_or_default().to_string(),
         PathBuf::from(lib["src_path"].as_str().unwrap_or_default()),
+        cfg::default_features(&pkg["features"]),
     ))
 }
 
@@ -240,13 +256,14 @@ pub fn render(s: &InitSummary) -> String {
         0.0
     };
     let mut out = format!(
-        "wrote {} for {}\n{} types, {} constructors, {} methods registered ({share:.0}% of {} public methods), {} skipped, {} with a documented class\n",
+        "wrote {} for {}\n{} types, {} constructors, {} methods registered ({share:.0}% of {} public methods, {} of them on types that do not register), {} skipped, {} with a documented class\n",
         s.harness_dir.display(),
         s.crate_name,
         s.types,
         s.constructors,
         s.methods,
         s.public_methods,
+        s.unregistered_methods,
         s.skipped_items + s.skipped_types,
         s.documented
     );
@@ -260,4 +277,96 @@ pub fn render(s: &InitSummary) -> String {
         out.push_str(&format!("next: perfsyn explore --method {m}\n"));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    /// The registrations `init` generates for a crate made of `files` (path, source).
+    fn generate(files: &[(&str, &str)], features: &[&str]) -> (super::model::Model, String) {
+        let dir = tempfile::tempdir().unwrap();
+        for (p, text) in files {
+            let path = dir.path().join(p);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let features: HashSet<String> = features.iter().map(|s| s.to_string()).collect();
+        let scan = super::scan::scan(&dir.path().join("lib.rs"), &features).unwrap();
+        let model = super::model::build("demo", &scan);
+        let text = super::gen::registrations("demo", &model);
+        (model, text)
+    }
+
+    const QUEUE: &str = r#"
+        mod inner;
+        pub use crate::inner::Queue;
+        #[cfg(feature = "std")]
+        pub struct Twice;
+        #[cfg(not(feature = "std"))]
+        pub struct Twice;
+        impl Twice { pub fn new() -> Self { Twice } pub fn ping(&self) {} }
+        pub mod a { #[derive(Default)] pub struct Tok; }
+        pub mod b { #[derive(Default)] pub struct Tok; }
+    "#;
+    const INNER: &str = r#"
+        pub mod iters {
+            pub struct Iter<'a> { pub(crate) q: &'a super::Queue }
+            impl<'a> Iterator for Iter<'a> { type Item = u64; fn next(&mut self) -> Option<u64> { None } }
+            pub struct Entry<'a, T> { pub(crate) q: &'a mut super::Queue, pub(crate) t: T }
+            impl<'a, T> Entry<'a, T> { pub fn insert(self, v: u64) {} pub fn key(&self) -> usize { 0 } }
+        }
+        pub struct Queue { v: Vec<u64> }
+        impl Queue {
+            pub fn new() -> Self { Queue { v: Vec::new() } }
+            /// Runs in O(n).
+            pub fn retain<F: FnMut(&u64) -> bool>(&mut self, f: F) {}
+            pub fn get<Q: ?Sized + Eq>(&self, q: &Q) -> bool where u64: std::borrow::Borrow<Q> { false }
+            pub fn iter(&self) -> iters::Iter<'_> { todo!() }
+            pub fn entry(&mut self, k: u64) -> iters::Entry<'_, u64> { todo!() }
+            pub fn take<const N: usize>(&self, k: [usize; N]) {}
+            pub unsafe fn raw(&self) {}
+        }
+    "#;
+
+    #[test]
+    fn init_reaches_generic_closure_iterator_and_borrowing_methods() {
+        let (m, text) = generate(&[("lib.rs", QUEUE), ("inner.rs", INNER)], &["std"]);
+        // `pub use` from a private module: named by its root path, imported from there.
+        assert!(text.contains("use demo::Queue;"), "{text}");
+        // Two types of one name register under their module paths, each its own.
+        assert!(text.contains("name: \"a::Tok\","), "{text}");
+        assert!(text.contains("name: \"b::Tok\","), "{text}");
+        // One `Twice` under the default features, not two.
+        assert_eq!(m.types.iter().filter(|t| t.path == "Twice").count(), 1);
+        assert!(
+            text.contains("retain(mut self, f: copy u8) [\"O(n)\"] as"),
+            "{text}"
+        );
+        assert!(
+            text.contains("|r| r.iter().map(std::hint::black_box).count()"),
+            "{text}"
+        );
+        assert!(
+            text.contains("get(ref self, q: ref u64) -> bool;"),
+            "{text}"
+        );
+        assert!(text.contains("entry_insert(mut self, k: copy u64, v: copy u64) as \"{self}.entry({k}).insert({v})\""), "{text}");
+        assert!(
+            text.contains("entry_key(mut self, k: copy u64) -> usize"),
+            "{text}"
+        );
+        assert!(
+            text.contains("// skipped: Queue::take: const-generic function"),
+            "{text}"
+        );
+        assert!(
+            text.contains("// skipped: Queue::raw: unsafe function"),
+            "{text}"
+        );
+        // Queue: retain, get, iter, entry; Twice: ping. Skipped: take, raw. Iter has no
+        // inherent methods; Entry's two are reached but not counted (not exported).
+        assert_eq!(m.methods(), 5, "{text}");
+        assert_eq!(m.unregistered_methods, 0);
+    }
 }

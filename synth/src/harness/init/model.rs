@@ -2,7 +2,7 @@
 //! which instantiation), which constructors and methods, with which passing modes, and why
 //! everything else is skipped. The output is plain data that `gen` prints.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use quote::ToTokens;
 use syn::{FnArg, GenericParam, ImplItem, ReturnType, Type, TypeParamBound};
@@ -39,6 +39,11 @@ pub struct Param {
     pub ty: String,
     /// A cast from the model's type to the real one (`as f64`), printed into a template.
     pub cast: Option<String>,
+    /// The argument as Rust code and as a print template, when it is not the variable itself
+    /// (a closure built from the variable: see [`closure`]).
+    pub expr: Option<(String, String)>,
+    /// Whether the program supplies a value (false for a closure that needs none).
+    pub dsl: bool,
 }
 
 /// A registered constructor or method.
@@ -51,12 +56,19 @@ pub struct Func {
     /// The result kept as a variable (primitives and the crate's own types), if any.
     pub ret: Option<String>,
     pub expected: Option<String>,
+    /// Code after the call (`.count()`: an iterator the call returns is consumed).
+    pub suffix: Option<String>,
+    /// A method of a borrowing type reached through the method that returns it
+    /// (`slab.vacant_entry().insert(v)`, see [`chain`](super::chain)).
+    pub chain: Option<super::chain::Chain>,
 }
 
 /// A type to register.
 #[derive(Clone, Debug)]
 pub struct TypeReg {
     pub fn_name: String,
+    /// The type's identifier in its defining module.
+    pub ident: String,
     /// The Rust type as the registration writes it (`Stack<Key>` or a full path).
     pub rust: String,
     /// `use` path needed for `rust` (None when `rust` is a full path).
@@ -71,6 +83,9 @@ pub struct TypeReg {
     pub methods: Vec<Func>,
     /// (`Type::item`, reason) of everything not registered.
     pub skipped: Vec<(String, String)>,
+    /// How many of `skipped` are not this type's methods: associated functions (no `self`),
+    /// and methods of borrowing types reached through a chain (counted with their type).
+    pub skipped_not_methods: usize,
 }
 
 /// The whole generated API.
@@ -81,11 +96,23 @@ pub struct Model {
     pub skipped_types: Vec<(String, String)>,
     /// `Vec<T>` element types needed by slice or vector parameters.
     pub vecs: BTreeSet<String>,
+    /// Public methods of the types that do not register (iterators, entries, error types):
+    /// part of the public API, none of them reachable from a program.
+    pub unregistered_methods: usize,
+    /// Distinct methods of borrowing types registered through chains.
+    pub chained: usize,
 }
 
 impl Model {
+    /// Registered public methods: each type's own, plus each method of a borrowing type
+    /// reached through a chain once (however many chains reach it).
     pub fn methods(&self) -> usize {
-        self.types.iter().map(|t| t.methods.len()).sum()
+        self.types
+            .iter()
+            .flat_map(|t| &t.methods)
+            .filter(|m| m.chain.is_none())
+            .count()
+            + self.chained
     }
     pub fn ctors(&self) -> usize {
         self.types.iter().map(|t| t.ctors.len()).sum()
@@ -104,17 +131,35 @@ impl Model {
 
 /// Builds the model of crate `lib` (its library name, underscores) from `scan`.
 pub fn build(lib: &str, scan: &Scan) -> Model {
+    // A type's constructors may take the crate's other types, so whether a type registers
+    // depends on the others: the first pass assumes every instantiable type registers, the
+    // second keeps only those the first gave a constructor.
+    let first = build_with(lib, scan, None);
+    let registered: HashSet<String> = first.types.iter().map(|t| t.ident.clone()).collect();
+    build_with(lib, scan, Some(&registered))
+}
+
+fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> Model {
     let counts = ident_counts(&scan.types);
     let mut model = Model::default();
-    // First pass: which types register and at which instantiation, so that parameters of
+    // Which types register and at which instantiation, so that parameters and results of
     // the crate's own types can refer to them.
     let mut regs: HashMap<String, (String, String)> = HashMap::new();
-    let mut chosen: Vec<(&FoundType, HashMap<String, String>, String, Option<String>)> = Vec::new();
+    #[allow(clippy::type_complexity)]
+    let mut chosen: Vec<(
+        &FoundType,
+        HashMap<String, String>,
+        String,
+        Option<String>,
+        String,
+        bool,
+    )> = Vec::new();
     for t in scan.types.iter().filter(|t| t.reachable) {
-        let subst = match instantiate(&t.generics, t.impls.iter().map(|i| &i.generics)) {
+        let subst = match instantiate(&t.generics, t.impls.iter().map(|i| &i.generics), false) {
             Ok(s) => s,
             Err(reason) => {
-                model.skipped_types.push((t.ident.clone(), reason));
+                model.unregistered_methods += method_count(t);
+                model.skipped_types.push((t.public_path.join("::"), reason));
                 continue;
             }
         };
@@ -138,40 +183,53 @@ pub fn build(lib: &str, scan: &Scan) -> Model {
             .chain(t.public_path.iter().cloned())
             .collect::<Vec<_>>()
             .join("::");
-        let (rust, import, name, path) = if duplicate {
+        // A `pub use ... as Alias` names the type by its alias.
+        let shown = t.public_path.last().cloned().unwrap_or(t.ident.clone());
+        let (rust, import, name) = if duplicate {
             let rel = t.public_path.join("::");
             (
                 format!("{full}{generic}"),
                 None,
                 Some(format!("{rel}{generic}")),
-                rel,
             )
         } else {
-            (
-                format!("{}{generic}", t.ident),
-                Some(full),
-                None,
-                t.ident.clone(),
-            )
+            (format!("{shown}{generic}"), Some(full), None)
         };
-        regs.insert(
-            t.ident.clone(),
-            (name.clone().unwrap_or(rust.clone()), rust.clone()),
-        );
-        chosen.push((t, subst, rust, import));
-        let _ = (name, path);
+        let registry_name = name.clone().unwrap_or(rust.clone());
+        let registers = registered.is_none_or(|r| r.contains(&t.ident));
+        if registers {
+            // Keyed by identifier, as parameter types name them; two types of one name are
+            // both registered under module-qualified names, which parameters refuse.
+            regs.insert(t.ident.clone(), (registry_name.clone(), rust.clone()));
+        }
+        chosen.push((t, subst, rust, import, registry_name, registers));
     }
     let mut fn_names: HashMap<String, usize> = HashMap::new();
-    for (t, subst, rust, import) in chosen {
+    let no_closures = HashMap::new();
+    // Borrowing types (a lifetime parameter), exported or not, and public types without a
+    // constructor (`indexmap::map::Slice`, reached by `as_slice()`): not registered, but
+    // their methods are reached through the methods that return them.
+    let mut borrowers: HashMap<String, Vec<&FoundType>> = HashMap::new();
+    for t in scan.types.iter().filter(|t| {
+        t.generics
+            .params
+            .iter()
+            .any(|p| matches!(p, GenericParam::Lifetime(_)))
+            || (t.reachable && registered.is_some_and(|r| !r.contains(&t.ident)))
+    }) {
+        borrowers.entry(t.ident.clone()).or_default().push(t);
+    }
+    let mut chained: BTreeSet<(String, String)> = BTreeSet::new();
+    for (t, subst, rust, import, registry_name, registers) in chosen {
         let duplicate = counts.get(&t.ident).copied().unwrap_or(0) > 1;
         let path = if duplicate {
             t.public_path.join("::")
         } else {
-            t.ident.clone()
+            t.public_path.last().cloned().unwrap_or(t.ident.clone())
         };
-        let registry_name = regs[&t.ident].0.clone();
         let mut reg = TypeReg {
             fn_name: unique_fn_name(&snake(&path), &mut fn_names),
+            ident: t.ident.clone(),
             rust: rust.clone(),
             import,
             name: duplicate.then(|| registry_name.clone()),
@@ -181,12 +239,16 @@ pub fn build(lib: &str, scan: &Scan) -> Model {
             ctors: Vec::new(),
             methods: Vec::new(),
             skipped: Vec::new(),
+            skipped_not_methods: 0,
         };
         let cx = Ctx {
             ty_ident: &t.ident,
             self_name: &registry_name,
+            self_rust: &rust,
             subst: &subst,
             regs: &regs,
+            iterators: &scan.iterators,
+            closures: &no_closures,
         };
         if t.derives_default || t.implements_default {
             reg.ctors.push(Func {
@@ -195,20 +257,40 @@ pub fn build(lib: &str, scan: &Scan) -> Model {
                 params: Vec::new(),
                 ret: None,
                 expected: None,
+                suffix: None,
+                chain: None,
             });
         }
+        let mut seen: HashSet<String> = HashSet::new();
+        // Methods of borrowing types this type's chains reach (counted if it registers).
+        let mut reached: Vec<(String, String)> = Vec::new();
         for imp in &t.impls {
+            let other_instance = other_instantiation(&t.generics, imp);
             for item in &imp.items {
                 let ImplItem::Fn(f) = item else { continue };
-                if !is_pub(&f.vis) || super::scan::cfg_test(&f.attrs) {
+                if !is_pub(&f.vis) {
                     continue;
                 }
                 let name = f.sig.ident.to_string();
                 let spec = format!("{path}::{name}");
-                if name == "default" && reg.ctors.iter().any(|c| c.name == "default") {
+                if (name == "default" && reg.ctors.iter().any(|c| c.name == "default"))
+                    || !seen.insert(name.clone())
+                {
                     continue;
                 }
-                match cx.func(&f.sig, &f.attrs, &mut model.vecs) {
+                if f.sig.receiver().is_none() {
+                    reg.skipped_not_methods += 1;
+                }
+                let func = match &other_instance {
+                    Some(shown) => Err(format!(
+                        "defined only for `{shown}` (its impl block fixes a parameter, e.g. a default hasher, that the harness instantiates otherwise: `{rust}`)"
+                    )),
+                    None => cx.func(&f.sig, &f.attrs, &mut model.vecs),
+                };
+                if func.is_ok() && f.sig.receiver().is_none() {
+                    reg.skipped_not_methods -= 1;
+                }
+                match func {
                     Ok(func) if func.receiver.is_none() => reg.ctors.push(func),
                     Ok(func) => {
                         if func.name == "len"
@@ -218,41 +300,116 @@ pub fn build(lib: &str, scan: &Scan) -> Model {
                         {
                             reg.has_len = true;
                         }
+                        if let ReturnType::Type(_, ret) = &f.sig.output {
+                            let ch = super::chain::chains(
+                                &cx,
+                                &t.module,
+                                &func,
+                                ret,
+                                &borrowers,
+                                &mut model.vecs,
+                            );
+                            reached.extend(ch.reached);
+                            reg.skipped_not_methods += ch.skipped.len();
+                            reg.skipped.extend(ch.skipped);
+                            reg.methods.extend(ch.methods);
+                        }
                         reg.methods.push(func);
                     }
                     Err(reason) => reg.skipped.push((spec, reason)),
                 }
             }
         }
-        if reg.ctors.is_empty() {
-            model.skipped_types.push((
-                path.clone(),
-                "no public constructor the program model can call (new, with_capacity, Default, or a function returning Self with buildable parameters)".into(),
-            ));
-            // Its methods cannot be reached either.
-            let methods = reg.methods.len();
+        if reg.ctors.is_empty() || !registers {
+            let methods = reg.methods.len() + reg.skipped.len() - reg.skipped_not_methods;
+            model.unregistered_methods += methods;
+            let mut why = "no public constructor the program model can call (new, with_capacity, Default, or a function returning Self with buildable parameters)".to_string();
             if methods > 0 {
-                model.skipped_types.last_mut().expect("just pushed").1 +=
-                    &format!("; its {methods} methods are unreachable");
+                why += &format!("; its {methods} methods are unreachable");
             }
+            model.skipped_types.push((path.clone(), why));
             continue;
         }
+        chained.extend(reached);
         model.types.push(reg);
     }
+    // Methods reached through a chain are registered, not unreachable.
+    model.unregistered_methods -= chained.len().min(model.unregistered_methods);
+    model.chained = chained.len();
     model
 }
 
-struct Ctx<'a> {
-    ty_ident: &'a str,
+/// `Some(self type as written)` when an impl block is for another instantiation than the
+/// generic one the harness uses: its self type fixes or omits (defaults) a parameter, as
+/// `impl<I, P> PriorityQueue<I, P>` does for the default, randomly seeded hasher.
+fn other_instantiation(g: &syn::Generics, imp: &syn::ItemImpl) -> Option<String> {
+    let wanted = g
+        .params
+        .iter()
+        .filter(|p| !matches!(p, GenericParam::Lifetime(_)))
+        .count();
+    let own: HashSet<String> = imp
+        .generics
+        .params
+        .iter()
+        .filter_map(|p| match p {
+            GenericParam::Type(t) => Some(t.ident.to_string()),
+            GenericParam::Const(c) => Some(c.ident.to_string()),
+            GenericParam::Lifetime(_) => None,
+        })
+        .collect();
+    let Type::Path(tp) = &*imp.self_ty else {
+        return None;
+    };
+    let seg = tp.path.segments.last()?;
+    let args: Vec<&syn::GenericArgument> = match &seg.arguments {
+        syn::PathArguments::AngleBracketed(a) => a
+            .args
+            .iter()
+            .filter(|a| !matches!(a, syn::GenericArgument::Lifetime(_)))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let generic = args.len() == wanted
+        && args.iter().all(|a| match a {
+            syn::GenericArgument::Type(Type::Path(p)) => p
+                .path
+                .get_ident()
+                .is_some_and(|i| own.contains(&i.to_string())),
+            _ => false,
+        });
+    (!generic).then(|| imp.self_ty.to_token_stream().to_string().replace(' ', ""))
+}
+
+/// The public methods (functions with a `self` receiver) of a type's inherent impls.
+fn method_count(t: &FoundType) -> usize {
+    t.impls
+        .iter()
+        .flat_map(|i| &i.items)
+        .filter(|it| match it {
+            ImplItem::Fn(f) => is_pub(&f.vis) && f.sig.receiver().is_some(),
+            _ => false,
+        })
+        .count()
+}
+
+pub(super) struct Ctx<'a> {
+    pub(super) ty_ident: &'a str,
     /// The registry name of the type being registered.
-    self_name: &'a str,
-    subst: &'a HashMap<String, String>,
+    pub(super) self_name: &'a str,
+    /// The Rust type being registered (differs from the registry name for duplicates).
+    pub(super) self_rust: &'a str,
+    pub(super) subst: &'a HashMap<String, String>,
     /// Registered own types: ident -> (registry name, rust type).
-    regs: &'a HashMap<String, (String, String)>,
+    pub(super) regs: &'a HashMap<String, (String, String)>,
+    /// The crate's iterator types (see [`Scan::iterators`]).
+    pub(super) iterators: &'a HashSet<String>,
+    /// The current function's closure parameters.
+    pub(super) closures: &'a HashMap<String, Shape>,
 }
 
 impl Ctx<'_> {
-    fn func(
+    pub(super) fn func(
         &self,
         sig: &syn::Signature,
         attrs: &[syn::Attribute],
@@ -264,22 +421,15 @@ impl Ctx<'_> {
         if !matches!(sig.safety, syn::Safety::Default) {
             return Err("unsafe function".into());
         }
-        let generic: Vec<String> = sig
-            .generics
-            .params
-            .iter()
-            .filter_map(|p| match p {
-                GenericParam::Type(t) => Some(t.ident.to_string()),
-                GenericParam::Const(c) => Some(c.ident.to_string()),
-                GenericParam::Lifetime(_) => None,
-            })
-            .collect();
-        if !generic.is_empty() {
-            return Err(format!(
-                "generic function (type parameters {}): closures, iterators and trait arguments are not in the program model",
-                generic.join(", ")
-            ));
-        }
+        // Generic parameters of the function: each gets a type the program model can supply
+        // (the probe key, or the type's own key type for a borrowed-key parameter `Q`), or
+        // is a closure parameter built from a program value (see [`closure`]).
+        let local = self.method_generics(&sig.generics)?;
+        let cx = Ctx {
+            subst: &local.subst,
+            closures: &local.closures,
+            ..*self
+        };
         let mut receiver = None;
         let mut params = Vec::new();
         for arg in &sig.inputs {
@@ -307,7 +457,7 @@ impl Ctx<'_> {
                     } else {
                         name
                     };
-                    let p = self
+                    let p = cx
                         .param(&name, &pt.ty, vecs)
                         .map_err(|why| format!("parameter `{name}`: {why}"))?;
                     params.push(p);
@@ -316,7 +466,15 @@ impl Ctx<'_> {
         }
         let ret = match &sig.output {
             ReturnType::Default => None,
-            ReturnType::Type(_, t) => self.kept(t),
+            ReturnType::Type(_, t) => cx.kept(t),
+        };
+        // An iterator the call returns is lazy: consume it, as a caller would, visiting every
+        // item (a bare `count()` may be O(1): indexmap's iterators override it with `len()`).
+        let suffix = match &sig.output {
+            ReturnType::Type(_, t) if ret.is_none() && cx.is_iterator(t) => {
+                Some(".map(std::hint::black_box).count()".to_string())
+            }
+            _ => None,
         };
         if receiver.is_none() {
             // A constructor must return the type itself.
@@ -340,6 +498,8 @@ impl Ctx<'_> {
                 params,
                 ret: None,
                 expected: None,
+                suffix: None,
+                chain: None,
             });
         }
         Ok(Func {
@@ -348,7 +508,99 @@ impl Ctx<'_> {
             params,
             ret,
             expected: documented_class(&super::scan::doc_text(attrs)),
+            suffix,
+            chain: None,
         })
+    }
+
+    /// The instantiation of a function's own generic parameters.
+    fn method_generics(&self, g: &syn::Generics) -> Result<LocalGenerics, String> {
+        let mut out = LocalGenerics {
+            subst: self.subst.clone(),
+            closures: HashMap::new(),
+        };
+        // Bounds of each type parameter, inline and from the where clause; and `X: Borrow<Q>`
+        // predicates, which say what a borrowed-key parameter `Q` stands for.
+        let mut bounds: Vec<(String, Vec<TypeParamBound>)> = Vec::new();
+        for p in &g.params {
+            match p {
+                GenericParam::Lifetime(_) => {}
+                GenericParam::Const(c) => {
+                    return Err(format!(
+                        "const-generic function (`const {}`): arrays of a compile-time length are not in the program model",
+                        c.ident
+                    ))
+                }
+                GenericParam::Type(t) => {
+                    bounds.push((t.ident.to_string(), t.bounds.iter().cloned().collect()))
+                }
+            }
+        }
+        let mut borrowed: HashMap<String, String> = HashMap::new();
+        if let Some(w) = &g.where_clause {
+            for pred in &w.predicates {
+                let syn::WherePredicate::Type(pt) = pred else {
+                    continue;
+                };
+                let id = pt.bounded_ty.to_token_stream().to_string();
+                if let Some((_, bs)) = bounds.iter_mut().find(|(n, _)| *n == id) {
+                    bs.extend(pt.bounds.iter().cloned());
+                } else {
+                    // `K: Borrow<Q>` with K the type's parameter, or a model primitive.
+                    let k = self.subst.get(&id).cloned().or_else(|| {
+                        (MODEL_INTS.contains(&id.as_str()) || id == "String").then(|| id.clone())
+                    });
+                    for (b, k) in pt.bounds.iter().zip(std::iter::repeat(k)) {
+                        if let (Some(q), Some(k)) = (generic_arg_of(b, "Borrow"), k) {
+                            borrowed.insert(q, k);
+                        }
+                    }
+                }
+            }
+        }
+        for (name, bs) in bounds {
+            if let Some(shape) = closure_shape(&bs) {
+                out.closures.insert(name, shape?);
+                continue;
+            }
+            // `Q: Equivalent<K>` / `K: Borrow<Q>`: Q is the type's key type.
+            let equiv = bs
+                .iter()
+                .find_map(|b| generic_arg_of(b, "Equivalent"))
+                .and_then(|k| self.subst.get(&k).cloned());
+            if let Some(k) = equiv.or_else(|| borrowed.get(&name).cloned()) {
+                out.subst.insert(name, k);
+                continue;
+            }
+            let names = trait_names(&bs);
+            if names.iter().all(|b| KEY_TRAITS.contains(&b.as_str())) {
+                out.subst.insert(name, "Key".into());
+                continue;
+            }
+            return Err(format!(
+                "generic parameter {name}: {} (neither the probe key nor a closure the model builds)",
+                names.join(" + ")
+            ));
+        }
+        Ok(out)
+    }
+
+    /// Whether `t` is an iterator: one of the crate's iterator types or `impl Iterator`.
+    fn is_iterator(&self, t: &Type) -> bool {
+        match t {
+            Type::Path(p) => p
+                .path
+                .segments
+                .last()
+                .is_some_and(|s| self.iterators.contains(&s.ident.to_string())),
+            Type::ImplTrait(it) => it.bounds.iter().any(|b| {
+                matches!(b, TypeParamBound::Trait(tb) if tb.path.segments.last().is_some_and(|s| {
+                    ["Iterator", "DoubleEndedIterator", "ExactSizeIterator"]
+                        .contains(&s.ident.to_string().as_str())
+                }))
+            }),
+            _ => false,
+        }
     }
 
     fn is_self(&self, t: &Type) -> bool {
@@ -372,10 +624,15 @@ impl Ctx<'_> {
         if ["bool", "char", "String"].contains(&id.as_str()) || MODEL_INTS.contains(&id.as_str()) {
             return Some(id);
         }
+        // `-> T` is both the Rust type and the registry name: a type registered under
+        // another name (a duplicate identifier) is dropped, not kept.
         if id == "Self" || id == self.ty_ident {
-            return Some(self.self_name.to_string());
+            return (self.self_name == self.self_rust).then(|| self.self_name.to_string());
         }
-        self.regs.get(&id).map(|(n, _)| n.clone())
+        self.regs
+            .get(&id)
+            .filter(|(n, r)| n == r)
+            .map(|(n, _)| n.clone())
     }
 
     fn param(&self, name: &str, t: &Type, vecs: &mut BTreeSet<String>) -> Result<Param, String> {
@@ -384,7 +641,22 @@ impl Ctx<'_> {
             mode,
             ty,
             cast,
+            expr: None,
+            dsl: true,
         };
+        let shape = match t {
+            Type::Path(tp) if tp.qself.is_none() => tp
+                .path
+                .get_ident()
+                .and_then(|i| self.closures.get(&i.to_string()))
+                .cloned()
+                .map(Ok),
+            Type::ImplTrait(it) => closure_shape(&it.bounds.iter().cloned().collect::<Vec<_>>()),
+            _ => None,
+        };
+        if let Some(shape) = shape {
+            return Ok(closure(name, shape?));
+        }
         match t {
             Type::Reference(r) => {
                 let m = r.mutability.is_some();
@@ -428,6 +700,11 @@ impl Ctx<'_> {
         let id = seg.ident.to_string();
         if tp.path.segments.len() == 1 {
             if let Some(s) = self.subst.get(&id) {
+                if s == "FixedState" {
+                    return Err(format!(
+                        "a hasher value `{id}` (the harness fixes the hasher to the runtime's seedless FixedState, built by Default)"
+                    ));
+                }
                 return Ok((s.clone(), None));
             }
         }
@@ -450,6 +727,14 @@ impl Ctx<'_> {
                 return Ok((format!("Vec<{elem}>"), None));
             }
             _ => {}
+        }
+        if (id == self.ty_ident && self.self_name != self.self_rust)
+            || self.regs.get(&id).is_some_and(|(n, r)| n != r)
+        {
+            return Err(format!(
+                "type `{}` is registered under a module-qualified name (two types are called {id})",
+                shown()
+            ));
         }
         if id == self.ty_ident {
             return Ok((self.self_name.to_string(), None));
@@ -481,17 +766,107 @@ impl Ctx<'_> {
     }
 }
 
+/// A function's generic parameters, instantiated.
+struct LocalGenerics {
+    subst: HashMap<String, String>,
+    closures: HashMap<String, Shape>,
+}
+
+/// A closure parameter the harness can build: its argument count and what it returns.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    args: usize,
+    /// Returns `bool` (a predicate); otherwise `()`.
+    predicate: bool,
+}
+
+/// The closure shape a `Fn`/`FnMut`/`FnOnce(..) -> R` bound asks for; `None` if no bound is
+/// a closure trait, an error if the closure returns what the harness cannot choose.
+fn closure_shape(bounds: &[TypeParamBound]) -> Option<Result<Shape, String>> {
+    bounds.iter().find_map(|b| {
+        let TypeParamBound::Trait(tb) = b else {
+            return None;
+        };
+        let seg = tb.path.segments.last()?;
+        if !["Fn", "FnMut", "FnOnce"].contains(&seg.ident.to_string().as_str()) {
+            return None;
+        }
+        let syn::PathArguments::Parenthesized(a) = &seg.arguments else {
+            return None;
+        };
+        let predicate = match &a.output {
+            ReturnType::Default => false,
+            ReturnType::Type(_, t) if t.to_token_stream().to_string() == "bool" => true,
+            ReturnType::Type(_, t) => {
+                return Some(Err(format!(
+                "a closure returning `{}` (the harness builds predicates and no-op closures only)",
+                t.to_token_stream().to_string().replace(' ', "")
+            )))
+            }
+        };
+        Some(Ok(Shape {
+            args: a.inputs.len(),
+            predicate,
+        }))
+    })
+}
+
+/// A closure argument. A predicate is one of a small family chosen by the program's `u8`
+/// value `k`: `k = 0` keeps everything (returns `true`), `k = 1` nothing, and `k >= 2` drops
+/// every `k`-th call; so the search varies how much a `retain` keeps without the harness
+/// knowing the element type. A closure returning `()` does nothing (and takes no value).
+fn closure(name: &str, shape: Shape) -> Param {
+    let pats = vec!["_"; shape.args].join(", ");
+    let code = |k: &str| {
+        if shape.predicate {
+            format!(
+                "{{ let calls = std::cell::Cell::new(0u64); move |{pats}| {{ calls.set(calls.get() + 1); {k} == 0 || ({k} > 1 && calls.get() % {k} as u64 != 0) }} }}"
+            )
+        } else {
+            format!("|{pats}| {{}}")
+        }
+    };
+    Param {
+        name: name.to_string(),
+        mode: "copy",
+        ty: "u8".into(),
+        cast: None,
+        expr: Some((code(name), code(&format!("{{{name}}}")))),
+        dsl: shape.predicate,
+    }
+}
+
+/// `T` of a bound `Trait<T>` (last path segment named `trait_name`).
+fn generic_arg_of(b: &TypeParamBound, trait_name: &str) -> Option<String> {
+    let TypeParamBound::Trait(tb) = b else {
+        return None;
+    };
+    let seg = tb.path.segments.last()?;
+    if seg.ident != trait_name {
+        return None;
+    }
+    match &seg.arguments {
+        syn::PathArguments::AngleBracketed(a) => match a.args.first()? {
+            syn::GenericArgument::Type(t) => Some(t.to_token_stream().to_string()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// The instantiation of a type's generic parameters: each type parameter gets `Key` if its
 /// bounds (on the type and on every inherent impl) are among the probe key's traits, else
 /// `u64` if they are among `u64`'s; const parameters get 64.
-fn instantiate<'a>(
+pub(super) fn instantiate<'a>(
     g: &syn::Generics,
     impls: impl Iterator<Item = &'a syn::Generics>,
+    borrowing_ok: bool,
 ) -> Result<HashMap<String, String>, String> {
     let mut bounds: HashMap<String, BTreeSet<String>> = HashMap::new();
     let mut consts = Vec::new();
     for p in &g.params {
         match p {
+            GenericParam::Lifetime(_) if borrowing_ok => {}
             GenericParam::Lifetime(_) => {
                 return Err(
                     "it borrows (a lifetime parameter): values the program model builds are owned"

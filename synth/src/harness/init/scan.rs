@@ -1,7 +1,8 @@
 //! Reads a crate's public API from its sources with `syn`: the public types reachable from
 //! the crate root (through `mod` files and `pub use`), their inherent `impl` blocks and
-//! `Default`, and each function's doc comment. No compiler is involved, so this sees what
-//! is written, not what macros generate; the generated harness's build is the check.
+//! `Default`, and each function's doc comment. `#[cfg(...)]` is evaluated against the
+//! crate's default features (see [`cfg`](super::cfg)). No compiler is involved, so this sees
+//! what is written, not what macros generate; the generated harness's build is the check.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -29,33 +30,46 @@ pub struct FoundType {
 /// Every public type found, in source order.
 pub struct Scan {
     pub types: Vec<FoundType>,
+    /// Identifiers of the crate's types that implement `Iterator` (a method returning one is
+    /// called and its result consumed, so the call does the work a caller would).
+    pub iterators: HashSet<String>,
 }
 
-/// Scans the crate whose library root is `lib_rs`.
-pub fn scan(lib_rs: &Path) -> Result<Scan> {
-    let mut types: Vec<FoundType> = Vec::new();
-    let mut impls: Vec<syn::ItemImpl> = Vec::new();
-    let mut reexports: Vec<(Vec<String>, String)> = Vec::new();
-    walk(
-        lib_rs,
-        &[],
-        true,
-        true,
-        &mut types,
-        &mut impls,
-        &mut reexports,
-    )?;
-    // `pub use` in a reachable module makes a type reachable under that module's path.
-    for (module, name) in &reexports {
-        for t in types
-            .iter_mut()
-            .filter(|t| &t.ident == name && !t.reachable)
-        {
-            t.reachable = true;
-            t.public_path = module.iter().cloned().chain([name.clone()]).collect();
-        }
-    }
-    for i in impls {
+/// A `pub use` in a reachable module: `module` re-exports the item `target` (an absolute
+/// module path and the item's name) as `alias`; `target.1` is `None` for a glob.
+struct Reexport {
+    module: Vec<String>,
+    target: (Vec<String>, Option<String>),
+    alias: Option<String>,
+}
+
+/// What a walk collects.
+struct Found<'f> {
+    features: &'f HashSet<String>,
+    types: Vec<FoundType>,
+    /// Each `impl` block with the module it is written in.
+    impls: Vec<(Vec<String>, syn::ItemImpl)>,
+    reexports: Vec<Reexport>,
+}
+
+/// Scans the crate whose library root is `lib_rs`, with `features` enabled.
+pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
+    let mut f = Found {
+        features,
+        types: Vec::new(),
+        impls: Vec::new(),
+        reexports: Vec::new(),
+    };
+    walk(lib_rs, &[], true, true, &mut f)?;
+    let Found {
+        mut types,
+        impls,
+        reexports,
+        ..
+    } = f;
+    resolve_reexports(&mut types, &reexports);
+    let mut iterators = HashSet::new();
+    for (in_module, i) in impls {
         let syn::Type::Path(p) = &*i.self_ty else {
             continue;
         };
@@ -63,31 +77,98 @@ pub fn scan(lib_rs: &Path) -> Result<Scan> {
             continue;
         };
         let name = last.ident.to_string();
-        let is_default = i
+        let tr = i
             .trait_
             .as_ref()
             .and_then(|(path, _)| path.segments.last())
-            .is_some_and(|s| s.ident == "Default");
-        for t in types.iter_mut().filter(|t| t.ident == name) {
-            if is_default {
+            .map(|s| s.ident.to_string());
+        if tr.as_deref() == Some("Iterator") {
+            iterators.insert(name.clone());
+        }
+        // Two types of one name in different modules: an impl belongs to the one in its own
+        // module (where Rust code almost always writes it).
+        let same_module = types
+            .iter()
+            .any(|t| t.ident == name && t.module == in_module);
+        for t in types
+            .iter_mut()
+            .filter(|t| t.ident == name && (!same_module || t.module == in_module))
+        {
+            if tr.as_deref() == Some("Default") {
                 t.implements_default = true;
-            } else if i.trait_.is_none() {
+            } else if tr.is_none() {
                 t.impls.push(i.clone());
             }
         }
     }
-    Ok(Scan { types })
+    Ok(Scan { types, iterators })
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Makes types reachable through `pub use` (chains of them too) and names each by its
+/// shortest public path: `crate::a::b::T` re-exported at the root is `T`.
+fn resolve_reexports(types: &mut [FoundType], reexports: &[Reexport]) {
+    let mut paths: Vec<Vec<Vec<String>>> = types
+        .iter()
+        .map(|t| {
+            if t.reachable {
+                vec![t.public_path.clone()]
+            } else {
+                Vec::new()
+            }
+        })
+        .collect();
+    // Each round follows one more `pub use` of a chain; four is more than crates nest.
+    for _ in 0..4 {
+        let mut changed = false;
+        for (k, t) in types.iter().enumerate() {
+            let defined: Vec<String> = t.module.iter().cloned().chain([t.ident.clone()]).collect();
+            for r in reexports {
+                let (tm, tn) = &r.target;
+                let hit = match tn {
+                    Some(n) => {
+                        let full: Vec<String> = tm.iter().cloned().chain([n.clone()]).collect();
+                        full == defined || paths[k].contains(&full)
+                    }
+                    // A glob re-exports what the target module defines or re-exports.
+                    None => {
+                        &t.module == tm
+                            || paths[k]
+                                .iter()
+                                .any(|p| p.len() == tm.len() + 1 && p.starts_with(tm))
+                    }
+                };
+                if !hit {
+                    continue;
+                }
+                let name = match (&r.alias, tn) {
+                    (Some(a), _) => a.clone(),
+                    _ => t.ident.clone(),
+                };
+                let p: Vec<String> = r.module.iter().cloned().chain([name]).collect();
+                if !paths[k].contains(&p) {
+                    paths[k].push(p);
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    for (t, ps) in types.iter_mut().zip(paths) {
+        if let Some(best) = ps.into_iter().min_by_key(|p| p.len()) {
+            t.reachable = true;
+            t.public_path = best;
+        }
+    }
+}
+
 fn walk(
     file: &Path,
     module: &[String],
     reachable: bool,
     dir_owner: bool,
-    types: &mut Vec<FoundType>,
-    impls: &mut Vec<syn::ItemImpl>,
-    reexports: &mut Vec<(Vec<String>, String)>,
+    f: &mut Found<'_>,
 ) -> Result<()> {
     let text =
         std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
@@ -100,7 +181,15 @@ fn walk(
     } else {
         file.with_extension("")
     };
-    items(&ast.items, &dir, module, reachable, types, impls, reexports)
+    let local: HashSet<String> = ast
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Mod(m) => Some(m.ident.to_string()),
+            _ => None,
+        })
+        .collect();
+    items(&ast.items, &dir, module, reachable, &local, f)
 }
 
 fn items(
@@ -108,41 +197,58 @@ fn items(
     dir: &Path,
     module: &[String],
     reachable: bool,
-    types: &mut Vec<FoundType>,
-    impls: &mut Vec<syn::ItemImpl>,
-    reexports: &mut Vec<(Vec<String>, String)>,
+    local_mods: &HashSet<String>,
+    f: &mut Found<'_>,
 ) -> Result<()> {
     for item in list {
-        if cfg_test(attrs_of(item)) {
+        if !super::cfg::active(attrs_of(item), f.features) {
             continue;
         }
         match item {
             Item::Struct(s) if is_pub(&s.vis) => {
-                types.push(found(&s.ident, module, reachable, &s.generics, &s.attrs))
+                f.types
+                    .push(found(&s.ident, module, reachable, &s.generics, &s.attrs))
             }
             Item::Enum(e) if is_pub(&e.vis) => {
-                types.push(found(&e.ident, module, reachable, &e.generics, &e.attrs))
+                f.types
+                    .push(found(&e.ident, module, reachable, &e.generics, &e.attrs))
             }
-            Item::Impl(i) => impls.push(i.clone()),
+            Item::Impl(i) => {
+                // Items switched off by `#[cfg]` are not part of this build's API.
+                let mut i = i.clone();
+                i.items.retain(|it| match it {
+                    syn::ImplItem::Fn(func) => super::cfg::active(&func.attrs, f.features),
+                    _ => true,
+                });
+                f.impls.push((module.to_vec(), i));
+            }
             Item::Use(u) if is_pub(&u.vis) && reachable => {
-                let mut names = Vec::new();
-                use_names(&u.tree, &mut names);
-                reexports.extend(names.into_iter().map(|n| (module.to_vec(), n)));
+                let mut found_uses = Vec::new();
+                use_targets(&u.tree, Vec::new(), &mut found_uses);
+                for (path, name, alias) in found_uses {
+                    let target = absolute(module, local_mods, &path);
+                    f.reexports.push(Reexport {
+                        module: module.to_vec(),
+                        target: (target, name),
+                        alias,
+                    });
+                }
             }
             Item::Mod(m) => {
                 let name = m.ident.to_string();
                 let sub: Vec<String> = module.iter().cloned().chain([name.clone()]).collect();
                 let sub_reachable = reachable && is_pub(&m.vis);
                 match &m.content {
-                    Some((_, inner)) => items(
-                        inner,
-                        &dir.join(&name),
-                        &sub,
-                        sub_reachable,
-                        types,
-                        impls,
-                        reexports,
-                    )?,
+                    Some((_, inner)) => {
+                        let local: HashSet<String> = inner
+                            .iter()
+                            .filter_map(|i| match i {
+                                Item::Mod(m) => Some(m.ident.to_string()),
+                                _ => None,
+                            })
+                            .collect();
+                        items(inner, &dir.join(&name), &sub, sub_reachable, &local, f)?
+                    }
                     None => {
                         let explicit = m.attrs.iter().find_map(path_attr);
                         let (file, owner) = match explicit {
@@ -153,7 +259,7 @@ fn items(
                             None => (dir.join(&name).join("mod.rs"), true),
                         };
                         if file.is_file() {
-                            walk(&file, &sub, sub_reachable, owner, types, impls, reexports)?;
+                            walk(&file, &sub, sub_reachable, owner, f)?;
                         }
                     }
                 }
@@ -191,14 +297,55 @@ fn found(
     }
 }
 
-fn use_names(tree: &UseTree, out: &mut Vec<String>) {
+/// Each leaf of a `use` tree: (module path as written, item name or `None` for a glob,
+/// alias).
+type UseLeaf = (Vec<String>, Option<String>, Option<String>);
+
+fn use_targets(tree: &UseTree, prefix: Vec<String>, out: &mut Vec<UseLeaf>) {
     match tree {
-        UseTree::Path(p) => use_names(&p.tree, out),
-        UseTree::Name(n) => out.push(n.ident.to_string()),
-        UseTree::Rename(r) => out.push(r.ident.to_string()),
-        UseTree::Group(g) => g.items.iter().for_each(|t| use_names(t, out)),
+        UseTree::Path(p) => {
+            let mut next = prefix;
+            next.push(p.ident.to_string());
+            use_targets(&p.tree, next, out)
+        }
+        UseTree::Name(n) => out.push((prefix, Some(n.ident.to_string()), None)),
+        UseTree::Rename(r) => out.push((
+            prefix,
+            Some(r.ident.to_string()),
+            Some(r.rename.to_string()),
+        )),
+        UseTree::Glob(_) => out.push((prefix, None, None)),
+        UseTree::Group(g) => g
+            .items
+            .iter()
+            .for_each(|t| use_targets(t, prefix.clone(), out)),
+    }
+}
+
+/// The absolute module path (from the crate root) of a `use` path written in `module`:
+/// `crate::`, `self::` and `super::` as Rust reads them; a first segment naming a module of
+/// this file is relative (2018 paths); anything else is read from the root.
+fn absolute(module: &[String], local_mods: &HashSet<String>, path: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut rest = path;
+    match path.first().map(String::as_str) {
+        Some("crate") => rest = &path[1..],
+        Some("self") => {
+            out = module.to_vec();
+            rest = &path[1..];
+        }
+        Some("super") => {
+            out = module.to_vec();
+            while rest.first().map(String::as_str) == Some("super") {
+                out.pop();
+                rest = &rest[1..];
+            }
+        }
+        Some(first) if local_mods.contains(first) => out = module.to_vec(),
         _ => {}
     }
+    out.extend(rest.iter().cloned());
+    out
 }
 
 fn path_attr(a: &Attribute) -> Option<PathBuf> {
@@ -229,13 +376,6 @@ fn attrs_of(item: &Item) -> &[Attribute] {
     }
 }
 
-/// `#[cfg(test)]` items are not part of the public API.
-pub fn cfg_test(attrs: &[Attribute]) -> bool {
-    attrs.iter().any(|a| {
-        a.path().is_ident("cfg") && a.parse_args::<syn::Ident>().is_ok_and(|i| i == "test")
-    })
-}
-
 pub fn is_pub(v: &Visibility) -> bool {
     matches!(v, Visibility::Public(_))
 }
@@ -259,9 +399,12 @@ pub fn doc_text(attrs: &[Attribute]) -> String {
 }
 
 /// The complexity class a doc comment states ("Runs in O(log n) time.", "O(1)", "amortized
-/// O(1)"), as the oracle spells it; the first `O(...)` that names a known class wins. A
-/// single variable other than `n` (`O(m)`, `O(len)`) is read as the input size.
+/// O(1)"), as the oracle spells it. When it states several ("The item is found in O(1)
+/// thanks to the hash table. The operation is performed in O(log(N)) time."), the highest
+/// wins: parts of an operation cost at most the whole, so a lower class is a step's, not the
+/// method's. A single variable other than `n` (`O(m)`, `O(len)`) is read as the input size.
 pub fn documented_class(doc: &str) -> Option<String> {
+    let mut best: Option<crate::oracle::fit::Class> = None;
     let mut rest = doc;
     while let Some(i) = rest.find("O(") {
         let after = &rest[i + 2..];
@@ -285,13 +428,14 @@ pub fn documented_class(doc: &str) -> Option<String> {
             for candidate in [inner.to_string(), single_variable_as_n(inner)] {
                 let text = format!("O({candidate})");
                 if let Some(c) = crate::oracle::fit::Class::parse(&text) {
-                    return Some(c.label().to_string());
+                    best = best.max(Some(c));
+                    break;
                 }
             }
         }
         rest = &after[end..];
     }
-    None
+    best.map(|c| c.label().to_string())
 }
 
 fn single_variable_as_n(inner: &str) -> String {
@@ -343,6 +487,10 @@ mod tests {
         assert_eq!(c("O(n log n) comparisons"), Some("O(n log n)".into()));
         assert_eq!(c("Returns the length."), None);
         assert_eq!(c("Costs O(m + n)."), None);
+        assert_eq!(
+            c("The item is found in **O(1)** thanks to the hash table. The operation is performed in **O(log(N))** time."),
+            Some("O(log n)".into())
+        );
         assert_eq!(c("FOO(1) is not a class"), None);
     }
 }
