@@ -106,9 +106,28 @@ fn the_top_hot_line_of_a_counting_emptiness_check_is_the_count() {
     assert_eq!(r["verdict"], "bottleneck", "{r}");
     let (file, line, class, text) = top(&r);
     assert!(file.ends_with("corpus/src/planted.rs"), "{file}:{line}");
+    // The scan is one statement over several lines (`self.slots.iter().filter(..).count()`)
+    // in `len`: the top line is one of the lines of `len`.
+    let function = enclosing_fn(&file, line);
     assert!(
-        text.contains("self.slots.iter().filter("),
-        "{file}:{line} is `{text}`"
+        function.contains("fn len(&self)") && function.contains("self.slots"),
+        "{file}:{line} is `{text}`, in `{function}`"
     );
     assert_eq!(class, "O(n)");
+}
+
+/// The lines of `file` from the nearest function signature at or above `line` (1-based)
+/// down to `line`.
+fn enclosing_fn(file: &str, line: u64) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+    let src = std::fs::read_to_string(&path).expect("source file");
+    let lines: Vec<&str> = src.lines().collect();
+    let at = line as usize - 1;
+    let start = (0..=at)
+        .rev()
+        .find(|&k| {
+            lines[k].trim_start().starts_with("pub fn ") || lines[k].trim_start().starts_with("fn ")
+        })
+        .unwrap_or(0);
+    lines[start..=at].join("\n")
 }
