@@ -106,7 +106,8 @@ pub struct ExploreReport {
     pub method: String,
     #[serde(rename = "type")]
     pub ty: String,
-    pub oracle: String,
+    /// The oracle that judged the run: `asymptotic` or `relative` (never `auto`).
+    pub oracle: OracleKind,
     pub strategy: String,
     pub seed: u64,
     pub metric: String,
@@ -286,7 +287,11 @@ fn resolve<'s>(
     let report = ExploreReport {
         method: plan.target.display(),
         ty: plan.target.ty.name.clone(),
-        oracle: plan.oracle().name().to_string(),
+        oracle: if plan.use_relative {
+            OracleKind::Relative
+        } else {
+            OracleKind::Asymptotic
+        },
         strategy: cfg.strategy.name().to_string(),
         seed: cfg.search.seed,
         metric: cfg.search.metric.name().to_string(),

@@ -28,6 +28,7 @@ use perfsyn_profiler_ipc::Feedback;
 
 use crate::exec::Executor;
 use crate::explore::BestProgram;
+use crate::explore::OracleKind;
 use crate::runfile::RunFile;
 use crate::verdict::Verdict;
 
@@ -340,7 +341,7 @@ impl Plan {
     ) -> Result<Plan, ExportError> {
         let r = &run.report;
         let program = &best.program;
-        let kind = if r.oracle == "relative" {
+        let kind = if r.oracle == OracleKind::Relative {
             let old_schema = old_schema.ok_or(ExportError::NotAPair)?;
             let ratio = r
                 .ratio

@@ -20,6 +20,7 @@ use anyhow::{bail, Result};
 use perfsyn_profiler_ipc::{ApiSchema, Feedback, Program};
 
 use crate::exec::Executor;
+use crate::explore::OracleKind;
 use crate::pool::WorkerPool;
 use crate::spec::MethodRef;
 
@@ -148,7 +149,7 @@ pub fn for_saved_run(
     pool: &WorkerPool,
 ) -> Result<Option<PairExecutor>> {
     let r = &run.report;
-    if r.oracle != "relative" {
+    if r.oracle != OracleKind::Relative {
         return Ok(None);
     }
     if r.new_type.is_none() {

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use plotters::prelude::*;
 
 use crate::explore::ExploreReport;
+use crate::explore::OracleKind;
 use crate::oracle::fit::{fit_class, Class, Points};
 
 /// Size of the picture in pixels.
@@ -50,7 +51,7 @@ pub fn series(r: &ExploreReport) -> Vec<Series> {
         p
     };
     let mut out = Vec::new();
-    if r.oracle == "relative" {
+    if r.oracle == OracleKind::Relative {
         out.push(Series {
             name: format!("new ({})", r.new_type.as_deref().unwrap_or(&r.ty)),
             points: as_f(&r.points),
@@ -113,8 +114,8 @@ pub fn render_svg(r: &ExploreReport) -> Result<String, PlotError> {
         (x0 - 1.0, x1 + 1.0)
     };
     let y1 = if y1 > 0.0 { y1 * 1.08 } else { 1.0 };
-    let title = match (r.oracle.as_str(), r.ratio) {
-        ("relative", Some(ratio)) => {
+    let title = match (r.oracle, r.ratio) {
+        (OracleKind::Relative, Some(ratio)) => {
             format!("{}: new/old cost {ratio:.2} ({})", r.method, r.verdict)
         }
         _ => format!(

@@ -14,6 +14,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::explore::ExploreReport;
+use crate::explore::OracleKind;
 use crate::oracle::asymptotic::Thresholds;
 use crate::oracle::fit::Class;
 
@@ -52,7 +53,7 @@ pub fn rank(reports: &[ExploreReport], cfg: &RankConfig) -> Ranking {
     for (i, r) in reports.iter().enumerate() {
         match filter_reason(r, cfg) {
             Some(reason) => out.filtered.push((i, reason)),
-            None if r.oracle == "relative" => out.relative.push(i),
+            None if r.oracle == OracleKind::Relative => out.relative.push(i),
             None => out.asymptotic.push(i),
         }
     }
@@ -83,7 +84,7 @@ pub fn filter_reason(r: &ExploreReport, cfg: &RankConfig) -> Option<String> {
     if r.best.is_none() {
         return Some(format!("no program ran ({})", r.verdict));
     }
-    if r.oracle == "relative" {
+    if r.oracle == OracleKind::Relative {
         let ratio = r.ratio?;
         let gap = if ratio >= 1.0 { ratio } else { 1.0 / ratio };
         if !gap.is_finite() {

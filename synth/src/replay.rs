@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::exec::Executor;
 use crate::explore::BestProgram;
+use crate::explore::OracleKind;
 use crate::runfile::RunFile;
 
 /// One measurement, saved and now.
@@ -104,7 +105,7 @@ pub fn replay(
     let schema_changed = run.schema_hash_value() != Some(exec.schema().hash());
     let program = std::slice::from_ref(&best.program);
     let (jobs, fb): (Vec<(String, String, Option<&Feedback>)>, Vec<Feedback>) =
-        if r.oracle == "relative" {
+        if r.oracle == OracleKind::Relative {
             // The same program on both versions of the pair.
             let (new, old) = crate::exec::run_pairs(exec, program)?.remove(0);
             let ty = |t: &Option<String>| t.clone().unwrap_or_else(|| r.ty.clone());

@@ -25,6 +25,7 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 
 use crate::exec::Executor;
+use crate::explore::OracleKind;
 use crate::explore::{explore, ExploreReport};
 use crate::export::{self, ExportConfig, Format};
 use crate::harness::Harness;
@@ -344,8 +345,8 @@ fn explore_and_export(
         }
         w.row.measure = exported.measure.clone();
         w.test = Some(name);
-        let fixed = match (run.report.oracle.as_str(), &exported.source) {
-            ("relative", src) => fixed::alias_target(src, "Reference"),
+        let fixed = match (run.report.oracle, &exported.source) {
+            (OracleKind::Relative, src) => fixed::alias_target(src, "Reference"),
             (_, src) => {
                 fixed::alias_target(src, "Subject").and_then(|s| fixed::fixed_type(root, &s))
             }

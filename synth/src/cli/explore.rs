@@ -289,9 +289,9 @@ fn render_confirmation(r: &ExploreReport) -> String {
     }
     if r.time_significant == Some(false) {
         let cost_differs = r.verdict == Verdict::Bottleneck;
-        s.push_str(&if r.oracle == "relative" && cost_differs {
+        s.push_str(&if r.oracle == OracleKind::Relative && cost_differs {
             "  the measured time difference of the best program is not significant: the method is too short for wall-clock time to show the cost difference\n".to_string()
-        } else if r.oracle == "relative" {
+        } else if r.oracle == OracleKind::Relative {
             "  no significant time difference either: the versions perform alike on these programs\n".to_string()
         } else {
             "  the time difference between the largest and the smallest input is not significant: the calls are too short for wall-clock time to show the growth\n".to_string()
@@ -308,7 +308,7 @@ pub fn render_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
         "oracle {}, strategy {}, metric {}, seed {}\n",
         r.oracle, r.strategy, r.metric, r.seed
     ));
-    if r.oracle == "asymptotic" {
+    if r.oracle == OracleKind::Asymptotic {
         s.push_str(&format!(
             "expected {}, empirical {} (fit error {})\n",
             r.expected.as_deref().unwrap_or("undeclared"),

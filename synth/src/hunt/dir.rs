@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::explore::OracleKind;
 use crate::partition::Partition;
 use crate::runfile::{write_atomic, RunFile, RunFileError};
 
@@ -77,7 +78,7 @@ pub struct PlannedMethod {
     /// The spec given to explore: `Path::method`, `Group::method` for a version group.
     pub method: String,
     /// `relative` (a version group's method, explored once for the group) or `asymptotic`.
-    pub oracle: String,
+    pub oracle: OracleKind,
     /// The run file, relative to the hunt directory (`runs/NNN-Name__method.json`).
     pub file: String,
 }
@@ -439,7 +440,7 @@ mod tests {
             },
             vec![PlannedMethod {
                 method: "Vec::dedup".into(),
-                oracle: "asymptotic".into(),
+                oracle: OracleKind::Asymptotic,
                 file: run_file_name(0, "Vec::dedup"),
             }],
             None,

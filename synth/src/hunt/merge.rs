@@ -224,7 +224,7 @@ mod tests {
             .enumerate()
             .map(|(i, n)| PlannedMethod {
                 method: n.to_string(),
-                oracle: "asymptotic".into(),
+                oracle: crate::explore::OracleKind::Asymptotic,
                 file: run_file_name(i, n),
             })
             .collect()

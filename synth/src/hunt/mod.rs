@@ -75,7 +75,11 @@ pub fn plan(schema: &ApiSchema, ty: Option<&str>) -> Result<Vec<PlannedMethod>> 
             out.push(PlannedMethod {
                 file: dir::run_file_name(out.len(), &method),
                 method,
-                oracle: if paired { "relative" } else { "asymptotic" }.into(),
+                oracle: if paired {
+                    OracleKind::Relative
+                } else {
+                    OracleKind::Asymptotic
+                },
             });
         }
     }
@@ -196,8 +200,10 @@ pub fn run(
                     let cfg = explore_config(m, &dir.manifest.settings)?;
                     // A method that cannot be explored is recorded with the reason, never
                     // stops the hunt.
-                    let report = match m.oracle.as_str() {
-                        "relative" => crate::pair::explore_on_versions(&mut versions, &pool, &cfg),
+                    let report = match m.oracle {
+                        OracleKind::Relative => {
+                            crate::pair::explore_on_versions(&mut versions, &pool, &cfg)
+                        }
                         _ => explore(&mut pool, &cfg, &mut |_| {}),
                     }
                     .unwrap_or_else(|e| error_report(m, &dir.manifest.settings, &e));
@@ -245,7 +251,7 @@ fn error_report(m: &PlannedMethod, s: &HuntSettings, e: &anyhow::Error) -> Explo
             .method
             .rsplit_once("::")
             .map_or(m.method.clone(), |(t, _)| t.to_string()),
-        oracle: m.oracle.clone(),
+        oracle: m.oracle,
         strategy: s.strategy.clone(),
         seed: s.seed,
         metric: Metric::Cost.name().into(),
@@ -310,7 +316,7 @@ mod tests {
         let p = plan(&schema, None).unwrap();
         let got: Vec<(&str, &str)> = p
             .iter()
-            .map(|m| (m.method.as_str(), m.oracle.as_str()))
+            .map(|m| (m.method.as_str(), <&str>::from(m.oracle)))
             .collect();
         assert_eq!(
             got,

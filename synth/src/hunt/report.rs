@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use super::dir::{HuntDir, HuntSettings, PlannedMethod};
 use crate::explore::ExploreReport;
+use crate::explore::OracleKind;
 use crate::rank::{filter_reason, rank, RankConfig};
 use crate::runfile::{write_atomic, RunFile};
 use crate::verdict::Verdict;
@@ -40,7 +41,7 @@ pub struct Finding {
     pub method: String,
     #[serde(rename = "type")]
     pub ty: String,
-    pub oracle: String,
+    pub oracle: OracleKind,
     pub verdict: Verdict,
     pub reason: String,
     pub expected: Option<String>,
@@ -66,7 +67,7 @@ pub struct Finding {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct NoFinding {
     pub method: String,
-    pub oracle: String,
+    pub oracle: OracleKind,
     pub verdict: Verdict,
     /// Why it is not a finding: the verdict's reason, or the ranking filter that left it out.
     pub reason: String,
@@ -137,7 +138,7 @@ pub fn summarize(dir: &HuntDir, runs: &[(usize, RunFile)], shown: &str) -> Summa
             label: format!("{prefix}{rank}"),
             method: r.method.clone(),
             ty: r.ty.clone(),
-            oracle: r.oracle.clone(),
+            oracle: r.oracle,
             verdict: r.verdict,
             reason: r.reason.clone(),
             expected: r.expected.clone(),
@@ -175,7 +176,7 @@ pub fn summarize(dir: &HuntDir, runs: &[(usize, RunFile)], shown: &str) -> Summa
         };
         no_finding.push(NoFinding {
             method: r.method.clone(),
-            oracle: r.oracle.clone(),
+            oracle: r.oracle,
             verdict: r.verdict,
             reason,
             run_file: file(planned(k)),
@@ -261,8 +262,8 @@ pub fn ratio_words(r: f64) -> String {
 
 /// What the finding shows, in one short phrase.
 fn evidence(f: &Finding) -> String {
-    match (f.oracle.as_str(), f.ratio) {
-        ("relative", Some(r)) => format!("cost new/old {r:.3} (new {})", ratio_words(r)),
+    match (f.oracle, f.ratio) {
+        (OracleKind::Relative, Some(r)) => format!("cost new/old {r:.3} (new {})", ratio_words(r)),
         _ => format!(
             "{} where {} is documented (fit error {})",
             f.empirical.as_deref().unwrap_or("?"),
@@ -281,7 +282,7 @@ fn time_words(f: &Finding) -> String {
         Some(false) => "not significant",
         None => "significance unknown",
     };
-    if f.oracle == "relative" {
+    if f.oracle == OracleKind::Relative {
         format!("new/old {t:.2} ({sig})")
     } else {
         format!("largest/smallest input {t:.2}x ({sig})")
@@ -296,7 +297,7 @@ pub fn html<'a>(s: &Summary, report_of: &dyn Fn(&str) -> Option<&'a ExploreRepor
             f => Value::from(Serde(f)),
             evidence => evidence(f),
             time => time_words(f),
-            faster => f.oracle == "relative" && f.ratio.is_some_and(|x| x < 1.0),
+            faster => f.oracle == OracleKind::Relative && f.ratio.is_some_and(|x| x < 1.0),
             program => r.and_then(|r| r.best.as_ref()).map(|b| b.rust.trim_end().to_string()),
             // plotters escapes the text it writes; the SVG element goes in as markup.
             svg => r
@@ -480,8 +481,8 @@ pub fn terminal(s: &Summary, dir: &Path) -> String {
         if s.complete { "" } else { " (incomplete)" }
     );
     for f in s.relative.iter().chain(&s.asymptotic) {
-        let what = match (f.oracle.as_str(), f.ratio) {
-            ("relative", Some(r)) if r.is_finite() => {
+        let what = match (f.oracle, f.ratio) {
+            (OracleKind::Relative, Some(r)) if r.is_finite() => {
                 format!("cost new/old {r:.3} ({})", ratio_words(r))
             }
             _ => format!(
@@ -517,7 +518,7 @@ mod tests {
             label: "A1".into(),
             method: method.into(),
             ty: "Vec<Key>".into(),
-            oracle: "asymptotic".into(),
+            oracle: OracleKind::Asymptotic,
             verdict: Verdict::Bottleneck,
             reason: reason.into(),
             expected: Some("O(n)".into()),
