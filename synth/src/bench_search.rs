@@ -165,7 +165,7 @@ pub fn run(
         }
     }
     progress("throughput");
-    let methods = crate::bench_throughput::METHODS.map(String::from);
+    let methods = crate::bench_throughput::default_methods();
     let throughput = crate::bench_throughput::run(
         exec,
         cfg.workers,

@@ -19,9 +19,15 @@ use crate::oracle::asymptotic::{ScoreKind, Thresholds};
 use crate::oracle::relative::Direction;
 use crate::search::{Budget, SearchConfig, StrategyKind};
 
-/// Methods measured by default: vectors, ordered and hashed maps, with setups of thousands
-/// of elements once the search has grown them.
-pub const METHODS: [&str; 3] = ["Vec::dedup", "BTreeMap::insert", "HashMap::remove"];
+/// Methods measured by default (`corpus/cases/throughput.json`: data with the corpus, not
+/// names in engine code): vectors, ordered and hashed maps, with setups of thousands of
+/// elements once the search has grown them.
+const METHODS: &str = include_str!("../../corpus/cases/throughput.json");
+
+/// The default methods, from [`METHODS`].
+pub fn default_methods() -> Vec<String> {
+    serde_json::from_str(METHODS).expect("corpus/cases/throughput.json is checked by a test")
+}
 
 /// One method's figures.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -150,4 +156,14 @@ pub fn render(b: &ThroughputBench) -> String {
         ));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_default_methods_parse_and_are_specs() {
+        let m = super::default_methods();
+        assert!(!m.is_empty());
+        assert!(m.iter().all(|s| s.contains("::")), "{m:?}");
+    }
 }

@@ -185,7 +185,7 @@ pub fn run(b: BenchCommand) -> Result<()> {
             let mut pool =
                 WorkerPool::start(&worker, workers, std::time::Duration::from_millis(500))?;
             let methods = if a.methods.is_empty() {
-                crate::bench_throughput::METHODS.map(String::from).to_vec()
+                crate::bench_throughput::default_methods()
             } else {
                 a.methods.clone()
             };
