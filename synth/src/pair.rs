@@ -133,12 +133,13 @@ pub fn explore_on_versions(
     slot: &mut Option<PairExecutor>,
     pool: &WorkerPool,
     cfg: &crate::explore::ExploreConfig,
+    progress: &mut dyn FnMut(&crate::search::Progress),
 ) -> Result<crate::explore::ExploreReport> {
     let pair = match slot {
         Some(p) => p,
         None => slot.insert(pool.versions()?),
     };
-    crate::explore::explore(pair, cfg, &mut |_| {})
+    crate::explore::explore(pair, cfg, progress)
 }
 
 /// The pair a saved run's programs run on again (`replay`, `export`): for a relative run of an

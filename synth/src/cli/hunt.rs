@@ -168,6 +168,7 @@ pub fn run(a: HuntArgs) -> Result<()> {
     let findings_before = report::summarize(&hunt_dir, &hunt_dir.finished()?, &shown);
     let observer = HuntBar {
         bar: bar.clone(),
+        status: super::status::Status::new(bar.clone()),
         findings: findings_before.relative.len() + findings_before.asymptotic.len(),
     };
     observer
@@ -242,6 +243,8 @@ fn check_resume_settings(
 /// (printed above the bar, or alone when stderr is not a terminal).
 struct HuntBar {
     bar: indicatif::ProgressBar,
+    /// Plain lines every few seconds during a method when stderr is not a terminal.
+    status: super::status::Status,
     findings: usize,
 }
 
@@ -269,5 +272,15 @@ impl crate::hunt::HuntObserver for HuntBar {
             r.reason
         );
         self.bar.suspend(|| eprintln!("{line}"));
+    }
+
+    fn searching(&mut self, m: &crate::hunt::dir::PlannedMethod, p: &crate::search::Progress) {
+        self.status.set(format!(
+            "{}: {} programs, {} valid, {:.1}s",
+            m.method,
+            p.programs,
+            p.valid,
+            p.elapsed.as_secs_f64()
+        ));
     }
 }

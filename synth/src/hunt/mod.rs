@@ -154,6 +154,8 @@ pub trait HuntObserver: Send {
     fn started(&mut self, done: usize, total: usize, m: &PlannedMethod);
     /// `m` is finished and written; `finding` says whether it ranks as a finding.
     fn finished(&mut self, m: &PlannedMethod, r: &ExploreReport, finding: bool);
+    /// The search of `m` reached `p` (called often; the observer decides what to show).
+    fn searching(&mut self, _m: &PlannedMethod, _p: &crate::search::Progress) {}
 }
 
 /// How a hunt ended.
@@ -202,9 +204,11 @@ pub fn run(
                     // stops the hunt.
                     let report = match m.oracle {
                         OracleKind::Relative => {
-                            crate::pair::explore_on_versions(&mut versions, &pool, &cfg)
+                            crate::pair::explore_on_versions(&mut versions, &pool, &cfg, &mut |p| {
+                                observer.searching(m, p)
+                            })
                         }
-                        _ => explore(&mut pool, &cfg, &mut |_| {}),
+                        _ => explore(&mut pool, &cfg, &mut |p| observer.searching(m, p)),
                     }
                     .unwrap_or_else(|e| error_report(m, &dir.manifest.settings, &e));
                     let run =
