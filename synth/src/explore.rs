@@ -199,10 +199,23 @@ pub fn explore_with(
     let schema = exec.schema().clone();
     let old_schema = exec.old().map(|o| o.schema().clone());
     let (plan, mut report) = resolve(&schema, old_schema.as_ref(), cfg)?;
-    let Some(found) = search(exec, cfg, &plan, &mut report, progress)? else {
+    let mut last = None;
+    let found = search(exec, cfg, &plan, &mut report, &mut |p: &Progress| {
+        last = Some(p.clone());
+        progress(p)
+    })?;
+    let Some(found) = found else {
         return Ok(report);
     };
+    // The later phases take seconds too: say when each starts, so a run is never silent.
+    let mut announce = |phase| {
+        if let Some(p) = &last {
+            progress(&Progress { phase, ..p.clone() })
+        }
+    };
+    announce(crate::search::Phase::Judge);
     let sweep = judge(exec, cfg, &plan, shrink_cfg, found, &mut report)?;
+    announce(crate::search::Phase::Confirm);
     confirm(exec, cfg, &plan, &sweep, &mut report)?;
     Ok(report)
 }

@@ -159,13 +159,23 @@ pub fn run(a: ExploreArgs) -> Result<()> {
     };
     let mut report = explore_with(exec, &cfg, shrink, &mut |p| {
         if let Some(b) = &mut bar {
-            b.set(format!(
-                "{} programs, {} valid, best score {:.3} (higher: costlier), {:.1}s",
-                p.programs,
-                p.valid,
-                p.best_score,
-                p.elapsed.as_secs_f64()
-            ));
+            use crate::search::Phase;
+            match p.phase {
+                Phase::Search => b.set(format!(
+                    "{} programs, {} valid, best score {:.3} (higher: costlier), {:.1}s",
+                    p.programs,
+                    p.valid,
+                    p.best_score,
+                    p.elapsed.as_secs_f64()
+                )),
+                Phase::Judge => b.announce(format!(
+                    "search done ({} programs); sweeping input sizes, fitting and shrinking the best program",
+                    p.programs
+                )),
+                Phase::Confirm => {
+                    b.announce("confirming with wall-clock timing on the uninstrumented worker".into())
+                }
+            }
         }
     })?;
     if let Some(b) = bar {

@@ -30,6 +30,17 @@ impl Status {
         &self.bar
     }
 
+    /// Shows `msg` now, also as a plain line (a phase that starts).
+    pub(super) fn announce(&mut self, msg: String) {
+        if self.plain {
+            self.last = Instant::now();
+            eprintln!("{msg}");
+        } else {
+            self.bar.set_message(msg);
+            self.bar.tick();
+        }
+    }
+
     /// Shows `msg`: on the bar, or as a plain line when the last one is [`EVERY`] old.
     pub(super) fn set(&mut self, msg: String) {
         if !self.plain {

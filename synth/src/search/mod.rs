@@ -205,6 +205,19 @@ pub struct Progress {
     pub valid: u64,
     pub best_score: f64,
     pub elapsed: Duration,
+    /// What the run is doing: the search reports `Search`; `explore` then announces its
+    /// later phases once each, with the search's last figures.
+    pub phase: Phase,
+}
+
+/// The phase of an explore a [`Progress`] comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    Search,
+    /// Sweeping sizes, fitting and shrinking the best program.
+    Judge,
+    /// Timing the top programs on the uninstrumented worker.
+    Confirm,
 }
 
 /// The state shared by all strategies.
@@ -467,6 +480,7 @@ impl<'a> Search<'a> {
                 valid: self.stats.valid,
                 best_score: self.nodes[self.best].score,
                 elapsed: self.start.elapsed(),
+                phase: Phase::Search,
             });
         }
         Ok(out)
