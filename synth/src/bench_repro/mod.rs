@@ -36,11 +36,8 @@ use crate::suite::case::{self, Case, CaseOracle};
 use crate::suite::judge::Outcome;
 
 /// The example crate's planted bugs (examples/own-crate, its crate docs), in the suite's case
-/// format; read by the judge only.
-const EXAMPLE_CASES: &str = r#"[
-  {"id": "E1", "method": "Inbox::add_unique", "oracle": "asymptotic", "expected": "O(n)", "source": "examples/own-crate: a linear scan per call"},
-  {"id": "E2", "method": "Tally::total", "oracle": "asymptotic", "expected": "O(n)", "source": "examples/own-crate: sums on every call"}
-]"#;
+/// format, as data beside the crate; read by the judge only.
+const EXAMPLE_CASES: &str = include_str!("../../../examples/own-crate/cases.json");
 
 /// t_rel of the relative oracle, as in `perfsyn suite`.
 const T_REL: f64 = 1.2;
