@@ -7,7 +7,9 @@
 //! predates `perfsyn init` still works.
 
 use std::path::Path;
-use std::time::Duration;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 
@@ -25,6 +27,9 @@ pub struct OpenBaseline {
     pub pair: PairExecutor,
     /// The harness of the baseline's checkout.
     pub old_harness: Harness,
+    /// Milliseconds spent building and starting the uninstrumented twins, which the pair
+    /// does lazily at the first confirmation: `check --budget` counts explorations only.
+    pub twin_setup_ms: Arc<AtomicU64>,
 }
 
 impl OpenBaseline {
@@ -87,7 +92,11 @@ pub fn start(
     })?;
     let new = WorkerPool::start(&new_bin, workers, deadline)?;
     let old = WorkerPool::start(&old_bin, workers, deadline)?;
+    let twin_setup_ms = Arc::new(AtomicU64::new(0));
+    let spent = twin_setup_ms.clone();
     let twins = move || -> Option<PairExecutor> {
+        let began = Instant::now();
+        let _count = Spent(&spent, began);
         let start = |bin: &Path| -> Option<WorkerPool> {
             let plain = worker_build::plain_twin(bin)?.ok()?;
             WorkerPool::start(&plain, workers, deadline).ok()
@@ -100,7 +109,18 @@ pub fn start(
         baseline,
         pair,
         old_harness,
+        twin_setup_ms,
     })
+}
+
+/// Adds the time since its start to its counter when dropped (on every return path).
+struct Spent<'a>(&'a AtomicU64, Instant);
+
+impl Drop for Spent<'_> {
+    fn drop(&mut self) {
+        self.0
+            .fetch_add(self.1.elapsed().as_millis() as u64, Ordering::Relaxed);
+    }
 }
 
 /// Refuses a method the pair cannot compare, with one line: missing at REV, missing now, or

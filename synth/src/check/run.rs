@@ -7,6 +7,7 @@
 //! that said). Improvements are judged the same way; everything else is `none`, or
 //! `inconclusive` with the reason in words.
 
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
@@ -65,7 +66,8 @@ pub fn run(h: &Harness, cfg: &CheckConfig, log: &mut dyn FnMut(&str)) -> Result<
     let mut findings = Vec::new();
     let mut skipped = 0;
     for m in &touched {
-        let f = if started.elapsed() >= cfg.budget {
+        let builds = Duration::from_millis(open.twin_setup_ms.load(Ordering::Relaxed));
+        let f = if started.elapsed().saturating_sub(builds) >= cfg.budget {
             skipped += 1;
             finding(
                 m,
