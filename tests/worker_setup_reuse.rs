@@ -207,9 +207,6 @@ fn completes_fresh(p: &Program, fuel: u64) -> bool {
 }
 
 #[test]
-#[ignore = "known gap: a program served from a zygote is charged 3 edges of fuel less than \
-            the fresh run (37467 vs 37470 here), so a program within 3 edges of its limit can \
-            complete with reuse and time out fresh; costs of the measured calls are identical"]
 fn the_last_edge_of_fuel_is_the_same_with_reused_setups() {
     // The least fuel the program completes with on the fresh path, to the edge...
     let p = program(0, 1);

@@ -104,11 +104,14 @@ impl<'r> Interpreter<'r> {
         };
         let mut m = Machine::new(p.vars.len(), None);
         m.hot = meter::hot_prepare();
+        // Before fuel is armed: finding the seam scans the statements after it, which differ
+        // between programs sharing a setup, so a zygote's program would be charged another
+        // count of edges than the one it serves.
+        let seam = seam(&p.body);
         if let Some(l) = self.limits {
             meter::arm_fuel(l.fuel, l.heap);
         }
         m.heap_base = meter::live_bytes();
-        let seam = seam(&p.body);
         let mut switch = || {
             let next = at_seam()?;
             match self.compile(&next.vars, &next.body) {
