@@ -3,9 +3,9 @@
 //! pairs whose difference is an order of magnitude beyond the noise, and that a deadlocking
 //! version ends as inconclusive tests instead of a hang.
 
-use std::process::Command;
-
 use serde_json::Value;
+
+mod common;
 
 /// Timed runs one at a time: the test harness runs tests in parallel threads, and two
 /// comparisons at once would each measure the other.
@@ -21,17 +21,7 @@ fn compare(ty: &str, extra: &[&str]) -> Value {
     args.extend(["--warmup", "50ms", "--steady", "300ms"]);
     args.extend(["--r-min", "5", "--t-min", "0.2ms", "--start-max", "4096"]);
     args.extend(extra);
-    let out = Command::new(env!("CARGO_BIN_EXE_perfsyn"))
-        .args(&args)
-        .output()
-        .expect("run perfsyn");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "perfsyn {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
+    common::perfsyn_json(&args)
 }
 
 /// PoolFine -> PoolCoarse puts a blocking activation back under the pool's lock: about 4x

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 mod common;
-use common::perfsyn_text;
+use common::{perfsyn_json, perfsyn_text};
 
 fn explore(method: &str, extra: &[&str]) -> Value {
     let mut args = vec!["explore", "--method", method, "--json", "--seed", "5"];
@@ -15,9 +15,7 @@ fn explore(method: &str, extra: &[&str]) -> Value {
         args.extend(["--max-programs", "300"]);
     }
     args.extend(extra);
-    let (code, out, err) = perfsyn_text(&args);
-    assert_eq!(code, 0, "perfsyn {args:?} failed: {err}");
-    serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
+    perfsyn_json(&args)
 }
 
 fn s<'a>(v: &'a Value, k: &str) -> &'a str {

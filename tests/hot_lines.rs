@@ -7,6 +7,8 @@ use std::process::Command;
 
 use serde_json::Value;
 
+mod common;
+
 fn explore(method: &str, extra: &[&str]) -> Value {
     let mut args: Vec<&str> = vec![
         "explore",
@@ -22,17 +24,7 @@ fn explore(method: &str, extra: &[&str]) -> Value {
         "0",
     ];
     args.extend(extra);
-    let out = Command::new(env!("CARGO_BIN_EXE_perfsyn"))
-        .args(&args)
-        .output()
-        .expect("run perfsyn");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "perfsyn {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
+    common::perfsyn_json(&args)
 }
 
 /// The text of line `line` (1-based) of `file`, relative to the workspace root.

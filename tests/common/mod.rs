@@ -15,6 +15,13 @@ pub fn perfsyn(args: &[&str]) -> Output {
         .expect("run the perfsyn binary")
 }
 
+/// Runs the real binary with `args`, which must succeed; its stdout parsed as JSON.
+pub fn perfsyn_json(args: &[&str]) -> serde_json::Value {
+    let (code, out, err) = perfsyn_text(args);
+    assert_eq!(code, 0, "perfsyn {args:?} failed: {err}");
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
+}
+
 /// Runs the real binary with `args`: its exit code, stdout and stderr.
 pub fn perfsyn_text(args: &[&str]) -> (i32, String, String) {
     let out = perfsyn(args);
