@@ -200,6 +200,18 @@ pub fn put_frame<T: serde::Serialize>(buf: &mut [u8], v: &T) -> Option<usize> {
     Some(4 + n)
 }
 
+/// Writes one frame holding the feedback record `fb` (the same bytes as [`put_frame`], by
+/// the worker's fast encoder, see [`crate::fastwire`]); returns its length, or `None` if
+/// it does not fit.
+pub fn put_feedback(buf: &mut [u8], fb: &Feedback) -> Option<usize> {
+    if buf.len() < 4 {
+        return None;
+    }
+    let n = crate::fastwire::encode_feedback(fb, &mut buf[4..])?;
+    buf[..4].copy_from_slice(&(n as u32).to_le_bytes());
+    Some(4 + n)
+}
+
 /// Reads the frame at `buf[0..]`: its payload and total length.
 pub fn get_frame(buf: &[u8]) -> Option<(&[u8], usize)> {
     let len = u32::from_le_bytes(buf.get(..4)?.try_into().ok()?) as usize;

@@ -276,8 +276,8 @@ fn run_batch(
             }
         };
         protocol::cap_feedback(&mut fb);
-        let n =
-            protocol::put_frame(&mut resp[written..], &fb).ok_or(protocol::ERR_RECORD_TOO_LARGE)?;
+        let n = protocol::put_feedback(&mut resp[written..], &fb)
+            .ok_or(protocol::ERR_RECORD_TOO_LARGE)?;
         written += n;
         out.resp_bytes.store(written as u64, Relaxed);
         out.setup_reused
