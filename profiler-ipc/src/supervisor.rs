@@ -941,6 +941,14 @@ impl Pool {
         h.fixed.resp_cap.store(resp_cap as u64, Relaxed);
         h.fixed.fuel.store(self.cfg.fuel, Relaxed);
         h.fixed.heap_limit.store(self.cfg.heap_limit, Relaxed);
+        let idle_spin = if self.cfg.workers < self.cores {
+            protocol::IDLE_SPIN
+        } else {
+            Duration::ZERO
+        };
+        h.fixed
+            .idle_spin_ns
+            .store(idle_spin.as_nanos() as u64, Relaxed);
         h.fixed.version.store(protocol::VERSION, Relaxed);
         h.fixed.magic.store(protocol::MAGIC, SeqCst);
 

@@ -19,10 +19,6 @@ use crate::protocol::{self, Header};
 use crate::registry::Registry;
 use crate::shm::{self, Bell, Region};
 
-/// How long an idle worker spins for the next request before sleeping on the futex. A
-/// supervisor that feeds requests back to back answers well within it.
-const IDLE_SPIN: Duration = Duration::from_micros(50);
-
 /// Runs the worker; returns the process exit code.
 pub fn main(registry: &Registry) -> i32 {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -166,6 +162,7 @@ fn serve(registry: &Registry) -> i32 {
     let mut setups = crate::forkserver::SetupCache::from_env();
     let mut decoded = crate::progcache::DecodeCache::default();
     let input = &h.to_worker;
+    let idle_spin = Duration::from_nanos(h.fixed.idle_spin_ns.load(Relaxed));
     // Read before saying hello: the first request may be posted the moment we do.
     let mut last = input.req_seq.load(Acquire);
     out.state.store(protocol::STATE_READY, Release);
@@ -174,7 +171,7 @@ fn serve(registry: &Registry) -> i32 {
     loop {
         // Wait for the next request: spin briefly, then sleep on the shared futex.
         while input.req_seq.load(Acquire) == last {
-            if shm::spin_until_changed(&input.req_seq, last, IDLE_SPIN) {
+            if shm::spin_until_changed(&input.req_seq, last, idle_spin) {
                 break;
             }
             input.worker_sleeping.store(1, SeqCst);
