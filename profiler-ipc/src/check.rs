@@ -238,3 +238,165 @@ impl<'a> Checker<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::{IntTy, Literal};
+    use crate::registry::Registry;
+
+    #[derive(Default)]
+    pub struct Bag(Vec<u64>);
+    impl Bag {
+        pub fn put(&mut self, x: u64) {
+            self.0.push(x);
+        }
+        pub fn merge(&mut self, other: Bag) {
+            self.0.extend(other.0);
+        }
+        pub fn same(&self, other: &Bag) -> bool {
+            self.0 == other.0
+        }
+    }
+
+    crate::register_type! {
+        fn bag() -> Bag {
+            path: "Bag", imports: [], version: None, size: [],
+            ctors { default() => Bag::default(); }
+            methods {
+                put(mut self, x: copy u64);
+                merge(mut self, other: val Bag);
+                same(ref self, other: ref Bag) -> bool;
+            }
+            fields {}
+        }
+    }
+
+    fn ctor(out: Var) -> Stmt {
+        Stmt::Ctor {
+            out,
+            ty: "Bag".into(),
+            ctor: "default".into(),
+            args: vec![],
+        }
+    }
+
+    fn call(recv: Var, method: &str, args: Vec<Var>, out: Option<Var>) -> Stmt {
+        Stmt::Call {
+            out,
+            ty: "Bag".into(),
+            method: method.into(),
+            recv,
+            args,
+            under_test: false,
+        }
+    }
+
+    fn lit(out: Var) -> Stmt {
+        Stmt::Lit {
+            out,
+            value: Literal::Int {
+                ty: IntTy::U64,
+                value: 1,
+            },
+        }
+    }
+
+    /// The verdict and message of each rule, and a program that passes all of them.
+    #[test]
+    fn each_rule_refuses_with_its_message() {
+        let schema = Registry::new(vec![bag()]).schema();
+        let mut p = Program::default();
+        let (a, b, x, s) = (
+            p.fresh("Bag"),
+            p.fresh("Bag"),
+            p.fresh("u64"),
+            p.fresh("bool"),
+        );
+        let verdict = |body: Vec<Stmt>| {
+            let q = Program {
+                vars: p.vars.clone(),
+                body,
+            };
+            check(&q, &schema).map_err(|e| e.to_string())
+        };
+        assert_eq!(
+            verdict(vec![
+                ctor(a),
+                ctor(b),
+                lit(x),
+                call(a, "put", vec![x], None),
+                call(a, "same", vec![b], Some(s)),
+                call(a, "merge", vec![b], None),
+            ]),
+            Ok(())
+        );
+        let cases = [
+            (vec![ctor(a), ctor(a)], "statement 1: v0 is assigned twice"),
+            (
+                vec![call(a, "put", vec![x], None)],
+                "statement 0: v0 is not visible here",
+            ),
+            (
+                vec![ctor(x)],
+                "statement 0: v2 is declared u64 but assigned a Bag",
+            ),
+            (
+                vec![ctor(a), call(a, "merge", vec![a], None)],
+                "statement 1: v0 is borrowed twice in Bag::merge",
+            ),
+            (
+                vec![
+                    ctor(a),
+                    ctor(b),
+                    call(a, "merge", vec![b], None),
+                    call(b, "put", vec![], None),
+                ],
+                "statement 3: Bag::put takes 1 arguments",
+            ),
+            (
+                vec![ctor(a), ctor(b), call(a, "merge", vec![b], None), ctor(x)],
+                "statement 3: v2 is declared u64 but assigned a Bag",
+            ),
+            (
+                vec![ctor(a), lit(x), call(a, "same", vec![x], Some(s))],
+                "statement 2: v2 is a u64, expected Bag",
+            ),
+            (
+                vec![
+                    ctor(a),
+                    ctor(b),
+                    Stmt::Repeat {
+                        n: 2,
+                        body: vec![call(a, "merge", vec![b], None)],
+                    },
+                ],
+                "statement 2: v1 is moved inside a loop",
+            ),
+        ];
+        for (body, message) in cases {
+            assert_eq!(verdict(body.clone()), Err(message.to_string()), "{body:?}");
+        }
+        // A moved value is gone; a loop body's variables die with it.
+        assert_eq!(
+            verdict(vec![
+                ctor(a),
+                ctor(b),
+                call(a, "merge", vec![b], None),
+                call(a, "same", vec![b], Some(s)),
+            ]),
+            Err("statement 3: v1 is not visible here".to_string())
+        );
+        assert_eq!(
+            verdict(vec![
+                ctor(a),
+                Stmt::Repeat {
+                    n: 3,
+                    body: vec![lit(x), call(a, "put", vec![x], None)],
+                },
+                call(a, "put", vec![x], None),
+            ]),
+            Err("statement 2: v2 is not visible here".to_string())
+        );
+    }
+}
