@@ -43,6 +43,20 @@ fn bench_ipc_prints_the_documented_json_figures() {
     }
     for set in ["small", "large"] {
         assert!(v[set]["programs_per_sec_pool"].as_f64().unwrap() > 0.0);
+        // The engine's own CPU time: positive (it encodes and decodes every program), and a
+        // share of one core, not more (the process has one driving thread; keepers sleep).
+        for key in [
+            "host_cpu_us_per_program_worker",
+            "host_cpu_us_per_program_pool",
+        ] {
+            let x = v[set][key].as_f64().unwrap_or(-1.0);
+            assert!(x.is_finite() && x > 0.0, "{set}.{key} = {x}");
+        }
+        let share = v[set]["host_core_share_pool"].as_f64().unwrap_or(-1.0);
+        assert!(
+            share > 0.0 && share < 1.5,
+            "{set}.host_core_share_pool = {share}"
+        );
     }
     assert_eq!(v["workers"], 2);
     let small_statements = v["small"]["statements"].as_f64().unwrap();

@@ -4,11 +4,14 @@
 //!
 //! The interpreter refuses programs that fail it, and the synthesizer only keeps mutants
 //! that pass it, so the printer never prints Rust that would not compile for these reasons.
-
-use std::collections::HashSet;
+//!
+//! The worker checks every program it runs, with this code instrumented like the rest of
+//! the worker, so the checker avoids per-statement hashing, formatting and cloning: variable
+//! states are flags indexed by variable, operand lists reuse one buffer, and messages are
+//! formatted only on failure.
 
 use crate::program::{Literal, Op, Program, Stmt, Var};
-use crate::schema::{ApiSchema, Mode, ParamSchema};
+use crate::schema::{ApiSchema, Mode};
 
 /// Why a program is ill-formed; `stmt` is the top-level statement index.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -23,8 +26,9 @@ pub fn check(p: &Program, schema: &ApiSchema) -> Result<(), ProgramError> {
     let mut c = Checker {
         p,
         schema,
-        defined: HashSet::new(),
-        live: HashSet::new(),
+        defined: vec![false; p.vars.len()],
+        live: vec![false; p.vars.len()],
+        ops: Vec::new(),
         top: 0,
     };
     for (i, s) in p.body.iter().enumerate() {
@@ -37,12 +41,16 @@ pub fn check(p: &Program, schema: &ApiSchema) -> Result<(), ProgramError> {
 struct Checker<'a> {
     p: &'a Program,
     schema: &'a ApiSchema,
-    defined: HashSet<Var>,
-    live: HashSet<Var>,
+    /// Per declared variable: assigned once already.
+    defined: Vec<bool>,
+    /// Per declared variable: visible (assigned, not moved, not out of its loop body).
+    live: Vec<bool>,
+    /// The operands of the statement being checked: variable, expected type, mode.
+    ops: Vec<(Var, &'a str, Mode)>,
     top: usize,
 }
 
-impl Checker<'_> {
+impl<'a> Checker<'a> {
     fn err<T>(&self, message: String) -> Result<T, ProgramError> {
         Err(ProgramError {
             stmt: self.top,
@@ -62,42 +70,55 @@ impl Checker<'_> {
                 ty
             ));
         }
-        if !self.defined.insert(v) {
+        if std::mem::replace(&mut self.defined[v.index()], true) {
             return self.err(format!("v{} is assigned twice", v.0));
         }
-        self.live.insert(v);
+        self.live[v.index()] = true;
         Ok(())
     }
 
     fn use_var(&mut self, v: Var, ty: &str, mode: Mode) -> Result<(), ProgramError> {
-        if !self.live.contains(&v) {
+        if !self.live.get(v.index()).copied().unwrap_or(false) {
             return self.err(format!("v{} is not visible here", v.0));
         }
         if self.p.ty(v) != ty {
             return self.err(format!("v{} is a {}, expected {}", v.0, self.p.ty(v), ty));
         }
         if mode.moves() {
-            self.live.remove(&v);
+            self.live[v.index()] = false;
         }
         Ok(())
     }
 
-    fn operands(&mut self, ops: &[(Var, &ParamSchema)], what: &str) -> Result<(), ProgramError> {
-        for (i, (v, p)) in ops.iter().enumerate() {
-            let exclusive = matches!(p.mode, Mode::Mut | Mode::Val);
-            for (j, (w, q)) in ops.iter().enumerate() {
-                if i != j && v == w && (exclusive || matches!(q.mode, Mode::Mut | Mode::Val)) {
-                    return self.err(format!("v{} is borrowed twice in {what}", v.0));
+    /// Checks the operands in `self.ops` of a call to `ty::name`.
+    fn operands(&mut self, ty: &str, name: &str) -> Result<(), ProgramError> {
+        let ops = std::mem::take(&mut self.ops);
+        let r = self.check_operands(&ops, ty, name);
+        self.ops = ops;
+        r
+    }
+
+    fn check_operands(
+        &mut self,
+        ops: &[(Var, &'a str, Mode)],
+        ty: &str,
+        name: &str,
+    ) -> Result<(), ProgramError> {
+        for (i, (v, _, mode)) in ops.iter().enumerate() {
+            let exclusive = matches!(mode, Mode::Mut | Mode::Val);
+            for (j, (w, _, other)) in ops.iter().enumerate() {
+                if i != j && v == w && (exclusive || matches!(other, Mode::Mut | Mode::Val)) {
+                    return self.err(format!("v{} is borrowed twice in {ty}::{name}", v.0));
                 }
             }
         }
-        for (v, p) in ops {
-            self.use_var(*v, &p.ty, p.mode)?;
+        for &(v, ty, mode) in ops {
+            self.use_var(v, ty, mode)?;
         }
         Ok(())
     }
 
-    fn stmt(&mut self, s: &Stmt, in_loop: bool) -> Result<(), ProgramError> {
+    fn stmt(&mut self, s: &'a Stmt, in_loop: bool) -> Result<(), ProgramError> {
         match s {
             Stmt::Lit { out, value } => {
                 if matches!(value, Literal::Index { .. }) && !in_loop {
@@ -120,8 +141,13 @@ impl Checker<'_> {
                 if c.params.len() != args.len() {
                     return self.err(format!("{ty}::{ctor} takes {} arguments", c.params.len()));
                 }
-                let ops: Vec<_> = args.iter().copied().zip(c.params.iter()).collect();
-                self.operands(&ops, &format!("{ty}::{ctor}"))?;
+                self.ops.clear();
+                self.ops.extend(
+                    args.iter()
+                        .zip(&c.params)
+                        .map(|(v, p)| (*v, p.ty.as_str(), p.mode)),
+                );
+                self.operands(ty, ctor)?;
                 self.define(*out, ty)
             }
             Stmt::Call {
@@ -141,14 +167,14 @@ impl Checker<'_> {
                 if m.params.len() != args.len() {
                     return self.err(format!("{ty}::{method} takes {} arguments", m.params.len()));
                 }
-                let recv_param = ParamSchema {
-                    name: "self".into(),
-                    ty: ty.clone(),
-                    mode: m.receiver,
-                };
-                let mut ops = vec![(*recv, &recv_param)];
-                ops.extend(args.iter().copied().zip(m.params.iter()));
-                self.operands(&ops, &format!("{ty}::{method}"))?;
+                self.ops.clear();
+                self.ops.push((*recv, ty.as_str(), m.receiver));
+                self.ops.extend(
+                    args.iter()
+                        .zip(&m.params)
+                        .map(|(v, p)| (*v, p.ty.as_str(), p.mode)),
+                );
+                self.operands(ty, method)?;
                 match (out, &m.ret) {
                     (Some(o), Some(r)) => self.define(*o, r),
                     (Some(_), None) => self.err(format!("{ty}::{method} returns nothing kept")),
@@ -156,17 +182,17 @@ impl Checker<'_> {
                 }
             }
             Stmt::Op { out, op, arg } => {
-                let ty = self.p.ty(*arg).to_string();
-                if !Op::for_type(&ty).contains(op) {
+                let ty = self.p.ty(*arg);
+                if !Op::for_type(ty).contains(op) {
                     return self.err(format!("operator {} does not apply to {ty}", op.name()));
                 }
-                self.use_var(*arg, &ty, Mode::Ref)?;
-                self.define(*out, &ty)
+                self.use_var(*arg, ty, Mode::Ref)?;
+                self.define(*out, ty)
             }
             Stmt::GetField { out, target, field } => {
                 let (fty, tty) = self.field(*target, field)?;
-                self.use_var(*target, &tty, Mode::Ref)?;
-                self.define(*out, &fty)
+                self.use_var(*target, tty, Mode::Ref)?;
+                self.define(*out, fty)
             }
             Stmt::SetField {
                 target,
@@ -174,8 +200,8 @@ impl Checker<'_> {
                 value,
             } => {
                 let (fty, tty) = self.field(*target, field)?;
-                self.use_var(*value, &fty, Mode::Val)?;
-                self.use_var(*target, &tty, Mode::Mut)
+                self.use_var(*value, fty, Mode::Val)?;
+                self.use_var(*target, tty, Mode::Mut)
             }
             Stmt::Repeat { n, body } => {
                 if in_loop {
@@ -190,23 +216,187 @@ impl Checker<'_> {
                 }
                 // Variables defined in the body die with the iteration; variables from
                 // outside that the body moves would be moved twice by the second iteration.
-                let moved: Vec<_> = live_before.difference(&self.live).collect();
-                if let Some(v) = moved.first() {
+                let moved = (0..live_before.len()).find(|&i| live_before[i] && !self.live[i]);
+                if let Some(v) = moved {
                     if *n > 1 {
-                        return self.err(format!("v{} is moved inside a loop", v.0));
+                        return self.err(format!("v{v} is moved inside a loop"));
                     }
                 }
-                self.live.retain(|v| live_before.contains(v));
+                for (live, before) in self.live.iter_mut().zip(&live_before) {
+                    *live &= *before;
+                }
                 Ok(())
             }
         }
     }
 
-    fn field(&self, target: Var, field: &str) -> Result<(String, String), ProgramError> {
-        let tty = self.p.vars.get(target.index()).cloned().unwrap_or_default();
-        match self.schema.ty(&tty).and_then(|t| t.field(field)) {
-            Some(f) => Ok((f.ty.clone(), tty)),
+    fn field(&self, target: Var, field: &str) -> Result<(&'a str, &'a str), ProgramError> {
+        let tty = self.p.vars.get(target.index()).map_or("", String::as_str);
+        match self.schema.ty(tty).and_then(|t| t.field(field)) {
+            Some(f) => Ok((f.ty.as_str(), tty)),
             None => self.err(format!("{tty} has no public field {field}")),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::{IntTy, Literal};
+    use crate::registry::Registry;
+
+    #[derive(Default)]
+    pub struct Bag(Vec<u64>);
+    impl Bag {
+        pub fn put(&mut self, x: u64) {
+            self.0.push(x);
+        }
+        pub fn merge(&mut self, other: Bag) {
+            self.0.extend(other.0);
+        }
+        pub fn same(&self, other: &Bag) -> bool {
+            self.0 == other.0
+        }
+    }
+
+    crate::register_type! {
+        fn bag() -> Bag {
+            path: "Bag", imports: [], version: None, size: [],
+            ctors { default() => Bag::default(); }
+            methods {
+                put(mut self, x: copy u64);
+                merge(mut self, other: val Bag);
+                same(ref self, other: ref Bag) -> bool;
+            }
+            fields {}
+        }
+    }
+
+    fn ctor(out: Var) -> Stmt {
+        Stmt::Ctor {
+            out,
+            ty: "Bag".into(),
+            ctor: "default".into(),
+            args: vec![],
+        }
+    }
+
+    fn call(recv: Var, method: &str, args: Vec<Var>, out: Option<Var>) -> Stmt {
+        Stmt::Call {
+            out,
+            ty: "Bag".into(),
+            method: method.into(),
+            recv,
+            args,
+            under_test: false,
+        }
+    }
+
+    fn lit(out: Var) -> Stmt {
+        Stmt::Lit {
+            out,
+            value: Literal::Int {
+                ty: IntTy::U64,
+                value: 1,
+            },
+        }
+    }
+
+    /// The verdict and message of each rule, and a program that passes all of them.
+    #[test]
+    fn each_rule_refuses_with_its_message() {
+        let schema = Registry::new(vec![bag()]).schema();
+        let mut p = Program::default();
+        let (a, b, x, s) = (
+            p.fresh("Bag"),
+            p.fresh("Bag"),
+            p.fresh("u64"),
+            p.fresh("bool"),
+        );
+        let verdict = |body: Vec<Stmt>| {
+            let q = Program {
+                vars: p.vars.clone(),
+                body,
+            };
+            check(&q, &schema).map_err(|e| e.to_string())
+        };
+        assert_eq!(
+            verdict(vec![
+                ctor(a),
+                ctor(b),
+                lit(x),
+                call(a, "put", vec![x], None),
+                call(a, "same", vec![b], Some(s)),
+                call(a, "merge", vec![b], None),
+            ]),
+            Ok(())
+        );
+        let cases = [
+            (vec![ctor(a), ctor(a)], "statement 1: v0 is assigned twice"),
+            (
+                vec![call(a, "put", vec![x], None)],
+                "statement 0: v0 is not visible here",
+            ),
+            (
+                vec![ctor(x)],
+                "statement 0: v2 is declared u64 but assigned a Bag",
+            ),
+            (
+                vec![ctor(a), call(a, "merge", vec![a], None)],
+                "statement 1: v0 is borrowed twice in Bag::merge",
+            ),
+            (
+                vec![
+                    ctor(a),
+                    ctor(b),
+                    call(a, "merge", vec![b], None),
+                    call(b, "put", vec![], None),
+                ],
+                "statement 3: Bag::put takes 1 arguments",
+            ),
+            (
+                vec![ctor(a), ctor(b), call(a, "merge", vec![b], None), ctor(x)],
+                "statement 3: v2 is declared u64 but assigned a Bag",
+            ),
+            (
+                vec![ctor(a), lit(x), call(a, "same", vec![x], Some(s))],
+                "statement 2: v2 is a u64, expected Bag",
+            ),
+            (
+                vec![
+                    ctor(a),
+                    ctor(b),
+                    Stmt::Repeat {
+                        n: 2,
+                        body: vec![call(a, "merge", vec![b], None)],
+                    },
+                ],
+                "statement 2: v1 is moved inside a loop",
+            ),
+        ];
+        for (body, message) in cases {
+            assert_eq!(verdict(body.clone()), Err(message.to_string()), "{body:?}");
+        }
+        // A moved value is gone; a loop body's variables die with it.
+        assert_eq!(
+            verdict(vec![
+                ctor(a),
+                ctor(b),
+                call(a, "merge", vec![b], None),
+                call(a, "same", vec![b], Some(s)),
+            ]),
+            Err("statement 3: v1 is not visible here".to_string())
+        );
+        assert_eq!(
+            verdict(vec![
+                ctor(a),
+                Stmt::Repeat {
+                    n: 3,
+                    body: vec![lit(x), call(a, "put", vec![x], None)],
+                },
+                call(a, "put", vec![x], None),
+            ]),
+            Err("statement 2: v2 is not visible here".to_string())
+        );
     }
 }

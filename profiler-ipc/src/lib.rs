@@ -9,6 +9,7 @@
 pub mod bind;
 pub mod check;
 pub mod concurrent;
+pub mod fastwire;
 pub mod feedback;
 pub mod forkserver;
 pub mod hot;

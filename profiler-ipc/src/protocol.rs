@@ -34,8 +34,8 @@ use crate::feedback::{Feedback, Outcome};
 pub const MAGIC: u64 = u64::from_le_bytes(*b"PERFSYN1");
 /// Bumped on every incompatible change of this file (3: the concurrent request; 4: fuel and
 /// heap limits, `fuel_out`; 5: `want_hot` and the feedback's hot addresses; 6: `setup_reused`;
-/// 7: `Feedback::heap_bytes`).
-pub const VERSION: u32 = 7;
+/// 7: `Feedback::heap_bytes`; 8: `idle_spin_ns`).
+pub const VERSION: u32 = 8;
 /// The region's fd number in the worker.
 pub const REGION_FD: i32 = 3;
 /// The pool doorbell's fd number in the worker.
@@ -92,7 +92,15 @@ pub struct Fixed {
     pub fuel: AtomicU64,
     /// Heap bytes one program may hold (0: unlimited; the address-space limit still holds).
     pub heap_limit: AtomicU64,
+    /// How long an idle worker spins for the next request before sleeping on the futex:
+    /// [`IDLE_SPIN`] when the pool leaves a core free for the supervisor, else 0 (a worker
+    /// spinning on the core the supervisor needs to post its next request only delays it).
+    pub idle_spin_ns: AtomicU64,
 }
+
+/// See [`Fixed::idle_spin_ns`]: a supervisor that feeds requests back to back answers well
+/// within it.
+pub const IDLE_SPIN: std::time::Duration = std::time::Duration::from_micros(50);
 
 /// Fields the host writes per request.
 #[repr(C, align(64))]
@@ -196,6 +204,18 @@ pub fn put_frame<T: serde::Serialize>(buf: &mut [u8], v: &T) -> Option<usize> {
         return None;
     }
     let n = crate::wire::encode_into(v, &mut buf[4..]).ok()?;
+    buf[..4].copy_from_slice(&(n as u32).to_le_bytes());
+    Some(4 + n)
+}
+
+/// Writes one frame holding the feedback record `fb` (the same bytes as [`put_frame`], by
+/// the worker's fast encoder, see [`crate::fastwire`]); returns its length, or `None` if
+/// it does not fit.
+pub fn put_feedback(buf: &mut [u8], fb: &Feedback) -> Option<usize> {
+    if buf.len() < 4 {
+        return None;
+    }
+    let n = crate::fastwire::encode_feedback(fb, &mut buf[4..])?;
     buf[..4].copy_from_slice(&(n as u32).to_le_bytes());
     Some(4 + n)
 }

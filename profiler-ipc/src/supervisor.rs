@@ -32,7 +32,9 @@ use crate::schema::ApiSchema;
 use crate::shm::{self, Bell, Region};
 
 /// How long the driving thread spins on the doorbell before sleeping: long enough to catch
-/// the reply to a small request without a futex sleep.
+/// the reply to a small request without a futex sleep. It spins only while some core has no
+/// busy worker (see [`Pool::host_spin`]): with a worker on every core, a spinning driver
+/// would take a share of a core from them.
 const HOST_SPIN: Duration = Duration::from_micros(30);
 /// How long a starting worker may take to say hello.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(30);
@@ -277,6 +279,8 @@ pub struct Pool {
     stats: PoolStats,
     /// The requests being posted ask for hot addresses (see [`Pool::run_hot`]).
     hot: bool,
+    /// Cores this process may run on.
+    cores: usize,
 }
 
 impl Pool {
@@ -306,6 +310,7 @@ impl Pool {
             schema_bytes: Vec::new(),
             stats: PoolStats::default(),
             hot: false,
+            cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
             cfg,
         };
         for _ in 0..pool.cfg.workers {
@@ -403,7 +408,7 @@ impl Pool {
                 continue;
             }
             let timeout = self.next_check();
-            self.bell().wait_past(seen, HOST_SPIN, Some(timeout));
+            self.bell().wait_past(seen, self.host_spin(), Some(timeout));
         }
         Ok(results
             .into_iter()
@@ -873,6 +878,23 @@ impl Pool {
         }
     }
 
+    /// How long the driving thread spins before sleeping on the doorbell: [`HOST_SPIN`] while
+    /// fewer workers are busy than there are cores, else not at all (the worker that rings
+    /// then pays one futex wake per request, a few microseconds, instead of the driver
+    /// competing with the workers for the cores).
+    fn host_spin(&self) -> Duration {
+        let busy = self
+            .slots
+            .iter()
+            .filter(|s| matches!(s.state, SlotState::Busy { .. }))
+            .count();
+        if busy < self.cores {
+            HOST_SPIN
+        } else {
+            Duration::ZERO
+        }
+    }
+
     /// How long the driving thread may sleep before it must look at deadlines again.
     fn next_check(&self) -> Duration {
         let deadline = self.cfg.deadline.as_nanos() as u64;
@@ -919,6 +941,14 @@ impl Pool {
         h.fixed.resp_cap.store(resp_cap as u64, Relaxed);
         h.fixed.fuel.store(self.cfg.fuel, Relaxed);
         h.fixed.heap_limit.store(self.cfg.heap_limit, Relaxed);
+        let idle_spin = if self.cfg.workers < self.cores {
+            protocol::IDLE_SPIN
+        } else {
+            Duration::ZERO
+        };
+        h.fixed
+            .idle_spin_ns
+            .store(idle_spin.as_nanos() as u64, Relaxed);
         h.fixed.version.store(protocol::VERSION, Relaxed);
         h.fixed.magic.store(protocol::MAGIC, SeqCst);
 

@@ -19,10 +19,6 @@ use crate::protocol::{self, Header};
 use crate::registry::Registry;
 use crate::shm::{self, Bell, Region};
 
-/// How long an idle worker spins for the next request before sleeping on the futex. A
-/// supervisor that feeds requests back to back answers well within it.
-const IDLE_SPIN: Duration = Duration::from_micros(50);
-
 /// Runs the worker; returns the process exit code.
 pub fn main(registry: &Registry) -> i32 {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -163,9 +159,11 @@ fn serve(registry: &Registry) -> i32 {
         }
     }
     let cpu_budget = cpu_limit_ns();
+    let mut retire_check = Every::new(RETIRE_CHECK_NS);
     let mut setups = crate::forkserver::SetupCache::from_env();
     let mut decoded = crate::progcache::DecodeCache::default();
     let input = &h.to_worker;
+    let idle_spin = Duration::from_nanos(h.fixed.idle_spin_ns.load(Relaxed));
     // Read before saying hello: the first request may be posted the moment we do.
     let mut last = input.req_seq.load(Acquire);
     out.state.store(protocol::STATE_READY, Release);
@@ -174,7 +172,7 @@ fn serve(registry: &Registry) -> i32 {
     loop {
         // Wait for the next request: spin briefly, then sleep on the shared futex.
         while input.req_seq.load(Acquire) == last {
-            if shm::spin_until_changed(&input.req_seq, last, IDLE_SPIN) {
+            if shm::spin_until_changed(&input.req_seq, last, idle_spin) {
                 break;
             }
             input.worker_sleeping.store(1, SeqCst);
@@ -200,7 +198,7 @@ fn serve(registry: &Registry) -> i32 {
                 if let Err(code) = r {
                     out.error.store(code, Relaxed);
                 }
-                if process_cpu_ns() > cpu_budget / 2 {
+                if retire_check.due() && process_cpu_ns() > cpu_budget / 2 {
                     out.retire.store(1, Relaxed);
                 }
             }
@@ -276,8 +274,8 @@ fn run_batch(
             }
         };
         protocol::cap_feedback(&mut fb);
-        let n =
-            protocol::put_frame(&mut resp[written..], &fb).ok_or(protocol::ERR_RECORD_TOO_LARGE)?;
+        let n = protocol::put_feedback(&mut resp[written..], &fb)
+            .ok_or(protocol::ERR_RECORD_TOO_LARGE)?;
         written += n;
         out.resp_bytes.store(written as u64, Relaxed);
         out.setup_reused
@@ -313,9 +311,41 @@ fn run_concurrent(
     Ok(())
 }
 
+/// How often a worker serving run requests reads its CPU time to decide whether to retire:
+/// the process CPU clock is a system call (the thread and process clocks have no vDSO
+/// path), a third of the worker's system calls per small program when read per request.
+const RETIRE_CHECK_NS: u64 = 20_000_000;
+
+/// True at most once per period of the monotonic clock (which the vDSO reads).
+struct Every {
+    period: u64,
+    next: u64,
+}
+
+impl Every {
+    fn new(period: u64) -> Every {
+        Every { period, next: 0 }
+    }
+
+    fn due(&mut self) -> bool {
+        let now = shm::monotonic_ns();
+        if now < self.next {
+            return false;
+        }
+        self.next = now + self.period;
+        true
+    }
+}
+
 fn process_cpu_ns() -> u64 {
-    let t = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
-    t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64
+    // libc, not rustix: see shm::monotonic_ns.
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes into the timespec we own.
+    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
 }
 
 fn cpu_limit_ns() -> u64 {

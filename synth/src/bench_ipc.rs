@@ -47,6 +47,18 @@ pub struct Figures {
     pub overhead_ratio: f64,
     /// Pool rate over one-worker rate.
     pub pool_speedup: f64,
+    /// CPU time of the engine process (all its threads: the driving thread and the
+    /// keepers), per program, through one worker and through the pool. Unlike the rates,
+    /// this stays meaningful on a loaded machine: it is what the supervisor takes from the
+    /// cores the workers run on.
+    #[serde(default)]
+    pub host_cpu_us_per_program_worker: f64,
+    #[serde(default)]
+    pub host_cpu_us_per_program_pool: f64,
+    /// The engine's CPU time over the wall time of the pool figure: the share of one core
+    /// the supervisor keeps busy while the workers run.
+    #[serde(default)]
+    pub host_core_share_pool: f64,
 }
 
 /// The result of `perfsyn bench ipc`. The top-level figures are those of the small programs.
@@ -205,19 +217,44 @@ fn start(cfg: &BenchIpcConfig, workers: usize) -> Result<Pool> {
     Ok(pool)
 }
 
+/// CPU time (user and system) of this process, all threads, in microseconds.
+fn process_cpu_us() -> f64 {
+    // SAFETY: getrusage fills the struct we own.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: as above.
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
+    let us = |t: libc::timeval| t.tv_sec as f64 * 1e6 + t.tv_usec as f64;
+    us(u.ru_utime) + us(u.ru_stime)
+}
+
+/// A throughput figure: programs per second, and the engine's CPU time per program and per
+/// second of wall time.
+struct Rate {
+    per_sec: f64,
+    host_cpu_us_per_program: f64,
+    host_core_share: f64,
+}
+
 /// Programs per second through `pool`, submitting batches of `batch` programs drawn
 /// cyclically from `set`, for about `time`.
-fn throughput(pool: &mut Pool, set: &[Program], batch: usize, time: Duration) -> Result<f64> {
+fn throughput(pool: &mut Pool, set: &[Program], batch: usize, time: Duration) -> Result<Rate> {
     let programs: Vec<Program> = set.iter().cycle().take(batch).cloned().collect();
     // Warm up (first-touch costs, page faults of the region).
     check(&pool.run(&programs)?)?;
     let t = Instant::now();
+    let cpu = process_cpu_us();
     let mut done = 0usize;
     while t.elapsed() < time || done == 0 {
         check(&pool.run(&programs)?)?;
         done += programs.len();
     }
-    Ok(done as f64 / t.elapsed().as_secs_f64())
+    let cpu = process_cpu_us() - cpu;
+    let wall = t.elapsed().as_secs_f64();
+    Ok(Rate {
+        per_sec: done as f64 / wall,
+        host_cpu_us_per_program: cpu / done as f64,
+        host_core_share: cpu / (wall * 1e6),
+    })
 }
 
 fn check(fbs: &[perfsyn_profiler_ipc::Feedback]) -> Result<()> {
@@ -295,12 +332,15 @@ fn figures(cfg: &BenchIpcConfig, set: &[Program], batch: usize) -> Result<Figure
         statements: set.iter().map(statements).sum::<usize>() as f64 / set.len() as f64,
         roundtrip_us: rt,
         roundtrip_p99_us: rt99,
-        programs_per_sec_worker: worker,
-        programs_per_sec_pool: pooled,
+        programs_per_sec_worker: worker.per_sec,
+        programs_per_sec_pool: pooled.per_sec,
         programs_per_sec_inprocess: local,
         programs_per_sec_inprocess_with_decode: local_decode,
-        overhead_ratio: local / worker,
-        pool_speedup: pooled / worker,
+        overhead_ratio: local / worker.per_sec,
+        pool_speedup: pooled.per_sec / worker.per_sec,
+        host_cpu_us_per_program_worker: worker.host_cpu_us_per_program,
+        host_cpu_us_per_program_pool: pooled.host_cpu_us_per_program,
+        host_core_share_pool: pooled.host_core_share,
     })
 }
 
@@ -394,6 +434,24 @@ pub fn render(b: &IpcBench) -> String {
         "overhead (in-process / 1 worker)",
         format!("{:.2}x", sm.overhead_ratio),
         format!("{:.2}x", lg.overhead_ratio),
+    );
+    row(
+        &mut s,
+        "engine CPU per program, 1 worker (us)",
+        format!("{:.2}", sm.host_cpu_us_per_program_worker),
+        format!("{:.1}", lg.host_cpu_us_per_program_worker),
+    );
+    row(
+        &mut s,
+        &format!("engine CPU per program, {} workers (us)", b.workers),
+        format!("{:.2}", sm.host_cpu_us_per_program_pool),
+        format!("{:.1}", lg.host_cpu_us_per_program_pool),
+    );
+    row(
+        &mut s,
+        &format!("engine share of a core, {} workers", b.workers),
+        format!("{:.3}", sm.host_core_share_pool),
+        format!("{:.3}", lg.host_core_share_pool),
     );
     row(
         &mut s,
