@@ -122,6 +122,7 @@ fn hostile_after_setup(method: &str) -> Program {
 fn deterministic(f: &Feedback) -> impl std::fmt::Debug + PartialEq {
     (
         f.outcome.clone(),
+        f.heap_bytes,
         f.cost.edges,
         f.cost.probe_ops,
         f.cost.bytes_moved,
