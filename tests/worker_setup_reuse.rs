@@ -346,17 +346,32 @@ fn family(seed: u64, generations: usize) -> Vec<Program> {
 
 #[test]
 fn programs_extending_cached_setups_cost_exactly_what_fresh_ones_do() {
+    let timeout = |f: &Feedback| f.outcome == perfsyn_profiler_ipc::Outcome::Timeout;
     for seed in [1, 2] {
         let batch = family(seed, 6);
-        // One worker sees every program (the most reuse), two split them.
-        for workers in [1, 2] {
-            let (reused, want) = compare(&batch, 0, workers);
+        // A fuel budget that some programs of the family run out of (fuel is deterministic:
+        // the first of these that splits the family always does).
+        let fuel = [300_000, 1_000_000, 3_000_000, 10_000_000]
+            .into_iter()
+            .find(|&fuel| {
+                let fb = start(false, 1, fuel).run(&batch).unwrap();
+                fb.iter().any(timeout) && fb.iter().any(Feedback::is_ok)
+            })
+            .expect("a fuel budget that splits the family");
+        // One worker sees every program (the most reuse), two split them; unmetered, and
+        // metered so that some programs time out.
+        for (workers, fuel) in [(1, 0), (2, 0), (1, fuel)] {
+            let (reused, want) = compare(&batch, fuel, workers);
+            // A timeout on the fresh path costs the worker, and its zygotes with it.
+            let least = if fuel == 0 { batch.len() / 4 } else { 1 };
             assert!(
-                reused as usize >= batch.len() / 4,
-                "seed {seed}, {workers} workers: only {reused} of {} programs reused a setup",
+                reused as usize >= least,
+                "seed {seed}, {workers} workers, fuel {fuel}: only {reused} of {} programs reused a setup",
                 batch.len()
             );
-            assert!(want.iter().all(|f| f.is_ok()), "seed {seed}: {want:?}");
+            if fuel == 0 {
+                assert!(want.iter().all(Feedback::is_ok), "seed {seed}: {want:?}");
+            }
         }
     }
 }
