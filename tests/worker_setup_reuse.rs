@@ -1,6 +1,7 @@
 //! Setup reuse (the worker's fork server) gives exactly the results of rebuilding every
 //! setup: the same outcomes and the same deterministic costs, over programs that share
-//! setups, differ after them, panic, crash, run out of fuel or memory.
+//! setups, extend them (served from the longest cached setup they start with), differ after
+//! them, panic, crash, run out of fuel or memory.
 
 mod worker_support;
 
@@ -122,6 +123,7 @@ fn hostile_after_setup(method: &str) -> Program {
 fn deterministic(f: &Feedback) -> impl std::fmt::Debug + PartialEq {
     (
         f.outcome.clone(),
+        f.heap_bytes,
         f.cost.edges,
         f.cost.probe_ops,
         f.cost.bytes_moved,
@@ -235,4 +237,212 @@ fn the_last_edge_of_fuel_is_the_same_with_reused_setups() {
             assert_eq!(fbs[2].outcome, perfsyn_profiler_ipc::Outcome::Timeout);
         }
     }
+}
+
+/// A search-like family: a root setup (a vector grown by one or two loops) and generations of
+/// children that append a loop to their parent's setup (another count, pattern or method),
+/// scale its last loop, or only change the calls after it.
+fn family(seed: u64, generations: usize) -> Vec<Program> {
+    // A small deterministic generator (xorshift), so that a failure names its seed.
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = move |m: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % m
+    };
+    let patterns = [
+        Pattern::I,
+        Pattern::NMinusI,
+        Pattern::ModK(4),
+        Pattern::Hash(1),
+    ];
+    // A setup is a list of loops (count, pattern, method); programs end with one of the
+    // endings of `ending`.
+    type Setup = Vec<(u32, usize, &'static str)>;
+    let build = |setup: &Setup, ending: u64| {
+        let mut p = Program::default();
+        let v = p.fresh(VEC);
+        p.body.push(Stmt::Ctor {
+            out: v,
+            ty: VEC.into(),
+            ctor: "new".into(),
+            args: vec![],
+        });
+        for &(n, pat, method) in setup {
+            let x = p.fresh("u64");
+            let k = p.fresh("Key");
+            p.body.push(Stmt::Repeat {
+                n,
+                body: vec![
+                    Stmt::Lit {
+                        out: x,
+                        value: Literal::Index {
+                            ty: IntTy::U64,
+                            pattern: patterns[pat],
+                        },
+                    },
+                    Stmt::Ctor {
+                        out: k,
+                        ty: "Key".into(),
+                        ctor: "new".into(),
+                        args: vec![x],
+                    },
+                    Stmt::Call {
+                        out: None,
+                        ty: VEC.into(),
+                        method: method.into(),
+                        recv: v,
+                        args: vec![k],
+                        under_test: false,
+                    },
+                ],
+            });
+        }
+        match ending % 4 {
+            0 => call(&mut p, VEC, "dedup", v, vec![], true),
+            1 => {
+                call(&mut p, VEC, "sort", v, vec![], false);
+                call(&mut p, VEC, "dedup", v, vec![], true);
+            }
+            2 => {
+                let k = key(&mut p, ending as i64);
+                call(&mut p, VEC, "contains", v, vec![k], true);
+            }
+            _ => {
+                let k = key(&mut p, 3);
+                call(&mut p, VEC, "push", v, vec![k], false);
+                call(&mut p, VEC, "dedup", v, vec![], true);
+            }
+        }
+        p
+    };
+    let methods = ["push", "push", "contains"];
+    let mut parents: Vec<Setup> = vec![vec![(256 + next(800) as u32, 0, "push")]];
+    let mut out = Vec::new();
+    for _ in 0..generations {
+        let parent = parents[next(parents.len() as u64) as usize].clone();
+        for _ in 0..6 {
+            let mut child = parent.clone();
+            match next(4) {
+                0 if child.len() < 3 => child.push((
+                    256 + next(700) as u32,
+                    next(4) as usize,
+                    methods[next(3) as usize],
+                )),
+                1 => {
+                    let last = child.last_mut().expect("a setup has a loop");
+                    last.0 = (last.0 / 2).max(256) + next(300) as u32;
+                }
+                _ => {}
+            }
+            out.push(build(&child, next(8)));
+            out.push(build(&parent, next(8)));
+            parents.push(child);
+        }
+    }
+    out
+}
+
+#[test]
+fn programs_extending_cached_setups_cost_exactly_what_fresh_ones_do() {
+    let timeout = |f: &Feedback| f.outcome == perfsyn_profiler_ipc::Outcome::Timeout;
+    for seed in [1, 2] {
+        let batch = family(seed, 6);
+        // A fuel budget that some programs of the family run out of (fuel is deterministic:
+        // the first of these that splits the family always does).
+        let fuel = [300_000, 1_000_000, 3_000_000, 10_000_000]
+            .into_iter()
+            .find(|&fuel| {
+                let fb = start(false, 1, fuel).run(&batch).unwrap();
+                fb.iter().any(timeout) && fb.iter().any(Feedback::is_ok)
+            })
+            .expect("a fuel budget that splits the family");
+        // One worker sees every program (the most reuse), two split them; unmetered, and
+        // metered so that some programs time out.
+        for (workers, fuel) in [(1, 0), (2, 0), (1, fuel)] {
+            let (reused, want) = compare(&batch, fuel, workers);
+            // A timeout on the fresh path costs the worker, and its zygotes with it.
+            let least = if fuel == 0 { batch.len() / 4 } else { 1 };
+            assert!(
+                reused as usize >= least,
+                "seed {seed}, {workers} workers, fuel {fuel}: only {reused} of {} programs reused a setup",
+                batch.len()
+            );
+            if fuel == 0 {
+                assert!(want.iter().all(Feedback::is_ok), "seed {seed}: {want:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn programs_starting_with_a_setup_that_ran_out_of_fuel_time_out_as_fresh_ones() {
+    // A parent fills a vector with 2000 keys; its starving children then scan it 1500 times
+    // (millions of edges) before the measured call: under 4M edges they run out of fuel. The
+    // first is served from the parent's zygote (its child runs out), the second builds a
+    // zygote for its own setup (which runs out), the others start with that setup.
+    let parent = |ending: u32| {
+        let mut p = Program::default();
+        let v = filled(&mut p, VEC, "new", 2000, Pattern::I, false);
+        (p, v, ending)
+    };
+    let finish = |(mut p, v, ending): (Program, perfsyn_profiler_ipc::Var, u32)| {
+        if ending % 2 == 1 {
+            call(&mut p, VEC, "sort", v, vec![], false);
+        }
+        call(&mut p, VEC, "dedup", v, vec![], true);
+        p
+    };
+    let starving = |ending: u32| {
+        let (mut p, v, _) = parent(ending);
+        let x = p.fresh("u64");
+        let k = p.fresh("Key");
+        p.body.push(Stmt::Repeat {
+            n: 1500,
+            body: vec![
+                Stmt::Lit {
+                    out: x,
+                    value: Literal::Index {
+                        ty: IntTy::U64,
+                        pattern: Pattern::I,
+                    },
+                },
+                Stmt::Ctor {
+                    out: k,
+                    ty: "Key".into(),
+                    ctor: "new".into(),
+                    args: vec![x],
+                },
+                Stmt::Call {
+                    out: None,
+                    ty: VEC.into(),
+                    method: "contains".into(),
+                    recv: v,
+                    args: vec![k],
+                    under_test: false,
+                },
+            ],
+        });
+        finish((p, v, ending))
+    };
+    let mut batch = vec![finish(parent(0)), finish(parent(1))];
+    batch.extend((0..6).flat_map(|i| [starving(i), finish(parent(i))]));
+    let mut reuse = start(true, 1, 4_000_000);
+    let got = reuse.run(&batch).unwrap();
+    let mut fresh = start(false, 1, 4_000_000);
+    let want = fresh.run(&batch).unwrap();
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert_eq!(deterministic(g), deterministic(w), "program {i}");
+        let timeout = w.outcome == perfsyn_profiler_ipc::Outcome::Timeout;
+        assert_eq!(
+            timeout,
+            i >= 2 && i % 2 == 0,
+            "program {i}: {:?}",
+            w.outcome
+        );
+    }
+    // Fresh, each timeout costs the worker; with reuse, the worker lives on.
+    assert_eq!(fresh.stats().restarts, 6);
+    assert_eq!(reuse.stats().restarts, 0);
 }

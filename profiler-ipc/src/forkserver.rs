@@ -5,18 +5,22 @@
 //! fresh run rebuilds thousands of elements, interpreted and instrumented, for every one of
 //! them. Here the worker (R) forks a *zygote* (Z) per setup: Z runs a program up to its
 //! [`seam`] (the statement after the last large loop before the measured call) and then
-//! serves: for every program with the same statements and variable types up to the same
-//! seam (from the second one on: most setups of a search occur once), it forks a child (C)
-//! that continues from the built state with that program's own
-//! statements, measures, sends its feedback record to R and exits.
+//! serves: for every program whose statements and variable types start with that setup, it
+//! forks a child (C) that continues from the built state with that program's own statements
+//! (further setup loops included), measures, sends its feedback record to R and exits. A
+//! zygote is started for a program's own setup from its second sighting (most setups of a
+//! search occur once); meanwhile, and for setups seen once, the zygote holding the longest
+//! setup the program starts with serves it: a search's children mostly keep their parent's
+//! setup and add to it (a loop after it, a call), so a parent's zygote serves them too.
 //!
 //! Results are those of a fresh run: the interpreter passes every program through the same
 //! seam on both paths and charges neither the hook's edges nor its heap bytes (see
 //! [`Interpreter::run_seamed`]). Anything unusual falls back to the fresh path in R: a setup
 //! that panics or dies, a child that dies (crash, abort, out of memory), a zygote that went
 //! away. The one shortcut is fuel: a child that ran out of fuel is a program that runs out
-//! of fuel (fuel is deterministic), so R ends exactly as a fresh run would, without running
-//! the program again.
+//! of fuel (fuel is deterministic), and so is every program that starts with a setup that
+//! ran out of fuel in its zygote: R reports the timeout a fresh run would end with, without
+//! running the program again and without dying (its zygotes live on).
 //!
 //! Messages on a zygote's socket: R sends `[u32 len][program]`; Z answers `R` (ready) or `F`
 //! (its setup failed; it exits) once, then per program `D` + the child's `i32` wait status,
@@ -32,7 +36,8 @@ use crate::program::{Program, Stmt};
 
 /// Zygotes kept per worker (least recently used evicted): siblings of a few parents.
 const MAX_ZYGOTES: usize = 3;
-/// Setups that failed in a zygote, remembered so they are not forked again.
+/// Setups that failed in a zygote, remembered so they are not forked again (and, apart,
+/// those that ran out of fuel: a program starting with one runs out of fuel too).
 const MAX_FAILED: usize = 64;
 /// Setups seen once, remembered (by hash) so that the second program with one gets a zygote.
 const MAX_SEEN: usize = 256;
@@ -48,6 +53,14 @@ struct SetupKey {
 }
 
 impl SetupKey {
+    /// Whether `p` starts with this setup: the same statements (then none of them measures a
+    /// call) with variables of the same types. A fresh run of `p` then executes exactly what
+    /// the zygote executed up to its seam, edge for edge.
+    fn starts(&self, p: &Program) -> bool {
+        p.body.get(..self.body.len()) == Some(&self.body[..])
+            && p.vars.get(..self.vars.len()) == Some(&self.vars[..])
+    }
+
     fn of(p: &Program) -> Option<SetupKey> {
         let j = seam(&p.body)?;
         let body = p.body[..j].to_vec();
@@ -99,7 +112,7 @@ struct Zygote {
 pub enum Served {
     /// The child's feedback record.
     Feedback(Feedback),
-    /// The program ran out of fuel: end the worker as a fresh run would.
+    /// The program runs out of fuel (its outcome is a timeout, as on the fresh path).
     OutOfFuel,
     /// Run it the fresh way.
     Fresh,
@@ -112,6 +125,8 @@ pub struct SetupCache {
     paused: bool,
     zygotes: Vec<Zygote>,
     failed: Vec<SetupKey>,
+    /// Setups that ran out of fuel in a zygote.
+    starved: Vec<SetupKey>,
     /// Hashes of setups seen once, oldest first: most setups of a search occur once, and a
     /// zygote for those would only add two forks to a fresh run.
     seen: std::collections::VecDeque<u64>,
@@ -128,6 +143,7 @@ impl SetupCache {
             paused: false,
             zygotes: Vec::new(),
             failed: Vec::new(),
+            starved: Vec::new(),
             seen: std::collections::VecDeque::new(),
             tick: 0,
             reused: 0,
@@ -149,29 +165,51 @@ impl SetupCache {
         let Some(key) = SetupKey::of(p) else {
             return Served::Fresh;
         };
-        if self.failed.contains(&key) || !interp.accepts(p) {
+        if !interp.accepts(p) {
+            return Served::Fresh;
+        }
+        if self.starved.iter().any(|k| k.starts(p)) {
+            return Served::OutOfFuel;
+        }
+        if self.failed.contains(&key) {
             return Served::Fresh;
         }
         self.tick += 1;
-        let z = match self.zygotes.iter().position(|z| z.key == key) {
+        let exact = self.zygotes.iter().position(|z| z.key == key);
+        let z = match exact {
             Some(z) => {
                 self.reused += 1;
                 z
             }
-            None if !self.seen_before(&key) => return Served::Fresh,
-            None => match self.start(interp, p, key.clone()) {
+            None if self.seen_before(&key) => match self.start(interp, p, key.clone()) {
                 Ok(z) => z,
                 Err(fuel) => {
-                    if self.failed.len() >= MAX_FAILED {
-                        self.failed.remove(0);
+                    let list = if fuel {
+                        &mut self.starved
+                    } else {
+                        &mut self.failed
+                    };
+                    if list.len() >= MAX_FAILED {
+                        list.remove(0);
                     }
-                    self.failed.push(key);
+                    list.push(key);
                     return if fuel {
                         Served::OutOfFuel
                     } else {
                         Served::Fresh
                     };
                 }
+            },
+            // The longest cached setup `p` starts with (an ancestor's, most often).
+            None => match (0..self.zygotes.len())
+                .filter(|&i| self.zygotes[i].key.starts(p))
+                .max_by_key(|&i| self.zygotes[i].key.body.len())
+            {
+                Some(z) => {
+                    self.reused += 1;
+                    z
+                }
+                None => return Served::Fresh,
             },
         };
         self.zygotes[z].used = self.tick;

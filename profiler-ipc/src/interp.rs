@@ -460,12 +460,19 @@ impl Machine {
         while i < code.len() {
             if seam == Some(i) {
                 let since = (meter::EDGES.load(Relaxed), meter::LIVE_BYTES.load(Relaxed));
+                let live = meter::live_bytes();
                 if let Some((next, vars)) = switch() {
                     *code = next;
                     // Variables past the shared setup hold nothing yet.
                     self.slots.resize_with(vars, || None);
                     self.mutations.resize(vars, 0);
                 }
+                // The heap the program's values hold (`Feedback::heap_bytes`) leaves out what
+                // the hook left live, the switched-to program's code instead of the old one's
+                // among it: a fresh run of that program compiled it before `heap_base`.
+                self.heap_base = self
+                    .heap_base
+                    .wrapping_add(meter::live_bytes().wrapping_sub(live));
                 uncharge_since(since);
             }
             self.top = i;

@@ -266,11 +266,10 @@ fn run_batch(
         let mut fb = match setups.serve(interp, program, payload) {
             crate::forkserver::Served::Feedback(fb) => fb,
             crate::forkserver::Served::Fresh => interp.run(program),
+            // The record the supervisor writes for a fresh run that ran out of fuel, without
+            // the fresh run's death: this worker and its zygotes live on.
             crate::forkserver::Served::OutOfFuel => {
-                // What the fresh run would do on its last edge (see meter::edge).
-                on_fuel_out();
-                // SAFETY: _exit ends the process at once.
-                unsafe { libc::_exit(crate::meter::EXIT_OUT_OF_FUEL) }
+                crate::Feedback::failed(crate::Outcome::Timeout)
             }
         };
         protocol::cap_feedback(&mut fb);
