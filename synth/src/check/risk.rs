@@ -285,6 +285,11 @@ impl CrateFns {
         Ok(out)
     }
 
+    /// The functions' names: `Type::name`, or `name` for free functions.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.fns.keys().map(String::as_str)
+    }
+
     /// Adds the functions of one source file.
     pub fn add_source(&mut self, path: &Path, text: &str) -> Result<(), RiskError> {
         let file = syn::parse_file(text).map_err(|e| RiskError::Parse {
