@@ -6,6 +6,12 @@
 //! program, written against the group's name, then runs the old version on one worker and the
 //! new version on another: the engine's pair of executors (DESIGN.md, "Two revisions are two
 //! workers"), the same pair that two builds of a harness at two git revisions make.
+//!
+//! A compared pair of concurrent types (`register_concurrent!`'s `pairs`) is not a group: one
+//! type can be the new version of several old ones, and the old version of another. So such a
+//! worker is bound to one pair, chosen when it is started (`old:EmcUnsync,EmcLocked`, made by
+//! [`pair_binding`]): both names of the pair resolve to its side's member, and every other
+//! type stays as registered. `perfsyn compare` starts two workers per pair.
 
 use std::collections::{HashMap, HashSet};
 
@@ -19,9 +25,80 @@ pub const BIND_ENV: &str = "PERFSYN_BIND";
 /// The versions a worker can bind.
 pub const VERSIONS: &[&str] = &["old", "new"];
 
+/// The binding of side `version` (`old` or `new`) of the compared pair `old` -> `new`, as
+/// [`BIND_ENV`]'s value.
+pub fn pair_binding(version: &str, old: &str, new: &str) -> String {
+    format!("{version}:{old},{new}")
+}
+
+/// `registry` bound as [`BIND_ENV`]'s value `binding` says: `old` or `new` binds every version
+/// group ([`bind_groups`]); `old:OLD,NEW` or `new:OLD,NEW` binds one compared pair
+/// ([`bind_pair`]).
+pub fn bind(registry: &Registry, binding: &str) -> Result<Registry, String> {
+    match binding.split_once(':') {
+        None => bind_groups(registry, binding),
+        Some((version, pair)) => match pair.split_once(',') {
+            Some((old, new)) => bind_pair(registry, version, old, new),
+            None => Err(format!(
+                "{BIND_ENV}={binding}: a pair binding is `old:OLD,NEW` or `new:OLD,NEW`"
+            )),
+        },
+    }
+}
+
+/// `registry` with both names of the pair `old` -> `new` backed by the member of side
+/// `version`: the same test, written against either name, runs that side's code. The member
+/// standing in for the other name keeps its own Rust type, so a printed test says what ran.
+pub fn bind_pair(
+    registry: &Registry,
+    version: &str,
+    old: &str,
+    new: &str,
+) -> Result<Registry, String> {
+    if !VERSIONS.contains(&version) {
+        return Err(format!(
+            "{BIND_ENV} must bind `old` or `new`, not `{version}`"
+        ));
+    }
+    if old == new {
+        return Err(format!(
+            "cannot bind the pair {old},{new}: a type compared with itself"
+        ));
+    }
+    let (side, other) = if version == "old" {
+        (old, new)
+    } else {
+        (new, old)
+    };
+    for name in [old, new] {
+        if registry.ty(name).is_none() {
+            return Err(format!(
+                "cannot bind the pair {old},{new}: the worker has no type {name}"
+            ));
+        }
+    }
+    let mut alias = registry.ty(side).expect("checked above").clone();
+    if alias.schema.rust.is_empty() {
+        alias.schema.rust.clone_from(&alias.schema.name);
+    }
+    alias.schema.name = other.to_string();
+    let types = registry
+        .types
+        .iter()
+        .map(|t| {
+            if t.schema.name == other {
+                alias.clone()
+            } else {
+                t.clone()
+            }
+        })
+        .collect();
+    Ok(Registry { types })
+}
+
 /// `registry` with every version group offered under its group's name, backed by its member
 /// `version`; the other member is hidden and references to either member name the group.
-pub fn bind(registry: &Registry, version: &str) -> Result<Registry, String> {
+pub fn bind_groups(registry: &Registry, version: &str) -> Result<Registry, String> {
     if !VERSIONS.contains(&version) {
         return Err(format!(
             "{BIND_ENV} must be `old` or `new`, not `{version}`"
@@ -144,6 +221,38 @@ mod tests {
             // The code behind the name is the member's: its size function reads its value.
             let value = (r.types[0].ctors[0])(&mut []).unwrap();
             assert_eq!((r.types[0].size.unwrap())(value.as_ref()), 0);
+        }
+    }
+
+    /// A compared pair binds both of its names to one side's code: a test that names either
+    /// member runs the old code on the old worker and the new code on the new one.
+    #[test]
+    fn a_pair_binding_resolves_both_names_to_its_side() {
+        for (version, rust) in [("old", "v1::Counter"), ("new", "v2::Counter")] {
+            let binding = pair_binding(version, "OldCounter", "NewCounter");
+            let r = bind(&registry(), &binding).unwrap();
+            assert_eq!(r.types.len(), 2, "both names stay offered");
+            for name in ["OldCounter", "NewCounter"] {
+                let t = r.ty(name).expect("each name resolves");
+                let value = (t.ctors[0])(&mut []).unwrap();
+                let old_code = value.is::<v1::Counter>();
+                let new_code = value.is::<v2::Counter>();
+                assert_eq!((old_code, new_code), (version == "old", version == "new"));
+                assert_eq!(t.schema.rust_type(), rust, "a printed test names what ran");
+            }
+        }
+    }
+
+    #[test]
+    fn a_malformed_pair_binding_is_refused() {
+        for (binding, says) in [
+            ("old:OldCounter", "old:OLD,NEW"),
+            ("old:OldCounter,Nope", "no type Nope"),
+            ("newest:OldCounter,NewCounter", "`old` or `new`"),
+            ("old:OldCounter,OldCounter", "compared with itself"),
+        ] {
+            let e = bind(&registry(), binding).err().unwrap();
+            assert!(e.contains(says), "{binding}: {e}");
         }
     }
 

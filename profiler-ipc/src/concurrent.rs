@@ -69,27 +69,6 @@ impl ConcurrentTest {
         p
     }
 
-    /// Renames types through `map` (see [`Program::retyped`]): the same test for the other
-    /// version of a pair.
-    pub fn retyped(&self, map: &dyn Fn(&str) -> Option<String>) -> ConcurrentTest {
-        let mut all = self.sequential().retyped(map);
-        let suffixes = all
-            .body
-            .split_off(self.prefix.body.len())
-            .into_iter()
-            .map(|s| match s {
-                Stmt::Repeat { body, .. } => body,
-                other => vec![other],
-            })
-            .collect();
-        ConcurrentTest {
-            prefix: all,
-            shared: self.shared,
-            suffixes,
-            repeat: self.repeat,
-        }
-    }
-
     /// Checks the test against `schema`: the sequential program type-checks, `shared` is a
     /// concurrent type defined at top level of the prefix, and the suffixes use it only as a
     /// `&self` receiver.

@@ -288,32 +288,6 @@ impl Program {
             (h ^ *b as u64).wrapping_mul(0x0100_0000_01b3)
         })
     }
-
-    /// Renames types (and thereby their methods) through `map`; used to run one program
-    /// against the other member of a version group.
-    pub fn retyped(&self, map: &dyn Fn(&str) -> Option<String>) -> Program {
-        fn walk(stmts: &mut [Stmt], map: &dyn Fn(&str) -> Option<String>) {
-            for s in stmts {
-                match s {
-                    Stmt::Ctor { ty, .. } | Stmt::Call { ty, .. } => {
-                        if let Some(t) = map(ty) {
-                            *ty = t;
-                        }
-                    }
-                    Stmt::Repeat { body, .. } => walk(body, map),
-                    _ => {}
-                }
-            }
-        }
-        let mut p = self.clone();
-        for v in &mut p.vars {
-            if let Some(t) = map(v) {
-                *v = t;
-            }
-        }
-        walk(&mut p.body, map);
-        p
-    }
 }
 
 #[cfg(test)]
@@ -440,16 +414,5 @@ mod tests {
         d.sort();
         d.dedup();
         assert_eq!(d.len(), 5, "hash values are scattered: {h:?}");
-    }
-
-    #[test]
-    fn retyping_renames_types_and_variables() {
-        let p = every_kind();
-        let q = p.retyped(&|t| (t == "Vec<Key>").then(|| "Other".to_string()));
-        assert_eq!(q.vars[0], "Other");
-        assert!(matches!(&q.body[0], Stmt::Ctor { ty, .. } if ty == "Other"));
-        assert!(
-            matches!(&q.body[8], Stmt::Repeat { body, .. } if matches!(&body[2], Stmt::Call { ty, .. } if ty == "Other"))
-        );
     }
 }

@@ -4,8 +4,11 @@
 //! The baseline always uses the *current* harness (copied into the checkout of REV, its build
 //! directory left out): the registrations are then the same on both sides, so a method whose
 //! signature changed fails to compile or shows up as a schema difference, and a revision that
-//! predates `perfsyn init` still works.
+//! predates `perfsyn init` still works. The registrations of methods and constructors the
+//! working tree defines and REV does not are left out of the baseline's copy (it would not
+//! compile with them), so such a method is refused with one line, as missing at REV.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -14,8 +17,10 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 
 use crate::check::git::Baseline;
+use crate::check::risk::CrateFns;
 use crate::exec::Executor;
 use crate::harness::discovery::HARNESS_DIR;
+use crate::harness::init::registration_at;
 use crate::harness::Harness;
 use crate::pair::PairExecutor;
 use crate::pool::WorkerPool;
@@ -65,7 +70,12 @@ pub fn prepare(h: &Harness, rev: &str) -> Result<(Baseline, Harness)> {
     }
     let baseline = Baseline::resolve(&h.crate_dir, rev)?;
     let old_crate = baseline.checkout(&h.target_dir())?;
-    copy_harness(&h.crate_dir.join(HARNESS_DIR), &old_crate.join(HARNESS_DIR))?;
+    let added = added_since(&h.crate_dir.join("src"), &old_crate.join("src"))?;
+    copy_harness(
+        &h.crate_dir.join(HARNESS_DIR),
+        &old_crate.join(HARNESS_DIR),
+        &added,
+    )?;
     let old_harness = Harness {
         baseline: true,
         ..Harness::of_manifest(&old_crate)?
@@ -151,15 +161,56 @@ pub fn check_comparable(open: &OpenBaseline, method: &str) -> Result<()> {
     }
 }
 
-/// Copies the harness crate (without its build output) over `to`.
-fn copy_harness(from: &Path, to: &Path) -> Result<()> {
+/// The functions (`Type::name`) the crate's sources in `new_src` define and those in
+/// `old_src` do not.
+fn added_since(new_src: &Path, old_src: &Path) -> Result<BTreeSet<String>> {
+    let now = CrateFns::read(new_src)?;
+    let then = CrateFns::read(old_src)?;
+    let then: BTreeSet<&str> = then.names().collect();
+    Ok(now
+        .names()
+        .filter(|n| !then.contains(n))
+        .map(str::to_string)
+        .collect())
+}
+
+/// `text` (a generated harness file) without the lines registering one of `added` (a
+/// method or constructor line inside a registration names `Type::name`).
+fn without_registrations(text: &str, added: &BTreeSet<String>) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.lines().enumerate() {
+        let item = registration_at(text, i + 1).map(|item| match item.split_once('<') {
+            // `Wrapper<u64>::get` -> `Wrapper::get`, as the crate's functions are keyed.
+            Some((ty, rest)) => format!("{ty}{}", rest.rsplit_once('>').map_or("", |r| r.1)),
+            None => item,
+        });
+        if item.is_some_and(|item| item.contains("::") && added.contains(&item)) {
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// Copies the harness crate (without its build output) over `to`, leaving out the
+/// registrations of `added` (functions REV does not have).
+fn copy_harness(from: &Path, to: &Path, added: &BTreeSet<String>) -> Result<()> {
     if !from.join("Cargo.toml").is_file() {
         bail!(
             "{} has no harness; run `perfsyn init` first",
             from.parent().unwrap_or(from).display()
         );
     }
-    copy_dir(from, to).with_context(|| {
+    let edit = |path: &Path, bytes: Vec<u8>| -> Vec<u8> {
+        let rs = path.extension().is_some_and(|e| e == "rs");
+        match String::from_utf8(bytes) {
+            Ok(text) if rs && !added.is_empty() => without_registrations(&text, added).into_bytes(),
+            Ok(text) => text.into_bytes(),
+            Err(e) => e.into_bytes(),
+        }
+    };
+    copy_dir(from, to, &edit).with_context(|| {
         format!(
             "cannot copy the harness {} to {}",
             from.display(),
@@ -168,7 +219,11 @@ fn copy_harness(from: &Path, to: &Path) -> Result<()> {
     })
 }
 
-fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+fn copy_dir(
+    from: &Path,
+    to: &Path,
+    edit: &dyn Fn(&Path, Vec<u8>) -> Vec<u8>,
+) -> std::io::Result<()> {
     std::fs::create_dir_all(to)?;
     for entry in std::fs::read_dir(from)? {
         let entry = entry?;
@@ -178,14 +233,32 @@ fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
         }
         let (src, dst) = (entry.path(), to.join(&name));
         if entry.file_type()?.is_dir() {
-            copy_dir(&src, &dst)?;
+            copy_dir(&src, &dst, edit)?;
         } else {
             // Unchanged files keep their timestamps, so cargo does not rebuild the harness.
-            let same = std::fs::read(&dst).is_ok_and(|d| std::fs::read(&src).is_ok_and(|s| s == d));
-            if !same {
-                std::fs::copy(&src, &dst)?;
+            let want = edit(&src, std::fs::read(&src)?);
+            if std::fs::read(&dst).ok().as_ref() != Some(&want) {
+                std::fs::write(&dst, &want)?;
             }
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A method added since REV (`first`) is left out of the baseline's harness; the others,
+    /// and every line that is not a registration of an added function, stay.
+    #[test]
+    fn registrations_of_functions_added_since_rev_are_left_out() {
+        let text = "register_type! {\n    pub fn sorted_set() -> SortedSet {\n        ctors {\n            new() => <SortedSet>::new();\n        }\n        methods {\n            len(ref self) -> usize;\n            first(ref self);\n        }\n    }\n}\n";
+        let added: BTreeSet<String> = ["SortedSet::first".to_string(), "helper".to_string()]
+            .into_iter()
+            .collect();
+        let out = without_registrations(text, &added);
+        assert_eq!(out, text.replace("            first(ref self);\n", ""));
+        assert_eq!(without_registrations(text, &BTreeSet::new()), text);
+    }
 }

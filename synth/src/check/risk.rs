@@ -25,10 +25,16 @@
 //!   and a method's score is `100 N_extreme + 10 N_high + N_moderate / 100 + N_low / 1000` over
 //!   the changed units of the method and of the crate functions it reaches.
 //!
-//! The analysis is syntactic: a method call `.name(..)` is resolved to every crate function of
-//! that name (an over-approximation, as the paper's bounded call paths are), and types are not
-//! inferred (so `v.insert(0, x)` counts as linear whatever `v` is). It ranks; it does not judge:
-//! the exploration that follows decides.
+//! The analysis is syntactic. A call is resolved by its receiver's type where the syntax
+//! declares it: `self.f(..)` and `Self::f(..)` to the impl's type, `Type::f(..)` to `Type`,
+//! `self.field.f(..)` (or `x.field.f(..)`) to the field's declared type, `x.f(..)` to the type
+//! a parameter or a `let` declares for `x` (`&`, `Box`, `Rc` and `Arc` looked through). So
+//! `self.items.contains(..)` on a `Vec` field reaches no crate function, even when the crate
+//! has a `contains` of its own. Only a receiver of unknown type (a call's result, a local
+//! without a declared type, a generic field) falls back to every crate function of that name,
+//! and what is reached only through such a link counts [`WEAK_LINK`] of its weight and says
+//! so. Collection operations are still judged by name (`v.insert(0, x)` counts as linear
+//! whatever `v` is). It ranks; it does not judge: the exploration that follows decides.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -40,6 +46,13 @@ use syn::visit::Visit;
 
 /// How far call paths are followed from a public method to the changed functions it reaches.
 pub const CALL_DEPTH: usize = 3;
+
+/// The share of a changed unit's weight that counts when every call path to it has a link
+/// matched by method name only (the receiver's type unknown): such a path may not exist.
+pub const WEAK_LINK: f64 = 0.5;
+
+/// Smart pointers a method call looks through to the pointee's methods.
+const DEREF_TYPES: &[&str] = &["Box", "Rc", "Arc"];
 
 /// Method names whose cost grows with the size of a collection in general (std's documented
 /// O(n) operations and the iterator consumers that walk everything).
@@ -202,6 +215,25 @@ pub fn changed_methods(old_src: &Path, new_src: &Path) -> Result<Vec<ChangedMeth
 #[derive(Debug, Default)]
 pub struct CrateFns {
     fns: BTreeMap<String, FnInfo>,
+    /// Struct name -> field name (or tuple index) -> the field's type name, `None` when the
+    /// syntax does not name one (a type parameter, a trait object, a tuple).
+    fields: BTreeMap<String, BTreeMap<String, Option<String>>>,
+}
+
+/// A call as written, resolved against the crate's functions once every file is read (a
+/// field's type may be declared in another file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Callee {
+    /// `Type::name` (a path, or a method on a receiver of known type), or `name`.
+    Exact(String),
+    /// `.name(..)` on field `field` of a value of type `ty`.
+    Field {
+        ty: String,
+        field: String,
+        name: String,
+    },
+    /// `.name(..)` on a receiver of unknown type: every crate function named `name`.
+    Named(String),
 }
 
 #[derive(Debug, Clone)]
@@ -219,14 +251,21 @@ struct Unit {
     in_loop: bool,
     expense: Expense,
     condition: bool,
-    /// Crate-function names this unit calls (resolved later against the crate's functions).
-    callees: Vec<String>,
+    /// The calls this unit makes (resolved later against the crate's functions).
+    callees: Vec<Callee>,
 }
 
 #[derive(Debug, Clone)]
 struct Call {
-    callee: String,
+    callee: Callee,
     in_loop: bool,
+}
+
+/// What a function body's calls are resolved with: the impl's type and the declared types of
+/// its parameters and locals (`None`: bound more than once with different or unknown types).
+struct Ctx<'a> {
+    self_ty: Option<&'a str>,
+    locals: BTreeMap<String, Option<String>>,
 }
 
 impl CrateFns {
@@ -244,6 +283,11 @@ impl CrateFns {
             out.add_source(&path, &text)?;
         }
         Ok(out)
+    }
+
+    /// The functions' names: `Type::name`, or `name` for free functions.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.fns.keys().map(String::as_str)
     }
 
     /// Adds the functions of one source file.
@@ -264,13 +308,18 @@ impl CrateFns {
             match item {
                 syn::Item::Fn(f) => {
                     let public = matches!(f.vis, syn::Visibility::Public(_));
-                    self.add_fn(f.sig.ident.to_string(), public, &f.sig, &f.block, None);
+                    self.add_fn(f.sig.ident.to_string(), public, &f.sig, &f.block, None, &[]);
                 }
                 syn::Item::Impl(imp) => {
                     let Some(ty) = type_name(&imp.self_ty) else {
                         continue;
                     };
                     let in_trait = imp.trait_.is_some();
+                    let outer: Vec<String> = imp
+                        .generics
+                        .type_params()
+                        .map(|p| p.ident.to_string())
+                        .collect();
                     for it in &imp.items {
                         if let syn::ImplItem::Fn(f) = it {
                             if is_test_only(&f.attrs) {
@@ -280,7 +329,7 @@ impl CrateFns {
                             // need `pub`.
                             let public = in_trait || matches!(f.vis, syn::Visibility::Public(_));
                             let key = format!("{ty}::{}", f.sig.ident);
-                            self.add_fn(key, public, &f.sig, &f.block, Some(&ty));
+                            self.add_fn(key, public, &f.sig, &f.block, Some(&ty), &outer);
                         }
                     }
                 }
@@ -288,6 +337,27 @@ impl CrateFns {
                     if let Some((_, items)) = &m.content {
                         self.add_items(items);
                     }
+                }
+                syn::Item::Struct(st) => {
+                    let generics: Vec<String> = st
+                        .generics
+                        .type_params()
+                        .map(|p| p.ident.to_string())
+                        .collect();
+                    let fields = st
+                        .fields
+                        .iter()
+                        .enumerate()
+                        .map(|(i, f)| {
+                            let name = f
+                                .ident
+                                .as_ref()
+                                .map_or_else(|| i.to_string(), |id| id.to_string());
+                            let self_name = st.ident.to_string();
+                            (name, declared_type(&f.ty, Some(&self_name), &generics))
+                        })
+                        .collect();
+                    self.fields.insert(st.ident.to_string(), fields);
                 }
                 _ => {}
             }
@@ -301,9 +371,14 @@ impl CrateFns {
         sig: &syn::Signature,
         block: &syn::Block,
         self_ty: Option<&str>,
+        outer: &[String],
     ) {
+        let ctx = Ctx {
+            self_ty,
+            locals: locals(sig, block, self_ty, outer),
+        };
         let mut units = Vec::new();
-        collect_units(&block.stmts, false, self_ty, &mut units);
+        collect_units(&block.stmts, false, &ctx, &mut units);
         let mut calls = Vec::new();
         for u in &units {
             for c in &u.callees {
@@ -326,21 +401,32 @@ impl CrateFns {
         self.fns.insert(key, info);
     }
 
-    /// The functions a call named `callee` may reach: `Type::name` exactly, or every function
-    /// named `name` for a method call written `.name(..)` (stored as `.name`).
-    fn resolve(&self, callee: &str) -> Vec<&str> {
-        if let Some(name) = callee.strip_prefix('.') {
+    /// The crate functions `callee` may reach, each with whether the link is typed (`false`:
+    /// matched by method name only).
+    fn resolve(&self, callee: &Callee) -> Vec<(&str, bool)> {
+        let exact = |key: &str| {
+            self.fns
+                .get_key_value(key)
+                .map(|(k, _)| vec![(k.as_str(), true)])
+                .unwrap_or_default()
+        };
+        let named = |name: &str| {
             let suffix = format!("::{name}");
             self.fns
                 .keys()
                 .filter(|k| k.ends_with(&suffix))
-                .map(String::as_str)
+                .map(|k| (k.as_str(), false))
                 .collect()
-        } else {
-            self.fns
-                .get_key_value(callee)
-                .map(|(k, _)| vec![k.as_str()])
-                .unwrap_or_default()
+        };
+        match callee {
+            Callee::Exact(key) => exact(key),
+            Callee::Field { ty, field, name } => {
+                match self.fields.get(ty).and_then(|f| f.get(field)) {
+                    Some(Some(fty)) => exact(&format!("{fty}::{name}")),
+                    _ => named(name),
+                }
+            }
+            Callee::Named(name) => named(name),
         }
     }
 }
@@ -389,7 +475,11 @@ pub fn compare(old: &CrateFns, new: &CrateFns) -> Vec<ChangedMethod> {
     let recursive: BTreeSet<&str> = new
         .fns
         .iter()
-        .filter(|(k, f)| f.calls.iter().any(|c| c.callee == **k))
+        .filter(|(k, f)| {
+            f.calls
+                .iter()
+                .any(|c| matches!(&c.callee, Callee::Exact(e) if e == *k))
+        })
         .map(|(k, _)| k.as_str())
         .collect();
     let mut out = Vec::new();
@@ -397,28 +487,27 @@ pub fn compare(old: &CrateFns, new: &CrateFns) -> Vec<ChangedMethod> {
         if !info.public || !key.contains("::") {
             continue;
         }
-        // Breadth-first over call paths: each reachable function once, frequent when any path
-        // to it passes through a loop.
-        let mut reach: BTreeMap<&str, bool> = BTreeMap::new();
-        let mut frontier: Vec<(&str, bool)> = vec![(key.as_str(), false)];
+        // Breadth-first over call paths: each reachable function, frequent when any path to it
+        // passes through a loop, typed when any path to it has only typed links.
+        let mut reach: BTreeMap<&str, (bool, bool)> = BTreeMap::new();
+        let mut frontier: Vec<(&str, bool, bool)> = vec![(key.as_str(), false, true)];
         for depth in 0..=CALL_DEPTH {
             let mut next = Vec::new();
-            for (f, hot) in frontier {
-                match reach.get(f) {
-                    Some(&h) if h || !hot => continue,
-                    _ => {
-                        reach.insert(f, hot);
-                    }
-                }
+            for (f, hot, typed) in frontier {
+                match reach.get(f).copied() {
+                    Some((h, t)) if (h || !hot) && (t || !typed) => continue,
+                    Some((h, t)) => reach.insert(f, (h || hot, t || typed)),
+                    None => reach.insert(f, (hot, typed)),
+                };
                 if depth == CALL_DEPTH {
                     continue;
                 }
                 if let Some(info) = new.fns.get(f) {
                     for c in &info.calls {
-                        for callee in new.resolve(&c.callee) {
+                        for (callee, link) in new.resolve(&c.callee) {
                             // `.push(..)` on a field inside our own `push` is not recursion.
                             if callee != f {
-                                next.push((callee, hot || c.in_loop));
+                                next.push((callee, hot || c.in_loop, typed && link));
                             }
                         }
                     }
@@ -426,8 +515,8 @@ pub fn compare(old: &CrateFns, new: &CrateFns) -> Vec<ChangedMethod> {
             }
             frontier = next;
         }
-        let mut levels: Vec<(RiskLevel, String)> = Vec::new();
-        for (f, hot) in reach {
+        let mut levels: Vec<(RiskLevel, f64, String)> = Vec::new();
+        for (f, (hot, typed)) in reach {
             let Some(units) = changed.get(f) else {
                 continue;
             };
@@ -446,17 +535,33 @@ pub fn compare(old: &CrateFns, new: &CrateFns) -> Vec<ChangedMethod> {
                     format!(" in {f}")
                 };
                 let loop_note = if frequent { ", inside a loop" } else { "" };
+                let (weight, weak_note) = if typed {
+                    (level.weight(), "")
+                } else {
+                    (
+                        level.weight() * WEAK_LINK,
+                        " (reached by method name only: a receiver's type is unknown)",
+                    )
+                };
                 levels.push((
                     level,
-                    format!("{level}: {what} `{}`{place}{loop_note}", short(&u.text)),
+                    weight,
+                    format!(
+                        "{level}: {what} `{}`{place}{loop_note}{weak_note}",
+                        short(&u.text)
+                    ),
                 ));
             }
         }
         if levels.is_empty() {
             continue;
         }
-        levels.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
-        let risk = levels.iter().map(|(l, _)| l.weight()).sum();
+        levels.sort_by(|a, b| {
+            b.0.cmp(&a.0)
+                .then_with(|| b.1.total_cmp(&a.1))
+                .then_with(|| a.2.cmp(&b.2))
+        });
+        let risk = levels.iter().map(|(_, w, _)| w).sum();
         let old_info = old.fns.get(key);
         out.push(ChangedMethod {
             method: key.clone(),
@@ -464,7 +569,7 @@ pub fn compare(old: &CrateFns, new: &CrateFns) -> Vec<ChangedMethod> {
             direct: changed.contains_key(key.as_str()),
             signature_changed: old_info.is_some_and(|o| o.signature != info.signature),
             new: old_info.is_none(),
-            reasons: levels.into_iter().map(|(_, r)| r).collect(),
+            reasons: levels.into_iter().map(|(_, _, r)| r).collect(),
         });
     }
     out.sort_by(|a, b| {
@@ -482,7 +587,7 @@ fn upgrade(u: &Unit, fns: &CrateFns) -> Unit {
         && u.callees.iter().any(|c| {
             fns.resolve(c)
                 .iter()
-                .any(|k| fns.fns.get(*k).is_some_and(|f| f.loops))
+                .any(|(k, _)| fns.fns.get(*k).is_some_and(|f| f.loops))
         })
     {
         u.expense = Expense::Expensive;
@@ -545,12 +650,133 @@ fn type_name(ty: &syn::Type) -> Option<String> {
     }
 }
 
+/// `e` without parentheses and borrows: `(&self.items)` -> `self.items`.
+fn peel(e: &syn::Expr) -> &syn::Expr {
+    match e {
+        syn::Expr::Paren(p) => peel(&p.expr),
+        syn::Expr::Reference(r) => peel(&r.expr),
+        _ => e,
+    }
+}
+
+/// The type whose methods a value declared as `ty` offers: the last path segment, through
+/// references and [`DEREF_TYPES`] (`&Box<Set<T>>` -> `Set`), `Self` as `self_ty`; `None` for
+/// one of the item's type parameters `generics` or a type that names none.
+fn declared_type(ty: &syn::Type, self_ty: Option<&str>, generics: &[String]) -> Option<String> {
+    match ty {
+        syn::Type::Reference(r) => declared_type(&r.elem, self_ty, generics),
+        syn::Type::Paren(p) => declared_type(&p.elem, self_ty, generics),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last()?;
+            let name = last.ident.to_string();
+            if DEREF_TYPES.contains(&name.as_str()) {
+                if let syn::PathArguments::AngleBracketed(a) = &last.arguments {
+                    return a.args.iter().find_map(|g| match g {
+                        syn::GenericArgument::Type(t) => declared_type(t, self_ty, generics),
+                        _ => None,
+                    });
+                }
+            }
+            if name == "Self" {
+                return self_ty.map(str::to_string);
+            }
+            if p.path.segments.len() == 1 && generics.contains(&name) {
+                return None;
+            }
+            Some(name)
+        }
+        _ => None,
+    }
+}
+
+/// The declared types of a function's parameters and locals, by name: a typed parameter, a
+/// `let x: T`, a `let x = T { .. }`. A name bound twice with different types, or bound by any
+/// other pattern (`for x in`, a closure's `|x|`, a `match` arm), has no known type; nor has a
+/// type parameter of the function or of its impl (`outer`).
+fn locals(
+    sig: &syn::Signature,
+    block: &syn::Block,
+    self_ty: Option<&str>,
+    outer: &[String],
+) -> BTreeMap<String, Option<String>> {
+    struct Bindings<'a> {
+        self_ty: Option<&'a str>,
+        generics: Vec<String>,
+        out: BTreeMap<String, Option<String>>,
+    }
+    impl Bindings<'_> {
+        fn bind(&mut self, name: String, ty: Option<String>) {
+            let e = self.out.entry(name).or_insert_with(|| ty.clone());
+            if *e != ty {
+                *e = None;
+            }
+        }
+        fn typed(&mut self, pat: &syn::Pat, ty: Option<String>) {
+            match pat {
+                syn::Pat::Ident(id) if id.subpat.is_none() => self.bind(id.ident.to_string(), ty),
+                other => self.visit_pat(other),
+            }
+        }
+    }
+    impl<'ast> Visit<'ast> for Bindings<'_> {
+        fn visit_local(&mut self, l: &'ast syn::Local) {
+            match &l.pat {
+                syn::Pat::Type(pt) => {
+                    let ty = declared_type(&pt.ty, self.self_ty, &self.generics);
+                    self.typed(&pt.pat, ty);
+                }
+                pat => {
+                    let ty = l.init.as_ref().and_then(|i| match &*i.expr {
+                        syn::Expr::Struct(st) => {
+                            let name = st.path.segments.last()?.ident.to_string();
+                            if name == "Self" {
+                                self.self_ty.map(str::to_string)
+                            } else {
+                                Some(name)
+                            }
+                        }
+                        _ => None,
+                    });
+                    self.typed(pat, ty);
+                }
+            }
+            if let Some(init) = &l.init {
+                self.visit_local_init(init);
+            }
+        }
+        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+            self.bind(p.ident.to_string(), None);
+            syn::visit::visit_pat_ident(self, p);
+        }
+        // Items nested in the body have their own scopes.
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut b = Bindings {
+        self_ty,
+        generics: sig
+            .generics
+            .type_params()
+            .map(|p| p.ident.to_string())
+            .chain(outer.iter().cloned())
+            .collect(),
+        out: BTreeMap::new(),
+    };
+    for input in &sig.inputs {
+        if let syn::FnArg::Typed(pt) = input {
+            let ty = declared_type(&pt.ty, self_ty, &b.generics);
+            b.typed(&pt.pat, ty);
+        }
+    }
+    b.visit_block(block);
+    b.out
+}
+
 /// Splits statements into units: leaf statements, and the headers of control constructs whose
 /// blocks are split further.
-fn collect_units(stmts: &[syn::Stmt], in_loop: bool, self_ty: Option<&str>, out: &mut Vec<Unit>) {
+fn collect_units(stmts: &[syn::Stmt], in_loop: bool, ctx: &Ctx<'_>, out: &mut Vec<Unit>) {
     for stmt in stmts {
         match stmt {
-            syn::Stmt::Expr(e, _) => collect_expr_units(e, in_loop, self_ty, out),
+            syn::Stmt::Expr(e, _) => collect_expr_units(e, in_loop, ctx, out),
             syn::Stmt::Local(local) => {
                 // `let x = if ..` / `let x = match ..` / `let x = loop ..`: split the initializer.
                 if let Some(init) = &local.init {
@@ -558,16 +784,16 @@ fn collect_units(stmts: &[syn::Stmt], in_loop: bool, self_ty: Option<&str>, out:
                         out.push(leaf(
                             &local.pat.to_token_stream().to_string(),
                             in_loop,
-                            self_ty,
+                            ctx,
                             None,
                         ));
-                        collect_expr_units(&init.expr, in_loop, self_ty, out);
+                        collect_expr_units(&init.expr, in_loop, ctx, out);
                         continue;
                     }
                 }
-                out.push(leaf_tokens(stmt, in_loop, self_ty));
+                out.push(leaf_tokens(stmt, in_loop, ctx));
             }
-            _ => out.push(leaf_tokens(stmt, in_loop, self_ty)),
+            _ => out.push(leaf_tokens(stmt, in_loop, ctx)),
         }
     }
 }
@@ -585,7 +811,7 @@ fn is_control(e: &syn::Expr) -> bool {
     )
 }
 
-fn collect_expr_units(e: &syn::Expr, in_loop: bool, self_ty: Option<&str>, out: &mut Vec<Unit>) {
+fn collect_expr_units(e: &syn::Expr, in_loop: bool, ctx: &Ctx<'_>, out: &mut Vec<Unit>) {
     match e {
         syn::Expr::ForLoop(f) => {
             let header = format!(
@@ -593,65 +819,65 @@ fn collect_expr_units(e: &syn::Expr, in_loop: bool, self_ty: Option<&str>, out: 
                 f.pat.to_token_stream(),
                 f.expr.to_token_stream()
             );
-            let mut u = leaf(&header, in_loop, self_ty, Some(&f.expr));
+            let mut u = leaf(&header, in_loop, ctx, Some(&f.expr));
             u.expense = Expense::Expensive;
             out.push(u);
-            collect_units(&f.body.stmts, true, self_ty, out);
+            collect_units(&f.body.stmts, true, ctx, out);
         }
         syn::Expr::While(w) => {
             let header = format!("while {}", w.cond.to_token_stream());
-            let mut u = leaf(&header, in_loop, self_ty, Some(&w.cond));
+            let mut u = leaf(&header, in_loop, ctx, Some(&w.cond));
             u.expense = Expense::Expensive;
             u.condition = true;
             out.push(u);
-            collect_units(&w.body.stmts, true, self_ty, out);
+            collect_units(&w.body.stmts, true, ctx, out);
         }
         syn::Expr::Loop(l) => {
-            let mut u = leaf("loop", in_loop, self_ty, None);
+            let mut u = leaf("loop", in_loop, ctx, None);
             u.expense = Expense::Expensive;
             out.push(u);
-            collect_units(&l.body.stmts, true, self_ty, out);
+            collect_units(&l.body.stmts, true, ctx, out);
         }
         syn::Expr::If(i) => {
             let header = format!("if {}", i.cond.to_token_stream());
-            let mut u = leaf(&header, in_loop, self_ty, Some(&i.cond));
+            let mut u = leaf(&header, in_loop, ctx, Some(&i.cond));
             u.condition = true;
             out.push(u);
-            collect_units(&i.then_branch.stmts, in_loop, self_ty, out);
+            collect_units(&i.then_branch.stmts, in_loop, ctx, out);
             if let Some((_, els)) = &i.else_branch {
-                collect_expr_units(els, in_loop, self_ty, out);
+                collect_expr_units(els, in_loop, ctx, out);
             }
         }
         syn::Expr::Match(m) => {
             let header = format!("match {}", m.expr.to_token_stream());
-            out.push(leaf(&header, in_loop, self_ty, Some(&m.expr)));
+            out.push(leaf(&header, in_loop, ctx, Some(&m.expr)));
             for arm in &m.arms {
                 let pat = arm.pat.to_token_stream().to_string();
                 let guard = match &arm.pat {
                     syn::Pat::Guard(g) => Some(&*g.guard),
                     _ => None,
                 };
-                let mut u = leaf(&pat, in_loop, self_ty, guard);
+                let mut u = leaf(&pat, in_loop, ctx, guard);
                 u.condition = guard.is_some();
                 out.push(u);
-                collect_expr_units(&arm.body, in_loop, self_ty, out);
+                collect_expr_units(&arm.body, in_loop, ctx, out);
             }
         }
-        syn::Expr::Block(b) => collect_units(&b.block.stmts, in_loop, self_ty, out),
-        syn::Expr::Unsafe(b) => collect_units(&b.block.stmts, in_loop, self_ty, out),
-        other => out.push(leaf_tokens(other, in_loop, self_ty)),
+        syn::Expr::Block(b) => collect_units(&b.block.stmts, in_loop, ctx, out),
+        syn::Expr::Unsafe(b) => collect_units(&b.block.stmts, in_loop, ctx, out),
+        other => out.push(leaf_tokens(other, in_loop, ctx)),
     }
 }
 
-fn leaf_tokens(node: &impl ToTokens, in_loop: bool, self_ty: Option<&str>) -> Unit {
+fn leaf_tokens(node: &impl ToTokens, in_loop: bool, ctx: &Ctx<'_>) -> Unit {
     let text = node.to_token_stream().to_string();
-    let mut scan = Scan::new(self_ty);
+    let mut scan = Scan::new(ctx);
     scan.tokens(node);
     scan.into_unit(text, in_loop)
 }
 
-fn leaf(text: &str, in_loop: bool, self_ty: Option<&str>, expr: Option<&syn::Expr>) -> Unit {
-    let mut scan = Scan::new(self_ty);
+fn leaf(text: &str, in_loop: bool, ctx: &Ctx<'_>, expr: Option<&syn::Expr>) -> Unit {
+    let mut scan = Scan::new(ctx);
     if let Some(e) = expr {
         scan.visit_expr(e);
     }
@@ -660,18 +886,51 @@ fn leaf(text: &str, in_loop: bool, self_ty: Option<&str>, expr: Option<&syn::Exp
 
 /// Walks one unit's syntax for calls, loops and iterator pipelines.
 struct Scan<'a> {
-    self_ty: Option<&'a str>,
+    ctx: &'a Ctx<'a>,
     expense: Expense,
-    callees: Vec<String>,
+    callees: Vec<Callee>,
 }
 
 impl<'a> Scan<'a> {
-    fn new(self_ty: Option<&'a str>) -> Scan<'a> {
+    fn new(ctx: &'a Ctx<'a>) -> Scan<'a> {
         Scan {
-            self_ty,
+            ctx,
             expense: Expense::Minor,
             callees: Vec::new(),
         }
+    }
+
+    /// The type of `e` when the syntax declares it: `self`, or a parameter or local whose
+    /// declaration names a type.
+    fn typed(&self, e: &syn::Expr) -> Option<String> {
+        match e {
+            syn::Expr::Path(p) if p.path.is_ident("self") => self.ctx.self_ty.map(str::to_string),
+            syn::Expr::Path(p) => {
+                let id = p.path.get_ident()?.to_string();
+                self.ctx.locals.get(&id).cloned().flatten()
+            }
+            syn::Expr::Paren(p) => self.typed(&p.expr),
+            syn::Expr::Reference(r) => self.typed(&r.expr),
+            _ => None,
+        }
+    }
+
+    /// What a method call `receiver.name(..)` may call.
+    fn method_callee(&self, receiver: &syn::Expr, name: String) -> Callee {
+        let receiver = peel(receiver);
+        if let Some(ty) = self.typed(receiver) {
+            return Callee::Exact(format!("{ty}::{name}"));
+        }
+        if let syn::Expr::Field(f) = receiver {
+            if let Some(ty) = self.typed(peel(&f.base)) {
+                let field = match &f.member {
+                    syn::Member::Named(id) => id.to_string(),
+                    syn::Member::Unnamed(i) => i.index.to_string(),
+                };
+                return Callee::Field { ty, field, name };
+            }
+        }
+        Callee::Named(name)
     }
 
     fn tokens(&mut self, node: &impl ToTokens) {
@@ -708,11 +967,8 @@ impl<'ast> Visit<'ast> for Scan<'_> {
         } else {
             self.bump(Expense::Normal);
         }
-        let on_self = matches!(&*m.receiver, syn::Expr::Path(p) if p.path.is_ident("self"));
-        match (on_self, self.self_ty) {
-            (true, Some(ty)) => self.callees.push(format!("{ty}::{name}")),
-            _ => self.callees.push(format!(".{name}")),
-        }
+        let callee = self.method_callee(&m.receiver, name);
+        self.callees.push(callee);
         syn::visit::visit_expr_method_call(self, m);
     }
 
@@ -727,7 +983,7 @@ impl<'ast> Visit<'ast> for Scan<'_> {
                 .collect();
             let callee = match segs.as_slice() {
                 [f] => f.clone(),
-                [.., ty, f] if ty == "Self" => match self.self_ty {
+                [.., ty, f] if ty == "Self" => match self.ctx.self_ty {
                     Some(t) => format!("{t}::{f}"),
                     None => f.clone(),
                 },
@@ -735,7 +991,7 @@ impl<'ast> Visit<'ast> for Scan<'_> {
                 [] => String::new(),
             };
             if !callee.is_empty() {
-                self.callees.push(callee);
+                self.callees.push(Callee::Exact(callee));
             }
         }
         syn::visit::visit_expr_call(self, c);
@@ -875,6 +1131,60 @@ mod tests {
         assert_eq!(ranked[0].method, "Bag::total");
         assert!(ranked[0].reasons[0].contains("removed"), "{ranked:?}");
         assert!(ranked[0].risk >= 10.0);
+    }
+
+    /// Only `SortedSet::contains` changes. `Inbox::add_unique` calls `contains` on its `Vec`
+    /// field: matching callees by method name listed it as changed; the field's declared type
+    /// says it calls `Vec::contains`. Calls whose receiver's type is declared (a field, a
+    /// parameter, a typed local) reach the change fully; a receiver of unknown type (a call's
+    /// result, a generic field) reaches it as a weaker link, at half weight.
+    #[test]
+    fn callees_resolve_by_the_receivers_declared_type() {
+        const OLD: &str = r#"
+            pub struct SortedSet { items: Vec<u64> }
+            impl SortedSet {
+                pub fn contains(&self, x: u64) -> bool { self.items.binary_search(&x).is_ok() }
+            }
+            pub struct Inbox { items: Vec<u64>, seen: Box<SortedSet> }
+            impl Inbox {
+                pub fn add_unique(&mut self, x: u64) {
+                    if !self.items.contains(&x) { self.items.push(x); }
+                }
+                pub fn seen(&self, x: u64) -> bool { self.seen.contains(x) }
+                pub fn seen_in(&self, set: &SortedSet, x: u64) -> bool { set.contains(x) }
+                pub fn seen_local(&self, x: u64) -> bool {
+                    let set: &SortedSet = &self.seen;
+                    set.contains(x)
+                }
+                fn set(&self) -> &SortedSet { &self.seen }
+                pub fn seen_via_call(&self, x: u64) -> bool { self.set().contains(x) }
+            }
+            pub struct Holder<S> { inner: S }
+            impl<S> Holder<S> {
+                pub fn has(&self, x: u64) -> bool { self.inner.contains(x) }
+            }
+        "#;
+        let new = OLD.replace(
+            "self.items.binary_search(&x).is_ok()",
+            "self.items.iter().any(|y| *y == x)",
+        );
+        let ranked = compare(&fns(OLD), &fns(&new));
+        let risk = |m: &str| ranked.iter().find(|c| c.method == m).map(|c| c.risk);
+        assert_eq!(risk("Inbox::add_unique"), None, "{ranked:#?}");
+        for typed in [
+            "SortedSet::contains",
+            "Inbox::seen",
+            "Inbox::seen_in",
+            "Inbox::seen_local",
+        ] {
+            assert_eq!(risk(typed), Some(10.0), "{typed}: {ranked:#?}");
+        }
+        for weak in ["Inbox::seen_via_call", "Holder::has"] {
+            assert_eq!(risk(weak), Some(10.0 * WEAK_LINK), "{weak}: {ranked:#?}");
+            let m = ranked.iter().find(|c| c.method == weak).unwrap();
+            assert!(m.reasons[0].contains("by method name only"), "{m:?}");
+        }
+        assert_eq!(ranked.len(), 6, "{ranked:#?}");
     }
 
     #[test]

@@ -4,15 +4,15 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::Args;
-use perfsyn_profiler_ipc::supervisor::{Pool, PoolConfig};
+use perfsyn_profiler_ipc::supervisor::PoolConfig;
 use serde::Serialize;
 
 use super::common::{parse_duration, WorkerArgs};
 use crate::compare::measure::MeasureConfig;
 use crate::compare::oracle::OracleConfig;
-use crate::compare::{compare, find_pair, pairs, CompareConfig, CompareReport, Pair, PoolExecutor};
+use crate::compare::{compare, find_pair, pairs, CompareConfig, CompareReport, Pair, PairPools};
 use crate::runfile::RunFile;
 
 /// Options of `perfsyn compare`. Each option's help says what it controls in plain words; the
@@ -187,10 +187,8 @@ pub fn run(a: CompareArgs) -> Result<()> {
     let mut pcfg = PoolConfig::new(worker.clone());
     pcfg.workers = 1;
     pcfg.deadline = a.deadline;
-    let pool = Pool::start(pcfg)
-        .with_context(|| format!("cannot start a worker from {}", worker.display()))?;
-    let mut exec = PoolExecutor::new(pool);
-    let schema = exec.pool().schema().clone();
+    // The pairs come from the unbound schema; each pair then runs on its own bound pair.
+    let schema = crate::worker_build::read_schema(&worker)?;
     let seed_programs = match &a.from {
         Some(path) => {
             let rf = RunFile::load(path)?;
@@ -221,6 +219,7 @@ pub fn run(a: CompareArgs) -> Result<()> {
         if a.all {
             eprintln!("comparing {} -> {} ...", pair.old, pair.new);
         }
+        let mut exec = PairPools::start(&pcfg, pair)?;
         let r = compare(&mut exec, pair, &cfg, &seed_programs)?;
         reports.push((r, started.elapsed().as_secs_f64()));
     }

@@ -12,6 +12,11 @@
 //!
 //! With seeds (programs from a run file of `perfsyn explore`), a test's prefix is a winning
 //! program's setup and half of the suffix calls come from the methods that program calls.
+//!
+//! A test is written once, against the pair's new name (a seed's prefix keeps the name its
+//! program used): each worker of the pair resolves both names of the pair to its own version
+//! (`profiler_ipc::bind::bind_pair`), so the same test runs the old code on one and the new
+//! code on the other.
 
 use perfsyn_profiler_ipc::concurrent::ConcurrentTest;
 use perfsyn_profiler_ipc::schema::{ApiSchema, MethodSchema, Mode, TypeSchema};
@@ -25,18 +30,21 @@ pub const FOCUS_SHARE: f64 = 0.8;
 /// A seed from a synthesized program: its setup as a prefix and its call mix.
 #[derive(Clone, Debug)]
 pub struct Seed {
-    /// The program without its calls under test, typed with the old version.
+    /// The program without its calls under test, with the type names it was written with.
     pub prefix: Program,
-    /// The variable of the old version's type that the program's calls use.
+    /// The variable of the pair's type (either name) that the program's calls use.
     pub shared: Var,
     /// Methods the program calls on it (calls under test first, repeated as often as called).
     pub mix: Vec<String>,
 }
 
-/// Generates tests for one pair, always written against the old version.
+/// Generates tests for one pair, written against the new version's name.
 #[derive(Debug)]
 pub struct Generator<'a> {
+    /// The old version's schema: its constructors and methods are the ones tests call.
     old: &'a TypeSchema,
+    /// The name a generated test gives the shared instance's type.
+    name: &'a str,
     /// Methods of the common interface.
     common: Vec<&'a MethodSchema>,
     /// Indices into `common` of the focus methods.
@@ -56,18 +64,20 @@ pub enum GenerateError {
 }
 
 impl<'a> Generator<'a> {
-    /// A generator for `old` -> `new`, focusing on `changed`.
+    /// A generator for `old` -> `new`, focusing on `changed`: `old_schema` is the old
+    /// version's worker's, `new_schema` the new one's.
     pub fn new(
-        schema: &'a ApiSchema,
+        old_schema: &'a ApiSchema,
+        new_schema: &'a ApiSchema,
         old: &str,
-        new: &str,
+        new: &'a str,
         changed: &[String],
         seeds: Vec<Seed>,
     ) -> Result<Generator<'a>, GenerateError> {
-        let o = schema
+        let o = old_schema
             .ty(old)
             .ok_or_else(|| GenerateError::Unknown(old.into()))?;
-        let n = schema
+        let n = new_schema
             .ty(new)
             .ok_or_else(|| GenerateError::Unknown(new.into()))?;
         let common: Vec<&MethodSchema> = o
@@ -102,6 +112,7 @@ impl<'a> Generator<'a> {
             .collect();
         Ok(Generator {
             old: o,
+            name: new,
             common,
             focus,
             seeds,
@@ -156,10 +167,10 @@ impl<'a> Generator<'a> {
                 v
             })
             .collect();
-        let shared = p.fresh(&self.old.name);
+        let shared = p.fresh(self.name);
         p.body.push(Stmt::Ctor {
             out: shared,
-            ty: self.old.name.clone(),
+            ty: self.name.to_string(),
             ctor: ctor.name.clone(),
             args,
         });
@@ -248,7 +259,7 @@ impl<'a> Generator<'a> {
         let out = m.ret.as_ref().map(|r| p.fresh(r));
         Stmt::Call {
             out,
-            ty: self.old.name.clone(),
+            ty: p.ty(recv).to_string(),
             method: m.name.clone(),
             recv,
             args,
@@ -287,14 +298,14 @@ fn fresh_literal(rng: &mut StdRng, ty: &str, in_loop: bool) -> Literal {
 }
 
 /// Seeds from synthesized programs: for each program that uses a value of `old` or `new`,
-/// its statements except the calls under test (typed with `old`) and the methods it calls on
-/// that value. Programs that do not fit are skipped.
+/// its statements except the calls under test and the methods it calls on that value.
+/// Programs that do not fit `schema` (a worker of the pair, which offers both names) are
+/// skipped.
 pub fn seeds_from(programs: &[Program], schema: &ApiSchema, old: &str, new: &str) -> Vec<Seed> {
     let mut out = Vec::new();
-    for prog in programs {
-        let p = prog.retyped(&|t| (t == new).then(|| old.to_string()));
+    for p in programs {
         let Some(shared) = p.body.iter().find_map(|s| match s {
-            Stmt::Ctor { out, ty, .. } if ty == old => Some(*out),
+            Stmt::Ctor { out, ty, .. } if ty == old || ty == new => Some(*out),
             _ => None,
         }) else {
             continue;

@@ -25,15 +25,25 @@ use std::time::Duration;
 use super::generate::Generator;
 use super::oracle::Series;
 
-/// Runs concurrent tests, one request at a time.
+/// One version of the compared pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Old,
+    New,
+}
+
+/// Runs concurrent tests on a pair of versions, one request at a time: the same test on the
+/// old or the new version (DESIGN.md, "Two revisions are two workers").
 ///
-/// Protocol: `run` executes `run.test` between `min_reps` and `reps` times (stopping early
-/// once `budget_ns` of wall time has passed, if not 0) and reports the measured time of the
-/// repetitions that completed. A test that panics, deadlocks or is ill-formed is *data*: an
-/// `Ok` feedback whose outcome says so; `Err` means the executor itself cannot serve.
+/// Protocol: `run` executes `run.test` on version `side` between `min_reps` and `reps` times
+/// (stopping early once `budget_ns` of wall time has passed, if not 0) and reports the
+/// measured time of the repetitions that completed. A test that panics, deadlocks or is
+/// ill-formed is *data*: an `Ok` feedback whose outcome says so; `Err` means the executor
+/// itself cannot serve.
 pub trait ConcurrentExecutor {
-    fn schema(&self) -> &ApiSchema;
-    fn run(&mut self, run: &ConcurrentRun) -> Result<ConcurrentFeedback>;
+    /// The schema version `side` offers.
+    fn schema(&self, side: Side) -> &ApiSchema;
+    fn run(&mut self, side: Side, run: &ConcurrentRun) -> Result<ConcurrentFeedback>;
 }
 
 /// Thresholds of Algorithms 1 and 2 (the paper's values in each field's doc).
@@ -102,7 +112,6 @@ fn failure(fb: &ConcurrentFeedback) -> Option<String> {
 pub fn find_length(
     exec: &mut dyn ConcurrentExecutor,
     gen: &Generator<'_>,
-    retype: &dyn Fn(&ConcurrentTest) -> ConcurrentTest,
     threads: usize,
     cfg: &MeasureConfig,
     rng: &mut StdRng,
@@ -127,8 +136,8 @@ pub fn find_length(
             min_reps: 3,
             budget_ns: probe,
         };
-        let fo = exec.run(&run(test.clone()))?;
-        let fnew = exec.run(&run(retype(&test)))?;
+        let fo = exec.run(Side::Old, &run(test.clone()))?;
+        let fnew = exec.run(Side::New, &run(test))?;
         if let Some(f) = failure(&fo).or_else(|| failure(&fnew)) {
             tries.push(LengthTry {
                 length: l,
@@ -241,28 +250,34 @@ pub enum TestMeasurement {
     },
 }
 
-/// Section 4's steps 1-4 for one test: estimate r_w and r_s (one pair of numbers for both
-/// versions), pick the first version at random, warm both up, then gather the steady-state
-/// series by Algorithm 2 (interleaved; see the module doc).
+/// Section 4's steps 1-4 for one test on both versions: estimate r_w and r_s (one pair of
+/// numbers for both versions), pick the first version at random, warm both up, then gather
+/// the steady-state series by Algorithm 2 (interleaved; see the module doc).
 pub fn measure_test(
     exec: &mut dyn ConcurrentExecutor,
-    old: &ConcurrentTest,
-    new: &ConcurrentTest,
+    test: &ConcurrentTest,
     cfg: &MeasureConfig,
     rng: &mut StdRng,
 ) -> Result<TestMeasurement> {
     let first_old = rng.random_bool(0.5);
     let inconclusive = |reason: String| Ok(TestMeasurement::Inconclusive { reason, first_old });
-    let tests = if first_old { [old, new] } else { [new, old] };
+    let sides = if first_old {
+        [Side::Old, Side::New]
+    } else {
+        [Side::New, Side::Old]
+    };
     // Step 1: estimate the time of one repetition from a short probe of each version.
     let mut means = Vec::new();
-    for t in tests {
-        let fb = exec.run(&ConcurrentRun {
-            test: t.clone(),
-            reps: 100_000,
-            min_reps: 2,
-            budget_ns: (cfg.steady / 10).as_nanos() as u64,
-        })?;
+    for side in sides {
+        let fb = exec.run(
+            side,
+            &ConcurrentRun {
+                test: test.clone(),
+                reps: 100_000,
+                min_reps: 2,
+                budget_ns: (cfg.steady / 10).as_nanos() as u64,
+            },
+        )?;
         if let Some(f) = failure(&fb) {
             return inconclusive(f);
         }
@@ -283,13 +298,16 @@ pub fn measure_test(
         ));
     }
     // Warm-up phase (Algorithm 2, line 2), both versions in the chosen order.
-    for t in tests {
-        let fb = exec.run(&ConcurrentRun {
-            test: t.clone(),
-            reps: r_w,
-            min_reps: r_w,
-            budget_ns: 0,
-        })?;
+    for side in sides {
+        let fb = exec.run(
+            side,
+            &ConcurrentRun {
+                test: test.clone(),
+                reps: r_w,
+                min_reps: r_w,
+                budget_ns: 0,
+            },
+        )?;
         if let Some(f) = failure(&fb) {
             return inconclusive(f);
         }
@@ -309,12 +327,16 @@ pub fn measure_test(
             [false, true]
         };
         for is_old in order {
-            let fb = exec.run(&ConcurrentRun {
-                test: if is_old { old.clone() } else { new.clone() },
-                reps: r_s,
-                min_reps: r_s,
-                budget_ns: 0,
-            })?;
+            let side = if is_old { Side::Old } else { Side::New };
+            let fb = exec.run(
+                side,
+                &ConcurrentRun {
+                    test: test.clone(),
+                    reps: r_s,
+                    min_reps: r_s,
+                    budget_ns: 0,
+                },
+            )?;
             if let Some(f) = failure(&fb) {
                 return inconclusive(f);
             }

@@ -1,7 +1,10 @@
 //! `perfsyn compare`: SpeedGun's performance regression testing of thread-safe types
 //! (Pradel, Huggler, Gross, ISSTA 2014). For a pair of versions of a concurrent type (declared
 //! with `register_concurrent!`), generate multi-threaded tests focused on the changed methods,
-//! run each on both versions in the worker, and report a regression, an improvement or none.
+//! run each on both versions, and report a regression, an improvement or none.
+//!
+//! The two versions run on a pair of workers from one binary, each bound to one side of the
+//! compared pair ([`PairPools`]), so the same test goes to both; no test is rewritten.
 //!
 //! The parts: [`generate`] (section 3.1 and 3.3), [`measure`] (Algorithm 1, Algorithm 2 and
 //! the executor trait), [`oracle`] (eq. 4-7); the subcommand's options and output live in
@@ -12,16 +15,19 @@ pub mod generate;
 pub mod measure;
 pub mod oracle;
 
-use anyhow::{bail, Result};
-use perfsyn_profiler_ipc::concurrent::{ConcurrentFeedback, ConcurrentRun, ConcurrentTest};
-use perfsyn_profiler_ipc::supervisor::Pool;
+use anyhow::{bail, Context, Result};
+use perfsyn_profiler_ipc::bind::pair_binding;
+use perfsyn_profiler_ipc::concurrent::{ConcurrentFeedback, ConcurrentRun};
+use perfsyn_profiler_ipc::supervisor::{Pool, PoolConfig};
 use perfsyn_profiler_ipc::{ApiSchema, Program};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 
 use generate::{Generator, Seed};
-use measure::{ConcurrentExecutor, LengthSearch, MeasureConfig, SeriesStats, TestMeasurement};
+use measure::{
+    ConcurrentExecutor, LengthSearch, MeasureConfig, SeriesStats, Side, TestMeasurement,
+};
 use oracle::{Counts, OracleConfig, Verdict, Winner};
 
 /// One version pair of a concurrent type, as the schema declares it.
@@ -186,7 +192,8 @@ pub fn compare(
     cfg: &CompareConfig,
     seed_programs: &[Program],
 ) -> Result<CompareReport> {
-    let schema = exec.schema().clone();
+    let old_schema = exec.schema(Side::Old).clone();
+    let schema = exec.schema(Side::New).clone();
     let seeds: Vec<Seed> = generate::seeds_from(seed_programs, &schema, &pair.old, &pair.new);
     if !seed_programs.is_empty() && seeds.is_empty() {
         bail!(
@@ -197,26 +204,30 @@ pub fn compare(
             pair.new
         );
     }
-    let gen = Generator::new(&schema, &pair.old, &pair.new, &pair.changed, seeds)?;
-    let (old_ty, new_ty) = (pair.old.clone(), pair.new.clone());
-    let retype = move |t: &ConcurrentTest| t.retyped(&|ty| (ty == old_ty).then(|| new_ty.clone()));
+    let gen = Generator::new(
+        &old_schema,
+        &schema,
+        &pair.old,
+        &pair.new,
+        &pair.changed,
+        seeds,
+    )?;
     let mut rng = StdRng::seed_from_u64(cfg.seed);
     let threads = cfg.threads.max(1);
-    let length = measure::find_length(exec, &gen, &retype, threads, &cfg.measure, &mut rng)?;
+    let length = measure::find_length(exec, &gen, threads, &cfg.measure, &mut rng)?;
     let mut counts = Counts::default();
     let mut tests = Vec::new();
     let mut test_rust = String::new();
     let mut speedups = Vec::new();
     for index in 0..cfg.tests {
-        let old = gen.generate(&mut rng, threads, length.length);
-        let new = retype(&old);
+        let test = gen.generate(&mut rng, threads, length.length);
         if index == 0 {
-            test_rust = new
+            test_rust = test
                 .print(&schema)
                 .unwrap_or_else(|e| format!("// cannot print the test: {e}\n"));
         }
-        let m = measure::measure_test(exec, &old, &new, &cfg.measure, &mut rng)?;
-        let calls_per_thread = old.suffix_calls();
+        let m = measure::measure_test(exec, &test, &cfg.measure, &mut rng)?;
+        let calls_per_thread = test.suffix_calls();
         let report = match m {
             TestMeasurement::Conclusive {
                 old: so,
@@ -282,29 +293,54 @@ pub fn compare(
     })
 }
 
-/// The worker pool as a [`ConcurrentExecutor`].
+/// A pair of worker pools as a [`ConcurrentExecutor`]: both from one binary, one bound to each
+/// side of one compared pair (`profiler_ipc::bind::bind_pair`). A type can be the new version
+/// of one pair and the old version of another, so the binding is per pair, chosen at start.
 #[derive(Debug)]
-pub struct PoolExecutor {
-    pool: Pool,
+pub struct PairPools {
+    old: Pool,
+    new: Pool,
 }
 
-impl PoolExecutor {
-    pub fn new(pool: Pool) -> PoolExecutor {
-        PoolExecutor { pool }
+impl PairPools {
+    /// Starts the workers of `cfg` for `pair`, one pool per side.
+    pub fn start(cfg: &PoolConfig, pair: &Pair) -> Result<PairPools> {
+        let start = |side: &str| {
+            let mut c = cfg.clone();
+            c.bind = Some(pair_binding(side, &pair.old, &pair.new));
+            Pool::start(c).with_context(|| {
+                format!(
+                    "cannot start a worker from {} bound to the {side} side of {} -> {}",
+                    cfg.worker.display(),
+                    pair.old,
+                    pair.new
+                )
+            })
+        };
+        Ok(PairPools {
+            old: start("old")?,
+            new: start("new")?,
+        })
     }
 
-    pub fn pool(&self) -> &Pool {
-        &self.pool
+    fn pool(&mut self, side: Side) -> &mut Pool {
+        match side {
+            Side::Old => &mut self.old,
+            Side::New => &mut self.new,
+        }
     }
 }
 
-impl ConcurrentExecutor for PoolExecutor {
-    fn schema(&self) -> &ApiSchema {
-        self.pool.schema()
+impl ConcurrentExecutor for PairPools {
+    fn schema(&self, side: Side) -> &ApiSchema {
+        match side {
+            Side::Old => self.old.schema(),
+            Side::New => self.new.schema(),
+        }
     }
 
-    fn run(&mut self, run: &ConcurrentRun) -> Result<ConcurrentFeedback> {
-        Ok(self.pool.run_concurrent(run)?)
+    fn run(&mut self, side: Side, run: &ConcurrentRun) -> Result<ConcurrentFeedback> {
+        Ok(self.pool(side).run_concurrent(run)?)
     }
 }
 
