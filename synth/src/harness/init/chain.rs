@@ -46,10 +46,14 @@ pub(super) fn chains(
 ) -> Chains {
     let mut out = Chains::default();
     // What receivers the returned value allows: `&B` only `&self`, `&mut B` also `&mut self`.
+    // `Box<B>` (`into_boxed_slice()`) also allows `self: Box<Self>`.
     let (ret, allowed): (&Type, &[&str]) = match ret {
         Type::Reference(r) if r.mutability.is_some() => (&r.elem, &["ref", "mut"]),
         Type::Reference(r) => (&r.elem, &["ref"]),
-        t => (t, &["ref", "mut", "val"]),
+        t => match boxed(t) {
+            Some(inner) => (inner, &["ref", "mut", "box"]),
+            None => (t, &["ref", "mut", "val"]),
+        },
     };
     let Type::Path(p) = ret else { return out };
     let Some(seg) = p.path.segments.last() else {
@@ -106,11 +110,11 @@ pub(super) fn chains(
                 Ok(second) => {
                     let taken: Vec<&String> = first.params.iter().map(|p| &p.name).collect();
                     let mut params = first.params.clone();
-                    for mut p in second.params {
-                        if taken.contains(&&p.name) {
-                            p.name = format!("then_{}", p.name);
-                        }
-                        params.push(p);
+                    for p in second.params {
+                        let clash = std::iter::once(&p)
+                            .chain(&p.more)
+                            .any(|q| taken.contains(&&q.name));
+                        params.push(if clash { p.renamed("then_") } else { p });
                     }
                     if b.reachable {
                         out.reached
@@ -137,4 +141,20 @@ pub(super) fn chains(
         }
     }
     out
+}
+
+/// `T` of `Box<T>`.
+fn boxed(t: &Type) -> Option<&Type> {
+    let Type::Path(p) = t else { return None };
+    let seg = p.path.segments.last()?;
+    if seg.ident != "Box" {
+        return None;
+    }
+    match &seg.arguments {
+        syn::PathArguments::AngleBracketed(a) if a.args.len() == 1 => match a.args.first()? {
+            syn::GenericArgument::Type(t) => Some(t),
+            _ => None,
+        },
+        _ => None,
+    }
 }

@@ -162,6 +162,7 @@ fn registration(s: &mut String, t: &TypeReg) {
 fn params(f: &Func) -> String {
     f.params
         .iter()
+        .flat_map(|p| std::iter::once(p).chain(&p.more))
         .filter(|p| p.dsl)
         .map(|p| format!("{}: {} {}", p.name, p.mode, p.ty))
         .collect::<Vec<_>>()
