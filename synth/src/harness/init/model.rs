@@ -260,6 +260,20 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
     }) {
         borrowers.entry(t.ident.clone()).or_default().push(t);
     }
+    // Enums whose variants hold borrowing types (`Entry::Occupied(OccupiedEntry)`), named by
+    // a path the harness can write.
+    let enums: super::chain::Enums = scan
+        .types
+        .iter()
+        .filter(|t| t.reachable && !t.variants.is_empty())
+        .map(|t| {
+            let path = std::iter::once(lib.to_string())
+                .chain(t.public_path.iter().cloned())
+                .collect::<Vec<_>>()
+                .join("::");
+            (t.ident.clone(), (path, t.variants.clone()))
+        })
+        .collect();
     let mut chained: BTreeSet<(String, String)> = BTreeSet::new();
     for (t, subst, rust, import, registry_name, registers) in chosen {
         let duplicate = counts.get(&t.ident).copied().unwrap_or(0) > 1;
@@ -352,6 +366,7 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
                                 &func,
                                 ret,
                                 &borrowers,
+                                &enums,
                                 &mut model.vecs,
                             );
                             reached.extend(ch.reached);
@@ -646,7 +661,14 @@ impl Ctx<'_> {
                 out.closures.insert(name, Built::Closure(shape));
                 continue;
             }
-            let names = trait_names(&bs);
+            // `K: PartialEq<K>` is `K: PartialEq`.
+            let names: Vec<String> = trait_names(&bs)
+                .into_iter()
+                .map(|b| match b.strip_suffix(&format!("<{name}>")) {
+                    Some(t) if ["PartialEq", "PartialOrd"].contains(&t) => t.to_string(),
+                    _ => b,
+                })
+                .collect();
             if keys.contains(&name) {
                 let own = out.subst.get(&name).cloned().unwrap_or_default();
                 let traits: &[&str] = if own == "Key" { KEY_TRAITS } else { &[] };
