@@ -2,13 +2,12 @@
 //! build --release` of the harness crate with sanitizer-coverage flags into
 //! `<crate>/target/perfsyn-worker`, with an explicit `--target` so the flags reach only target
 //! artifacts (build scripts and proc macros would fail to link with them), and the same
-//! harness without instrumentation (the twin that wall-clock confirmation times). The twin
-//! builds into the same directory without `--target`: its artifacts land beside the
-//! instrumented ones (`release/` instead of `<triple>/release/`), and the host artifacts the
-//! instrumented build already compiled without flags (proc macros such as `serde_derive` and
-//! `syn`, build scripts) are reused instead of compiled again. `explore` starts the twin's
-//! build in the background, at a low CPU priority, while the search runs ([`prebuild_plain`]);
-//! otherwise it is built when a confirmation first needs it. The built-in corpus is built by
+//! harness without instrumentation into `<crate>/target/perfsyn-worker-plain` (the twin that
+//! wall-clock confirmation times). `explore` starts the twin's build in the background, at a
+//! low CPU priority, while the search runs ([`prebuild_plain`]); otherwise it is built when a
+//! confirmation first needs it. (The two builds share no artifacts: built into one directory,
+//! the twin of a small crate still compiled all 42 of its units, the host's proc macros
+//! included, so each keeps its own directory.) The built-in corpus is built by
 //! exactly this path. Cargo's incremental build makes every later call a no-op check.
 
 use std::io::{BufRead, BufReader};
@@ -66,20 +65,23 @@ pub enum Build {
     Plain,
 }
 
-impl Build {}
-
-/// The build directory under `target/`: one for both builds, so the twin reuses the host
-/// artifacts of the instrumented build.
-const BUILD_DIR: &str = "perfsyn-worker";
+impl Build {
+    fn dir_name(self) -> &'static str {
+        match self {
+            Build::Instrumented => "perfsyn-worker",
+            Build::Plain => "perfsyn-worker-plain",
+        }
+    }
+}
 
 /// Where the instrumented build of the crate at `root` goes.
 pub fn target_dir(root: &Path) -> PathBuf {
-    root.join("target").join(BUILD_DIR)
+    root.join("target").join(Build::Instrumented.dir_name())
 }
 
 /// Where a build goes. `PERFSYN_WORKER_TARGET_DIR`, when set, replaces `<crate>/target` (tests
 /// share one build directory between copies of a crate).
-fn build_dir(h: &Harness) -> PathBuf {
+fn build_dir(h: &Harness, build: Build) -> PathBuf {
     // A baseline checkout (`check --baseline`) builds a harness of the same package name
     // against other sources: in a shared directory it gets its own subdirectory, or the two
     // revisions' workers would overwrite each other.
@@ -95,7 +97,7 @@ fn build_dir(h: &Harness) -> PathBuf {
             }
         })
         .unwrap_or_else(|| h.target_dir());
-    base.join(BUILD_DIR)
+    base.join(build.dir_name())
 }
 
 /// Builds (or re-checks) the instrumented worker of the built-in corpus.
@@ -222,7 +224,7 @@ fn build_at(
         );
     }
     let triple = host_triple()?;
-    let target = build_dir(h);
+    let target = build_dir(h, build);
     let mut cmd = Command::new(cargo());
     cmd.current_dir(&h.crate_dir)
         .args(["build", "--release", "--manifest-path"])

@@ -158,15 +158,15 @@ fn reach(
             };
             let spec = format!("{}::{}", b.ident, f.sig.ident);
             match bcx.func(&f.sig, &f.attrs, vecs) {
-                Ok(second) if !allowed.contains(&second.receiver.unwrap_or("ref")) => out
-                    .skipped
-                    .push((
-                    spec,
-                    format!(
+                Ok(second) if !allowed.contains(&second.receiver.unwrap_or("ref")) => {
+                    out.skipped.push((
+                        spec,
+                        format!(
                         "reached through {through}, whose result does not allow a `{}` receiver",
                         second.receiver.unwrap_or("ref")
                     ),
-                )),
+                    ))
+                }
                 Ok(second) => {
                     let taken: Vec<&String> = first.params.iter().map(|p| &p.name).collect();
                     let mut params = first.params.clone();
