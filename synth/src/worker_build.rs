@@ -194,10 +194,9 @@ pub fn plain_twin(binary: &Path) -> Option<Result<PathBuf>> {
             .map(|i| pre.remove(i).1)
     };
     if let Some(handle) = started {
-        match handle.join() {
-            Ok(Ok(bin)) => return Some(Ok(bin)),
-            // A failed background build is tried again in the foreground, which reports it.
-            Ok(Err(_)) | Err(_) => {}
+        // A failed background build is tried again in the foreground, which reports it.
+        if let Ok(Ok(bin)) = handle.join() {
+            return Some(Ok(bin));
         }
     }
     let h = harness_of(binary)?;
