@@ -3,13 +3,17 @@
 //! `<crate>/target/perfsyn-worker`, with an explicit `--target` so the flags reach only target
 //! artifacts (build scripts and proc macros would fail to link with them), and the same
 //! harness without instrumentation into `<crate>/target/perfsyn-worker-plain` (the twin that
-//! wall-clock confirmation times, built when a confirmation first needs it). The built-in
-//! corpus is built by exactly this path. Cargo's incremental build makes every later call a
-//! no-op check.
+//! wall-clock confirmation times). `explore` starts the twin's build in the background, at a
+//! low CPU priority, while the search runs ([`prebuild_plain`]); otherwise it is built when a
+//! confirmation first needs it. (The two builds share no artifacts: built into one directory,
+//! the twin of a small crate still compiled all 42 of its units, the host's proc macros
+//! included, so each keeps its own directory.) The built-in corpus is built by
+//! exactly this path. Cargo's incremental build makes every later call a no-op check.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::Mutex;
 
 use anyhow::{bail, Context, Result};
@@ -116,20 +120,102 @@ pub fn ensure_harness_worker(h: &Harness, quiet: bool) -> Result<PathBuf> {
 /// Harnesses whose instrumented workers this process built, by binary.
 static BUILT: Mutex<Vec<(PathBuf, Harness)>> = Mutex::new(Vec::new());
 
-/// The uninstrumented twin of `binary`, built on demand: `None` when `binary` was not built
-/// by [`ensure_harness_worker`] in this process (a `--worker PATH` has no known source).
-pub fn plain_twin(binary: &Path) -> Option<Result<PathBuf>> {
-    let h = BUILT
+/// An uninstrumented twin being built in the background: the instrumented binary it is the
+/// twin of, the thread, and cargo's process id (its process group) once started.
+type Prebuild = (
+    PathBuf,
+    std::thread::JoinHandle<Result<PathBuf>>,
+    std::sync::Arc<AtomicI32>,
+);
+static PREBUILDS: Mutex<Vec<Prebuild>> = Mutex::new(Vec::new());
+
+/// Ends an unfinished background build of a twin when dropped (the command ended without
+/// confirming anything): cargo and its compilers are stopped, not left running.
+#[must_use = "dropping the guard stops the background build"]
+pub struct PrebuildGuard(Option<PathBuf>);
+
+impl Drop for PrebuildGuard {
+    fn drop(&mut self) {
+        let Some(binary) = self.0.take() else { return };
+        let found = {
+            let mut pre = PREBUILDS.lock().unwrap_or_else(|e| e.into_inner());
+            pre.iter()
+                .position(|(b, _, _)| *b == binary)
+                .map(|i| pre.remove(i))
+        };
+        if let Some((_, handle, pid)) = found {
+            // -1 tells a build that has not started cargo yet not to.
+            let pid = pid.swap(-1, Ordering::SeqCst);
+            if pid > 0 && !handle.is_finished() {
+                // SAFETY: signals the process group cargo leads (see `build_at`).
+                unsafe { libc::kill(-pid, libc::SIGTERM) };
+            }
+            let _ = handle.join();
+        }
+    }
+}
+
+fn harness_of(binary: &Path) -> Option<Harness> {
+    BUILT
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .iter()
         .find(|(b, _)| b == binary)
-        .map(|(_, h)| h.clone())?;
+        .map(|(_, h)| h.clone())
+}
+
+/// Starts building the uninstrumented twin of `binary` on a background thread, with cargo
+/// at a low CPU priority, so that it is ready (or nearly) when confirmation first needs it
+/// instead of starting then; [`plain_twin`] waits for it. A no-op for a binary not built by
+/// [`ensure_harness_worker`] in this process, or whose twin is already under way.
+pub fn prebuild_plain(binary: &Path) -> PrebuildGuard {
+    let Some(h) = harness_of(binary) else {
+        return PrebuildGuard(None);
+    };
+    let mut pre = PREBUILDS.lock().unwrap_or_else(|e| e.into_inner());
+    if pre.iter().any(|(b, _, _)| b == binary) {
+        return PrebuildGuard(None);
+    }
+    let pid = std::sync::Arc::new(AtomicI32::new(0));
+    let started = pid.clone();
+    let handle = std::thread::spawn(move || build_at(&h, Build::Plain, true, Some(&started)));
+    pre.push((binary.to_path_buf(), handle, pid));
+    PrebuildGuard(Some(binary.to_path_buf()))
+}
+
+/// The uninstrumented twin of `binary`, built on demand (or the background build
+/// [`prebuild_plain`] started, waited for): `None` when `binary` was not built by
+/// [`ensure_harness_worker`] in this process (a `--worker PATH` has no known source).
+pub fn plain_twin(binary: &Path) -> Option<Result<PathBuf>> {
+    let started = {
+        let mut pre = PREBUILDS.lock().unwrap_or_else(|e| e.into_inner());
+        pre.iter()
+            .position(|(b, _, _)| b == binary)
+            .map(|i| pre.remove(i).1)
+    };
+    if let Some(handle) = started {
+        // A failed background build is tried again in the foreground, which reports it.
+        if let Ok(Ok(bin)) = handle.join() {
+            return Some(Ok(bin));
+        }
+    }
+    let h = harness_of(binary)?;
     Some(build(&h, Build::Plain, true))
 }
 
 /// Runs the cargo build of `build` for harness `h`; returns the binary.
 pub fn build(h: &Harness, build: Build, quiet: bool) -> Result<PathBuf> {
+    build_at(h, build, quiet, None)
+}
+
+/// [`build`]; in the `background` (which receives cargo's process id), cargo and the
+/// compilers it starts run at a low CPU priority in a process group of their own.
+fn build_at(
+    h: &Harness,
+    build: Build,
+    quiet: bool,
+    background: Option<&AtomicI32>,
+) -> Result<PathBuf> {
     if !h.manifest.is_file() {
         bail!(
             "cannot build the worker: no harness at {} (pass --worker PATH to use a built one)",
@@ -168,9 +254,33 @@ pub fn build(h: &Harness, build: Build, quiet: bool) -> Result<PathBuf> {
         if build == Build::Instrumented { format!(" --target {triple}") } else { String::new() },
         target.display()
     );
+    if background.is_some() {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: setpgid and setpriority are async-signal-safe; they give the child its own
+        // process group (so it can be stopped with its compilers) and a lower priority,
+        // inherited by the compilers cargo starts, so the search keeps the CPU.
+        unsafe {
+            cmd.pre_exec(|| {
+                libc::setpgid(0, 0);
+                libc::setpriority(libc::PRIO_PROCESS, 0, 10);
+                Ok(())
+            });
+        }
+    }
     let mut child = cmd
         .spawn()
         .with_context(|| format!("cannot run cargo to build the worker (`{shown}`)"))?;
+    if let Some(pid) = background {
+        if pid
+            .compare_exchange(0, child.id() as i32, Ordering::SeqCst, Ordering::SeqCst)
+            .is_err()
+        {
+            // Cancelled while starting: stop it, as the guard would have.
+            let _ = child.kill();
+            let _ = child.wait();
+            bail!("the background build of the uninstrumented worker was cancelled");
+        }
+    }
     let bar = (!quiet).then(|| {
         let b = indicatif::ProgressBar::new_spinner();
         b.set_style(

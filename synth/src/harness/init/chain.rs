@@ -22,6 +22,21 @@ pub struct Chain {
     pub second: String,
     /// How many of the registered parameters belong to `first`.
     pub split: usize,
+    /// How the second call reaches the first's result.
+    pub via: Via,
+}
+
+/// How the second call of a chain reaches the value the first returns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Via {
+    /// `r.first().second()`.
+    Direct,
+    /// `r.first().map(|b| b.second())`: the first returns `Option<B>` (`get_index_entry`).
+    Option,
+    /// `if let Enum::Variant(b) = r.first() { b.second() }`: the first returns an enum of the
+    /// crate whose variant holds `B` (`entry()`'s `Entry::Occupied`); the full enum path and
+    /// the variant.
+    Variant(String, String),
 }
 
 /// What [`chains`] found for one method.
@@ -35,6 +50,10 @@ pub struct Chains {
     pub reached: Vec<(String, String)>,
 }
 
+/// The crate's enums by identifier: their full path (`indexmap::map::Entry`) and, per
+/// variant holding one value, the variant and the identifier of the value's type.
+pub type Enums = HashMap<String, (String, Vec<(String, String)>)>;
+
 /// The chained methods through `first`, a registered method whose Rust return type is `ret`.
 pub(super) fn chains(
     cx: &Ctx<'_>,
@@ -42,14 +61,24 @@ pub(super) fn chains(
     first: &Func,
     ret: &Type,
     borrowers: &HashMap<String, Vec<&FoundType>>,
+    enums: &Enums,
     vecs: &mut BTreeSet<String>,
 ) -> Chains {
     let mut out = Chains::default();
+    // An owned borrowing value in an `Option` (`get_index_entry`): reached when present.
+    let (ret, option) = match wrapped(ret, "Option") {
+        Some(inner) if !matches!(inner, Type::Reference(_)) => (inner, true),
+        _ => (ret, false),
+    };
     // What receivers the returned value allows: `&B` only `&self`, `&mut B` also `&mut self`.
+    // `Box<B>` (`into_boxed_slice()`) also allows `self: Box<Self>`.
     let (ret, allowed): (&Type, &[&str]) = match ret {
         Type::Reference(r) if r.mutability.is_some() => (&r.elem, &["ref", "mut"]),
         Type::Reference(r) => (&r.elem, &["ref"]),
-        t => (t, &["ref", "mut", "val"]),
+        t => match wrapped(t, "Box") {
+            Some(inner) => (inner, &["ref", "mut", "box"]),
+            None => (t, &["ref", "mut", "val"]),
+        },
     };
     let Type::Path(p) = ret else { return out };
     let Some(seg) = p.path.segments.last() else {
@@ -64,16 +93,45 @@ pub(super) fn chains(
             .take_while(|(a, b)| a == b)
             .count()
     };
-    let Some(b) = borrowers
-        .get(&seg.ident.to_string())
-        .and_then(|c| c.iter().max_by_key(near))
-    else {
-        return out;
+    let find = |ident: &str| {
+        borrowers
+            .get(ident)
+            .and_then(|c| c.iter().max_by_key(near))
+            .copied()
     };
+    let ident = seg.ident.to_string();
+    if let Some(b) = find(&ident) {
+        let via = if option { Via::Option } else { Via::Direct };
+        reach(cx, first, b, allowed, via, vecs, &mut out);
+    }
+    // The variants of a returned enum, each reached by matching it (an owned value only).
+    if let (Some((path, variants)), false) = (enums.get(&ident), option) {
+        if allowed.contains(&"val") {
+            for (variant, held) in variants {
+                if let Some(b) = find(held) {
+                    let via = Via::Variant(path.clone(), variant.clone());
+                    reach(cx, first, b, allowed, via, vecs, &mut out);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Registers the methods of borrowing type `b` reached through `first` by `via`.
+fn reach(
+    cx: &Ctx<'_>,
+    first: &Func,
+    b: &FoundType,
+    allowed: &[&str],
+    via: Via,
+    vecs: &mut BTreeSet<String>,
+    out: &mut Chains,
+) {
     // The borrowing type's parameters instantiated as its impls bound them; in practice it
     // shares the owner's (`VacantEntry<'a, T>` of `Slab<T>`).
     let Ok(subst) = instantiate(&b.generics, b.impls.iter().map(|i| &i.generics), true) else {
-        return out;
+        return;
     };
     let no_self = String::new();
     let bcx = Ctx {
@@ -84,33 +142,39 @@ pub(super) fn chains(
         subst: &subst,
         ..*cx
     };
+    let through = match &via {
+        Via::Variant(_, v) => format!("`{}` ({v})", first.name),
+        _ => format!("`{}`", first.name),
+    };
     for imp in &b.impls {
         for item in &imp.items {
             let ImplItem::Fn(f) = item else { continue };
             if !is_pub(&f.vis) || f.sig.receiver().is_none() {
                 continue;
             }
-            let name = format!("{}_{}", first.name, f.sig.ident);
+            let name = match &via {
+                Via::Variant(_, v) => format!("{}_{}_{}", first.name, snake(v), f.sig.ident),
+                _ => format!("{}_{}", first.name, f.sig.ident),
+            };
             let spec = format!("{}::{}", b.ident, f.sig.ident);
             match bcx.func(&f.sig, &f.attrs, vecs) {
                 Ok(second) if !allowed.contains(&second.receiver.unwrap_or("ref")) => {
                     out.skipped.push((
                         spec,
                         format!(
-                            "reached through `{}`, whose result does not allow a `{}` receiver",
-                            first.name,
-                            second.receiver.unwrap_or("ref")
-                        ),
+                        "reached through {through}, whose result does not allow a `{}` receiver",
+                        second.receiver.unwrap_or("ref")
+                    ),
                     ))
                 }
                 Ok(second) => {
                     let taken: Vec<&String> = first.params.iter().map(|p| &p.name).collect();
                     let mut params = first.params.clone();
-                    for mut p in second.params {
-                        if taken.contains(&&p.name) {
-                            p.name = format!("then_{}", p.name);
-                        }
-                        params.push(p);
+                    for p in second.params {
+                        let clash = std::iter::once(&p)
+                            .chain(&p.more)
+                            .any(|q| taken.contains(&&q.name));
+                        params.push(if clash { p.renamed("then_") } else { p });
                     }
                     if b.reachable {
                         out.reached
@@ -120,21 +184,53 @@ pub(super) fn chains(
                         name,
                         receiver: first.receiver,
                         params,
-                        ret: second.ret,
+                        // Through an Option or a match the result is conditional: not kept.
+                        ret: if via == Via::Direct { second.ret } else { None },
                         expected: second.expected,
                         suffix: second.suffix,
                         chain: Some(Chain {
                             first: first.name.clone(),
                             second: f.sig.ident.to_string(),
                             split: first.params.len(),
+                            via: via.clone(),
                         }),
                     });
                 }
                 Err(why) => out
                     .skipped
-                    .push((spec, format!("reached through `{}`, but {why}", first.name))),
+                    .push((spec, format!("reached through {through}, but {why}"))),
             }
         }
     }
+}
+
+fn snake(s: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if c.is_uppercase() {
+            if i > 0 {
+                out.push('_');
+            }
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
     out
+}
+
+/// `T` of `Box<T>` (`wrapper` = "Box") or `Option<T>`.
+fn wrapped<'t>(t: &'t Type, wrapper: &str) -> Option<&'t Type> {
+    let Type::Path(p) = t else { return None };
+    let seg = p.path.segments.last()?;
+    if seg.ident != wrapper {
+        return None;
+    }
+    match &seg.arguments {
+        syn::PathArguments::AngleBracketed(a) if a.args.len() == 1 => match a.args.first()? {
+            syn::GenericArgument::Type(t) => Some(t),
+            _ => None,
+        },
+        _ => None,
+    }
 }

@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use super::chain::Via;
 use super::model::{Func, Model, Param, TypeReg};
 
 /// The marker of a skipped item's line in the generated file (read back by
@@ -75,7 +76,7 @@ pub fn registrations(lib: &str, m: &Model) -> String {
             let _ = writeln!(s, "{SKIPPED}{item}: {why}");
         }
     }
-    s.push_str("\n#![allow(unused_imports, clippy::all)]\n\n");
+    s.push_str("\n#![allow(unused_imports, unused_mut, clippy::all)]\n\n");
     s.push_str("use perfsyn_profiler_ipc::probe::{FixedState, Key};\nuse perfsyn_profiler_ipc::{register_type, Registry};\n");
     for t in &m.types {
         if let Some(i) = &t.import {
@@ -162,6 +163,7 @@ fn registration(s: &mut String, t: &TypeReg) {
 fn params(f: &Func) -> String {
     f.params
         .iter()
+        .flat_map(|p| std::iter::once(p).chain(&p.more))
         .filter(|p| p.dsl)
         .map(|p| format!("{}: {} {}", p.name, p.mode, p.ty))
         .collect::<Vec<_>>()
@@ -254,17 +256,27 @@ fn method_line(f: &Func) -> String {
     let template = if let Some(c) = &f.chain {
         let (r1, t1) = args_of(&f.params[..c.split]);
         let (r2, t2) = args_of(&f.params[c.split..]);
-        let call = format!("r.{}({r1}).{}({r2}){suffix}", c.first, c.second);
+        let (first, second) = (&c.first, &c.second);
+        // Each route in Rust and as printed; `b` is the value the first call returned.
+        let route = |recv: &str, a1: &str, a2: &str| {
+            match &c.via {
+            Via::Direct => format!("{recv}.{first}({a1}).{second}({a2}){suffix}"),
+            Via::Option => format!(
+                "{recv}.{first}({a1}).map(move |mut b| {{ std::hint::black_box(b.{second}({a2}){suffix}); }})"
+            ),
+            Via::Variant(e, v) => format!(
+                "if let {e}::{v}(mut b) = {recv}.{first}({a1}) {{ std::hint::black_box(b.{second}({a2}){suffix}); }}"
+            ),
+        }
+        };
+        let call = route("r", &r1, &r2);
         // A dropped result may borrow the temporary the first call returned
         // (`map.iter_mut().as_slice()`): consume it within the statement.
         let body = match f.ret {
             Some(_) => call,
             None => format!("{{ std::hint::black_box({call}); }}"),
         };
-        format!(
-            " as {:?} => |r| {body}",
-            format!("{{self}}.{}({t1}).{}({t2}){suffix}", c.first, c.second),
-        )
+        format!(" as {:?} => |r| {body}", route("{self}", &t1, &t2))
     } else if templated(f) {
         let (rust, tmpl) = args(f);
         format!(

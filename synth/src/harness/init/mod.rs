@@ -8,6 +8,8 @@
 
 pub mod cfg;
 pub mod chain;
+pub mod closures;
+pub mod compound;
 pub mod gen;
 pub mod model;
 pub mod scan;
@@ -301,6 +303,7 @@ mod tests {
     const QUEUE: &str = r#"
         mod inner;
         pub use crate::inner::Queue;
+        pub use crate::inner::iters::Tail;
         #[cfg(feature = "std")]
         pub struct Twice;
         #[cfg(not(feature = "std"))]
@@ -315,6 +318,8 @@ mod tests {
             impl<'a> Iterator for Iter<'a> { type Item = u64; fn next(&mut self) -> Option<u64> { None } }
             pub struct Entry<'a, T> { pub(crate) q: &'a mut super::Queue, pub(crate) t: T }
             impl<'a, T> Entry<'a, T> { pub fn insert(self, v: u64) {} pub fn key(&self) -> usize { 0 } }
+            pub struct Tail;
+            impl Tail { pub fn into_keys(self: Box<Self>) {} pub fn sum<R: std::ops::RangeBounds<usize>>(&self, range: R) {} }
         }
         pub struct Queue { v: Vec<u64> }
         impl Queue {
@@ -324,8 +329,16 @@ mod tests {
             pub fn get<Q: ?Sized + Eq>(&self, q: &Q) -> bool where u64: std::borrow::Borrow<Q> { false }
             pub fn iter(&self) -> iters::Iter<'_> { iters::Iter { q: self } }
             pub fn entry(&mut self, k: u64) -> iters::Entry<'_, u64> { iters::Entry { q: self, t: k } }
-            pub fn take<const N: usize>(&self, k: [usize; N]) {}
+            pub fn take<const N: usize>(&self, k: [&u64; N]) {}
             pub unsafe fn raw(&self) {}
+            pub fn sort_by<F>(&mut self, cmp: F) where F: FnMut(&u64, &u64) -> std::cmp::Ordering {}
+            pub fn search_by<F: FnMut(&u64) -> Ordering>(&self, f: F) -> Result<usize, usize> { Ok(0) }
+            pub fn sort_by_key<T: Ord, F: FnMut(&u64) -> T>(&mut self, f: F) {}
+            pub fn search_by_key<B: Ord, F: FnMut(&u64) -> B>(&self, b: &B, f: F) -> usize { 0 }
+            pub fn fill_with(&mut self, f: impl FnOnce() -> u64) {}
+            pub fn drain<R>(&mut self, range: R) where R: std::ops::RangeBounds<usize> {}
+            pub fn into_boxed(self, range: usize) -> Box<iters::Tail> { Box::new(iters::Tail) }
+            pub fn boxed(self: Box<Self>) {}
         }
     "#;
 
@@ -356,17 +369,62 @@ mod tests {
             text.contains("entry_key(mut self, k: copy u64) -> usize"),
             "{text}"
         );
+        // A const-generic array gets two elements, each its own program value.
         assert!(
-            text.contains("// skipped: Queue::take: const-generic function"),
+            text.contains("take(ref self, k: ref u64, k_1: ref u64) as \"{self}.take([&{k}, &{k_1}])\" => |r| r.take([k, k_1]);"),
+            "{text}"
+        );
+        // Comparators, probes, keys and values: each chosen by a program value.
+        assert!(
+            text.contains("sort_by(mut self, cmp: copy u8) as \"{self}.sort_by(move |a0, a1| match {cmp} % 4 {"),
+            "{text}"
+        );
+        assert!(
+            text.contains("search_by(ref self, f: copy u64) as \"{self}.search_by(move |a0| std::cmp::Ord::cmp(a0, &{f}))\""),
+            "{text}"
+        );
+        assert!(
+            text.contains("sort_by_key(mut self) as \"{self}.sort_by_key(|a0| a0.clone())\""),
+            "{text}"
+        );
+        assert!(
+            text.contains("search_by_key(ref self, b: ref u64) -> usize as \"{self}.search_by_key(&{b}, |a0| a0.clone())\""),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "fill_with(mut self, f: copy u64) as \"{self}.fill_with(move || {f}.clone())\""
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("drain(mut self, range: copy usize, range_end: copy usize) as \"{self}.drain({range}..{range_end})\""),
+            "{text}"
+        );
+        // `self: Box<Self>` is reached through a method returning a Box; not on a variable.
+        assert!(
+            text.contains("into_boxed_into_keys(val self, range: copy usize) as \"{self}.into_boxed({range}).into_keys()\""),
+            "{text}"
+        );
+        assert!(
+            text.contains("// skipped: Queue::boxed: a `self: Box<Self>` receiver"),
+            "{text}"
+        );
+        // A clash of names between the two calls of a chain renames the second's, in its code too.
+        assert!(
+            text.contains("into_boxed_sum(val self, range: copy usize, then_range: copy usize, then_range_end: copy usize) as \"{self}.into_boxed({range}).sum({then_range}..{then_range_end})\""),
             "{text}"
         );
         assert!(
             text.contains("// skipped: Queue::raw: unsafe function"),
             "{text}"
         );
-        // Queue: retain, get, iter, entry; Twice: ping. Skipped: take, raw. Iter has no
-        // inherent methods; Entry's two are reached but not counted (not exported).
-        assert_eq!(m.methods(), 5, "{text}");
+        // Queue: retain, get, iter, entry, take, sort_by, search_by, sort_by_key,
+        // search_by_key, fill_with, drain, into_boxed; Twice: ping; Tail (no constructor):
+        // into_keys, sum through into_boxed. Skipped: raw, boxed.
+        // Iter has no inherent methods; Entry's and Tail's are reached but not counted (not
+        // exported).
+        assert_eq!(m.methods(), 15, "{text}");
         assert_eq!(m.unregistered_methods, 0);
     }
 }

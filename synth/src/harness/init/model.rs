@@ -7,6 +7,8 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use quote::ToTokens;
 use syn::{FnArg, GenericParam, ImplItem, ReturnType, Type, TypeParamBound};
 
+use super::closures::{closure, closure_bound, Shape};
+use super::compound::{array, range, ARRAY_LEN};
 use super::scan::{documented_class, ident_counts, is_pub, FoundType, Scan};
 
 /// Traits the probe key `Key` implements (a generic parameter bounded by these gets `Key`).
@@ -44,6 +46,45 @@ pub struct Param {
     pub expr: Option<(String, String)>,
     /// Whether the program supplies a value (false for a closure that needs none).
     pub dsl: bool,
+    /// Further program values the argument is built from (the end of a range, the other
+    /// elements of an array), each its own registration parameter, not a call argument.
+    pub more: Vec<Param>,
+}
+
+impl Param {
+    /// The parameter with `prefix` before its name and those of its further values, in the
+    /// argument's code too (a chain's second call whose names clash with the first's).
+    pub fn renamed(&self, prefix: &str) -> Param {
+        let names: Vec<String> = std::iter::once(&self.name)
+            .chain(self.more.iter().map(|m| &m.name))
+            .cloned()
+            .collect();
+        let fix = |code: &str| {
+            let mut out = String::new();
+            let mut word = String::new();
+            for c in code.chars().chain(std::iter::once('\0')) {
+                if c.is_alphanumeric() || c == '_' {
+                    word.push(c);
+                    continue;
+                }
+                if names.contains(&word) {
+                    out.push_str(prefix);
+                }
+                out.push_str(&word);
+                word.clear();
+                if c != '\0' {
+                    out.push(c);
+                }
+            }
+            out
+        };
+        Param {
+            name: format!("{prefix}{}", self.name),
+            expr: self.expr.as_ref().map(|(r, t)| (fix(r), fix(t))),
+            more: self.more.iter().map(|m| m.renamed(prefix)).collect(),
+            ..self.clone()
+        }
+    }
 }
 
 /// A registered constructor or method.
@@ -219,6 +260,20 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
     }) {
         borrowers.entry(t.ident.clone()).or_default().push(t);
     }
+    // Enums whose variants hold borrowing types (`Entry::Occupied(OccupiedEntry)`), named by
+    // a path the harness can write.
+    let enums: super::chain::Enums = scan
+        .types
+        .iter()
+        .filter(|t| t.reachable && !t.variants.is_empty())
+        .map(|t| {
+            let path = std::iter::once(lib.to_string())
+                .chain(t.public_path.iter().cloned())
+                .collect::<Vec<_>>()
+                .join("::");
+            (t.ident.clone(), (path, t.variants.clone()))
+        })
+        .collect();
     let mut chained: BTreeSet<(String, String)> = BTreeSet::new();
     for (t, subst, rust, import, registry_name, registers) in chosen {
         let duplicate = counts.get(&t.ident).copied().unwrap_or(0) > 1;
@@ -292,6 +347,10 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
                 }
                 match func {
                     Ok(func) if func.receiver.is_none() => reg.ctors.push(func),
+                    Ok(func) if func.receiver == Some("box") => reg.skipped.push((
+                        spec,
+                        "a `self: Box<Self>` receiver: program variables hold values, not boxes (methods returning a Box reach it)".into(),
+                    )),
                     Ok(func) => {
                         if func.name == "len"
                             && func.receiver == Some("ref")
@@ -307,6 +366,7 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
                                 &func,
                                 ret,
                                 &borrowers,
+                                &enums,
                                 &mut model.vecs,
                             );
                             reached.extend(ch.reached);
@@ -405,7 +465,7 @@ pub(super) struct Ctx<'a> {
     /// The crate's iterator types (see [`Scan::iterators`]).
     pub(super) iterators: &'a HashSet<String>,
     /// The current function's closure parameters.
-    pub(super) closures: &'a HashMap<String, Shape>,
+    pub(super) closures: &'a HashMap<String, Built>,
 }
 
 impl Ctx<'_> {
@@ -444,7 +504,16 @@ impl Ctx<'_> {
                                 "ref"
                             }
                         }
-                        _ => return Err("typed receiver (self: Box<Self>, ...)".into()),
+                        syn::ReceiverKind::Typed(_, t)
+                            if t.to_token_stream().to_string().replace(' ', "") == "Box<Self>" =>
+                        {
+                            "box"
+                        }
+                        _ => {
+                            return Err(
+                                "typed receiver (self: Rc<Self>, Pin<&mut Self>, ...)".into()
+                            )
+                        }
                     })
                 }
                 FnArg::Typed(pt) => {
@@ -525,11 +594,10 @@ impl Ctx<'_> {
         for p in &g.params {
             match p {
                 GenericParam::Lifetime(_) => {}
+                // Arrays of a compile-time length (`get_disjoint_mut([&Q; N])`) get a fixed
+                // length, each element its own program value (see `compound::array`).
                 GenericParam::Const(c) => {
-                    return Err(format!(
-                        "const-generic function (`const {}`): arrays of a compile-time length are not in the program model",
-                        c.ident
-                    ))
+                    out.subst.insert(c.ident.to_string(), ARRAY_LEN.to_string());
                 }
                 GenericParam::Type(t) => {
                     bounds.push((t.ident.to_string(), t.bounds.iter().cloned().collect()))
@@ -558,9 +626,72 @@ impl Ctx<'_> {
                 }
             }
         }
+        // A closure returning a type parameter of the function (`sort_by_key`'s `T`) returns
+        // its first input, cloned: `T` is that input's type.
+        let fn_generics: HashSet<String> = bounds.iter().map(|(n, _)| n.clone()).collect();
+        let mut keys: HashSet<String> = HashSet::new();
+        for (_, bs) in &bounds {
+            let Some((inputs, ReturnType::Type(_, t))) = closure_bound(bs) else {
+                continue;
+            };
+            let Type::Path(tp) = &*t else { continue };
+            let Some(id) = tp.path.get_ident().map(|i| i.to_string()) else {
+                continue;
+            };
+            if !fn_generics.contains(&id) {
+                continue;
+            }
+            let first = inputs.first().map(|i| match i {
+                Type::Reference(r) => (*r.elem).clone(),
+                t => t.clone(),
+            });
+            if let Some(ty) = first.and_then(|f| self.resolve(&f)) {
+                out.subst.insert(id.clone(), ty);
+                keys.insert(id);
+            }
+        }
         for (name, bs) in bounds {
-            if let Some(shape) = closure_shape(&bs) {
-                out.closures.insert(name, shape?);
+            if let Some((inputs, output)) = closure_bound(&bs) {
+                let cx = Ctx {
+                    subst: &out.subst,
+                    ..*self
+                };
+                let shape =
+                    super::closures::shape(&inputs, &output, &|t| cx.resolve(t), &fn_generics)?;
+                out.closures.insert(name, Built::Closure(shape));
+                continue;
+            }
+            // `K: PartialEq<K>` is `K: PartialEq`.
+            let names: Vec<String> = trait_names(&bs)
+                .into_iter()
+                .map(|b| match b.strip_suffix(&format!("<{name}>")) {
+                    Some(t) if ["PartialEq", "PartialOrd"].contains(&t) => t.to_string(),
+                    _ => b,
+                })
+                .collect();
+            if keys.contains(&name) {
+                let own = out.subst.get(&name).cloned().unwrap_or_default();
+                let traits: &[&str] = if own == "Key" { KEY_TRAITS } else { &[] };
+                if let Some(b) = names.iter().find(|b| {
+                    !traits.contains(&b.as_str())
+                        && !KEY_TRAITS.contains(&b.as_str())
+                        && !U64_TRAITS.contains(&b.as_str())
+                }) {
+                    return Err(format!(
+                        "generic parameter {name}: {b}, which the key a closure returns ({own}) does not implement"
+                    ));
+                }
+                continue;
+            }
+            if names.iter().any(|b| b == "RangeBounds<usize>") {
+                out.closures.insert(name.clone(), Built::Range);
+                out.subst.insert(name, "std::ops::Range<usize>".to_string());
+                continue;
+            }
+            // Another hasher (`is_subset<S2: BuildHasher>(&self, other: &IndexSet<T, S2>)`):
+            // the harness's own, so the other operand is a registered value.
+            if names.iter().any(|b| b == "BuildHasher") {
+                out.subst.insert(name, "FixedState".to_string());
                 continue;
             }
             // `Q: Equivalent<K>` / `K: Borrow<Q>`: Q is the type's key type.
@@ -635,7 +766,24 @@ impl Ctx<'_> {
             .map(|(n, _)| n.clone())
     }
 
-    fn param(&self, name: &str, t: &Type, vecs: &mut BTreeSet<String>) -> Result<Param, String> {
+    /// The model type of `t` when it is one directly (a substituted parameter or a
+    /// primitive), for closure inputs and outputs.
+    pub(super) fn resolve(&self, t: &Type) -> Option<String> {
+        let Type::Path(tp) = t else { return None };
+        let id = tp.path.get_ident()?.to_string();
+        if let Some(s) = self.subst.get(&id) {
+            return (s != "FixedState" && !s.contains("::")).then(|| s.clone());
+        }
+        (MODEL_INTS.contains(&id.as_str()) || ["bool", "char", "String"].contains(&id.as_str()))
+            .then_some(id)
+    }
+
+    pub(super) fn param(
+        &self,
+        name: &str,
+        t: &Type,
+        vecs: &mut BTreeSet<String>,
+    ) -> Result<Param, String> {
         let p = |mode, ty: String, cast: Option<String>| Param {
             name: name.to_string(),
             mode,
@@ -643,19 +791,43 @@ impl Ctx<'_> {
             cast,
             expr: None,
             dsl: true,
+            more: Vec::new(),
         };
-        let shape = match t {
+        let built = match t {
             Type::Path(tp) if tp.qself.is_none() => tp
                 .path
                 .get_ident()
                 .and_then(|i| self.closures.get(&i.to_string()))
                 .cloned()
                 .map(Ok),
-            Type::ImplTrait(it) => closure_shape(&it.bounds.iter().cloned().collect::<Vec<_>>()),
+            Type::ImplTrait(it) => closure_bound(&it.bounds.iter().cloned().collect::<Vec<_>>())
+                .map(|(i, o)| {
+                    super::closures::shape(&i, &o, &|t| self.resolve(t), &HashSet::new())
+                        .map(Built::Closure)
+                }),
             _ => None,
         };
-        if let Some(shape) = shape {
-            return Ok(closure(name, shape?));
+        match built {
+            Some(Ok(Built::Closure(shape))) => return Ok(closure(name, &shape)),
+            Some(Ok(Built::Range)) => return Ok(range(name)),
+            Some(Err(why)) => return Err(why),
+            None => {}
+        }
+        // A hasher argument (`with_hasher(S)`): the harness's fixed, seedless one.
+        if let Type::Path(tp) = t {
+            if let Some(id) = tp.path.get_ident() {
+                if self.subst.get(&id.to_string()).map(String::as_str) == Some("FixedState") {
+                    let code = "FixedState::default()".to_string();
+                    return Ok(Param {
+                        expr: Some((code.clone(), code)),
+                        dsl: false,
+                        ..p("val", "FixedState".into(), None)
+                    });
+                }
+            }
+        }
+        if let Type::Array(a) = t {
+            return array(self, name, a, vecs);
         }
         match t {
             Type::Reference(r) => {
@@ -700,9 +872,9 @@ impl Ctx<'_> {
         let id = seg.ident.to_string();
         if tp.path.segments.len() == 1 {
             if let Some(s) = self.subst.get(&id) {
-                if s == "FixedState" {
+                if s == "FixedState" || s.contains("::") {
                     return Err(format!(
-                        "a hasher value `{id}` (the harness fixes the hasher to the runtime's seedless FixedState, built by Default)"
+                        "a value of type `{id}` (`{s}`) inside another type is not in the program model"
                     ));
                 }
                 return Ok((s.clone(), None));
@@ -769,71 +941,15 @@ impl Ctx<'_> {
 /// A function's generic parameters, instantiated.
 struct LocalGenerics {
     subst: HashMap<String, String>,
-    closures: HashMap<String, Shape>,
+    closures: HashMap<String, Built>,
 }
 
-/// A closure parameter the harness can build: its argument count and what it returns.
-#[derive(Clone, Copy, Debug)]
-pub struct Shape {
-    args: usize,
-    /// Returns `bool` (a predicate); otherwise `()`.
-    predicate: bool,
-}
-
-/// The closure shape a `Fn`/`FnMut`/`FnOnce(..) -> R` bound asks for; `None` if no bound is
-/// a closure trait, an error if the closure returns what the harness cannot choose.
-fn closure_shape(bounds: &[TypeParamBound]) -> Option<Result<Shape, String>> {
-    bounds.iter().find_map(|b| {
-        let TypeParamBound::Trait(tb) = b else {
-            return None;
-        };
-        let seg = tb.path.segments.last()?;
-        if !["Fn", "FnMut", "FnOnce"].contains(&seg.ident.to_string().as_str()) {
-            return None;
-        }
-        let syn::PathArguments::Parenthesized(a) = &seg.arguments else {
-            return None;
-        };
-        let predicate = match &a.output {
-            ReturnType::Default => false,
-            ReturnType::Type(_, t) if t.to_token_stream().to_string() == "bool" => true,
-            ReturnType::Type(_, t) => {
-                return Some(Err(format!(
-                "a closure returning `{}` (the harness builds predicates and no-op closures only)",
-                t.to_token_stream().to_string().replace(' ', "")
-            )))
-            }
-        };
-        Some(Ok(Shape {
-            args: a.inputs.len(),
-            predicate,
-        }))
-    })
-}
-
-/// A closure argument. A predicate is one of a small family chosen by the program's `u8`
-/// value `k`: `k = 0` keeps everything (returns `true`), `k = 1` nothing, and `k >= 2` drops
-/// every `k`-th call; so the search varies how much a `retain` keeps without the harness
-/// knowing the element type. A closure returning `()` does nothing (and takes no value).
-fn closure(name: &str, shape: Shape) -> Param {
-    let pats = vec!["_"; shape.args].join(", ");
-    let code = |k: &str| {
-        if shape.predicate {
-            format!(
-                "{{ let calls = std::cell::Cell::new(0u64); move |{pats}| {{ calls.set(calls.get() + 1); {k} == 0 || ({k} > 1 && calls.get() % {k} as u64 != 0) }} }}"
-            )
-        } else {
-            format!("|{pats}| {{}}")
-        }
-    };
-    Param {
-        name: name.to_string(),
-        mode: "copy",
-        ty: "u8".into(),
-        cast: None,
-        expr: Some((code(name), code(&format!("{{{name}}}")))),
-        dsl: shape.predicate,
-    }
+/// A function's type parameter that a parameter of that type is built as.
+#[derive(Clone, Debug)]
+pub enum Built {
+    Closure(Shape),
+    /// `R: RangeBounds<usize>`: a `Range<usize>` from two program values.
+    Range,
 }
 
 /// `T` of a bound `Trait<T>` (last path segment named `trait_name`).

@@ -25,6 +25,8 @@ pub struct FoundType {
     pub impls: Vec<syn::ItemImpl>,
     pub implements_default: bool,
     pub doc: String,
+    /// For an enum, each variant holding one value: (variant, identifier of its type).
+    pub variants: Vec<(String, String)>,
 }
 
 /// Every public type found, in source order.
@@ -35,10 +37,13 @@ pub struct Scan {
     pub iterators: HashSet<String>,
 }
 
-/// A `pub use` in a reachable module: `module` re-exports the item `target` (an absolute
+/// A `pub use`: `module` re-exports the item `target` (an absolute
 /// module path and the item's name) as `alias`; `target.1` is `None` for a glob.
 struct Reexport {
     module: Vec<String>,
+    /// Whether `module` is reachable: a `pub use` in a private module (`inner`'s
+    /// `pub use entry::OccupiedEntry`) names the item only for a further `pub use` of it.
+    public: bool,
     target: (Vec<String>, Option<String>),
     alias: Option<String>,
 }
@@ -107,15 +112,10 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
 /// Makes types reachable through `pub use` (chains of them too) and names each by its
 /// shortest public path: `crate::a::b::T` re-exported at the root is `T`.
 fn resolve_reexports(types: &mut [FoundType], reexports: &[Reexport]) {
-    let mut paths: Vec<Vec<Vec<String>>> = types
+    // Each type's paths, with whether they are public (reachable from outside the crate).
+    let mut paths: Vec<Vec<(Vec<String>, bool)>> = types
         .iter()
-        .map(|t| {
-            if t.reachable {
-                vec![t.public_path.clone()]
-            } else {
-                Vec::new()
-            }
-        })
+        .map(|t| vec![(t.public_path.clone(), t.reachable)])
         .collect();
     // Each round follows one more `pub use` of a chain; four is more than crates nest.
     for _ in 0..4 {
@@ -127,14 +127,14 @@ fn resolve_reexports(types: &mut [FoundType], reexports: &[Reexport]) {
                 let hit = match tn {
                     Some(n) => {
                         let full: Vec<String> = tm.iter().cloned().chain([n.clone()]).collect();
-                        full == defined || paths[k].contains(&full)
+                        full == defined || paths[k].iter().any(|(p, _)| *p == full)
                     }
                     // A glob re-exports what the target module defines or re-exports.
                     None => {
                         &t.module == tm
                             || paths[k]
                                 .iter()
-                                .any(|p| p.len() == tm.len() + 1 && p.starts_with(tm))
+                                .any(|(p, _)| p.len() == tm.len() + 1 && p.starts_with(tm))
                     }
                 };
                 if !hit {
@@ -145,8 +145,13 @@ fn resolve_reexports(types: &mut [FoundType], reexports: &[Reexport]) {
                     _ => t.ident.clone(),
                 };
                 let p: Vec<String> = r.module.iter().cloned().chain([name]).collect();
-                if !paths[k].contains(&p) {
-                    paths[k].push(p);
+                if let Some(i) = paths[k].iter().position(|(q, _)| *q == p) {
+                    if r.public && !paths[k][i].1 {
+                        paths[k][i].1 = true;
+                        changed = true;
+                    }
+                } else {
+                    paths[k].push((p, r.public));
                     changed = true;
                 }
             }
@@ -156,7 +161,11 @@ fn resolve_reexports(types: &mut [FoundType], reexports: &[Reexport]) {
         }
     }
     for (t, ps) in types.iter_mut().zip(paths) {
-        if let Some(best) = ps.into_iter().min_by_key(|p| p.len()) {
+        if let Some((best, _)) = ps
+            .into_iter()
+            .filter(|(_, public)| *public)
+            .min_by_key(|(p, _)| p.len())
+        {
             t.reachable = true;
             t.public_path = best;
         }
@@ -210,8 +219,23 @@ fn items(
                     .push(found(&s.ident, module, reachable, &s.generics, &s.attrs))
             }
             Item::Enum(e) if is_pub(&e.vis) => {
-                f.types
-                    .push(found(&e.ident, module, reachable, &e.generics, &e.attrs))
+                let mut t = found(&e.ident, module, reachable, &e.generics, &e.attrs);
+                t.variants = e
+                    .variants
+                    .iter()
+                    .filter_map(|v| match &v.fields {
+                        syn::Fields::Unnamed(u) if u.unnamed.len() == 1 => match &u.unnamed[0].ty {
+                            syn::Type::Path(p) => p
+                                .path
+                                .segments
+                                .last()
+                                .map(|s| (v.ident.to_string(), s.ident.to_string())),
+                            _ => None,
+                        },
+                        _ => None,
+                    })
+                    .collect();
+                f.types.push(t)
             }
             Item::Impl(i) => {
                 // Items switched off by `#[cfg]` are not part of this build's API.
@@ -222,13 +246,14 @@ fn items(
                 });
                 f.impls.push((module.to_vec(), i));
             }
-            Item::Use(u) if is_pub(&u.vis) && reachable => {
+            Item::Use(u) if is_pub(&u.vis) => {
                 let mut found_uses = Vec::new();
                 use_targets(&u.tree, Vec::new(), &mut found_uses);
                 for (path, name, alias) in found_uses {
                     let target = absolute(module, local_mods, &path);
                     f.reexports.push(Reexport {
                         module: module.to_vec(),
+                        public: reachable,
                         target: (target, name),
                         alias,
                     });
@@ -294,6 +319,7 @@ fn found(
         impls: Vec::new(),
         implements_default: false,
         doc: doc_text(attrs),
+        variants: Vec::new(),
     }
 }
 

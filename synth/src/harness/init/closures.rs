@@ -1,0 +1,274 @@
+//! Closure parameters the harness builds from program values, so that `retain`, `sort_by`,
+//! `binary_search_by`, `sort_by_key` and `or_insert_with` register without the harness knowing
+//! what the user's code does with them. Each shape is a small family chosen by one program
+//! value, so the search varies how the closure behaves:
+//!
+//! - a predicate (`-> bool`): keep all, none, or drop every `k`-th call (a `u8`);
+//! - a comparator of two equal halves (`FnMut(&K, &V, &K, &V) -> Ordering`): ascending or
+//!   descending by the first half's first argument, all equal, or ascending by its last (a `u8`);
+//! - a probe (`FnMut(&K, &V) -> Ordering`, what `binary_search_by` takes): the first argument
+//!   compared with a target the program chooses;
+//! - a key (`-> T` with `T` a generic parameter of the function): the first argument, cloned;
+//!   `T` is instantiated with that argument's type;
+//! - a value (`-> V` with `V` a type the model builds): a value the program chooses, cloned;
+//! - nothing (`-> ()`): does nothing and takes no value.
+
+use std::collections::HashSet;
+
+use quote::ToTokens;
+use syn::{ReturnType, Type, TypeParamBound};
+
+use super::model::Param;
+
+/// The inputs and output of the `Fn`/`FnMut`/`FnOnce(..) -> R` bound among `bounds`, if any.
+pub fn closure_bound(bounds: &[TypeParamBound]) -> Option<(Vec<Type>, ReturnType)> {
+    bounds.iter().find_map(|b| {
+        let TypeParamBound::Trait(tb) = b else {
+            return None;
+        };
+        let seg = tb.path.segments.last()?;
+        if !["Fn", "FnMut", "FnOnce"].contains(&seg.ident.to_string().as_str()) {
+            return None;
+        }
+        let syn::PathArguments::Parenthesized(a) = &seg.arguments else {
+            return None;
+        };
+        Some((
+            a.inputs.iter().map(|i| i.ty.clone()).collect(),
+            a.output.clone(),
+        ))
+    })
+}
+
+/// What a closure returns, as far as the harness builds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Returns {
+    Unit,
+    Bool,
+    /// `Ordering`: a comparator when the inputs are two equal halves, else a probe.
+    Ordering,
+    /// A generic parameter of the function, instantiated as the first input's type.
+    Key,
+    /// A model type (`Key`, `u64`, ...) the program supplies.
+    Value(String),
+}
+
+/// One closure input: whether it is a reference, and its model type when it has one.
+#[derive(Clone, Debug)]
+pub struct Input {
+    pub by_ref: bool,
+    pub ty: Option<String>,
+}
+
+/// A closure parameter the harness can build.
+#[derive(Clone, Debug)]
+pub struct Shape {
+    pub inputs: Vec<Input>,
+    pub returns: Returns,
+}
+
+/// Model types with a total order and `Clone` (what comparators and keys need).
+pub fn orderable(ty: &str) -> bool {
+    [
+        "Key", "u8", "u32", "u64", "usize", "i32", "i64", "bool", "char", "String",
+    ]
+    .contains(&ty)
+}
+
+/// The shape of a closure with `inputs` and `output`; `resolve` gives the model type of a
+/// (dereferenced) input or return type, and `fn_generics` names the function's own type
+/// parameters (a return type among them is a key).
+pub fn shape(
+    inputs: &[Type],
+    output: &ReturnType,
+    resolve: &dyn Fn(&Type) -> Option<String>,
+    fn_generics: &HashSet<String>,
+) -> Result<Shape, String> {
+    let inputs: Vec<Input> = inputs
+        .iter()
+        .map(|t| match t {
+            Type::Reference(r) => Input {
+                by_ref: true,
+                ty: resolve(&r.elem),
+            },
+            t => Input {
+                by_ref: false,
+                ty: resolve(t),
+            },
+        })
+        .collect();
+    let shown = |t: &Type| t.to_token_stream().to_string().replace(' ', "");
+    let returns = match output {
+        ReturnType::Default => Returns::Unit,
+        ReturnType::Type(_, t) => {
+            let last = match &**t {
+                Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+                _ => None,
+            };
+            let single = match &**t {
+                Type::Path(p) => p.path.get_ident().map(|i| i.to_string()),
+                _ => None,
+            };
+            if last.as_deref() == Some("bool") {
+                Returns::Bool
+            } else if last.as_deref() == Some("Ordering") {
+                if !inputs
+                    .iter()
+                    .all(|i| i.ty.as_deref().is_some_and(orderable))
+                {
+                    return Err(format!(
+                        "a closure returning `Ordering` over inputs the harness cannot order ({})",
+                        describe(&inputs)
+                    ));
+                }
+                Returns::Ordering
+            } else if single.as_ref().is_some_and(|s| fn_generics.contains(s)) {
+                if !inputs
+                    .first()
+                    .and_then(|i| i.ty.as_deref())
+                    .is_some_and(orderable)
+                {
+                    return Err(format!(
+                        "a closure returning `{}` computed from inputs the harness cannot clone and order ({})",
+                        shown(t),
+                        describe(&inputs)
+                    ));
+                }
+                Returns::Key
+            } else if let Some(v) = resolve(t) {
+                Returns::Value(v)
+            } else {
+                return Err(format!(
+                    "a closure returning `{}`, a type the program model does not build",
+                    shown(t)
+                ));
+            }
+        }
+    };
+    Ok(Shape { inputs, returns })
+}
+
+fn describe(inputs: &[Input]) -> String {
+    inputs
+        .iter()
+        .map(|i| i.ty.clone().unwrap_or_else(|| "?".into()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Whether a comparator's inputs are two halves of equal types (`&K, &V, &K, &V`).
+fn halves(inputs: &[Input]) -> bool {
+    let n = inputs.len();
+    n >= 2
+        && n % 2 == 0
+        && inputs[..n / 2]
+            .iter()
+            .zip(&inputs[n / 2..])
+            .all(|(a, b)| a.ty == b.ty && a.by_ref == b.by_ref)
+}
+
+/// The closure argument named `name` of shape `shape`: a parameter whose program value
+/// chooses the closure (see the module doc).
+pub fn closure(name: &str, shape: &Shape) -> Param {
+    let n = shape.inputs.len();
+    let args: Vec<String> = (0..n).map(|i| format!("a{i}")).collect();
+    let pats = |used: &[usize]| {
+        (0..n)
+            .map(|i| {
+                if used.contains(&i) {
+                    args[i].clone()
+                } else {
+                    "_".into()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    // (model type, passing mode, code in terms of the value `k`)
+    let (ty, mode, code): (String, &str, Box<dyn Fn(&str) -> String>) = match &shape.returns {
+        Returns::Unit => {
+            let p = pats(&[]);
+            (
+                "u8".into(),
+                "copy",
+                Box::new(move |_: &str| format!("|{p}| {{}}")),
+            )
+        }
+        Returns::Bool => {
+            let p = pats(&[]);
+            (
+                "u8".into(),
+                "copy",
+                Box::new(move |k: &str| {
+                    format!(
+                        "{{ let calls = std::cell::Cell::new(0u64); move |{p}| {{ calls.set(calls.get() + 1); {k} == 0 || ({k} > 1 && calls.get() % {k} as u64 != 0) }} }}"
+                    )
+                }),
+            )
+        }
+        Returns::Ordering if halves(&shape.inputs) => {
+            let m = n / 2;
+            let p = pats(&(0..n).collect::<Vec<_>>());
+            let (first, last) = (0, m - 1);
+            (
+                "u8".into(),
+                "copy",
+                Box::new(move |k: &str| {
+                    format!(
+                        "move |{p}| match {k} % 4 {{ 0 => std::cmp::Ord::cmp(&a{first}, &a{}), 1 => std::cmp::Ord::cmp(&a{}, &a{first}), 2 => std::cmp::Ordering::Equal, _ => std::cmp::Ord::cmp(&a{last}, &a{}) }}",
+                        first + m,
+                        first + m,
+                        last + m
+                    )
+                }),
+            )
+        }
+        Returns::Ordering => {
+            let p = pats(&[0]);
+            let a0 = if shape.inputs[0].by_ref { "a0" } else { "&a0" };
+            let ty = shape.inputs[0].ty.clone().unwrap_or_default();
+            let mode = value_mode(&ty);
+            (
+                ty,
+                mode,
+                Box::new(move |k: &str| format!("move |{p}| std::cmp::Ord::cmp({a0}, &{k})")),
+            )
+        }
+        Returns::Key => {
+            let p = pats(&[0]);
+            let ty = "u8".to_string();
+            (
+                ty,
+                "copy",
+                Box::new(move |_: &str| format!("|{p}| a0.clone()")),
+            )
+        }
+        Returns::Value(v) => {
+            let p = pats(&[]);
+            let mode = value_mode(v);
+            (
+                v.clone(),
+                mode,
+                Box::new(move |k: &str| format!("move |{p}| {k}.clone()")),
+            )
+        }
+    };
+    let takes_value = !matches!(shape.returns, Returns::Unit | Returns::Key);
+    Param {
+        name: name.to_string(),
+        mode: if mode == "copy" { "copy" } else { "val" },
+        ty,
+        cast: None,
+        expr: Some((code(name), code(&format!("{{{name}}}")))),
+        dsl: takes_value,
+        more: Vec::new(),
+    }
+}
+
+fn value_mode(ty: &str) -> &'static str {
+    if ["u8", "u32", "u64", "usize", "i32", "i64", "bool", "char"].contains(&ty) {
+        "copy"
+    } else {
+        "val"
+    }
+}

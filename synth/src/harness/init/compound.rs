@@ -1,0 +1,87 @@
+//! Parameters built from several program values: a range (`drain(R)` with
+//! `R: RangeBounds<usize>` gets `start..end`, two `usize`s) and an array of a compile-time
+//! length (`get_disjoint_mut([&Q; N])` gets [`ARRAY_LEN`] elements, each its own value). The
+//! first value is the parameter itself; the others are [`Param::more`].
+
+use std::collections::BTreeSet;
+
+use quote::ToTokens;
+
+use super::model::{Ctx, Param};
+
+/// The length a const-generic array parameter is instantiated with.
+pub const ARRAY_LEN: usize = 2;
+
+fn usize_param(name: String) -> Param {
+    Param {
+        name,
+        mode: "copy",
+        ty: "usize".into(),
+        cast: None,
+        expr: None,
+        dsl: true,
+        more: Vec::new(),
+    }
+}
+
+/// A `Range<usize>` argument `name..name_end`.
+pub fn range(name: &str) -> Param {
+    let end = format!("{name}_end");
+    Param {
+        expr: Some((format!("{name}..{end}"), format!("{{{name}}}..{{{end}}}"))),
+        more: vec![usize_param(end)],
+        ..usize_param(name.to_string())
+    }
+}
+
+/// An array argument `[T; N]` (or `[&T; N]`) of [`ARRAY_LEN`] elements, `name`, `name_1`, ...
+pub(super) fn array(
+    cx: &Ctx<'_>,
+    name: &str,
+    a: &syn::TypeArray,
+    vecs: &mut BTreeSet<String>,
+) -> Result<Param, String> {
+    let len = a.len.to_token_stream().to_string();
+    let fixed = cx.subst.get(&len).map(String::as_str) == Some(&*ARRAY_LEN.to_string());
+    if !fixed {
+        return Err(format!(
+            "an array of length `{len}` (only const-generic lengths are instantiated, with {ARRAY_LEN})"
+        ));
+    }
+    let names: Vec<String> = (0..ARRAY_LEN)
+        .map(|i| {
+            if i == 0 {
+                name.to_string()
+            } else {
+                format!("{name}_{i}")
+            }
+        })
+        .collect();
+    let elems: Vec<Param> = names
+        .iter()
+        .map(|n| cx.param(n, &a.elem, vecs))
+        .collect::<Result<_, _>>()?;
+    if elems
+        .iter()
+        .any(|e| e.expr.is_some() || e.cast.is_some() || !e.more.is_empty())
+    {
+        return Err("an array of closures, casts or ranges".into());
+    }
+    let rust = format!("[{}]", names.join(", "));
+    let shown = elems
+        .iter()
+        .map(|e| match e.mode {
+            "ref" | "slice" | "str" => format!("&{{{}}}", e.name),
+            "mut" => format!("&mut {{{}}}", e.name),
+            _ => format!("{{{}}}", e.name),
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut elems = elems.into_iter();
+    let first = elems.next().ok_or("an empty array")?;
+    Ok(Param {
+        expr: Some((rust, format!("[{shown}]"))),
+        more: elems.collect(),
+        ..first
+    })
+}
