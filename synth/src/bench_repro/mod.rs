@@ -140,6 +140,7 @@ pub fn run(cfg: &ReproConfig, progress: &mut dyn FnMut(&str)) -> Result<ReproRep
     // The suite's positive cases and the tuning cases with a fixed version, on the corpus.
     let mut pool = WorkerPool::start(&cfg.corpus_worker, cfg.workers, Duration::from_millis(500))?;
     let schema = pool.schema().clone();
+    let mut versions: Option<crate::pair::PairExecutor> = None;
     // `--cases` must match somewhere (one error line naming the IDs), not in every list:
     // `--cases E1` picks the example crate's case alone.
     let example_cases = if cfg.examples {
@@ -180,21 +181,22 @@ pub fn run(cfg: &ReproConfig, progress: &mut dyn FnMut(&str)) -> Result<ReproRep
         .chain(tuning.iter().map(|c| (c, false)))
     {
         progress(&format!("explore {} {}", c.id, c.method));
-        let w = explore_and_export(
-            &mut pool,
-            &cfg.corpus_worker,
-            c,
-            cfg,
-            &[],
-            &krate,
-            &runs,
-            &root,
-        )?;
+        // A version group's case runs on the pair of workers binding each version (as in
+        // `perfsyn suite`): on one pool its method names two types.
+        if c.oracle == CaseOracle::Relative && versions.is_none() {
+            versions = Some(pool.versions()?);
+        }
+        let on: &mut dyn Executor = match (c.oracle, versions.as_mut()) {
+            (CaseOracle::Relative, Some(pair)) => pair,
+            _ => &mut pool,
+        };
+        let w = explore_and_export(on, &cfg.corpus_worker, c, cfg, &[], &krate, &runs, &root)?;
         work.push(Work {
             suite: is_suite,
             ..w
         });
     }
+    drop(versions);
     drop(pool);
 
     if cfg.examples {
