@@ -282,9 +282,11 @@ pub const TIME_QUANTILE: f64 = 0.2;
 
 /// `low quantile of a's time / low quantile of b's time` over `reps` interleaved runs of
 /// each (a, b, a, b, ...; one warm-up run each first), the time being [`Meter::elapsed`]
-/// less the meter's own cost, floored at it.
+/// less the meter's own cost once per measured call, floored at that cost.
 pub fn time_ratio(reps: usize, mut a: impl FnMut() -> Meter, mut b: impl FnMut() -> Meter) -> f64 {
-    let (_warm_a, _warm_b) = (a(), b());
+    let (warm_a, warm_b) = (a(), b());
+    // Calls per run: the same program at the same size measures the same calls.
+    let (ca, cb) = (warm_a.calls() as f64, warm_b.calls() as f64);
     let empty = || {
         let mut m = Meter::new();
         m.start();
@@ -301,12 +303,13 @@ pub fn time_ratio(reps: usize, mut a: impl FnMut() -> Meter, mut b: impl FnMut()
         v.sort_by(f64::total_cmp);
         v[((v.len() - 1) as f64 * TIME_QUANTILE).round() as usize]
     };
-    // The meter's own cost (reading the clock twice) is taken off both sides, and what is
-    // left is floored at it: below that the clock cannot tell two calls apart, so two calls
-    // that both cost about nothing compare as equal rather than as a ratio of clock noise.
+    // The meter's own cost (reading the clock twice) is in every measured call: it is taken
+    // off both sides once per call, and what is left is floored at it: below that the
+    // clock cannot tell two runs apart, so two that both cost about nothing compare as
+    // equal rather than as a ratio of clock noise.
     let floor = q(&mut te).max(1.0);
-    let net = |v: &mut Vec<f64>| (q(v) - floor).max(floor);
-    net(&mut ta) / net(&mut tb)
+    let net = |v: &mut Vec<f64>, calls: f64| (q(v) - calls * floor).max(floor);
+    net(&mut ta, ca) / net(&mut tb, cb)
 }
 
 /// Panics when a time ratio passes `max`; `detail` says what the two sides and the bound

@@ -144,11 +144,22 @@ fn count_of(name: &str, f: &Feedback) -> u64 {
     }
 }
 
-/// Worker repetitions per side when a time ratio is the measure (the minimum is taken).
-const TIME_REPS: usize = 5;
-/// The smallest time ratio over the documented class's own ratio that the worker must show
-/// before a time test is written: the test's bound sits at its square root (2x), far from
-/// both the bug and the fixed version.
+/// The work the worker counts that a plain `cargo test` cannot read, which predicts time:
+/// when none of [`COUNTS`] shows the finding, a time ratio is asserted only if one of these
+/// does. The worker's own times are not used: its clock (thread CPU time, a system call)
+/// costs more than a small call under test, so they do not say what a test would measure.
+const WORK: [&str; 2] = ["coverage edges", "bytes moved"];
+
+fn work_of(name: &str, f: &Feedback) -> u64 {
+    match name {
+        "coverage edges" => f.cost.edges,
+        _ => f.cost.bytes_moved,
+    }
+}
+
+/// How far apart the bug's predicted time ratio and the fixed version's must be before a
+/// time test is written: the test's bound sits at their geometric mean, so each side keeps
+/// a factor of at least 2 against a loaded machine's noise.
 const TIME_MIN_EXCESS: f64 = 4.0;
 
 /// The variable the exported functions measure with.
@@ -186,6 +197,9 @@ pub fn export(
         return Err(ExportError::NoCallUnderTest { rank });
     }
     let mut plan = Plan::new(run, best, schema, old_schema.as_ref())?;
+    // The program the file holds, whose figures the header quotes: the best one, or the
+    // one before shrinking when only that shows a measure `cargo test` can read.
+    let mut shown = best.clone();
     let mut warnings = Vec::new();
     let mut measured = None;
     let body = match cfg.format {
@@ -212,6 +226,11 @@ pub fn export(
                 (Err(e @ ExportError::NoGrowingMeasure(_)), Some(from)) => {
                     let unshrunk = BestProgram {
                         program: from.program.clone(),
+                        rust: from.rust.clone(),
+                        input_size: from.input_size,
+                        cost: from.cost,
+                        statements: from.statements,
+                        shrunk_from: None,
                         ..best.clone()
                     };
                     let before = Plan::new(run, &unshrunk, schema, old_schema.as_ref())?;
@@ -221,6 +240,7 @@ pub fn export(
                         from.statements
                     ));
                     plan = before;
+                    shown = unshrunk;
                     m
                 }
                 (Err(e), _) => return Err(e),
@@ -233,7 +253,7 @@ pub fn export(
         }
         Format::Bench => plan.bench(rank)?,
     };
-    let mut source = header(run, best, cfg, &plan, &warnings);
+    let mut source = header(run, &shown, cfg, &plan, &warnings);
     source.push('\n');
     source.push_str(&body);
     let source = rustfmt(&source).unwrap_or(source);
@@ -267,6 +287,8 @@ enum Kind {
     Asymptotic {
         ty: Member,
         expected: Option<String>,
+        /// The class the run's fit found (`empirical`), which predicts the bug's time ratio.
+        found: Option<String>,
     },
     /// Two members; the test asserts subject <= t_rel x reference.
     Relative {
@@ -345,7 +367,16 @@ impl Plan {
             let old_schema = old_schema.ok_or(ExportError::NotAPair)?;
             let ratio = r
                 .ratio
-                .filter(|_| r.best.as_ref().is_some_and(|b| b.program == *program))
+                // Shrinking keeps the direction, so the run's ratio holds for the best
+                // program before shrinking too.
+                .filter(|_| {
+                    r.best.as_ref().is_some_and(|b| {
+                        b.program == *program
+                            || b.shrunk_from
+                                .as_ref()
+                                .is_some_and(|f| f.program == *program)
+                    })
+                })
                 .unwrap_or_else(|| (best.cost + 1.0) / (best.cost_ref.unwrap_or(0.0) + 1.0));
             // The slower member on this input is the subject: the one that must get faster.
             let subject_is_new = ratio >= 1.0;
@@ -369,6 +400,7 @@ impl Plan {
             Kind::Asymptotic {
                 ty: Member::new(schema, &r.ty, "Subject", program.clone(), false)?,
                 expected: r.expected.clone(),
+                found: r.empirical.clone(),
             }
         };
         Ok(Plan {
@@ -517,7 +549,7 @@ impl Plan {
         body.push('\n');
         let getter = |name: &str| COUNTS.iter().find(|c| c.0 == name).map_or("ops", |c| c.1);
         match &self.kind {
-            Kind::Asymptotic { ty, expected } => {
+            Kind::Asymptotic { ty, expected, .. } => {
                 let expected = expected
                     .clone()
                     .ok_or_else(|| ExportError::NoExpectedClass {
@@ -831,17 +863,12 @@ fn choose_measure_at(plan: &Plan, exec: &mut dyn Executor) -> Result<Measure, Ex
             None => Ok(fb),
         }
     };
-    let min_cpu = |fb: &[Feedback], k: usize, stride: usize| {
-        fb.iter()
-            .skip(k)
-            .step_by(stride)
-            .map(|f| f.cost.cpu_ns)
-            .min()
-            .unwrap_or(0) as f64
-            + 1.0
-    };
     match &plan.kind {
-        Kind::Asymptotic { ty, expected } => {
+        Kind::Asymptotic {
+            ty,
+            expected,
+            found,
+        } => {
             let Some(expected) = expected else {
                 return Err(ExportError::NoExpectedClass {
                     method: plan.method.clone(),
@@ -859,24 +886,25 @@ fn choose_measure_at(plan: &Plan, exec: &mut dyn Executor) -> Result<Measure, Ex
                 }
             }
             let (small, large) = (sizes[0], *sizes.last().unwrap_or(&sizes[0]));
-            let pair = [plan.scaled(ty, large), plan.scaled(ty, small)];
-            let fb = run(
-                ty,
-                pair.iter().cycle().take(2 * TIME_REPS).cloned().collect(),
-            )?;
-            let observed = min_cpu(&fb, 0, 2) / min_cpu(&fb, 1, 2);
-            let slope = class_exponent(expected, &[small as u64, large as u64]).unwrap_or(0.0);
-            let allowed = (large as f64 / small as f64).powf(slope);
-            if observed >= allowed * TIME_MIN_EXCESS {
-                let max = allowed * (observed / allowed).sqrt();
-                return Ok(Measure::Time {
-                    max,
-                    why: format!("the documented {expected} allows {allowed:.2}; the worker measured {observed:.2} on the bug; the bound is their geometric mean"),
-                });
-            }
-            Err(ExportError::NoGrowingMeasure(format!(
-                "n = {small} to {large}: probe operations, allocations and bytes stay within {expected}, time ratio {observed:.2} against {allowed:.2} allowed"
-            )))
+            let ends = fb.first().zip(fb.last());
+            let (Some(work), Some((fs, fl))) = (
+                WORK.iter().find(|name| {
+                    let pts: Vec<(u64, u64)> = sizes
+                        .iter()
+                        .zip(&fb)
+                        .map(|(n, f)| (*n as u64, work_of(name, f)))
+                        .collect();
+                    check_growth_of(&plan.method, name, expected, &pts).is_err()
+                }),
+                ends,
+            ) else {
+                return Err(ExportError::NoGrowingMeasure(format!(
+                    "n = {small} to {large}: probe operations, allocations, bytes allocated, coverage edges and bytes moved all stay within {expected}"
+                )));
+            };
+            let ratio_of = |f: &Feedback| work_of(work, f) as f64 + 1.0;
+            let work_ratio = ratio_of(fl) / ratio_of(fs);
+            time_bound(expected, found.as_deref(), small, large, work, work_ratio)
         }
         Kind::Relative {
             subject,
@@ -885,6 +913,11 @@ fn choose_measure_at(plan: &Plan, exec: &mut dyn Executor) -> Result<Measure, Ex
             ..
         } => {
             let n = *sizes.last().unwrap_or(&1);
+            let at = if plan.unit.is_some() {
+                format!("n = {n}")
+            } else {
+                "the program has no loop".to_string()
+            };
             let (s, r) = (plan.scaled(subject, n), plan.scaled(reference, n));
             let (fs, fr) = (
                 run(subject, vec![s.clone()])?,
@@ -896,21 +929,66 @@ fn choose_measure_at(plan: &Plan, exec: &mut dyn Executor) -> Result<Measure, Ex
                     return Ok(Measure::Count(name));
                 }
             }
-            // Each version on its own worker: the minimum of a few runs per side.
-            let fs = run(subject, vec![s; TIME_REPS])?;
-            let fr = run(reference, vec![r; TIME_REPS])?;
-            let observed = min_cpu(&fs, 0, 1) / min_cpu(&fr, 0, 1);
-            if observed >= TIME_MIN_EXCESS {
+            // The work the worker counts (deterministic, unlike its times) predicts the
+            // subject's time over the reference's; a fixed version gives 1.
+            let (name, work) = WORK
+                .iter()
+                .map(|name| {
+                    let w = |f: &Feedback| work_of(name, f) as f64 + 1.0;
+                    (*name, w(&fs[0]) / w(&fr[0]))
+                })
+                .fold(
+                    ("coverage edges", 0.0),
+                    |a, b| if b.1 > a.1 { b } else { a },
+                );
+            if work >= TIME_MIN_EXCESS {
                 return Ok(Measure::Time {
-                    max: observed.sqrt(),
-                    why: format!("the worker measured {observed:.2} on the bug and 1 is a fixed version; the bound is their geometric mean"),
+                    max: work.sqrt(),
+                    why: format!("the {name} of the calls under test are {work:.1}x the reference's in perfsyn's worker and a fixed version gives 1; the bound is their geometric mean"),
                 });
             }
             Err(ExportError::NoGrowingMeasure(format!(
-                "n = {n}: probe operations, allocations and bytes within t_rel = {t_rel}, time ratio {observed:.2}"
+                "{at}: probe operations, allocations and bytes within t_rel = {t_rel}; the versions differ only in {name} ({work:.2}x), closer than the {TIME_MIN_EXCESS}x a time ratio needs to stay clear of a loaded machine's noise"
             )))
         }
     }
+}
+
+/// The time test of an asymptotic finding, or why there is none: the ratio of times at
+/// `large` over `small` that the documented class allows, the one the bug is expected to
+/// show (the found class's, but no more than the `work` measure of the worker grew, whose
+/// constant part dilutes time alike), and a bound at their geometric mean when they are at
+/// least [`TIME_MIN_EXCESS`] apart.
+fn time_bound(
+    expected: &str,
+    found: Option<&str>,
+    small: i64,
+    large: i64,
+    work: &str,
+    work_ratio: f64,
+) -> Result<Measure, ExportError> {
+    let ratio = |class: &str| {
+        class_exponent(class, &[small as u64, large as u64])
+            .map(|e| (large as f64 / small as f64).powf(e))
+    };
+    let allowed = ratio(expected).unwrap_or(1.0);
+    let predicted = found.and_then(ratio);
+    let bug = predicted.map_or(work_ratio, |p| p.min(work_ratio));
+    let found_text = match (found, predicted) {
+        (Some(f), Some(p)) => format!("the found {f} predicts {p:.1}, "),
+        _ => String::new(),
+    };
+    if bug >= allowed * TIME_MIN_EXCESS {
+        return Ok(Measure::Time {
+            max: (bug * allowed).sqrt(),
+            why: format!(
+                "the documented {expected} allows {allowed:.1}; {found_text}the {work} of the call under test grow {work_ratio:.1}x in perfsyn's worker; the bound is the geometric mean of {allowed:.1} and {bug:.1}"
+            ),
+        });
+    }
+    Err(ExportError::NoGrowingMeasure(format!(
+        "n = {small} to {large}: probe operations, allocations and bytes stay within {expected}; {found_text}the {work} grow {work_ratio:.1}x against {allowed:.1} allowed, closer than the {TIME_MIN_EXCESS}x a time ratio needs to stay clear of a loaded machine's noise"
+    )))
 }
 
 /// The greatest common divisor of the program's loop counts (`None` without loops).
@@ -1038,6 +1116,38 @@ mod tests {
             "perfsyn explore --method A::b"
         );
         assert_eq!(shell_join(&["a b".to_string()]), "'a b'");
+    }
+
+    #[test]
+    fn time_bound_sits_between_the_documented_and_the_found_class() {
+        // Inbox::add_unique: documented O(1), found O(n), sizes 16x apart, the worker's
+        // edges grew 11.3x: the bug is expected at 11.3 (not 16), the bound at sqrt(11.3).
+        let m = time_bound("O(1)", Some("O(n)"), 192, 3072, "coverage edges", 11.3).unwrap();
+        let Measure::Time { max, why } = m else {
+            panic!("{m:?}")
+        };
+        assert!((max - 11.3f64.sqrt()).abs() < 1e-9, "{max}");
+        assert!(why.contains("O(n) predicts 16.0"), "{why}");
+        // Without a found class the work alone predicts; O(n^2) over O(n): 256 against 16.
+        let Ok(Measure::Time { max, .. }) =
+            time_bound("O(n)", None, 192, 3072, "coverage edges", 256.0)
+        else {
+            panic!()
+        };
+        assert!((max - 64.0).abs() < 1e-6, "{max}");
+        // O(n log n) over O(n) on 16x: 1.5x apart, too close for time: refused, saying why.
+        let e = time_bound(
+            "O(n)",
+            Some("O(n log n)"),
+            192,
+            3072,
+            "coverage edges",
+            40.0,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("closer than the 4x"), "{e}");
+        assert_eq!(e.lines().count(), 1);
     }
 
     #[test]

@@ -140,11 +140,27 @@ pub fn run(cfg: &ReproConfig, progress: &mut dyn FnMut(&str)) -> Result<ReproRep
     // The suite's positive cases and the tuning cases with a fixed version, on the corpus.
     let mut pool = WorkerPool::start(&cfg.corpus_worker, cfg.workers, Duration::from_millis(500))?;
     let schema = pool.schema().clone();
-    let suite: Vec<Case> = case::select(&case::suite_cases(), cfg.cases.as_deref())?
+    let mut versions: Option<crate::pair::PairExecutor> = None;
+    // `--cases` must match somewhere (one error line naming the IDs), not in every list:
+    // `--cases E1` picks the example crate's case alone.
+    let example_cases = if cfg.examples {
+        case::parse(EXAMPLE_CASES)?
+    } else {
+        Vec::new()
+    };
+    let every: Vec<Case> = [
+        case::suite_cases(),
+        case::tuning_cases(),
+        example_cases.clone(),
+    ]
+    .concat();
+    case::select(&every, cfg.cases.as_deref())?;
+    let pick = |all: &[Case]| case::select(all, cfg.cases.as_deref()).unwrap_or_default();
+    let suite: Vec<Case> = pick(&case::suite_cases())
         .into_iter()
         .filter(|c| c.expected.is_positive())
         .collect();
-    let tuning: Vec<Case> = case::select(&case::tuning_cases(), cfg.cases.as_deref())?
+    let tuning: Vec<Case> = pick(&case::tuning_cases())
         .into_iter()
         .filter(|c| c.expected.is_positive())
         .filter(|c| {
@@ -165,25 +181,26 @@ pub fn run(cfg: &ReproConfig, progress: &mut dyn FnMut(&str)) -> Result<ReproRep
         .chain(tuning.iter().map(|c| (c, false)))
     {
         progress(&format!("explore {} {}", c.id, c.method));
-        let w = explore_and_export(
-            &mut pool,
-            &cfg.corpus_worker,
-            c,
-            cfg,
-            &[],
-            &krate,
-            &runs,
-            &root,
-        )?;
+        // A version group's case runs on the pair of workers binding each version (as in
+        // `perfsyn suite`): on one pool its method names two types.
+        if c.oracle == CaseOracle::Relative && versions.is_none() {
+            versions = Some(pool.versions()?);
+        }
+        let on: &mut dyn Executor = match (c.oracle, versions.as_mut()) {
+            (CaseOracle::Relative, Some(pair)) => pair,
+            _ => &mut pool,
+        };
+        let w = explore_and_export(on, &cfg.corpus_worker, c, cfg, &[], &krate, &runs, &root)?;
         work.push(Work {
             suite: is_suite,
             ..w
         });
     }
+    drop(versions);
     drop(pool);
 
     if cfg.examples {
-        let examples = case::select(&case::parse(EXAMPLE_CASES)?, cfg.cases.as_deref())?;
+        let examples = pick(&example_cases);
         if !examples.is_empty() {
             progress("perfsyn init on a copy of examples/own-crate");
             let (worker, manifest) = example_worker(&example_dir, &scratch_root)?;
