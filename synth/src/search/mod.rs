@@ -11,6 +11,7 @@ pub mod aco;
 pub mod astar;
 pub mod novelty;
 pub mod random;
+pub mod sides;
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -457,7 +458,11 @@ impl<'a> Search<'a> {
             });
             let id = self.nodes.len() - 1;
             self.nodes[id].novel = self.archive.offer(&obs, id);
-            if let (Some(t), Some(_)) = (self.cfg.expose_ratio, obs.cost_ref) {
+            // Only a program the verdict could report (see `sides`) exposes a difference.
+            let visible = obs
+                .cost_ref
+                .is_some_and(|r| (obs.cost - r).abs() >= sides::MIN_GAP);
+            if let (Some(t), true) = (self.cfg.expose_ratio, visible) {
                 let r = crate::oracle::relative::ratio(&obs);
                 let ms = self.nodes[id].found_ms;
                 if r >= t && self.stats.expose_slower_ms.is_none() {
