@@ -14,8 +14,10 @@
 use crate::oracle::Obs;
 
 /// The smallest gap |c_new - c_old| (in the metric's units; edges for the default cost) a
-/// program needs to be chosen for its ratio.
-pub const MIN_GAP: f64 = 24.0;
+/// program needs to be chosen for its ratio: a handful of branches, so that a ratio never
+/// rests on two or three edges (the suite's negative controls show no gap at all; its
+/// smallest exposing gap is 28, so the value is a floor, not a fit).
+pub const MIN_GAP: f64 = 16.0;
 
 /// The programs reported on each side among `obs` (index, observation):
 /// `(regression, improvement)`. A regression costs more on the version under analysis; on
@@ -69,11 +71,12 @@ mod tests {
             o(67.0, 39.0),       // regression 1.7x, gap 28
             o(14176.0, 13377.0), // regression 1.06x, the largest gap
             o(4.0, 3.0),         // regression 1.25x, gap 1: too small to count
+            o(30.0, 15.0),       // regression 1.94x, gap 15: too small as well
             o(40.0, 400.0),      // improvement 9.8x
             o(9000.0, 9500.0),   // improvement 1.06x, larger gap
             o(5.0, 5.0),
         ];
-        assert_eq!(pick(obs.iter().copied().enumerate()), (Some(0), Some(3)));
+        assert_eq!(pick(obs.iter().copied().enumerate()), (Some(0), Some(4)));
     }
 
     #[test]
