@@ -458,11 +458,7 @@ impl<'a> Search<'a> {
             });
             let id = self.nodes.len() - 1;
             self.nodes[id].novel = self.archive.offer(&obs, id);
-            // Only a program the verdict could report (see `sides`) exposes a difference.
-            let visible = obs
-                .cost_ref
-                .is_some_and(|r| (obs.cost - r).abs() >= sides::MIN_GAP);
-            if let (Some(t), true) = (self.cfg.expose_ratio, visible) {
+            if let (Some(t), Some(_)) = (self.cfg.expose_ratio, obs.cost_ref) {
                 let r = crate::oracle::relative::ratio(&obs);
                 let ms = self.nodes[id].found_ms;
                 if r >= t && self.stats.expose_slower_ms.is_none() {
