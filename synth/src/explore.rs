@@ -434,7 +434,7 @@ fn search(
         .filter_map(|o| Some((o.size, o.cost_ref?)))
         .collect();
     let best_program = search.nodes[best_id].program.clone();
-    let side_ids = relative::sides(search.nodes.iter().map(|n| n.obs).enumerate());
+    let side_ids = crate::search::sides::pick(search.nodes.iter().map(|n| n.obs).enumerate());
     let side_programs = if plan.use_relative && cfg.direction == Direction::Both {
         Some((
             side_ids.0.map(|id| describe(id, &search)).transpose()?,

@@ -11,6 +11,7 @@ pub mod aco;
 pub mod astar;
 pub mod novelty;
 pub mod random;
+pub mod sides;
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
