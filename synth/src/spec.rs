@@ -36,6 +36,9 @@ pub fn resolve_method<'s>(schema: &'s ApiSchema, spec: &str) -> Result<MethodRef
         .into_iter()
         .filter_map(|t| t.method(method).map(|m| MethodRef { ty: t, method: m }))
         .collect();
+    if let Some(newest) = new_member_of_one_group(&found) {
+        return Ok(newest);
+    }
     match found.len() {
         1 => Ok(found.into_iter().next().expect("one")),
         0 => bail!(
@@ -51,6 +54,25 @@ pub fn resolve_method<'s>(schema: &'s ApiSchema, spec: &str) -> Result<MethodRef
                 .join(", ")
         ),
     }
+}
+
+/// When every candidate is a member of one version group (`Messages::log` names both
+/// `OldMessages::log` and `NewMessages::log` on a worker that binds no version), the `new`
+/// member: outside the relative oracle, which compares the two on a pair of workers, a group's
+/// name means its current code, as it does in a user's crate at the working tree.
+fn new_member_of_one_group<'s>(found: &[MethodRef<'s>]) -> Option<MethodRef<'s>> {
+    let group = &found.first()?.ty.version.as_ref()?.group;
+    let all_one_group = found.len() > 1
+        && found
+            .iter()
+            .all(|m| m.ty.version.as_ref().is_some_and(|v| &v.group == group));
+    if !all_one_group {
+        return None;
+    }
+    found
+        .iter()
+        .find(|m| m.ty.version.as_ref().is_some_and(|v| v.version == "new"))
+        .cloned()
 }
 
 /// Every method spelled `Path::method`.
@@ -88,4 +110,56 @@ pub fn resolve_type_filter<'s>(schema: &'s ApiSchema, spec: &str) -> Result<Vec<
         );
     }
     Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use perfsyn_profiler_ipc::schema::{Mode, VersionSchema};
+
+    fn ty(name: &str, group: Option<(&str, &str)>) -> TypeSchema {
+        TypeSchema {
+            name: name.into(),
+            rust: String::new(),
+            path: "Messages".into(),
+            sized: true,
+            version: group.map(|(g, v)| VersionSchema {
+                group: g.into(),
+                version: v.into(),
+            }),
+            concurrent: None,
+            ctors: Vec::new(),
+            methods: vec![MethodSchema {
+                name: "log".into(),
+                receiver: Mode::Mut,
+                params: Vec::new(),
+                ret: None,
+                expected: None,
+                template: None,
+                returns_unit: true,
+            }],
+            fields: Vec::new(),
+            imports: Vec::new(),
+            doc: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_version_groups_name_resolves_to_its_new_member_and_other_clashes_stay_ambiguous() {
+        let mut schema = ApiSchema::default();
+        schema.types = vec![
+            ty("OldMessages", Some(("Messages", "old"))),
+            ty("NewMessages", Some(("Messages", "new"))),
+        ];
+        let m = resolve_method(&schema, "Messages::log").unwrap();
+        assert_eq!(m.ty.name, "NewMessages");
+        assert_eq!(
+            resolve_method(&schema, "OldMessages::log").unwrap().ty.name,
+            "OldMessages"
+        );
+
+        schema.types = vec![ty("a::Messages", None), ty("b::Messages", None)];
+        let err = resolve_method(&schema, "Messages::log").unwrap_err();
+        assert!(err.to_string().contains("ambiguous"), "{err}");
+    }
 }
