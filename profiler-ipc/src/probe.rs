@@ -4,6 +4,7 @@
 //! no edges; counting them in the element type makes their number measurable exactly, and
 //! makes exported regression tests deterministic (see [`ops`] and [`thread_ops`]).
 
+#[cfg(not(perfsyn_worker))]
 use std::cell::Cell;
 use std::cmp::Ordering;
 use std::hash::{Hash, Hasher};
@@ -18,6 +19,7 @@ pub fn ops() -> u64 {
     meter::PROBE_OPS.load(std::sync::atomic::Ordering::Relaxed)
 }
 
+#[cfg(not(perfsyn_worker))]
 thread_local! {
     /// Probe operations counted on this thread (see [`thread_ops`]).
     static THREAD_OPS: Cell<u64> = const { Cell::new(0) };
@@ -26,19 +28,34 @@ thread_local! {
 /// The number of probe operations counted so far on the calling thread.
 ///
 /// Unlike [`ops`] it does not see other threads, so tests that run in parallel (the default
-/// of `cargo test`) do not disturb each other's counts; `regress::Meter` reads it.
+/// of `cargo test`) do not disturb each other's counts; `regress::Meter` reads it. In the
+/// worker (built with `--cfg perfsyn_worker`) it is [`ops`]: see [`count_op`].
 pub fn thread_ops() -> u64 {
+    #[cfg(perfsyn_worker)]
+    return ops();
+    #[cfg(not(perfsyn_worker))]
     THREAD_OPS.with(Cell::get)
 }
 
-/// Counts one probe operation, process-wide (the worker's `probe_ops`) and on this thread.
+/// Counts one probe operation, process-wide (the worker's `probe_ops`) and, outside the
+/// worker, on this thread.
 ///
 /// The probe types call it from their trait impls; a corpus type whose work is comparisons
 /// of plain values (not probes) calls it once per comparison so that the work is visible
 /// to exported regression tests too.
+///
+/// Why the worker skips the thread counter: this code is compiled with sanitizer coverage
+/// into every probe operation, so its own edges are charged to the method under test.
+/// `THREAD_OPS.with` is a generic function whose inlining depends on how the worker's
+/// code is split into codegen units; not inlined, it cost 3 edges per probe operation
+/// (`LocalKey::with`, its success block, the TLS accessor), inlined none. A worker built
+/// after unrelated code was added to this crate charged `Vec<Key>::dedup` 6 edges per
+/// element instead of 3 and doubled every cost of the same program. The process-wide
+/// counter is one `add` without a branch, so it adds no edge whatever the codegen.
 #[inline(always)]
 pub fn count_op() {
     meter::probe_op();
+    #[cfg(not(perfsyn_worker))]
     THREAD_OPS.with(|c| c.set(c.get().wrapping_add(1)));
 }
 

@@ -22,10 +22,12 @@ use crate::harness::Harness;
 
 /// The sanitizer-coverage flags of the instrumented worker. The PC table and line tables
 /// serve hot lines (see `hotlines`): the table maps each guard to its block's address, the
-/// line tables map addresses to file:line; neither adds work on an edge.
+/// line tables map addresses to file:line; neither adds work on an edge. `perfsyn_worker`
+/// keeps the harness runtime's own bookkeeping free of edges (see
+/// `perfsyn_profiler_ipc::probe::count_op`), so costs do not move with its codegen.
 pub const SANCOV_FLAGS: &str = "-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=3 \
      -Cllvm-args=-sanitizer-coverage-trace-pc-guard -Cllvm-args=-sanitizer-coverage-pc-table \
-     -Cdebuginfo=line-tables-only -Ccodegen-units=16";
+     -Cdebuginfo=line-tables-only -Ccodegen-units=16 --cfg perfsyn_worker";
 
 /// The binary every harness builds.
 pub const WORKER_BIN: &str = "perfsyn-worker";
