@@ -379,7 +379,7 @@ fn programs_extending_cached_setups_cost_exactly_what_fresh_ones_do() {
 #[test]
 fn programs_starting_with_a_setup_that_ran_out_of_fuel_time_out_as_fresh_ones() {
     // A parent fills a vector with 2000 keys; its starving children then scan it 1500 times
-    // (millions of edges) before the measured call: under 4M edges they run out of fuel. The
+    // (millions of edges) before the measured call: under 2M edges they run out of fuel. The
     // first is served from the parent's zygote (its child runs out), the second builds a
     // zygote for its own setup (which runs out), the others start with that setup.
     let parent = |ending: u32| {
@@ -428,9 +428,9 @@ fn programs_starting_with_a_setup_that_ran_out_of_fuel_time_out_as_fresh_ones() 
     };
     let mut batch = vec![finish(parent(0)), finish(parent(1))];
     batch.extend((0..6).flat_map(|i| [starving(i), finish(parent(i))]));
-    let mut reuse = start(true, 1, 4_000_000);
+    let mut reuse = start(true, 1, 2_000_000);
     let got = reuse.run(&batch).unwrap();
-    let mut fresh = start(false, 1, 4_000_000);
+    let mut fresh = start(false, 1, 2_000_000);
     let want = fresh.run(&batch).unwrap();
     for (i, (g, w)) in got.iter().zip(&want).enumerate() {
         assert_eq!(deterministic(g), deterministic(w), "program {i}");
