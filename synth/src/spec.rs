@@ -146,11 +146,12 @@ mod tests {
 
     #[test]
     fn a_version_groups_name_resolves_to_its_new_member_and_other_clashes_stay_ambiguous() {
-        let mut schema = ApiSchema::default();
-        schema.types = vec![
-            ty("OldMessages", Some(("Messages", "old"))),
-            ty("NewMessages", Some(("Messages", "new"))),
-        ];
+        let mut schema = ApiSchema {
+            types: vec![
+                ty("OldMessages", Some(("Messages", "old"))),
+                ty("NewMessages", Some(("Messages", "new"))),
+            ],
+        };
         let m = resolve_method(&schema, "Messages::log").unwrap();
         assert_eq!(m.ty.name, "NewMessages");
         assert_eq!(
