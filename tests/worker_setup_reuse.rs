@@ -108,14 +108,7 @@ fn program(setup: u32, ending: u32) -> Program {
 fn hostile_after_setup(method: &str) -> Program {
     let mut p = Program::default();
     filled(&mut p, VEC, "new", 500, Pattern::Hash(5), false);
-    let h = p.fresh("Hostile");
-    p.body.push(Stmt::Ctor {
-        out: h,
-        ty: "Hostile".into(),
-        ctor: "new".into(),
-        args: vec![],
-    });
-    call(&mut p, "Hostile", method, h, vec![], true);
+    hostile_call(&mut p, method);
     p
 }
 
@@ -270,34 +263,7 @@ fn family(seed: u64, generations: usize) -> Vec<Program> {
             args: vec![],
         });
         for &(n, pat, method) in setup {
-            let x = p.fresh("u64");
-            let k = p.fresh("Key");
-            p.body.push(Stmt::Repeat {
-                n,
-                body: vec![
-                    Stmt::Lit {
-                        out: x,
-                        value: Literal::Index {
-                            ty: IntTy::U64,
-                            pattern: patterns[pat],
-                        },
-                    },
-                    Stmt::Ctor {
-                        out: k,
-                        ty: "Key".into(),
-                        ctor: "new".into(),
-                        args: vec![x],
-                    },
-                    Stmt::Call {
-                        out: None,
-                        ty: VEC.into(),
-                        method: method.into(),
-                        recv: v,
-                        args: vec![k],
-                        under_test: false,
-                    },
-                ],
-            });
+            key_loop(&mut p, VEC, v, method, n, patterns[pat]);
         }
         match ending % 4 {
             0 => call(&mut p, VEC, "dedup", v, vec![], true),
@@ -396,34 +362,7 @@ fn programs_starting_with_a_setup_that_ran_out_of_fuel_time_out_as_fresh_ones() 
     };
     let starving = |ending: u32| {
         let (mut p, v, _) = parent(ending);
-        let x = p.fresh("u64");
-        let k = p.fresh("Key");
-        p.body.push(Stmt::Repeat {
-            n: 1500,
-            body: vec![
-                Stmt::Lit {
-                    out: x,
-                    value: Literal::Index {
-                        ty: IntTy::U64,
-                        pattern: Pattern::I,
-                    },
-                },
-                Stmt::Ctor {
-                    out: k,
-                    ty: "Key".into(),
-                    ctor: "new".into(),
-                    args: vec![x],
-                },
-                Stmt::Call {
-                    out: None,
-                    ty: VEC.into(),
-                    method: "contains".into(),
-                    recv: v,
-                    args: vec![k],
-                    under_test: false,
-                },
-            ],
-        });
+        key_loop(&mut p, VEC, v, "contains", 1500, Pattern::I);
         finish((p, v, ending))
     };
     let mut batch = vec![finish(parent(0)), finish(parent(1))];

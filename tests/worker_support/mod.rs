@@ -116,6 +116,36 @@ pub fn filled(
     c
 }
 
+/// `for i in 0..n { recv.method(Key::new(pattern(i))) }`, not measured.
+pub fn key_loop(p: &mut Program, ty: &str, recv: Var, method: &str, n: u32, pattern: Pattern) {
+    let x = p.fresh("u64");
+    let k = p.fresh("Key");
+    let body = vec![
+        Stmt::Lit {
+            out: x,
+            value: Literal::Index {
+                ty: IntTy::U64,
+                pattern,
+            },
+        },
+        Stmt::Ctor {
+            out: k,
+            ty: "Key".into(),
+            ctor: "new".into(),
+            args: vec![x],
+        },
+        Stmt::Call {
+            out: None,
+            ty: ty.into(),
+            method: method.into(),
+            recv,
+            args: vec![k],
+            under_test: false,
+        },
+    ];
+    p.body.push(Stmt::Repeat { n, body });
+}
+
 /// `recv.method(args)`, measured or not.
 pub fn call(p: &mut Program, ty: &str, method: &str, recv: Var, args: Vec<Var>, under_test: bool) {
     p.body.push(Stmt::Call {
@@ -157,6 +187,12 @@ pub fn vec_insert_front(n: u32) -> Program {
 /// A program whose only statement calls method `m` of the hostile target.
 pub fn hostile(m: &str) -> Program {
     let mut p = Program::default();
+    hostile_call(&mut p, m);
+    p
+}
+
+/// `Hostile::new().m()`, measured, appended to `p`.
+pub fn hostile_call(p: &mut Program, m: &str) {
     let h = p.fresh("Hostile");
     p.body.push(Stmt::Ctor {
         out: h,
@@ -164,8 +200,7 @@ pub fn hostile(m: &str) -> Program {
         ctor: "new".into(),
         args: vec![],
     });
-    call(&mut p, "Hostile", m, h, vec![], true);
-    p
+    call(p, "Hostile", m, h, vec![], true);
 }
 
 /// Least-squares slope of log(y) against log(x).
