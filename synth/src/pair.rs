@@ -219,33 +219,16 @@ pub fn resolve<'s>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use perfsyn_profiler_ipc::schema::{MethodSchema, Mode, TypeSchema, VersionSchema};
+    use perfsyn_profiler_ipc::schema::{Mode, TypeSchema};
 
     fn member(name: &str, version: &str, receiver: Mode) -> TypeSchema {
-        TypeSchema {
-            name: name.into(),
-            rust: String::new(),
-            path: "Map".into(),
-            sized: true,
-            version: Some(VersionSchema {
-                group: "Map".into(),
-                version: version.into(),
-            }),
-            concurrent: None,
-            ctors: Vec::new(),
-            methods: vec![MethodSchema {
-                name: "remove".into(),
-                receiver,
-                params: Vec::new(),
-                ret: None,
-                expected: None,
-                template: None,
-                returns_unit: true,
-            }],
-            fields: Vec::new(),
-            imports: Vec::new(),
-            doc: String::new(),
-        }
+        crate::spec::fixture::one_method_type(
+            name,
+            "Map",
+            Some(("Map", version)),
+            "remove",
+            receiver,
+        )
     }
 
     /// A fake version: every program's feedback carries the version's tag in its edges.

@@ -112,26 +112,34 @@ pub fn resolve_type_filter<'s>(schema: &'s ApiSchema, spec: &str) -> Result<Vec<
     Ok(found)
 }
 
+/// Schema builders for unit tests of resolution (here and in `pair`).
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use perfsyn_profiler_ipc::schema::{Mode, VersionSchema};
+pub(crate) mod fixture {
+    use perfsyn_profiler_ipc::schema::{MethodSchema, Mode, TypeSchema, VersionSchema};
 
-    fn ty(name: &str, group: Option<(&str, &str)>) -> TypeSchema {
+    /// A type `name` at `path` with one unit-returning method without parameters, in the
+    /// version group `(group, old|new)` if given.
+    pub(crate) fn one_method_type(
+        name: &str,
+        path: &str,
+        version: Option<(&str, &str)>,
+        method: &str,
+        receiver: Mode,
+    ) -> TypeSchema {
         TypeSchema {
             name: name.into(),
             rust: String::new(),
-            path: "Messages".into(),
+            path: path.into(),
             sized: true,
-            version: group.map(|(g, v)| VersionSchema {
-                group: g.into(),
-                version: v.into(),
+            version: version.map(|(group, version)| VersionSchema {
+                group: group.into(),
+                version: version.into(),
             }),
             concurrent: None,
             ctors: Vec::new(),
             methods: vec![MethodSchema {
-                name: "log".into(),
-                receiver: Mode::Mut,
+                name: method.into(),
+                receiver,
                 params: Vec::new(),
                 ret: None,
                 expected: None,
@@ -142,6 +150,17 @@ mod tests {
             imports: Vec::new(),
             doc: String::new(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixture::one_method_type;
+    use super::*;
+    use perfsyn_profiler_ipc::schema::Mode;
+
+    fn ty(name: &str, group: Option<(&str, &str)>) -> TypeSchema {
+        one_method_type(name, "Messages", group, "log", Mode::Mut)
     }
 
     #[test]
