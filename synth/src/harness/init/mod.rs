@@ -13,6 +13,7 @@ pub mod compound;
 pub mod gen;
 pub mod model;
 pub mod scan;
+mod undo;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -91,22 +92,30 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
         );
     }
     let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("profiler-ipc");
-    std::fs::create_dir_all(out.join("src").join("bin"))
-        .with_context(|| format!("cannot create {}", out.display()))?;
-    let write = |p: PathBuf, text: &str| {
-        std::fs::write(&p, text).with_context(|| format!("cannot write {}", p.display()))
+    // Undone on any error below, so a failed init leaves the crate as it found it.
+    let existed = out.exists();
+    let mut undo = undo::Undo::new(&out);
+    let undone = |e: anyhow::Error| {
+        let what = if existed {
+            "its files were put back as they were; fix this and run perfsyn init --force again"
+        } else {
+            "it was removed; fix this and run perfsyn init again"
+        };
+        anyhow::anyhow!("{e:#} ({} not kept: {what})", out.display())
     };
-    write(
-        out.join("Cargo.toml"),
+    undo.create_dir_all(&out.join("src").join("bin"))?;
+    undo.write(
+        &out.join("Cargo.toml"),
         &gen::cargo_toml(&package, &runtime.display().to_string()),
     )?;
-    write(out.join("src/bin/perfsyn-worker.rs"), gen::WORKER_MAIN)?;
-    write(out.join(".gitignore"), "/target\nCargo.lock\n")?;
-    write(out.join("src/lib.rs"), &gen::registrations(&lib, &model))?;
+    undo.write(&out.join("src/bin/perfsyn-worker.rs"), gen::WORKER_MAIN)?;
+    undo.write(&out.join(".gitignore"), "/target\nCargo.lock\n")?;
+    undo.write(&out.join("src/lib.rs"), &gen::registrations(&lib, &model))?;
     if cfg.build {
-        let h = Harness::of_manifest(&crate_dir)?;
-        crate::worker_build::ensure_harness_worker(&h, cfg.quiet)?;
+        let h = Harness::of_manifest(&crate_dir).map_err(undone)?;
+        crate::worker_build::ensure_harness_worker(&h, cfg.quiet).map_err(undone)?;
     }
+    undo.keep();
     let public_methods = model.methods()
         + model
             .types
