@@ -436,4 +436,37 @@ mod tests {
         assert_eq!(m.methods(), 15, "{text}");
         assert_eq!(m.unregistered_methods, 0);
     }
+
+    /// An owning iterator whose only constructor is `Default` (indexmap's `IntoIter`) is
+    /// always empty: it is not registered, and the method returning it consumes it instead
+    /// of keeping it as a variable; its own methods are reached through that method.
+    #[test]
+    fn an_iterator_built_only_by_default_is_not_registered() {
+        let lib = r#"
+            pub struct Bag { v: Vec<u64> }
+            impl Bag {
+                pub fn new() -> Self { Bag { v: Vec::new() } }
+                pub fn drain_all(&mut self) -> Drain { Drain { v: std::mem::take(&mut self.v) } }
+            }
+            #[derive(Default)]
+            pub struct Drain { v: Vec<u64> }
+            impl Drain { pub fn remaining(&self) -> usize { self.v.len() } }
+            impl Iterator for Drain { type Item = u64; fn next(&mut self) -> Option<u64> { self.v.pop() } }
+            #[derive(Default)]
+            pub struct Settings { depth: u64 }
+            impl Settings { pub fn depth(&self) -> u64 { self.depth } }
+        "#;
+        let (m, text) = generate(&[("lib.rs", lib)], &[]);
+        let registered: Vec<&str> = m.types.iter().map(|t| t.path.as_str()).collect();
+        assert_eq!(registered, ["Bag", "Settings"], "{text}");
+        assert!(
+            text.contains("// skipped: Drain: an iterator whose only constructor (Default) yields an empty one"),
+            "{text}"
+        );
+        assert!(
+            text.contains("|r| r.drain_all().map(std::hint::black_box).count()"),
+            "{text}"
+        );
+        assert!(text.contains("drain_all_remaining(mut self)"), "{text}");
+    }
 }
