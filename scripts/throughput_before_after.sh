@@ -14,7 +14,8 @@
 # Workers: OLD_WORKER / NEW_WORKER if set, else a `perfsyn-worker` beside the binary, else the
 # binary builds or finds its own (which needs the source tree it was built from).
 # Environment: CASES (default "Vec::dedup:1,2,3 BTreeMap::insert:1 HashMap::remove:1"),
-# MAX_PROGRAMS (300), WORKERS (2), KEEP (a directory to keep the JSON in).
+# MAX_PROGRAMS (300), WORKERS (2), KEEP (a directory to keep the JSON in), FLAGS (more explore
+# flags for both builds, e.g. "--deadline 100ms").
 # Old and new alternate which goes first from one case to the next.
 # Exit status: 0 done, 1 a run failed or printed no JSON, 2 usage.
 set -euo pipefail
@@ -60,7 +61,7 @@ run() {
     # shellcheck disable=SC2086
     "$bin" explore --method "$method" --max-programs "$max_programs" --seed "$seed" \
         --workers "$workers" --confirm-top 0 --json --out "$out/$label-run-${method//::/_}-$seed.json" \
-        $wflag >"$json" 2>"$json.err" || true
+        $wflag ${FLAGS:-} >"$json" 2>"$json.err" || true
     t1=$(date +%s%N)
     if ! jq -e '.stats.programs' "$json" >/dev/null 2>&1; then
         echo "throughput_before_after: $label $method seed $seed printed no report: $(tail -n 1 "$json.err")" >&2
@@ -74,7 +75,7 @@ rate() { awk -v p="$1" -v ms="$2" 'BEGIN { printf "%.1f", (ms > 0 ? p * 1000 / m
 secs() { awk -v ms="$1" 'BEGIN { printf "%.2f", ms / 1000 }'; }
 
 echo "# load before: $(uptime)"
-echo "# $max_programs programs, $workers workers; n = programs run, t/o = timeouts among them"
+echo "# $max_programs programs, $workers workers${FLAGS:+, $FLAGS}; n = programs run, t/o = timeouts among them"
 row='%-18s %4s | %5s %4s %8s %7s %7s | %5s %4s %8s %7s %7s | %7s\n'
 printf "$row" method seed old_n t/o search_s wall_s p/s new_n t/o search_s wall_s p/s new/old
 i=0
