@@ -106,8 +106,8 @@ fn assert_unknown_type(ty: &str, must_suggest: Option<&str>) {
     assert!(!out.status.success(), "list --type {ty} succeeded");
     assert_eq!(
         out.status.code(),
-        Some(1),
-        "exit status of list --type {ty}"
+        Some(2),
+        "exit status of list --type {ty} (2: bad input)"
     );
     let err = stderr_of(&out);
     assert!(!err.contains("panicked"), "{err}");

@@ -81,6 +81,58 @@ fn a_directory_without_a_crate_is_refused_in_one_line() {
     assert!(err.contains("is not a crate"), "{err}");
 }
 
+/// A crate with a public type and a compile error in a function body: it parses (init's scan
+/// accepts it) and fails only when the harness is built.
+fn broken_crate(dir: &Path) {
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        "[package]\nname = \"broken-init\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("src/lib.rs"),
+        "pub struct Bag { items: Vec<u64> }\n\
+         impl Bag {\n\
+             pub fn new() -> Self { Bag { items: Vec::new() } }\n\
+             pub fn add(&mut self, x: u64) { self.items.push(x) }\n\
+             pub fn total(&self) -> u64 { \"not a number\" }\n\
+         }\n",
+    )
+    .unwrap();
+}
+
+#[test]
+fn an_init_that_fails_to_build_leaves_the_crate_as_it_found_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let krate = tmp.path().join("broken");
+    broken_crate(&krate);
+    let o = perfsyn_in(&krate, &["init"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(errors.len(), 1, "{err}");
+    assert!(errors[0].contains("not kept: it was removed"), "{err}");
+    assert!(!krate.join("perfsyn").exists(), "perfsyn/ left behind");
+
+    // A harness directory that was there before keeps what it held.
+    let harness = krate.join("perfsyn");
+    std::fs::create_dir_all(&harness).unwrap();
+    std::fs::write(harness.join("Cargo.toml"), "# mine\n").unwrap();
+    std::fs::write(harness.join("notes.txt"), "keep me\n").unwrap();
+    let o = perfsyn_in(&krate, &["init", "--force"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("put back as they were"), "{}", text(&o));
+    let read = |f: &str| std::fs::read_to_string(harness.join(f)).unwrap();
+    assert_eq!(read("Cargo.toml"), "# mine\n");
+    assert_eq!(read("notes.txt"), "keep me\n");
+    assert!(!harness.join("src").exists(), "src/ left behind");
+    assert!(
+        !harness.join(".gitignore").exists(),
+        ".gitignore left behind"
+    );
+}
+
 #[test]
 fn an_uninstrumented_worker_is_refused_with_how_to_get_one() {
     let tmp = tempfile::tempdir().unwrap();

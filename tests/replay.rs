@@ -118,7 +118,11 @@ fn replay_fails_on_a_changed_measurement_or_an_unknown_method() {
     let unknown = dir.path().join("unknown.json");
     file.save(&unknown).unwrap();
     let out = perfsyn(&["replay", unknown.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "an unknown method is bad input, not a finding"
+    );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no method OrderedMap::vanish"), "{err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");

@@ -6,6 +6,6 @@ fn main() {
     let cli = perfsyn::cli::Cli::parse();
     if let Err(e) = perfsyn::cli::run(cli) {
         eprintln!("error: {e:#}");
-        std::process::exit(1);
+        std::process::exit(perfsyn::cli::exit::code(&e));
     }
 }

@@ -77,6 +77,11 @@ impl PairExecutor {
     pub fn old_schema(&self) -> &ApiSchema {
         self.old.schema()
     }
+
+    /// The new version alone, for a method the old one lacks (explored without a baseline).
+    pub fn new_side(&mut self) -> &mut dyn Executor {
+        self.new.as_mut()
+    }
 }
 
 impl Executor for PairExecutor {

@@ -6,7 +6,9 @@
 //! signature changed fails to compile or shows up as a schema difference, and a revision that
 //! predates `perfsyn init` still works. The registrations of methods and constructors the
 //! working tree defines and REV does not are left out of the baseline's copy (it would not
-//! compile with them), so such a method is refused with one line, as missing at REV.
+//! compile with them), so such a method is refused with one line, as missing at REV. So are
+//! whole types added since REV: their registration, its entry in the registry, their import
+//! and any method line of another type that names them.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -70,7 +72,7 @@ pub fn prepare(h: &Harness, rev: &str) -> Result<(Baseline, Harness)> {
     }
     let baseline = Baseline::resolve(&h.crate_dir, rev)?;
     let old_crate = baseline.checkout(&h.target_dir())?;
-    let added = added_since(&h.crate_dir.join("src"), &old_crate.join("src"))?;
+    let added = Added::since(&h.crate_dir.join("src"), &old_crate.join("src"))?;
     copy_harness(
         &h.crate_dir.join(HARNESS_DIR),
         &old_crate.join(HARNESS_DIR),
@@ -161,30 +163,111 @@ pub fn check_comparable(open: &OpenBaseline, method: &str) -> Result<()> {
     }
 }
 
-/// The functions (`Type::name`) the crate's sources in `new_src` define and those in
-/// `old_src` do not.
-fn added_since(new_src: &Path, old_src: &Path) -> Result<BTreeSet<String>> {
-    let now = CrateFns::read(new_src)?;
-    let then = CrateFns::read(old_src)?;
-    let then: BTreeSet<&str> = then.names().collect();
-    Ok(now
-        .names()
-        .filter(|n| !then.contains(n))
-        .map(str::to_string)
-        .collect())
+/// What the working tree defines and REV does not.
+#[derive(Debug, Default)]
+struct Added {
+    /// Functions, as `Type::name` (or `name`).
+    fns: BTreeSet<String>,
+    /// Type names.
+    types: BTreeSet<String>,
 }
 
-/// `text` (a generated harness file) without the lines registering one of `added` (a
-/// method or constructor line inside a registration names `Type::name`).
-fn without_registrations(text: &str, added: &BTreeSet<String>) -> String {
+impl Added {
+    /// What the crate's sources in `new_src` define and those in `old_src` do not.
+    fn since(new_src: &Path, old_src: &Path) -> Result<Added> {
+        let now = CrateFns::read(new_src)?;
+        let then = CrateFns::read(old_src)?;
+        let fns: BTreeSet<&str> = then.names().collect();
+        let types: BTreeSet<&str> = then.types().collect();
+        Ok(Added {
+            fns: now
+                .names()
+                .filter(|n| !fns.contains(n))
+                .map(str::to_string)
+                .collect(),
+            types: now
+                .types()
+                .filter(|n| !types.contains(n))
+                .map(str::to_string)
+                .collect(),
+        })
+    }
+
+    fn is_empty(&self) -> bool {
+        self.fns.is_empty() && self.types.is_empty()
+    }
+
+    /// Whether `text` names one of the added types as a whole word.
+    fn names_a_type(&self, text: &str) -> bool {
+        text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .any(|w| self.types.contains(w))
+    }
+}
+
+/// The type a registration's header line (`pub fn name() -> Type<..> {`) registers, without
+/// its path and generics, and the registration's function name.
+fn registration_header(line: &str) -> Option<(&str, &str)> {
+    let rest = line.trim_start().strip_prefix("pub fn ")?;
+    let (name, ty) = rest.split_once("() -> ")?;
+    let ty = ty.trim_end_matches('{').trim();
+    let base = ty.split('<').next().unwrap_or(ty);
+    Some((name, base.rsplit("::").next().unwrap_or(base)))
+}
+
+/// `text` (a generated harness file) without the lines registering what `added` holds: the
+/// method or constructor lines of added functions (a line inside a registration names
+/// `Type::name`), and for an added type its whole registration (with its doc comment), its
+/// `name(),` line in the registry, its `use` line and any other registration's line naming
+/// it.
+fn without_registrations(text: &str, added: &Added) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    // Registrations of added types: their function names and the lines they span.
+    let mut dropped_fns = BTreeSet::new();
+    let mut dropped = vec![false; lines.len()];
+    let mut i = 0;
+    while i < lines.len() {
+        match registration_header(lines[i]) {
+            Some((name, ty)) if added.types.contains(ty) => {
+                dropped_fns.insert(name.to_string());
+                let indent = &lines[i][..lines[i].len() - lines[i].trim_start().len()];
+                let mut start = i;
+                while start > 0 && lines[start - 1].trim_start().starts_with("///") {
+                    start -= 1;
+                }
+                let close = format!("{indent}}}");
+                let end = (i + 1..lines.len())
+                    .find(|&j| lines[j] == close)
+                    .unwrap_or(lines.len() - 1);
+                dropped[start..=end].iter_mut().for_each(|d| *d = true);
+                i = end + 1;
+            }
+            _ => i += 1,
+        }
+    }
     let mut out = String::with_capacity(text.len());
-    for (i, line) in text.lines().enumerate() {
-        let item = registration_at(text, i + 1).map(|item| match item.split_once('<') {
+    for (i, line) in lines.iter().enumerate() {
+        if dropped[i] {
+            continue;
+        }
+        let t = line.trim();
+        let registry_entry = t
+            .strip_suffix("(),")
+            .is_some_and(|name| dropped_fns.contains(name));
+        let import = t
+            .strip_prefix("use ")
+            .and_then(|u| u.strip_suffix(';'))
+            .and_then(|u| u.rsplit("::").next())
+            .is_some_and(|last| added.types.contains(last));
+        let item = registration_at(text, i + 1);
+        let in_registration = item.is_some() && registration_header(line).is_none();
+        let names_added_type = in_registration && added.names_a_type(t);
+        let item = item.map(|item| match item.split_once('<') {
             // `Wrapper<u64>::get` -> `Wrapper::get`, as the crate's functions are keyed.
             Some((ty, rest)) => format!("{ty}{}", rest.rsplit_once('>').map_or("", |r| r.1)),
             None => item,
         });
-        if item.is_some_and(|item| item.contains("::") && added.contains(&item)) {
+        let added_fn = item.is_some_and(|item| item.contains("::") && added.fns.contains(&item));
+        if registry_entry || import || names_added_type || added_fn {
             continue;
         }
         out.push_str(line);
@@ -194,8 +277,8 @@ fn without_registrations(text: &str, added: &BTreeSet<String>) -> String {
 }
 
 /// Copies the harness crate (without its build output) over `to`, leaving out the
-/// registrations of `added` (functions REV does not have).
-fn copy_harness(from: &Path, to: &Path, added: &BTreeSet<String>) -> Result<()> {
+/// registrations of `added` (functions and types REV does not have).
+fn copy_harness(from: &Path, to: &Path, added: &Added) -> Result<()> {
     if !from.join("Cargo.toml").is_file() {
         bail!(
             "{} has no harness; run `perfsyn init` first",
@@ -254,11 +337,86 @@ mod tests {
     #[test]
     fn registrations_of_functions_added_since_rev_are_left_out() {
         let text = "register_type! {\n    pub fn sorted_set() -> SortedSet {\n        ctors {\n            new() => <SortedSet>::new();\n        }\n        methods {\n            len(ref self) -> usize;\n            first(ref self);\n        }\n    }\n}\n";
-        let added: BTreeSet<String> = ["SortedSet::first".to_string(), "helper".to_string()]
-            .into_iter()
-            .collect();
+        let added = Added {
+            fns: ["SortedSet::first".to_string(), "helper".to_string()]
+                .into_iter()
+                .collect(),
+            types: BTreeSet::new(),
+        };
         let out = without_registrations(text, &added);
         assert_eq!(out, text.replace("            first(ref self);\n", ""));
-        assert_eq!(without_registrations(text, &BTreeSet::new()), text);
+        assert_eq!(without_registrations(text, &Added::default()), text);
+    }
+
+    /// A type added since REV loses its import, its registry entry, its whole registration
+    /// with its doc comment, and the lines of other registrations that name it; the rest of
+    /// the file is unchanged.
+    #[test]
+    fn a_type_added_since_rev_is_left_out_whole() {
+        let text = "\
+use perfsyn_profiler_ipc::probe::{FixedState, Key};
+use perfsyn_profiler_ipc::{register_type, Registry};
+use shapes::Bag;
+use shapes::fresh::Tally;
+
+/// Every registered type of this harness.
+pub fn registry() -> Registry {
+    Registry::new(vec![
+        perfsyn_profiler_ipc::probe::key(),
+        bag(),
+        tally(),
+    ])
+}
+
+register_type! {
+    /// A bag.
+    pub fn bag() -> Bag {
+        ctors {
+            new() => <Bag>::new();
+        }
+        methods {
+            add(mut self, x: copy u64);
+            absorb(mut self, t: val Tally);
+        }
+        fields {}
+    }
+
+    /// Counts.
+    /// Added later.
+    pub fn tally() -> Tally<u64> {
+        ctors {
+            new() => <Tally<u64>>::new();
+        }
+        methods {
+            total(ref self) -> u64;
+        }
+        fields {}
+    }
+}
+";
+        let added = Added {
+            fns: ["Tally::new".to_string(), "Tally::total".to_string()]
+                .into_iter()
+                .collect(),
+            types: ["Tally".to_string()].into_iter().collect(),
+        };
+        let out = without_registrations(text, &added);
+        let mut want = text.to_string();
+        for gone in [
+            "use shapes::fresh::Tally;\n",
+            "        tally(),\n",
+            "            absorb(mut self, t: val Tally);\n",
+        ] {
+            want = want.replacen(gone, "", 1);
+        }
+        let block = want.find("    /// Counts.").unwrap();
+        let end = want.rfind("}\n").unwrap();
+        want.replace_range(block..end, "");
+        assert_eq!(out, want);
+        assert!(!out.contains("Tally"), "{out}");
+        assert!(
+            out.contains("bag(),") && out.contains("add(mut self"),
+            "{out}"
+        );
     }
 }

@@ -218,6 +218,8 @@ pub struct CrateFns {
     /// Struct name -> field name (or tuple index) -> the field's type name, `None` when the
     /// syntax does not name one (a type parameter, a trait object, a tuple).
     fields: BTreeMap<String, BTreeMap<String, Option<String>>>,
+    /// Names of the types the crate defines (structs, enums, unions, type aliases).
+    types: BTreeSet<String>,
 }
 
 /// A call as written, resolved against the crate's functions once every file is read (a
@@ -290,6 +292,11 @@ impl CrateFns {
         self.fns.keys().map(String::as_str)
     }
 
+    /// The names of the types the crate defines (structs, enums, unions, type aliases).
+    pub fn types(&self) -> impl Iterator<Item = &str> {
+        self.types.iter().map(String::as_str)
+    }
+
     /// Adds the functions of one source file.
     pub fn add_source(&mut self, path: &Path, text: &str) -> Result<(), RiskError> {
         let file = syn::parse_file(text).map_err(|e| RiskError::Parse {
@@ -358,6 +365,16 @@ impl CrateFns {
                         })
                         .collect();
                     self.fields.insert(st.ident.to_string(), fields);
+                    self.types.insert(st.ident.to_string());
+                }
+                syn::Item::Enum(e) => {
+                    self.types.insert(e.ident.to_string());
+                }
+                syn::Item::Union(u) => {
+                    self.types.insert(u.ident.to_string());
+                }
+                syn::Item::Type(t) => {
+                    self.types.insert(t.ident.to_string());
                 }
                 _ => {}
             }

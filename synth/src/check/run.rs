@@ -107,13 +107,37 @@ fn finding(m: &ChangedMethod, verdict: CheckVerdict, reason: String) -> Finding 
     }
 }
 
-fn judge_one(open: &mut OpenBaseline, m: &ChangedMethod, cfg: &CheckConfig) -> Result<Finding> {
-    if m.new {
-        return Ok(finding(
+/// A method REV lacks has nothing to be compared with: it is explored alone, with the
+/// asymptotic oracle on the working tree's worker (deterministic cost only, no timing), and
+/// its verdict is said in the reason; the finding stays `inconclusive`, so it never fails the
+/// gate, which is about regressions since REV.
+fn explore_new(open: &mut OpenBaseline, m: &ChangedMethod, cfg: &CheckConfig) -> Finding {
+    let rev = open.baseline.rev.clone();
+    if crate::spec::resolve_method(open.pair.new_side().schema(), &m.method).is_err() {
+        // A constructor, or a method `perfsyn init` did not register.
+        return finding(
             m,
             CheckVerdict::Inconclusive,
-            format!("new since {}: nothing to compare with", open.baseline.rev),
-        ));
+            format!("new since {rev}: nothing to compare with, and not a registered method"),
+        );
+    }
+    let mut ecfg = cfg.explore.clone();
+    ecfg.method = m.method.clone();
+    ecfg.oracle = OracleKind::Asymptotic;
+    ecfg.confirm.top = 0;
+    let why = match explore_with(open.pair.new_side(), &ecfg, cfg.shrink, &mut |_| {}) {
+        Ok(r) => format!(
+            "new since {rev}, explored alone (no baseline): {}: {}",
+            r.verdict, r.reason
+        ),
+        Err(e) => format!("new since {rev}: nothing to compare with ({e:#})"),
+    };
+    finding(m, CheckVerdict::Inconclusive, why)
+}
+
+fn judge_one(open: &mut OpenBaseline, m: &ChangedMethod, cfg: &CheckConfig) -> Result<Finding> {
+    if m.new {
+        return Ok(explore_new(open, m, cfg));
     }
     if let Err(e) = baseline::check_comparable(open, &m.method) {
         return Ok(finding(m, CheckVerdict::Inconclusive, e.to_string()));

@@ -52,7 +52,7 @@ pub fn run(a: CheckArgs) -> Result<()> {
         Ok(code) => std::process::exit(code),
         Err(e) => {
             eprintln!("error: {e:#}");
-            std::process::exit(2);
+            std::process::exit(super::exit::ERROR);
         }
     }
 }

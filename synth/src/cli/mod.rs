@@ -5,6 +5,7 @@ mod bench;
 mod check;
 mod common;
 mod compare;
+pub mod exit;
 mod explore;
 mod export;
 mod fit;

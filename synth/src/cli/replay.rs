@@ -53,5 +53,6 @@ pub fn run(a: ReplayArgs) -> Result<()> {
             crate::replay::render(&r, &a.run.display().to_string())
         );
     }
-    crate::replay::gate(&r).map_err(|e| anyhow::anyhow!("{}: {e}", a.run.display()))
+    crate::replay::gate(&r)
+        .map_err(|e| super::exit::Finding(format!("{}: {e}", a.run.display())).into())
 }

@@ -13,6 +13,7 @@ pub mod compound;
 pub mod gen;
 pub mod model;
 pub mod scan;
+mod undo;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -91,22 +92,30 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
         );
     }
     let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("profiler-ipc");
-    std::fs::create_dir_all(out.join("src").join("bin"))
-        .with_context(|| format!("cannot create {}", out.display()))?;
-    let write = |p: PathBuf, text: &str| {
-        std::fs::write(&p, text).with_context(|| format!("cannot write {}", p.display()))
+    // Undone on any error below, so a failed init leaves the crate as it found it.
+    let existed = out.exists();
+    let mut undo = undo::Undo::new(&out);
+    let undone = |e: anyhow::Error| {
+        let what = if existed {
+            "its files were put back as they were; fix this and run perfsyn init --force again"
+        } else {
+            "it was removed; fix this and run perfsyn init again"
+        };
+        anyhow::anyhow!("{e:#} ({} not kept: {what})", out.display())
     };
-    write(
-        out.join("Cargo.toml"),
+    undo.create_dir_all(&out.join("src").join("bin"))?;
+    undo.write(
+        &out.join("Cargo.toml"),
         &gen::cargo_toml(&package, &runtime.display().to_string()),
     )?;
-    write(out.join("src/bin/perfsyn-worker.rs"), gen::WORKER_MAIN)?;
-    write(out.join(".gitignore"), "/target\nCargo.lock\n")?;
-    write(out.join("src/lib.rs"), &gen::registrations(&lib, &model))?;
+    undo.write(&out.join("src/bin/perfsyn-worker.rs"), gen::WORKER_MAIN)?;
+    undo.write(&out.join(".gitignore"), "/target\nCargo.lock\n")?;
+    undo.write(&out.join("src/lib.rs"), &gen::registrations(&lib, &model))?;
     if cfg.build {
-        let h = Harness::of_manifest(&crate_dir)?;
-        crate::worker_build::ensure_harness_worker(&h, cfg.quiet)?;
+        let h = Harness::of_manifest(&crate_dir).map_err(undone)?;
+        crate::worker_build::ensure_harness_worker(&h, cfg.quiet).map_err(undone)?;
     }
+    undo.keep();
     let public_methods = model.methods()
         + model
             .types
@@ -426,5 +435,38 @@ mod tests {
         // exported).
         assert_eq!(m.methods(), 15, "{text}");
         assert_eq!(m.unregistered_methods, 0);
+    }
+
+    /// An owning iterator whose only constructor is `Default` (indexmap's `IntoIter`) is
+    /// always empty: it is not registered, and the method returning it consumes it instead
+    /// of keeping it as a variable; its own methods are reached through that method.
+    #[test]
+    fn an_iterator_built_only_by_default_is_not_registered() {
+        let lib = r#"
+            pub struct Bag { v: Vec<u64> }
+            impl Bag {
+                pub fn new() -> Self { Bag { v: Vec::new() } }
+                pub fn drain_all(&mut self) -> Drain { Drain { v: std::mem::take(&mut self.v) } }
+            }
+            #[derive(Default)]
+            pub struct Drain { v: Vec<u64> }
+            impl Drain { pub fn remaining(&self) -> usize { self.v.len() } }
+            impl Iterator for Drain { type Item = u64; fn next(&mut self) -> Option<u64> { self.v.pop() } }
+            #[derive(Default)]
+            pub struct Settings { depth: u64 }
+            impl Settings { pub fn depth(&self) -> u64 { self.depth } }
+        "#;
+        let (m, text) = generate(&[("lib.rs", lib)], &[]);
+        let registered: Vec<&str> = m.types.iter().map(|t| t.path.as_str()).collect();
+        assert_eq!(registered, ["Bag", "Settings"], "{text}");
+        assert!(
+            text.contains("// skipped: Drain: an iterator whose only constructor (Default) yields an empty one"),
+            "{text}"
+        );
+        assert!(
+            text.contains("|r| r.drain_all().map(std::hint::black_box).count()"),
+            "{text}"
+        );
+        assert!(text.contains("drain_all_remaining(mut self)"), "{text}");
     }
 }

@@ -380,11 +380,28 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
                 }
             }
         }
+        // An iterator built only by `Default` is always empty (indexmap's `IntoIter`): its
+        // registration would drive nothing, and a registered type returned by a method is
+        // kept as a variable instead of consumed. Left unregistered, methods returning it
+        // consume it, and its own methods are reached through them.
+        let empty_iterator = scan.iterators.contains(&t.ident)
+            && reg.ctors.len() == 1
+            && reg.ctors[0].name == "default"
+            && reg.ctors[0].params.is_empty();
+        if empty_iterator {
+            reg.ctors.clear();
+        }
         if reg.ctors.is_empty() || !registers {
-            let methods = reg.methods.len() + reg.skipped.len() - reg.skipped_not_methods;
+            // Its own methods: methods of other types it chains to are counted with those.
+            let own = reg.methods.iter().filter(|m| m.chain.is_none()).count();
+            let methods = own + reg.skipped.len() - reg.skipped_not_methods;
             model.unregistered_methods += methods;
-            let mut why = "no public constructor the program model can call (new, with_capacity, Default, or a function returning Self with buildable parameters)".to_string();
-            if methods > 0 {
+            let mut why = if empty_iterator {
+                "an iterator whose only constructor (Default) yields an empty one; methods returning it consume it or chain to its methods".to_string()
+            } else {
+                "no public constructor the program model can call (new, with_capacity, Default, or a function returning Self with buildable parameters)".to_string()
+            };
+            if methods > 0 && !empty_iterator {
                 why += &format!("; its {methods} methods are unreachable");
             }
             model.skipped_types.push((path.clone(), why));
