@@ -122,6 +122,7 @@ fn serve(registry: &Registry) -> i32 {
         bell.ring();
         return 3;
     }
+    crate::meter::set_thread_cpu(h.fixed.thread_cpu.load(Relaxed) != 0);
     OOM_FLAG.store(&out.oom as *const _ as *mut _, SeqCst);
     let _ = crate::meter::OOM_HOOK.set(on_alloc_failure);
     FUEL_FLAG.store(&out.fuel_out as *const _ as *mut _, SeqCst);
@@ -274,6 +275,10 @@ fn run_batch(
                 crate::Feedback::failed(crate::Outcome::Timeout)
             }
         };
+        if !crate::meter::thread_cpu_on() {
+            // The figure of the cheap stand-in clock (see `meter::set_thread_cpu`).
+            fb.cost.cpu_ns = 0;
+        }
         protocol::cap_feedback(&mut fb);
         let n = protocol::put_feedback(&mut resp[written..], &fb)
             .ok_or(protocol::ERR_RECORD_TOO_LARGE)?;
@@ -389,7 +394,9 @@ fn bench_inprocess(registry: &Registry, file: &str, repeats: &str) -> i32 {
         return 2;
     };
     let interp = Interpreter::new(registry);
-    // Each program checked and compiled once, as a worker's program cache keeps it.
+    // As the pools of `perfsyn bench ipc` run (`PoolConfig::new`): no thread CPU clock, and
+    // each program checked and compiled once, as a worker's program cache keeps it.
+    crate::meter::set_thread_cpu(false);
     let mut prepared: Vec<_> = programs.iter().map(|p| interp.prepare(p)).collect();
     // Warm up once, as the pool's workers are warm after their first batch.
     for (p, c) in programs.iter().zip(&mut prepared) {
