@@ -89,7 +89,12 @@ fn cached_programs_get_the_feedback_of_their_first_run() {
     let mut pool = start();
     // Three rounds in one batch, then a round in a batch of its own, then with hot counts:
     // all but the first round run from the cache.
-    let batch: Vec<Program> = programs.iter().cycle().take(3 * programs.len()).cloned().collect();
+    let batch: Vec<Program> = programs
+        .iter()
+        .cycle()
+        .take(3 * programs.len())
+        .cloned()
+        .collect();
     let mut rounds: Vec<Vec<Feedback>> = pool
         .run(&batch)
         .unwrap()

@@ -183,9 +183,7 @@ impl<'r> Interpreter<'r> {
                 Err(_) => std::process::abort(),
             }
         };
-        let result = catch_unwind(AssertUnwindSafe(|| {
-            m.exec_top(code, seam, &mut switch)
-        }));
+        let result = catch_unwind(AssertUnwindSafe(|| m.exec_top(code, seam, &mut switch)));
         if m.hot {
             meter::hot_pause(); // a call that panicked did not pause
         }
