@@ -14,7 +14,8 @@ pub struct Cost {
     pub bytes_moved: u64,
     pub allocs: u64,
     pub alloc_bytes: u64,
-    /// Thread CPU time (not deterministic).
+    /// Thread CPU time (not deterministic); 0 unless the pool measures it
+    /// (`PoolConfig::thread_cpu`).
     pub cpu_ns: u64,
     /// Wall-clock time (not deterministic); what the confirmation step compares.
     pub wall_ns: u64,

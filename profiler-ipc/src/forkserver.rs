@@ -30,7 +30,7 @@ use std::io::{Read, Write};
 use std::os::unix::net::UnixStream;
 
 use crate::feedback::Feedback;
-use crate::interp::{seam, Interpreter};
+use crate::interp::{seam, Interpreter, Prepared};
 use crate::meter;
 use crate::program::{Program, Stmt};
 
@@ -156,18 +156,22 @@ impl SetupCache {
         self.paused = paused;
     }
 
-    /// Runs `p` (whose wire encoding is `bytes`) from a cached setup when it has a seam;
-    /// otherwise, or when anything goes wrong, says to run it fresh.
-    pub fn serve(&mut self, interp: &Interpreter<'_>, p: &Program, bytes: &[u8]) -> Served {
-        if !self.enabled || self.paused {
+    /// Runs `p` (whose wire encoding is `bytes`, prepared by `interp` as `prepared`) from a
+    /// cached setup when it has a seam; otherwise, or when anything goes wrong, says to run
+    /// it fresh.
+    pub fn serve(
+        &mut self,
+        interp: &Interpreter<'_>,
+        p: &Program,
+        prepared: &Prepared,
+        bytes: &[u8],
+    ) -> Served {
+        if !self.enabled || self.paused || prepared.seam().is_none() || !prepared.accepted() {
             return Served::Fresh;
         }
         let Some(key) = SetupKey::of(p) else {
             return Served::Fresh;
         };
-        if !interp.accepts(p) {
-            return Served::Fresh;
-        }
         if self.starved.iter().any(|k| k.starts(p)) {
             return Served::OutOfFuel;
         }

@@ -40,6 +40,36 @@ pub struct RunLimits {
     pub heap: u64,
 }
 
+/// A program checked and compiled ([`Interpreter::prepare`]), or why it is invalid: a
+/// worker keeps one per program it caches (see [`crate::progcache`]), so that a program sent
+/// again skips both steps, about three fifths of a small program's instructions.
+pub struct Prepared {
+    code: Result<Vec<Code>, String>,
+    /// The program's [`seam`].
+    seam: Option<usize>,
+}
+
+impl Prepared {
+    /// Whether the program passed the checker and compiled.
+    pub fn accepted(&self) -> bool {
+        self.code.is_ok()
+    }
+
+    /// The program's [`seam`].
+    pub fn seam(&self) -> Option<usize> {
+        self.seam
+    }
+}
+
+impl std::fmt::Debug for Prepared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.code {
+            Ok(code) => write!(f, "Prepared({} statements)", code.len()),
+            Err(reason) => write!(f, "Prepared(invalid: {reason})"),
+        }
+    }
+}
+
 impl<'r> Interpreter<'r> {
     /// An interpreter for `registry`.
     pub fn new(registry: &'r Registry) -> Interpreter<'r> {
@@ -75,7 +105,7 @@ impl<'r> Interpreter<'r> {
     /// Whether `p` passes the checker and compiles (then [`Interpreter::run_seamed`] can
     /// switch to it at a seam).
     pub fn accepts(&self, p: &Program) -> bool {
-        check(p, &self.schema).is_ok() && self.compile(&p.vars, &p.body).is_ok()
+        self.prepare(p).accepted()
     }
 
     /// Runs `p`, calling `at_seam` once when execution reaches `p`'s [`seam`]. If it returns a
@@ -93,21 +123,53 @@ impl<'r> Interpreter<'r> {
         inspect: &mut dyn FnMut(&[Slot]),
         at_seam: &mut dyn FnMut() -> Option<Program>,
     ) -> Feedback {
-        if let Err(e) = check(p, &self.schema) {
-            return Feedback::failed(Outcome::Invalid {
-                reason: e.to_string(),
-            });
+        let prepared = self.prepare(p);
+        match prepared.code {
+            Ok(mut code) => self.execute(p, &mut code, prepared.seam, inspect, at_seam),
+            Err(reason) => Feedback::failed(Outcome::Invalid { reason }),
         }
-        let mut code = match self.compile(&p.vars, &p.body) {
-            Ok(c) => c,
-            Err(reason) => return Feedback::failed(Outcome::Invalid { reason }),
+    }
+
+    /// Checks and compiles `p` once, for [`Interpreter::run_prepared`].
+    pub fn prepare(&self, p: &Program) -> Prepared {
+        let code = match check(p, &self.schema) {
+            Ok(()) => self.compile(&p.vars, &p.body),
+            Err(e) => Err(e.to_string()),
         };
+        Prepared {
+            code,
+            seam: seam(&p.body),
+        }
+    }
+
+    /// Runs `p`, which `prepared` was prepared from, without checking or compiling it again:
+    /// the same feedback as [`Interpreter::run`] (both do exactly the same between arming
+    /// fuel and disarming it; checking and compiling come before).
+    pub fn run_prepared(&self, p: &Program, prepared: &mut Prepared) -> Feedback {
+        match &mut prepared.code {
+            Ok(code) => self.execute(p, code, prepared.seam, &mut |_| {}, &mut || None),
+            Err(reason) => Feedback::failed(Outcome::Invalid {
+                reason: reason.clone(),
+            }),
+        }
+    }
+
+    /// Runs the compiled `code` of `p`, whose [`seam`] is `seam` (see
+    /// [`Interpreter::run_seamed`]). `code` is left as it was unless `at_seam` switched to
+    /// another program.
+    fn execute(
+        &self,
+        p: &Program,
+        code: &mut Vec<Code>,
+        seam: Option<usize>,
+        inspect: &mut dyn FnMut(&[Slot]),
+        at_seam: &mut dyn FnMut() -> Option<Program>,
+    ) -> Feedback {
         let mut m = Machine::new(p.vars.len(), None);
         m.hot = meter::hot_prepare();
-        // Before fuel is armed: finding the seam scans the statements after it, which differ
-        // between programs sharing a setup, so a zygote's program would be charged another
-        // count of edges than the one it serves.
-        let seam = seam(&p.body);
+        // The seam was found before fuel is armed (by `prepare`): finding it scans the
+        // statements after it, which differ between programs sharing a setup, so a zygote's
+        // program would be charged another count of edges than the one it serves.
         if let Some(l) = self.limits {
             meter::arm_fuel(l.fuel, l.heap);
         }
@@ -121,9 +183,7 @@ impl<'r> Interpreter<'r> {
                 Err(_) => std::process::abort(),
             }
         };
-        let result = catch_unwind(AssertUnwindSafe(|| {
-            m.exec_top(&mut code, seam, &mut switch)
-        }));
+        let result = catch_unwind(AssertUnwindSafe(|| m.exec_top(code, seam, &mut switch)));
         if m.hot {
             meter::hot_pause(); // a call that panicked did not pause
         }

@@ -1,5 +1,6 @@
 //! Decoded programs by their wire bytes, so that a program sent again (a round trip of the
-//! same program, a counterpart, a repeated benchmark batch) is not decoded again.
+//! same program, a counterpart, a repeated benchmark batch) is not decoded again, nor
+//! checked and compiled again: each entry keeps the program's [`Prepared`] form once it ran.
 //!
 //! The key is looked up by a word-at-a-time fingerprint of the bytes and confirmed by
 //! comparing them (`memcmp`, not instrumented): the worker is instrumented like the code it
@@ -10,6 +11,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use crate::interp::{Interpreter, Prepared};
 use crate::program::Program;
 
 /// Entries kept before the cache starts over (programs are a few hundred bytes).
@@ -52,11 +54,14 @@ fn fingerprint(bytes: &[u8]) -> u64 {
     h ^ (h >> 33)
 }
 
+type Entry = (Vec<u8>, Program, Option<Prepared>);
+
 /// The worker's decoded programs, keyed by their exact encoding.
 #[derive(Debug, Default)]
 pub struct DecodeCache {
-    /// Fingerprint -> (encoding, program) of every cached program with it.
-    programs: HashMap<u64, Vec<(Vec<u8>, Program)>, BuildHasherDefault<Identity>>,
+    /// Fingerprint -> (encoding, program, its checked and compiled form once asked for) of
+    /// every cached program with it.
+    programs: HashMap<u64, Vec<Entry>, BuildHasherDefault<Identity>>,
     entries: usize,
 }
 
@@ -69,11 +74,30 @@ impl std::fmt::Debug for Identity {
 impl DecodeCache {
     /// The program encoded as `bytes`, decoded once; `None` if it does not decode.
     pub fn get(&mut self, bytes: &[u8]) -> Option<&Program> {
+        let (key, at) = self.find(bytes)?;
+        self.programs.get(&key).map(|same| &same[at].1)
+    }
+
+    /// The program encoded as `bytes`, decoded once, and its form checked and compiled by
+    /// `interp` once (the cache serves one interpreter); `None` if it does not decode.
+    pub fn prepared(
+        &mut self,
+        bytes: &[u8],
+        interp: &Interpreter<'_>,
+    ) -> Option<(&Program, &mut Prepared)> {
+        let (key, at) = self.find(bytes)?;
+        let (_, program, prepared) = self.programs.get_mut(&key).map(|same| &mut same[at])?;
+        let prepared = prepared.get_or_insert_with(|| interp.prepare(program));
+        Some((program, prepared))
+    }
+
+    /// The fingerprint and index of the entry of `bytes`, decoding and adding it if new.
+    fn find(&mut self, bytes: &[u8]) -> Option<(u64, usize)> {
         let key = fingerprint(bytes);
         let found = self
             .programs
             .get(&key)
-            .and_then(|same| same.iter().position(|(b, _)| b.as_slice() == bytes));
+            .and_then(|same| same.iter().position(|(b, _, _)| b.as_slice() == bytes));
         let at = match found {
             Some(i) => i,
             None => {
@@ -83,12 +107,12 @@ impl DecodeCache {
                     self.entries = 0;
                 }
                 let same = self.programs.entry(key).or_default();
-                same.push((bytes.to_vec(), p));
+                same.push((bytes.to_vec(), p, None));
                 self.entries += 1;
                 same.len() - 1
             }
         };
-        self.programs.get(&key).map(|same| &same[at].1)
+        Some((key, at))
     }
 }
 

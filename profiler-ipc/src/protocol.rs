@@ -34,8 +34,8 @@ use crate::feedback::{Feedback, Outcome};
 pub const MAGIC: u64 = u64::from_le_bytes(*b"PERFSYN1");
 /// Bumped on every incompatible change of this file (3: the concurrent request; 4: fuel and
 /// heap limits, `fuel_out`; 5: `want_hot` and the feedback's hot addresses; 6: `setup_reused`;
-/// 7: `Feedback::heap_bytes`; 8: `idle_spin_ns`).
-pub const VERSION: u32 = 8;
+/// 7: `Feedback::heap_bytes`; 8: `idle_spin_ns`; 9: `thread_cpu`).
+pub const VERSION: u32 = 9;
 /// The region's fd number in the worker.
 pub const REGION_FD: i32 = 3;
 /// The pool doorbell's fd number in the worker.
@@ -96,6 +96,9 @@ pub struct Fixed {
     /// [`IDLE_SPIN`] when the pool leaves a core free for the supervisor, else 0 (a worker
     /// spinning on the core the supervisor needs to post its next request only delays it).
     pub idle_spin_ns: AtomicU64,
+    /// 1: time the calls under test in thread CPU time (`Cost::cpu_ns`); 0: report 0 and
+    /// spare the two system calls per call (see `meter::set_thread_cpu`).
+    pub thread_cpu: AtomicU32,
 }
 
 /// See [`Fixed::idle_spin_ns`]: a supervisor that feeds requests back to back answers well

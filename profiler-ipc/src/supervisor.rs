@@ -69,6 +69,11 @@ pub struct PoolConfig {
     /// The version of each version group the workers bind (`old`/`new`, see `bind`), or
     /// `None` for every member under its own name.
     pub bind: Option<String>,
+    /// Time the calls under test in thread CPU time (`Cost::cpu_ns`, else 0): two system
+    /// calls per call under test, which a small program's round trip notices. Off by
+    /// default: the search decides on deterministic costs; `--metric cpu_ns` and `replay`
+    /// turn it on.
+    pub thread_cpu: bool,
 }
 
 /// Edges per second of instrumented, interpreted execution that a time budget is converted
@@ -107,6 +112,7 @@ impl PoolConfig {
             // `PERFSYN_SETUP_REUSE=0` measures the fresh path (bench throughput before/after).
             setup_reuse: std::env::var(crate::forkserver::ENV).map_or(true, |v| v != "0"),
             bind: None,
+            thread_cpu: false,
         }
     }
 
@@ -941,6 +947,9 @@ impl Pool {
         h.fixed.resp_cap.store(resp_cap as u64, Relaxed);
         h.fixed.fuel.store(self.cfg.fuel, Relaxed);
         h.fixed.heap_limit.store(self.cfg.heap_limit, Relaxed);
+        h.fixed
+            .thread_cpu
+            .store(u32::from(self.cfg.thread_cpu), Relaxed);
         let idle_spin = if self.cfg.workers < self.cores {
             protocol::IDLE_SPIN
         } else {

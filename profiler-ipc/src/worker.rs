@@ -122,6 +122,7 @@ fn serve(registry: &Registry) -> i32 {
         bell.ring();
         return 3;
     }
+    crate::meter::set_thread_cpu(h.fixed.thread_cpu.load(Relaxed) != 0);
     OOM_FLAG.store(&out.oom as *const _ as *mut _, SeqCst);
     let _ = crate::meter::OOM_HOOK.set(on_alloc_failure);
     FUEL_FLAG.store(&out.fuel_out as *const _ as *mut _, SeqCst);
@@ -259,19 +260,25 @@ fn run_batch(
     for i in 0..count {
         let (payload, used) = protocol::get_frame(&req[at..]).ok_or(protocol::ERR_BAD_REQUEST)?;
         at += used;
-        let program = decoded.get(payload).ok_or(protocol::ERR_BAD_REQUEST)?;
+        let (program, prepared) = decoded
+            .prepared(payload, interp)
+            .ok_or(protocol::ERR_BAD_REQUEST)?;
         out.oom.store(0, Relaxed);
         out.start_ns.store(shm::monotonic_ns(), Relaxed);
         out.started.store(i as u32 + 1, Release);
-        let mut fb = match setups.serve(interp, program, payload) {
+        let mut fb = match setups.serve(interp, program, prepared, payload) {
             crate::forkserver::Served::Feedback(fb) => fb,
-            crate::forkserver::Served::Fresh => interp.run(program),
+            crate::forkserver::Served::Fresh => interp.run_prepared(program, prepared),
             // The record the supervisor writes for a fresh run that ran out of fuel, without
             // the fresh run's death: this worker and its zygotes live on.
             crate::forkserver::Served::OutOfFuel => {
                 crate::Feedback::failed(crate::Outcome::Timeout)
             }
         };
+        if !crate::meter::thread_cpu_on() {
+            // The figure of the cheap stand-in clock (see `meter::set_thread_cpu`).
+            fb.cost.cpu_ns = 0;
+        }
         protocol::cap_feedback(&mut fb);
         let n = protocol::put_feedback(&mut resp[written..], &fb)
             .ok_or(protocol::ERR_RECORD_TOO_LARGE)?;
@@ -361,7 +368,8 @@ pub struct InProcessBench {
     pub runs: u64,
     pub seconds: f64,
     pub programs_per_sec: f64,
-    /// The same, decoding each program from the wire encoding first.
+    /// The same, decoding, checking and compiling each program first (a program the
+    /// worker has not cached).
     pub programs_per_sec_with_decode: f64,
 }
 
@@ -386,20 +394,24 @@ fn bench_inprocess(registry: &Registry, file: &str, repeats: &str) -> i32 {
         return 2;
     };
     let interp = Interpreter::new(registry);
+    // As the pools of `perfsyn bench ipc` run (`PoolConfig::new`): no thread CPU clock, and
+    // each program checked and compiled once, as a worker's program cache keeps it.
+    crate::meter::set_thread_cpu(false);
+    let mut prepared: Vec<_> = programs.iter().map(|p| interp.prepare(p)).collect();
     // Warm up once, as the pool's workers are warm after their first batch.
-    for p in &programs {
-        std::hint::black_box(interp.run(p));
+    for (p, c) in programs.iter().zip(&mut prepared) {
+        std::hint::black_box(interp.run_prepared(p, c));
     }
     let start = Instant::now();
     for _ in 0..repeats {
-        for p in &programs {
-            std::hint::black_box(interp.run(p));
+        for (p, c) in programs.iter().zip(&mut prepared) {
+            std::hint::black_box(interp.run_prepared(p, c));
         }
     }
     let seconds = start.elapsed().as_secs_f64();
     let runs = repeats * programs.len() as u64;
-    // The same with the wire decoding of each program, the worker's only extra step per
-    // program besides writing its feedback record.
+    // The same with the wire decoding, checking and compiling of each program: what a
+    // program the worker has not seen before costs it besides writing its feedback record.
     let encoded: Vec<Vec<u8>> = programs
         .iter()
         .map(|p| crate::wire::encode(p).expect("plain data"))

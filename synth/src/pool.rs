@@ -2,6 +2,7 @@
 //! adapts the supervisor's errors to the engine's.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -9,6 +10,15 @@ use perfsyn_profiler_ipc::supervisor::{Pool, PoolConfig};
 use perfsyn_profiler_ipc::{ApiSchema, Feedback, Program};
 
 use crate::exec::Executor;
+
+/// Whether pools started from now on time the calls under test in thread CPU time (see
+/// `PoolConfig::thread_cpu`): off unless the command reports or optimizes that figure.
+static THREAD_CPU: AtomicBool = AtomicBool::new(false);
+
+/// Makes the pools this process starts from now on measure `Cost::cpu_ns` (`on`), or not.
+pub fn time_thread_cpu(on: bool) {
+    THREAD_CPU.store(on, Ordering::Relaxed);
+}
 
 /// A started pool of workers.
 pub struct WorkerPool {
@@ -47,6 +57,7 @@ impl WorkerPool {
         let mut cfg = PoolConfig::new(binary.to_path_buf()).with_budget(deadline);
         cfg.workers = workers;
         cfg.bind = bind.map(str::to_string);
+        cfg.thread_cpu = THREAD_CPU.load(Ordering::Relaxed);
         let pool = Pool::start(cfg)
             .with_context(|| format!("cannot start workers from {}", binary.display()))?;
         Ok(WorkerPool {

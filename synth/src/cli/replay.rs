@@ -31,6 +31,8 @@ pub fn run(a: ReplayArgs) -> Result<()> {
     let worker = a.worker.resolve(a.json)?;
     let identity = crate::runfile::worker_identity(&worker)
         .map_err(|e| anyhow::anyhow!("cannot read the worker {}: {e}", worker.display()))?;
+    // The replay table shows the thread CPU time too.
+    crate::pool::time_thread_cpu(true);
     let mut pool = WorkerPool::start(&worker, 1, std::time::Duration::from_secs(10))?;
     let mut pair = crate::pair::for_saved_run(&run, &pool)
         .map_err(|e| anyhow::anyhow!("{}: {e}", a.run.display()))?;
