@@ -11,6 +11,7 @@ pub mod groups;
 pub mod hostile;
 pub mod messages;
 pub mod planted;
+pub mod reltune;
 /// Moved to the runtime crate; re-exported so exported tests naming `perfsyn_corpus::regress` still build.
 pub use perfsyn_profiler_ipc::regress;
 pub mod std_btree;
@@ -59,6 +60,21 @@ pub fn registry() -> Registry {
         groups::ordered_map_v2(),
         groups::min_stack_v1(),
         groups::min_stack_v2(),
+        // Version groups for `perfsyn bench search` only (relative tuning, disjoint from the suite).
+        reltune::grade_book_old(),
+        reltune::grade_book_new(),
+        reltune::tag_index_old(),
+        reltune::tag_index_new(),
+        reltune::leaderboard_old(),
+        reltune::leaderboard_new(),
+        reltune::roster_old(),
+        reltune::roster_new(),
+        reltune::meter_old(),
+        reltune::meter_new(),
+        reltune::throttle_old(),
+        reltune::throttle_new(),
+        reltune::dial_old(),
+        reltune::dial_new(),
         // Table 3.2 of the PerfSyn chapter (IDs 1-19 as version groups, 21-22 asymptotic;
         // ID 20 is planted::enumerated_distribution).
         table32::indices(),

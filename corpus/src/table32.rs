@@ -1318,6 +1318,9 @@ macro_rules! version_group {
     };
 }
 
+/// Also used by `reltune.rs`, whose tuning groups are declared the same way.
+pub(crate) use version_group;
+
 register_type! {
     /// The index list of `ArrayUtils.removeAll`.
     pub fn indices() -> Indices {

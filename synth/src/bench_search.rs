@@ -1,7 +1,9 @@
 //! `perfsyn bench search`: measures how well each asymptotic score and strategy finds
 //! planted complexity bottlenecks, and how often it wrongly reports correct methods, under the
 //! same program budget. This is the benchmark behind the choice of the default score
-//! (`growth` against the paper's `area`, eq. 3.5).
+//! (`growth` against the paper's `area`, eq. 3.5). Its relative cases (planted version
+//! groups) run in [`crate::bench_relative`], the benchmark behind the relative verdict's gap
+//! floor.
 //!
 //! Its cases (`corpus/cases/bench_search.json`) are planted for tuning and disjoint from the
 //! suite's, so the defaults are never chosen on the cases the suite evaluates. Runs are
@@ -31,6 +33,9 @@ pub struct BenchSearchConfig {
     pub scores: Vec<ScoreKind>,
     /// Workers of the executor, for the throughput figures' setup share.
     pub workers: usize,
+    /// Only the tuning cases matching these patterns (as `suite --cases`); the throughput
+    /// figures are measured only without it.
+    pub cases: Option<String>,
 }
 
 /// Seed and program budget of the throughput explores (fixed, so figures compare across
@@ -76,17 +81,36 @@ pub struct Report {
     /// Programs per second and setup share of realistic explores (`bench throughput` on
     /// its default methods, seed and budget).
     pub throughput: Vec<crate::bench_throughput::Throughput>,
+    /// The relative tuning cases and the gap-floor table (absent when none was selected).
+    pub relative: Option<crate::bench_relative::Report>,
 }
 
-/// Runs every case under every score and strategy.
+/// Runs every asymptotic case under every score and strategy on `exec`, and every relative
+/// case under every strategy on `versions` (a pair of workers bound to one version each).
 pub fn run(
     exec: &mut dyn Executor,
+    versions: Option<&mut dyn Executor>,
     cfg: &BenchSearchConfig,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Report> {
     let mut runs = Vec::new();
-    let cases: Vec<Case> = case::tuning_cases();
-    case::check_cases(exec.schema(), &cases)?;
+    let all: Vec<Case> = case::select(&case::tuning_cases(), cfg.cases.as_deref())?;
+    case::check_cases(exec.schema(), &all)?;
+    let (relative_cases, cases): (Vec<Case>, Vec<Case>) = all
+        .into_iter()
+        .partition(|c| c.oracle == case::CaseOracle::Relative);
+    let relative = match (relative_cases.is_empty(), versions) {
+        (true, _) => None,
+        (false, None) => anyhow::bail!("the relative tuning cases need a pair of workers"),
+        (false, Some(pair)) => Some(crate::bench_relative::run(
+            pair,
+            &relative_cases,
+            &cfg.strategies,
+            &cfg.seeds,
+            cfg.max_programs,
+            progress,
+        )?),
+    };
     for case in &cases {
         for &score in &cfg.scores {
             for &strategy in &cfg.strategies {
@@ -164,21 +188,27 @@ pub fn run(
             });
         }
     }
-    progress("throughput");
-    let methods = crate::bench_throughput::default_methods();
-    let throughput = crate::bench_throughput::run(
-        exec,
-        cfg.workers,
-        &methods,
-        THROUGHPUT_SEED,
-        THROUGHPUT_PROGRAMS,
-    )?
-    .throughput;
+    let throughput = match cfg.cases {
+        Some(_) => Vec::new(),
+        None => {
+            progress("throughput");
+            let methods = crate::bench_throughput::default_methods();
+            crate::bench_throughput::run(
+                exec,
+                cfg.workers,
+                &methods,
+                THROUGHPUT_SEED,
+                THROUGHPUT_PROGRAMS,
+            )?
+            .throughput
+        }
+    };
     Ok(Report {
         max_programs: cfg.max_programs,
         runs,
         rows,
         throughput,
+        relative,
     })
 }
 
@@ -210,6 +240,9 @@ pub fn render(r: &Report) -> String {
             run.outcome,
             run.empirical.as_deref().unwrap_or("-")
         ));
+    }
+    if let Some(rel) = &r.relative {
+        s.push_str(&crate::bench_relative::render(rel));
     }
     s
 }

@@ -166,6 +166,10 @@ pub struct ExploreReport {
     pub hot_lines: Vec<crate::hotlines::HotLine>,
     pub stats: Stats,
     pub tree: TreeSummary,
+    /// Relative oracle: every explored program's observation, in the order `sides` are
+    /// picked from (for `bench search`'s gap-floor table); not written out.
+    #[serde(skip)]
+    pub observations: Vec<crate::oracle::Obs>,
 }
 
 /// A summary of the explored mutation tree.
@@ -332,6 +336,7 @@ fn resolve<'s>(
         hot_lines: Vec::new(),
         stats: Stats::default(),
         tree: TreeSummary::default(),
+        observations: Vec::new(),
     };
     Ok((plan, report))
 }
@@ -435,6 +440,9 @@ fn search(
         .collect();
     let best_program = search.nodes[best_id].program.clone();
     let side_ids = crate::search::sides::pick(search.nodes.iter().map(|n| n.obs).enumerate());
+    if plan.use_relative {
+        report.observations = search.nodes.iter().map(|n| n.obs).collect();
+    }
     let side_programs = if plan.use_relative && cfg.direction == Direction::Both {
         Some((
             side_ids.0.map(|id| describe(id, &search)).transpose()?,

@@ -6,6 +6,7 @@
 
 pub mod bench_fit;
 pub mod bench_ipc;
+pub mod bench_relative;
 pub mod bench_repro;
 pub mod bench_search;
 pub mod bench_throughput;

@@ -18,8 +18,9 @@ use crate::worker_build;
 pub enum BenchCommand {
     /// Round-trip latency and programs/s through one worker, N workers and in-process.
     Ipc(BenchIpcArgs),
-    /// Planted asymptotic bottlenecks and correct methods, per score and strategy, under one
-    /// program budget: the benchmark behind the default score.
+    /// Planted asymptotic bottlenecks and correct methods, per score and strategy, and planted
+    /// version groups per strategy, under one program budget: the benchmark behind the
+    /// default score and the relative verdict's gap floor.
     Search(BenchSearchArgs),
     /// Programs per second and the share of worker time outside the call under test, on
     /// seeded explores of corpus methods.
@@ -110,6 +111,10 @@ pub struct BenchSearchArgs {
     /// Scores to compare.
     #[arg(long, value_parser = choice::<ScoreKind>(), value_delimiter = ',', default_value = "growth,area")]
     pub scores: Vec<ScoreKind>,
+    /// Only the tuning cases whose ID or method matches (comma-separated, `*` a wildcard,
+    /// e.g. `R*`); skips the throughput figures.
+    #[arg(long, value_name = "PATTERN")]
+    pub cases: Option<String>,
     /// Print a JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -224,9 +229,11 @@ pub fn run(b: BenchCommand) -> Result<()> {
                 strategies: a.strategies.clone(),
                 scores: a.scores.clone(),
                 workers,
+                cases: a.cases.clone(),
             };
             let quiet = a.json;
-            let r = crate::bench_search::run(&mut pool, &cfg, &mut |m| {
+            let mut versions = pool.versions()?;
+            let r = crate::bench_search::run(&mut pool, Some(&mut versions), &cfg, &mut |m| {
                 if !quiet {
                     eprintln!("  {m}");
                 }

@@ -281,6 +281,7 @@ fn error_report(m: &PlannedMethod, s: &HuntSettings, e: &anyhow::Error) -> Explo
         hot_lines: Vec::new(),
         stats: Default::default(),
         tree: TreeSummary::default(),
+        observations: Vec::new(),
     }
 }
 

@@ -156,9 +156,10 @@ pub fn select(all: &[Case], patterns: Option<&str>) -> Result<Vec<Case>> {
         .cloned()
         .collect();
     if out.is_empty() {
+        let ids: Vec<&str> = all.iter().map(|c| c.id.as_str()).collect();
         bail!(
-            "--cases {p} matches no case; IDs are 1-22, M1, M2, T1, T2 and C1-C{} (patterns may use *)",
-            all.iter().filter(|c| c.id.starts_with('C')).count()
+            "--cases {p} matches no case; the IDs are {} (patterns may use *)",
+            ids.join(", ")
         );
     }
     Ok(out)
@@ -228,10 +229,30 @@ mod tests {
     fn tuning_cases_are_disjoint_from_the_suite() {
         let suite: Vec<String> = suite_cases().into_iter().map(|c| c.method).collect();
         let tuning = tuning_cases();
-        assert!(tuning.iter().filter(|c| c.expected.is_positive()).count() >= 4);
+        let count = |oracle: CaseOracle, positive: bool| {
+            tuning
+                .iter()
+                .filter(|c| c.oracle == oracle && c.expected.is_positive() == positive)
+                .count()
+        };
+        assert!(count(CaseOracle::Asymptotic, true) >= 4);
+        // Relative tuning: regressions and an improvement, and controls.
+        assert!(count(CaseOracle::Relative, true) >= 4);
+        assert!(count(CaseOracle::Relative, false) >= 2);
         for c in &tuning {
             assert!(!suite.contains(&c.method), "{} is a suite case", c.method);
-            assert_eq!(c.oracle, CaseOracle::Asymptotic, "{}", c.id);
+        }
+        // A relative tuning case is a version group of its own: no suite case runs on its
+        // type, so the relative verdict is never tuned on a type the suite evaluates.
+        let ty = |m: &str| m.rsplit_once("::").map_or(m, |x| x.0).to_string();
+        let suite_types: Vec<String> = suite.iter().map(|m| ty(m)).collect();
+        for c in tuning.iter().filter(|c| c.oracle == CaseOracle::Relative) {
+            assert!(
+                !suite_types.contains(&ty(&c.method)),
+                "{}: the suite evaluates a method of {}",
+                c.id,
+                ty(&c.method)
+            );
         }
     }
 

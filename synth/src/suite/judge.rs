@@ -86,17 +86,24 @@ pub fn outcome(case: &Case, run: Result<&ExploreReport, &str>, t_rel: f64) -> Ou
         },
         Expected::Slower | Expected::Faster => {
             let (slower, faster) = sides_found(r, t_rel);
-            let (want, other) = if case.expected == Expected::Slower {
-                (slower, faster)
-            } else {
-                (faster, slower)
-            };
-            match (want, other) {
-                (true, _) => Outcome::Detected,
-                (false, true) => Outcome::WrongDirection,
-                (false, false) => Outcome::Missed,
-            }
+            relative_outcome(case.expected, slower, faster)
         }
+    }
+}
+
+/// The outcome of a relative case (or control) whose run reported a regression (`slower`)
+/// and an improvement (`faster`) passing t_rel, or not.
+pub fn relative_outcome(expected: Expected, slower: bool, faster: bool) -> Outcome {
+    let (want, other) = match expected {
+        Expected::Slower => (slower, faster),
+        Expected::Faster => (faster, slower),
+        _ if slower || faster => return Outcome::FalsePositive,
+        _ => return Outcome::CorrectNegative,
+    };
+    match (want, other) {
+        (true, _) => Outcome::Detected,
+        (false, true) => Outcome::WrongDirection,
+        (false, false) => Outcome::Missed,
     }
 }
 
