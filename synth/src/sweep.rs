@@ -23,7 +23,8 @@
 //! equal to a loop count follows that loop, any other literal stays (a key, a small
 //! constant). Runs are deterministic (costs and sizes, no clock), so the sweep is too.
 //! Counts are rounded once from the unscaled value, never from a rounded one, so no factor
-//! produces a step the others do not.
+//! produces a step the others do not, and never below 2 when they were at least 2 (a count
+//! of 1 is another kind of input: no pair, no duplicate).
 
 use anyhow::Result;
 use perfsyn_profiler_ipc::{Feedback, Literal, Program, Stmt};
@@ -230,13 +231,17 @@ fn factor(rules: &[Rule], rule: Rule, f: f64) -> f64 {
 }
 
 /// `top` with each quantity in `qs` scaled by its rule's factor for `f`, rounded once from
-/// its value in `top`, never below 1.
+/// its value in `top`, never below 2 when it was at least 2: one of a kind is another input
+/// than several (no two equal keys, no second iteration), so a count that rounds to 1 at
+/// the small end would change the input's make-up there (a `resize(16, k)` scaled to
+/// `resize(1, k)` leaves no duplicate for `dedup` to remove).
 fn scaled(top: &Program, qs: &[usize], rules: &[Rule], f: f64) -> Program {
     let mut q = top.clone();
     for &i in qs {
         let g = factor(rules, rules[i], f);
         if g != 1.0 {
-            with_value(&mut q, i, (value(top, i) * g).round().max(1.0));
+            let v = value(top, i);
+            with_value(&mut q, i, (v * g).round().max(v.min(2.0)));
         }
     }
     q
@@ -397,6 +402,18 @@ mod tests {
         let n = |q: &Program| (value(q, 0), value(q, 1), value(q, 2));
         assert_eq!(n(&sweep[0]), (1000.0, 7.0, 1000.0));
         assert_eq!(n(&sweep[9]), (10.0, 7.0, 10.0));
+    }
+
+    #[test]
+    fn a_count_of_at_least_two_never_rounds_to_one() {
+        let p = Program {
+            vars: vec!["usize".into()],
+            body: vec![lit(0, 16), repeat(4096, false), repeat(1, false)],
+        };
+        let qs = quantities(&p);
+        let r = [Rule::Power(1.0), Rule::Linear, Rule::Linear];
+        let low = scaled(&p, &qs, &r, 0.01);
+        assert_eq!((value(&low, 0), value(&low, 1), value(&low, 2)), (2.0, 41.0, 1.0));
     }
 
     #[test]
