@@ -57,9 +57,7 @@ fn a_loop_adding_n_squared_elements_keeps_its_share_and_dedup_stays_linear() {
     args.extend(["--out", run]);
     perfsyn(&args);
     let mut file: Value = serde_json::from_str(&std::fs::read_to_string(run).unwrap()).unwrap();
-    let call = |method: &str, args: Value| {
-        json!({"Call": {"out": null, "ty": VEC, "method": method, "recv": 0, "args": args, "under_test": false}})
-    };
+    let call = |method: &str, args: Value| json!({"Call": {"out": null, "ty": VEC, "method": method, "recv": 0, "args": args, "under_test": false}});
     file["report"]["best"]["program"] = json!({
         "vars": [VEC, "usize", "u64", "Key", "usize", "u64", "Key", VEC],
         "body": [
