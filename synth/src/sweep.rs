@@ -13,10 +13,11 @@
 //! top-level integer literals above 1. Each gets its own factor, chosen so that its
 //! contribution to the input size scales by the sweep's f, as every other's does. The
 //! contribution and its exponent are measured with real runs of the program at the top of
-//! the sweep (two per quantity, in one batch): the program without the quantity (a loop
-//! removed, a literal set to 0: what is left is everything else's contribution) and with it
-//! halved; `e = log2((S - S0) / (S_half - S0))`, taken as the nearest integer when within
-//! 0.15 of it (sizes are polynomials of the counts), and the quantity is scaled by
+//! the sweep (two per quantity, in one batch): the program with the quantity halved and
+//! quartered. A power law `C x^e` falls by `2^e` times less from x/2 to x/4 than from x to
+//! x/2, whatever the rest contributes: `e = log2((S - S_half) / (S_half - S_quarter))`,
+//! taken as the nearest integer when within 0.15 of it (sizes are polynomials of the
+//! counts), and the quantity is scaled by
 //! `f^(1/e)`. The top of the sweep is the program scaled up by a power of two (all loops
 //! alike, as before) until its input reaches [`SWEEP_TARGET_SIZE`]. A quantity that does not move
 //! the input size but moves the heap bytes the program holds (a `with_capacity(n)`) is
@@ -166,19 +167,18 @@ fn with_value(p: &mut Program, i: usize, v: f64) {
     }
 }
 
-/// The measuring runs: `top` itself, then per quantity `top` without it (a loop removed, a
-/// literal set to 0) and with it halved (a loop still runs once).
+/// The measuring runs: `top` itself, then per quantity `top` with it halved and quartered
+/// (never below 1: a loop still runs once). Nothing is removed: a program without one of
+/// its loops can panic where it did not (an `insert` at a position the removed loop made
+/// valid), and then that quantity could not be measured.
 pub fn probes(top: &Program, qs: &[usize]) -> Vec<Program> {
     let mut out = vec![top.clone()];
     for &i in qs {
-        let mut zero = top.clone();
-        match zero.body[i] {
-            Stmt::Repeat { .. } => drop(zero.body.remove(i)),
-            _ => with_value(&mut zero, i, 0.0),
+        for d in [2.0, 4.0] {
+            let mut q = top.clone();
+            with_value(&mut q, i, (value(top, i) / d).floor().max(1.0));
+            out.push(q);
         }
-        let mut half = top.clone();
-        with_value(&mut half, i, (value(top, i) / 2.0).floor().max(1.0));
-        out.extend([zero, half]);
     }
     out
 }
@@ -194,13 +194,13 @@ pub fn rules(top: &Program, qs: &[usize], fb: &[Feedback]) -> Vec<Rule> {
         return rules;
     };
     for (k, &i) in qs.iter().enumerate() {
-        let (Some(zero), Some(half)) = (fb.get(1 + 2 * k), fb.get(2 + 2 * k)) else {
+        let (Some(half), Some(quarter)) = (fb.get(1 + 2 * k), fb.get(2 + 2 * k)) else {
             continue;
         };
-        if !zero.is_ok() || !half.is_ok() {
+        if !half.is_ok() || !quarter.is_ok() {
             continue;
         }
-        let on = |m: fn(&Feedback) -> u64| exponent(m(base), m(zero), m(half));
+        let on = |m: fn(&Feedback) -> u64| exponent(m(base), m(half), m(quarter));
         if let Some(e) = on(|f| f.input_size).or_else(|| on(|f| f.heap_bytes)) {
             rules[i] = Rule::Power(e);
         }
@@ -208,10 +208,12 @@ pub fn rules(top: &Program, qs: &[usize], fb: &[Feedback]) -> Vec<Rule> {
     rules
 }
 
-/// The exponent of a contribution `full - zero` that is `half - zero` at half the quantity,
-/// when both are positive and the exponent is a plausible power.
-fn exponent(full: u64, zero: u64, half: u64) -> Option<f64> {
-    let (c, h) = (full as f64 - zero as f64, half as f64 - zero as f64);
+/// The exponent of a contribution that falls by `full - half` from the quantity to its half
+/// and by `half - quarter` from its half to its quarter (`2^e` times less), when both are
+/// positive and the exponent is a plausible power. Constants the quantity does not move
+/// cancel out.
+fn exponent(full: u64, half: u64, quarter: u64) -> Option<f64> {
+    let (c, h) = (full as f64 - half as f64, half as f64 - quarter as f64);
     if c < 1.0 || h < 1.0 {
         return None;
     }
