@@ -646,7 +646,7 @@ fn judge_asymptotic(
             if !f.is_ok() || f.calls == 0 {
                 return Ok(false);
             }
-            let sw = crate::sweep::sweep_programs(p, f.input_size, max_loop);
+            let sw = crate::sweep::sweep_programs(ex, p, f.input_size, max_loop)?;
             if sw.is_empty() {
                 return Ok(f.input_size == size0 && metric.of(&f) >= cost0);
             }
@@ -655,7 +655,7 @@ fn judge_asymptotic(
             Ok(j2.bottleneck && j2.fit.map(|f| f.class) == class)
         })?;
         if best.shrunk_from.is_some() {
-            sweep = crate::sweep::sweep_programs(&best.program, best.input_size, max_loop);
+            sweep = crate::sweep::sweep_programs(exec, &best.program, best.input_size, max_loop)?;
         }
     }
     report.hot_lines = crate::hotlines::hot_lines(exec, &sweep)?;

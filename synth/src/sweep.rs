@@ -1,12 +1,39 @@
 //! The verdict sweep: the best program at several input sizes, so the asymptotic verdict is
 //! fitted on one input shape over a wide size range instead of on the mutation path.
 //!
-//! Every size-like quantity is scaled together: each loop count, and each top-level integer
-//! literal equal to a loop count (a `with_capacity(n)`, `vec![x; n]` or `resize(n, ..)`
-//! argument set to the same n). Counts are rounded once from the unscaled value, never from
-//! a rounded one, so no factor produces a step the others do not.
+//! The input's make-up must not change with its size: if one part of the input grows faster
+//! than another along the sweep, a cost that differs per element between the parts drifts
+//! and a linear cost looks n log n. Scaling every loop count by the same factor f is not
+//! enough: a loop `for i in 0..n { v.append(&mut vec![k; i]) }` adds n^2/2 elements, a loop
+//! of pushes n, so under one factor the first part grows as f^2 and the second as f, and
+//! `Vec::dedup` (2 edges per element before the first duplicate, 3 after) was judged
+//! O(n log n).
+//!
+//! The rule: the size-like quantities of the program are its top-level loop counts and its
+//! top-level integer literals above 1. Each gets its own factor, chosen so that its
+//! contribution to the input size scales by the sweep's f, as every other's does. The
+//! contribution and its exponent are measured with real runs of the program at the top of
+//! the sweep (two per quantity, in one batch): the program with the quantity halved and
+//! quartered. A power law `C x^e` falls by `2^e` times less from x/2 to x/4 than from x to
+//! x/2, whatever the rest contributes: `e = log2((S - S_half) / (S_half - S_quarter))`,
+//! taken as the nearest integer when within 0.15 of it (sizes are polynomials of the
+//! counts), and the quantity is scaled by
+//! `f^(1/e)`. The top of the sweep is the program scaled up by a power of two (all loops
+//! alike, as before) until its input reaches [`SWEEP_TARGET_SIZE`]. A quantity that does not move
+//! the input size but moves the heap bytes the program holds (a `with_capacity(n)`) is
+//! measured the same way on the heap bytes. Otherwise (no contribution, a run that panics
+//! or times out, an exponent outside [0.5, 4]: the contribution is not a power of the
+//! quantity) the rule falls back to what it was before: a loop count scales by f, a literal
+//! equal to a loop count follows that loop, any other literal stays (a key, a small
+//! constant). Runs are deterministic (costs and sizes, no clock), so the sweep is too.
+//! Counts are rounded once from the unscaled value, never from a rounded one, so no factor
+//! produces a step the others do not, and never below 2 when they were at least 2 (a count
+//! of 1 is another kind of input: no pair, no duplicate).
 
-use perfsyn_profiler_ipc::{Literal, Program, Stmt};
+use anyhow::Result;
+use perfsyn_profiler_ipc::{Feedback, Literal, Program, Stmt};
+
+use crate::exec::Executor;
 
 /// Size factors of the sweep: two decades, roughly evenly spaced in log size, and not
 /// powers of two of each other, so that a resize that happens at one size (amortized O(1))
@@ -19,43 +46,226 @@ pub const SWEEP: [f64; 10] = [
 /// by small-size special cases (std's sort uses insertion sort below 20 elements).
 pub const SWEEP_TARGET_SIZE: u64 = 4096;
 
-/// The best program with every size-like quantity scaled by each factor of [`SWEEP`], after
-/// scaling up by a power of two so that the largest input reaches [`SWEEP_TARGET_SIZE`]
-/// (input size grows with the loop counts; it is not exact, the fit uses measured sizes).
+/// Exponents outside this range are not taken as a power law of the quantity.
+const EXPONENTS: std::ops::RangeInclusive<f64> = 0.5..=4.0;
+
+/// How one size-like quantity (a top-level statement) is scaled by the sweep's factor f.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Rule {
+    /// Its contribution grows as the quantity to this power: scaled by `f^(1/e)`.
+    Power(f64),
+    /// Scaled by f (a loop whose contribution could not be measured).
+    Linear,
+    /// Scaled as the loop at this top-level index is (a literal equal to its count).
+    Follow(usize),
+    /// Left as it is (a literal that moves no size).
+    Keep,
+}
+
+/// The best program with every size-like quantity scaled by each factor of [`SWEEP`] (see
+/// the module doc), after scaling up by a power of two so that the largest input reaches
+/// [`SWEEP_TARGET_SIZE`]. Runs `1 + 2 * quantities` programs on `exec` to measure the rules.
 /// Empty when the program has no loop.
-pub fn sweep_programs(p: &Program, size: u64, max_loop: u32) -> Vec<Program> {
-    let counts: Vec<u32> = p
-        .body
-        .iter()
-        .filter_map(|s| match s {
-            Stmt::Repeat { n, .. } => Some(*n),
-            _ => None,
-        })
-        .collect();
-    let Some(max_n) = counts.iter().copied().max() else {
-        return Vec::new();
+pub fn sweep_programs(
+    exec: &mut dyn Executor,
+    p: &Program,
+    size: u64,
+    max_loop: u32,
+) -> Result<Vec<Program>> {
+    let Some(top) = scaled_up(p, size, max_loop) else {
+        return Ok(Vec::new());
     };
+    let qs = quantities(&top);
+    let fb = exec.run(&probes(&top, &qs))?;
+    let rules = rules(&top, &qs, &fb);
+    Ok(sweep_with(&top, &qs, &rules))
+}
+
+/// Top-level statement indices of the size-like quantities: loop counts and integer
+/// literals above 1.
+pub fn quantities(p: &Program) -> Vec<usize> {
+    p.body
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| match s {
+            Stmt::Repeat { .. } => true,
+            Stmt::Lit {
+                value: Literal::Int { value, .. },
+                ..
+            } => *value > 1,
+            _ => false,
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// The program scaled up by a power of two (every loop count, and every literal equal to a
+/// loop count) until its input reaches [`SWEEP_TARGET_SIZE`] or a loop would pass
+/// `max_loop`; `None` without a loop.
+fn scaled_up(p: &Program, size: u64, max_loop: u32) -> Option<Program> {
+    let counts = loop_counts(p);
+    let max_n = counts.iter().copied().max()?;
     let mut up = 1u32;
     while (size.max(1) * up as u64) < SWEEP_TARGET_SIZE && max_n.saturating_mul(up * 2) <= max_loop
     {
         up *= 2;
     }
-    let scale = |v: f64, f: f64| (v * up as f64 * f).round().max(1.0);
+    let rules: Vec<Rule> = (0..p.body.len()).map(|i| fallback(p, i, &counts)).collect();
+    Some(scaled(p, &quantities(p), &rules, up as f64))
+}
+
+fn loop_counts(p: &Program) -> Vec<u32> {
+    p.body
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::Repeat { n, .. } => Some(*n),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The rule of statement `i` when its contribution is not measured: a loop scales by f, a
+/// literal equal to a loop count follows the first such loop, anything else stays.
+fn fallback(p: &Program, i: usize, counts: &[u32]) -> Rule {
+    match &p.body[i] {
+        Stmt::Repeat { .. } => Rule::Linear,
+        Stmt::Lit {
+            value: Literal::Int { value, .. },
+            ..
+        } if *value > 1 && u32::try_from(*value).is_ok_and(|v| counts.contains(&v)) => {
+            let at = p
+                .body
+                .iter()
+                .position(|s| matches!(s, Stmt::Repeat { n, .. } if *n as i64 == *value));
+            at.map_or(Rule::Keep, Rule::Follow)
+        }
+        _ => Rule::Keep,
+    }
+}
+
+/// The value of quantity `i` (a loop count or an integer literal).
+fn value(p: &Program, i: usize) -> f64 {
+    match &p.body[i] {
+        Stmt::Repeat { n, .. } => *n as f64,
+        Stmt::Lit {
+            value: Literal::Int { value, .. },
+            ..
+        } => *value as f64,
+        _ => 0.0,
+    }
+}
+
+/// `p` with quantity `i` set to `v` (rounded, clamped to its type).
+fn with_value(p: &mut Program, i: usize, v: f64) {
+    match &mut p.body[i] {
+        Stmt::Repeat { n, .. } => *n = v.round().clamp(1.0, u32::MAX as f64) as u32,
+        Stmt::Lit {
+            value: Literal::Int { ty, value },
+            ..
+        } => *value = ty.clamp(v.round() as i64),
+        _ => {}
+    }
+}
+
+/// The measuring runs: `top` itself, then per quantity `top` with it halved and quartered
+/// (never below 1: a loop still runs once). Nothing is removed: a program without one of
+/// its loops can panic where it did not (an `insert` at a position the removed loop made
+/// valid), and then that quantity could not be measured.
+pub fn probes(top: &Program, qs: &[usize]) -> Vec<Program> {
+    let mut out = vec![top.clone()];
+    for &i in qs {
+        for d in [2.0, 4.0] {
+            let mut q = top.clone();
+            with_value(&mut q, i, (value(top, i) / d).floor().max(1.0));
+            out.push(q);
+        }
+    }
+    out
+}
+
+/// The rule of each statement of `top` from the feedback of [`probes`] (same order). A
+/// quantity is measured on the input size, else on the heap bytes; see the module doc.
+pub fn rules(top: &Program, qs: &[usize], fb: &[Feedback]) -> Vec<Rule> {
+    let counts = loop_counts(top);
+    let mut rules: Vec<Rule> = (0..top.body.len())
+        .map(|i| fallback(top, i, &counts))
+        .collect();
+    let Some(base) = fb.first().filter(|f| f.is_ok()) else {
+        return rules;
+    };
+    for (k, &i) in qs.iter().enumerate() {
+        let (Some(half), Some(quarter)) = (fb.get(1 + 2 * k), fb.get(2 + 2 * k)) else {
+            continue;
+        };
+        if !half.is_ok() || !quarter.is_ok() {
+            continue;
+        }
+        let on = |m: fn(&Feedback) -> u64| exponent(m(base), m(half), m(quarter));
+        if let Some(e) = on(|f| f.input_size).or_else(|| on(|f| f.heap_bytes)) {
+            rules[i] = Rule::Power(e);
+        }
+    }
+    rules
+}
+
+/// The exponent of a contribution that falls by `full - half` from the quantity to its half
+/// and by `half - quarter` from its half to its quarter (`2^e` times less), when both are
+/// positive and the exponent is a plausible power. Constants the quantity does not move
+/// cancel out.
+fn exponent(full: u64, half: u64, quarter: u64) -> Option<f64> {
+    let (c, h) = (full as f64 - half as f64, half as f64 - quarter as f64);
+    if c < 1.0 || h < 1.0 {
+        return None;
+    }
+    let e = (c / h).log2();
+    let near = e.round();
+    let e = if (e - near).abs() <= SNAP { near } else { e };
+    Some(e).filter(|e| EXPONENTS.contains(e))
+}
+
+/// How far a measured exponent may be from an integer and be taken as that integer. Sizes
+/// are polynomials of the counts, of integer degree; lower-order terms (`n (n - 1) / 2` at
+/// n = 16 measures 2.1) and capacities that grow by steps move the measure off it, and two
+/// loops with equal counts and the same degree (a fill and the loop that empties it again)
+/// must keep equal counts at every sweep size.
+const SNAP: f64 = 0.15;
+
+/// The factor a quantity under `rule` is scaled by for the sweep's factor `f`.
+fn factor(rules: &[Rule], rule: Rule, f: f64) -> f64 {
+    match rule {
+        Rule::Power(e) => f.powf(1.0 / e),
+        Rule::Linear => f,
+        Rule::Follow(j) => match rules.get(j) {
+            Some(&r @ (Rule::Power(_) | Rule::Linear)) => factor(rules, r, f),
+            _ => f,
+        },
+        Rule::Keep => 1.0,
+    }
+}
+
+/// `top` with each quantity in `qs` scaled by its rule's factor for `f`, rounded once from
+/// its value in `top`, never below 2 when it was at least 2: one of a kind is another input
+/// than several (no two equal keys, no second iteration), so a count that rounds to 1 at
+/// the small end would change the input's make-up there (a `resize(16, k)` scaled to
+/// `resize(1, k)` leaves no duplicate for `dedup` to remove).
+fn scaled(top: &Program, qs: &[usize], rules: &[Rule], f: f64) -> Program {
+    let mut q = top.clone();
+    for &i in qs {
+        let g = factor(rules, rules[i], f);
+        if g != 1.0 {
+            let v = value(top, i);
+            with_value(&mut q, i, (v * g).round().max(v.min(2.0)));
+        }
+    }
+    q
+}
+
+/// The sweep of `top` under `rules`: one program per factor of [`SWEEP`], duplicates
+/// dropped.
+pub fn sweep_with(top: &Program, qs: &[usize], rules: &[Rule]) -> Vec<Program> {
     let mut out: Vec<Program> = Vec::new();
     for f in SWEEP {
-        let mut q = p.clone();
-        for s in &mut q.body {
-            match s {
-                Stmt::Repeat { n, .. } => *n = scale(*n as f64, f) as u32,
-                Stmt::Lit {
-                    value: Literal::Int { ty, value },
-                    ..
-                } if *value > 1 && u32::try_from(*value).is_ok_and(|v| counts.contains(&v)) => {
-                    *value = ty.clamp(scale(*value as f64, f) as i64);
-                }
-                _ => {}
-            }
-        }
+        let q = scaled(top, qs, rules, f);
         if !out.contains(&q) {
             out.push(q);
         }
@@ -66,50 +276,172 @@ pub fn sweep_programs(p: &Program, size: u64, max_loop: u32) -> Vec<Program> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use perfsyn_profiler_ipc::{IntTy, Var};
+    use perfsyn_profiler_ipc::schema::ApiSchema;
+    use perfsyn_profiler_ipc::{IntTy, Outcome, Var};
 
-    #[test]
-    fn loop_counts_and_matching_size_arguments_scale_together_over_two_decades() {
-        let p = Program {
+    fn lit(out: u32, value: i64) -> Stmt {
+        Stmt::Lit {
+            out: Var(out),
+            value: Literal::Int {
+                ty: IntTy::Usize,
+                value,
+            },
+        }
+    }
+
+    /// A loop; `quadratic` marks it (by a statement in its body) as adding n(n-1)/2.
+    fn repeat(n: u32, quadratic: bool) -> Stmt {
+        Stmt::Repeat {
+            n,
+            body: if quadratic { vec![lit(1, 0)] } else { vec![] },
+        }
+    }
+
+    /// Loop A (statement 0) adds n elements, loop B (statement 1) adds n(n-1)/2 (a
+    /// `vec![k; i]` appended per iteration), literal `cap` (statement 2, equal to A's count)
+    /// reserves capacity without adding elements, literal 7 (statement 3) is a key.
+    fn program(a: u32, b: u32) -> Program {
+        Program {
             vars: vec!["usize".into(), "usize".into()],
             body: vec![
+                repeat(a, false),
+                repeat(b, true),
+                lit(0, a as i64),
+                lit(1, 7),
+            ],
+        }
+    }
+
+    /// The parts of the input of a program shaped like [`program`] (missing statements
+    /// contribute nothing): (A's elements, B's elements, reserved capacity).
+    fn parts(p: &Program) -> (u64, u64, u64) {
+        let (mut a, mut b, mut cap) = (0, 0, 0);
+        for s in &p.body {
+            match s {
+                Stmt::Repeat { n, body } if body.is_empty() => a = *n as u64,
+                Stmt::Repeat { n, .. } => b = *n as u64 * (*n as u64 - 1) / 2,
                 Stmt::Lit {
                     out: Var(0),
-                    value: Literal::Int {
-                        ty: IntTy::Usize,
-                        value: 1000,
-                    },
-                },
-                Stmt::Lit {
-                    out: Var(1),
-                    value: Literal::Int {
-                        ty: IntTy::Usize,
-                        value: 7,
-                    },
-                },
-                Stmt::Repeat {
-                    n: 1000,
-                    body: vec![],
-                },
-            ],
-        };
-        let sweep = sweep_programs(&p, 5000, 1 << 16);
+                    value: Literal::Int { value, .. },
+                } => cap = *value as u64,
+                _ => {}
+            }
+        }
+        (a, b, cap)
+    }
+
+    /// An executor whose programs' sizes are [`parts`]: no worker, deterministic.
+    struct Sizes(ApiSchema, usize);
+
+    impl Executor for Sizes {
+        fn schema(&self) -> &ApiSchema {
+            &self.0
+        }
+        fn run(&mut self, programs: &[Program]) -> Result<Vec<Feedback>> {
+            self.1 += programs.len();
+            Ok(programs
+                .iter()
+                .map(|p| {
+                    let (a, b, cap) = parts(p);
+                    let mut f = Feedback::failed(Outcome::Ok);
+                    f.input_size = a + b;
+                    f.heap_bytes = 8 * (a + b).max(cap);
+                    f
+                })
+                .collect())
+        }
+    }
+
+    #[test]
+    fn each_part_of_the_input_scales_by_the_same_factor() {
+        let p = program(512, 256);
+        let mut ex = Sizes(ApiSchema::default(), 0);
+        let sweep = sweep_programs(&mut ex, &p, 33151, 1 << 14).unwrap();
+        assert_eq!(ex.1, 1 + 2 * 4, "one base run and two per quantity");
         assert_eq!(sweep.len(), SWEEP.len());
-        let n = |q: &Program| match (&q.body[0], &q.body[1], &q.body[2]) {
-            (
+        let (a0, b0, _) = parts(&sweep[0]);
+        assert_eq!((a0, b0), (512, 256 * 255 / 2), "the top is the program");
+        let share0 = b0 as f64 / (a0 + b0) as f64;
+        for (q, f) in sweep.iter().zip(SWEEP) {
+            let (a, b, cap) = parts(q);
+            let share = b as f64 / (a + b) as f64;
+            assert!(
+                (share - share0).abs() < 0.02,
+                "at f = {f}: B holds {share:.3} of the input, {share0:.3} at the top"
+            );
+            let size = (a + b) as f64 / (a0 + b0) as f64;
+            assert!((size / f - 1.0).abs() < 0.06, "at f = {f}: size x{size}");
+            assert_eq!(cap, a, "the capacity follows the loop it was equal to");
+            assert!(matches!(
+                q.body[3],
                 Stmt::Lit {
-                    value: Literal::Int { value: cap, .. },
+                    value: Literal::Int { value: 7, .. },
                     ..
-                },
-                Stmt::Lit {
-                    value: Literal::Int { value: other, .. },
-                    ..
-                },
-                Stmt::Repeat { n, .. },
-            ) => (*cap, *other, *n),
-            _ => unreachable!(),
+                }
+            ));
+        }
+        // One factor for every loop (the rule before) lets B's share drift from 0.98 to 0.8.
+        let linear = vec![Rule::Linear, Rule::Linear, Rule::Follow(0), Rule::Keep];
+        let old = sweep_with(&p, &quantities(&p), &linear);
+        let (a, b, _) = parts(&old[9]);
+        assert!(b as f64 / ((a + b) as f64) < share0 - 0.1);
+    }
+
+    #[test]
+    fn the_rules_are_measured_powers() {
+        let p = program(512, 256);
+        let qs = quantities(&p);
+        assert_eq!(qs, vec![0, 1, 2, 3]);
+        let mut ex = Sizes(ApiSchema::default(), 0);
+        let fb = ex.run(&probes(&p, &qs)).unwrap();
+        let r = rules(&p, &qs, &fb);
+        let e = |i: usize| match r[i] {
+            Rule::Power(e) => e,
+            other => panic!("statement {i}: {other:?}"),
         };
-        assert_eq!(n(&sweep[0]), (1000, 7, 1000));
-        assert_eq!(n(&sweep[9]), (10, 7, 10));
+        assert_eq!((e(0), e(1)), (1.0, 2.0), "{r:?}");
+        // The capacity is below the elements (it moves neither size): it follows its loop.
+        assert_eq!(r[2], Rule::Follow(0), "{r:?}");
+        assert_eq!(r[3], Rule::Keep, "{r:?}");
+    }
+
+    #[test]
+    fn a_failed_measurement_falls_back_to_one_factor_for_every_loop() {
+        let p = Program {
+            vars: vec!["usize".into(), "usize".into()],
+            body: vec![lit(0, 1000), lit(1, 7), repeat(1000, false)],
+        };
+        let qs = quantities(&p);
+        let fb = vec![Feedback::failed(Outcome::Timeout); 1 + 2 * qs.len()];
+        let r = rules(&p, &qs, &fb);
+        assert_eq!(r, vec![Rule::Follow(2), Rule::Keep, Rule::Linear]);
+        let sweep = sweep_with(&p, &qs, &r);
+        assert_eq!(sweep.len(), SWEEP.len());
+        let n = |q: &Program| (value(q, 0), value(q, 1), value(q, 2));
+        assert_eq!(n(&sweep[0]), (1000.0, 7.0, 1000.0));
+        assert_eq!(n(&sweep[9]), (10.0, 7.0, 10.0));
+    }
+
+    #[test]
+    fn a_count_of_at_least_two_never_rounds_to_one() {
+        let p = Program {
+            vars: vec!["usize".into()],
+            body: vec![lit(0, 16), repeat(4096, false), repeat(1, false)],
+        };
+        let qs = quantities(&p);
+        let r = [Rule::Power(1.0), Rule::Linear, Rule::Linear];
+        let low = scaled(&p, &qs, &r, 0.01);
+        assert_eq!(
+            (value(&low, 0), value(&low, 1), value(&low, 2)),
+            (2.0, 41.0, 1.0)
+        );
+    }
+
+    #[test]
+    fn a_small_program_is_scaled_up_to_the_target_size_first() {
+        let p = program(16, 8);
+        let top = scaled_up(&p, 44, 1 << 14).unwrap();
+        assert_eq!(parts(&top), (2048, 1024 * 1023 / 2, 2048));
+        assert!(scaled_up(&Program::default(), 0, 1 << 14).is_none());
     }
 }

@@ -69,7 +69,7 @@ pub fn sweep_and_judge(
     expected: Option<Class>,
     t: &Thresholds,
 ) -> Result<Swept> {
-    let sweep = crate::sweep::sweep_programs(program, size, max_loop);
+    let sweep = crate::sweep::sweep_programs(exec, program, size, max_loop)?;
     let sweep_fb = if sweep.is_empty() {
         Vec::new()
     } else {

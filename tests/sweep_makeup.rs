@@ -1,0 +1,101 @@
+//! The verdict sweep keeps the input's make-up (real binary, real worker): a program whose
+//! first loop adds n distinct keys and whose second appends `vec![key_i; i]` (n^2/2
+//! duplicates) gave `Vec::dedup` (2 edges per element before the first duplicate, 3 after)
+//! a cost per element drifting from 2 to 2.7 when both loops were scaled by one factor, and
+//! the fit said O(n log n). Each part scaled so that it grows as the others do, the cost per
+//! element is flat and the verdict is linear. Deterministic: one program
+//! (`--max-programs 1`), no confirmation.
+
+use std::process::Command;
+
+use serde_json::{json, Value};
+
+fn perfsyn(args: &[&str]) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_perfsyn"))
+        .args(args)
+        .output()
+        .expect("run the perfsyn binary");
+    assert!(
+        out.status.success(),
+        "perfsyn {args:?} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+const VEC: &str = "Vec<Key>";
+
+/// `for i in 0..n { <stmts over i as a usize (var a) and Key::new(i) (var k)>; <call> }`.
+fn looped(n: u32, a: usize, b: usize, k: usize, call: Value) -> Value {
+    json!({"Repeat": {"n": n, "body": [
+        {"Lit": {"out": a, "value": {"Index": {"ty": "Usize", "pattern": "I"}}}},
+        {"Lit": {"out": b, "value": {"Index": {"ty": "U64", "pattern": "I"}}}},
+        {"Ctor": {"out": k, "ty": "Key", "ctor": "new", "args": [b]}},
+        call
+    ]}})
+}
+
+#[test]
+fn a_loop_adding_n_squared_elements_keeps_its_share_and_dedup_stays_linear() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run.json");
+    let run = run.to_str().unwrap();
+    let common = [
+        "--method",
+        "Vec::dedup",
+        "--seed",
+        "1",
+        "--max-programs",
+        "1",
+        "--confirm-top",
+        "0",
+        "--json",
+    ];
+    // A run file to start from; its best program is replaced below.
+    let mut args = vec!["explore"];
+    args.extend(common);
+    args.extend(["--out", run]);
+    perfsyn(&args);
+    let mut file: Value = serde_json::from_str(&std::fs::read_to_string(run).unwrap()).unwrap();
+    let call = |method: &str, args: Value| json!({"Call": {"out": null, "ty": VEC, "method": method, "recv": 0, "args": args, "under_test": false}});
+    file["report"]["best"]["program"] = json!({
+        "vars": [VEC, "usize", "u64", "Key", "usize", "u64", "Key", VEC],
+        "body": [
+            {"Ctor": {"out": 0, "ty": VEC, "ctor": "new", "args": []}},
+            // vec.resize(i, Key::new(i)): one new distinct key per iteration.
+            looped(512, 1, 2, 3, call("resize", json!([1, 3]))),
+            // vec.append(&mut vec![Key::new(i); i]): i copies of one key per iteration.
+            json!({"Repeat": {"n": 256, "body": [
+                {"Lit": {"out": 4, "value": {"Index": {"ty": "Usize", "pattern": "I"}}}},
+                {"Lit": {"out": 5, "value": {"Index": {"ty": "U64", "pattern": "I"}}}},
+                {"Ctor": {"out": 6, "ty": "Key", "ctor": "new", "args": [5]}},
+                {"Ctor": {"out": 7, "ty": VEC, "ctor": "from_elem", "args": [6, 4]}},
+                call("append", json!([7]))
+            ]}}),
+            {"Call": {"out": null, "ty": VEC, "method": "dedup", "recv": 0, "args": [], "under_test": true}}
+        ]
+    });
+    let start = dir.path().join("start.json");
+    std::fs::write(&start, file.to_string()).unwrap();
+
+    let mut args = vec!["explore"];
+    args.extend(common);
+    args.extend(["--from", start.to_str().unwrap()]);
+    let r = perfsyn(&args);
+    assert_eq!(r["points_from"], "sweep", "{r}");
+    let per_element: Vec<f64> = r["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p[1].as_f64().unwrap() / p[0].as_f64().unwrap())
+        .collect();
+    let (lo, hi) = per_element
+        .iter()
+        .fold((f64::MAX, 0.0f64), |(l, h), &c| (l.min(c), h.max(c)));
+    assert!(
+        hi / lo < 1.05,
+        "cost per element {per_element:?} drifts: the make-up changed"
+    );
+    assert_eq!(r["verdict"], "no-bottleneck", "{}", r["reason"]);
+    assert_eq!(r["empirical"], "O(n)", "{}", r["reason"]);
+}
