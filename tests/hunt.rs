@@ -108,7 +108,7 @@ fn sigkill_mid_hunt_then_resume_loses_and_repeats_no_method() {
 
     // Without --resume the directory is refused, and left as it is.
     let (code, _, err) = perfsyn_text(&hunt_args(d, "1s"));
-    assert_eq!(code, 1, "{err}");
+    assert_eq!(code, 2, "{err}");
     assert!(err.contains("pass --resume"), "{err}");
     assert_eq!(run_files(&dir), before);
 
@@ -248,7 +248,7 @@ fn check_refused(setup: impl FnOnce(&Path), extra: &[&str], expect: &str) {
     let mut args = vec!["hunt", "--out", dir.to_str().unwrap()];
     args.extend(extra);
     let (code, _, err) = perfsyn_text(&args);
-    assert_eq!(code, 1, "{args:?}: {err}");
+    assert_eq!(code, 2, "{args:?}: {err}");
     let err = err.trim_end();
     assert!(err.contains(expect), "{args:?}: {err}");
     assert_eq!(err.lines().count(), 1, "not one line: {err}");

@@ -82,7 +82,7 @@ fn planted_regression_is_reported_with_cost_and_time_ratios() {
 }
 
 #[test]
-fn identical_versions_are_no_bottleneck_and_not_significantly_different() {
+fn identical_versions_are_no_bottleneck_with_equal_costs_and_a_timed_confirmation() {
     let dir = tempfile::tempdir().unwrap();
     let r = explore(
         dir.path(),
@@ -95,11 +95,11 @@ fn identical_versions_are_no_bottleneck_and_not_significantly_different() {
     let confirmed = r["confirmation"]["confirmed"].as_array().unwrap();
     assert!(!confirmed.is_empty());
     assert_eq!(confirmed[0]["cost_ratio"].as_f64(), Some(1.0));
-    assert_eq!(
-        r["time_significant"], false,
-        "identical code measured as different: {}",
-        confirmed[0]
-    );
+    // Whether the two twins' times differ significantly is a wall-clock outcome (under a
+    // loaded `cargo test` it once came out 1.06 apart with p = 0.036), so it is not asserted
+    // here; `confirm::significant`'s unit tests cover the rule on fixed samples. The field is
+    // there and is a boolean.
+    assert!(r["time_significant"].is_boolean(), "{}", confirmed[0]);
 }
 
 #[test]

@@ -216,7 +216,7 @@ fn report_refuses_partitions_of_different_hunts_in_one_line() {
         "--out",
         merged.to_str().unwrap(),
     ]);
-    assert_eq!(code, 1, "{err}");
+    assert_eq!(code, 2, "{err}");
     let err = err.trim_end();
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
@@ -233,10 +233,10 @@ fn report_refuses_partitions_of_different_hunts_in_one_line() {
         "--out",
         merged.to_str().unwrap(),
     ]);
-    assert_eq!(code, 1, "{err}");
+    assert_eq!(code, 2, "{err}");
     assert!(err.contains("partition 1/2"), "{err}");
     let (code, _, err) = perfsyn_text(&["report", a.to_str().unwrap(), b.to_str().unwrap()]);
-    assert_eq!(code, 1, "{err}");
+    assert_eq!(code, 2, "{err}");
     assert!(err.contains("needs --out"), "{err}");
     // A bad k/N is refused before anything runs.
     let (code, _, err) = perfsyn_text(&["hunt", "--all", "--partition", "3/2", "--out", "x"]);

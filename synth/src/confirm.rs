@@ -11,10 +11,10 @@
 //!
 //! Significance: Welch's two-sample t-test (unequal variances) at the 95% level, plus a
 //! practical threshold: a difference is called significant only if p < 0.05 *and* the time
-//! ratio is outside `[1/(1+DELTA), 1+DELTA]` with [`DELTA`] = 5%, as SpeedGun does. Two
-//! builds of identical code are never perfectly equal (code alignment, cache sets), and with
-//! low-noise measurements a 1% gap would pass the t-test alone; it is not a performance
-//! difference anyone should act on. The per-arm 95% confidence intervals (Student-t) are
+//! ratio is outside `[1/(1+DELTA), 1+DELTA]` with [`DELTA`] = 10% (SpeedGun uses 5%; see
+//! [`DELTA`] for why ours is wider). Two builds of identical code are never perfectly equal
+//! (code alignment, cache sets), and with low-noise measurements a 1% gap would pass the
+//! t-test alone; it is not a performance difference anyone should act on. The per-arm 95% confidence intervals (Student-t) are
 //! reported beside the verdict.
 //!
 //! Severe outliers (outside Tukey's outer fences, Q1 - 3 IQR and Q3 + 3 IQR) are dropped
@@ -33,8 +33,12 @@ use crate::exec::Executor;
 /// minimum for a t-interval to be robust against moderate non-normality).
 pub const MIN_REPS: usize = 30;
 
-/// Practical-significance margin: time ratios within 1 ± 5% are never called significant.
-pub const DELTA: f64 = 0.05;
+/// Practical-significance margin: time ratios within 1 ± 10% are never called significant.
+/// SpeedGun's 5% assumes both versions run in one process; ours run in two twin worker
+/// processes (one bound to each version), and two twins of identical code (`MinStack::push`,
+/// ~75 ns per call, at load 8) measured 1.060 apart with p = 0.036, which 5% called a
+/// significant difference. The cost oracle's own threshold (t_rel = 1.2) is wider still.
+pub const DELTA: f64 = 0.10;
 
 /// Significance level of the Welch test (two-sided).
 pub const ALPHA: f64 = 0.05;
