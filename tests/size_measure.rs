@@ -4,22 +4,9 @@
 //! the heap bytes the worker counts give it the capacity, and the verdict says so.
 //! Deterministic: one program (`--max-programs 1`), no confirmation.
 
-use std::process::Command;
+mod common;
 
 use serde_json::{json, Value};
-
-fn perfsyn(args: &[&str]) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_perfsyn"))
-        .args(args)
-        .output()
-        .expect("run the perfsyn binary");
-    assert!(
-        out.status.success(),
-        "perfsyn {args:?} failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
 
 /// `for i in 0..4096 { m.<method>(Key::new(i)) }` into variables `a` (u64) and `b` (Key).
 fn fill(method: &str, a: usize, b: usize) -> Value {
@@ -35,26 +22,7 @@ const MAP: &str = "HashMap<Key,u64,FixedState>";
 #[test]
 fn clearing_a_map_that_shrank_is_judged_in_heap_bytes() {
     let dir = tempfile::tempdir().unwrap();
-    let run = dir.path().join("run.json");
-    let run = run.to_str().unwrap();
-    let common = [
-        "--method",
-        "HashMap::clear",
-        "--seed",
-        "1",
-        "--max-programs",
-        "1",
-        "--confirm-top",
-        "0",
-        "--json",
-    ];
-    // A run file to start from; its best program is replaced below.
-    let mut args = vec!["explore"];
-    args.extend(common);
-    args.extend(["--out", run]);
-    perfsyn(&args);
-    let mut file: Value = serde_json::from_str(&std::fs::read_to_string(run).unwrap()).unwrap();
-    file["report"]["best"]["program"] = json!({
+    let program = json!({
         "vars": [MAP, "u64", "Key", "u64", "Key", "u64", "Key"],
         "body": [
             {"Ctor": {"out": 0, "ty": MAP, "ctor": "default", "args": []}},
@@ -66,13 +34,7 @@ fn clearing_a_map_that_shrank_is_judged_in_heap_bytes() {
             {"Call": {"out": null, "ty": MAP, "method": "clear", "recv": 0, "args": [], "under_test": true}}
         ]
     });
-    let start = dir.path().join("start.json");
-    std::fs::write(&start, file.to_string()).unwrap();
-
-    let mut args = vec!["explore"];
-    args.extend(common);
-    args.extend(["--expect", "O(1)", "--from", start.to_str().unwrap()]);
-    let r = perfsyn(&args);
+    let r = common::explore_program(dir.path(), "HashMap::clear", program, &["--expect", "O(1)"]);
     assert_eq!(r["points_from"], "sweep-heap-bytes", "{r}");
     assert_eq!(r["verdict"], "bottleneck", "{}", r["reason"]);
     assert_eq!(r["empirical"], "O(n)", "{}", r["reason"]);

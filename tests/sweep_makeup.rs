@@ -6,22 +6,9 @@
 //! element is flat and the verdict is linear. Deterministic: one program
 //! (`--max-programs 1`), no confirmation.
 
-use std::process::Command;
+mod common;
 
 use serde_json::{json, Value};
-
-fn perfsyn(args: &[&str]) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_perfsyn"))
-        .args(args)
-        .output()
-        .expect("run the perfsyn binary");
-    assert!(
-        out.status.success(),
-        "perfsyn {args:?} failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
 
 const VEC: &str = "Vec<Key>";
 
@@ -38,27 +25,8 @@ fn looped(n: u32, a: usize, b: usize, k: usize, call: Value) -> Value {
 #[test]
 fn a_loop_adding_n_squared_elements_keeps_its_share_and_dedup_stays_linear() {
     let dir = tempfile::tempdir().unwrap();
-    let run = dir.path().join("run.json");
-    let run = run.to_str().unwrap();
-    let common = [
-        "--method",
-        "Vec::dedup",
-        "--seed",
-        "1",
-        "--max-programs",
-        "1",
-        "--confirm-top",
-        "0",
-        "--json",
-    ];
-    // A run file to start from; its best program is replaced below.
-    let mut args = vec!["explore"];
-    args.extend(common);
-    args.extend(["--out", run]);
-    perfsyn(&args);
-    let mut file: Value = serde_json::from_str(&std::fs::read_to_string(run).unwrap()).unwrap();
     let call = |method: &str, args: Value| json!({"Call": {"out": null, "ty": VEC, "method": method, "recv": 0, "args": args, "under_test": false}});
-    file["report"]["best"]["program"] = json!({
+    let program = json!({
         "vars": [VEC, "usize", "u64", "Key", "usize", "u64", "Key", VEC],
         "body": [
             {"Ctor": {"out": 0, "ty": VEC, "ctor": "new", "args": []}},
@@ -75,13 +43,7 @@ fn a_loop_adding_n_squared_elements_keeps_its_share_and_dedup_stays_linear() {
             {"Call": {"out": null, "ty": VEC, "method": "dedup", "recv": 0, "args": [], "under_test": true}}
         ]
     });
-    let start = dir.path().join("start.json");
-    std::fs::write(&start, file.to_string()).unwrap();
-
-    let mut args = vec!["explore"];
-    args.extend(common);
-    args.extend(["--from", start.to_str().unwrap()]);
-    let r = perfsyn(&args);
+    let r = common::explore_program(dir.path(), "Vec::dedup", program, &[]);
     assert_eq!(r["points_from"], "sweep", "{r}");
     let per_element: Vec<f64> = r["points"]
         .as_array()

@@ -69,3 +69,39 @@ pub fn git(dir: &Path, args: &[&str]) {
         .success();
     assert!(ok, "git {args:?}");
 }
+
+/// Explores `method` on one given program (deterministic: `--max-programs 1`, no
+/// confirmation) and returns the JSON report: a first run writes a run file, its best program
+/// is replaced by `program`, and `explore --from` starts from it with `extra` flags.
+pub fn explore_program(
+    dir: &Path,
+    method: &str,
+    program: serde_json::Value,
+    extra: &[&str],
+) -> serde_json::Value {
+    let run = dir.join("run.json");
+    let common = [
+        "explore",
+        "--method",
+        method,
+        "--seed",
+        "1",
+        "--max-programs",
+        "1",
+        "--confirm-top",
+        "0",
+        "--json",
+    ];
+    let mut args = common.to_vec();
+    args.extend(["--out", run.to_str().unwrap()]);
+    perfsyn_json(&args);
+    let mut file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&run).unwrap()).unwrap();
+    file["report"]["best"]["program"] = program;
+    let start = dir.join("start.json");
+    std::fs::write(&start, file.to_string()).unwrap();
+    let mut args = common.to_vec();
+    args.extend(extra);
+    args.extend(["--from", start.to_str().unwrap()]);
+    perfsyn_json(&args)
+}
