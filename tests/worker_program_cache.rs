@@ -26,21 +26,6 @@ fn start() -> Pool {
     Pool::start(cfg).expect("start the pool")
 }
 
-/// Everything of a feedback record but the clocks.
-fn deterministic(f: &Feedback) -> impl std::fmt::Debug + PartialEq {
-    (
-        f.outcome.clone(),
-        f.heap_bytes,
-        f.cost.edges,
-        f.cost.probe_ops,
-        f.cost.bytes_moved,
-        f.cost.allocs,
-        f.cost.alloc_bytes,
-        f.input_size,
-        f.calls,
-    )
-}
-
 /// `v` filled with `n` keys, then `contains` measured inside a loop of `m` iterations.
 fn measured_in_loop(n: u32, m: u32) -> Program {
     let mut p = Program::default();

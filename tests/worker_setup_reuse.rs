@@ -112,21 +112,6 @@ fn hostile_after_setup(method: &str) -> Program {
     p
 }
 
-/// Everything of a feedback record but the clocks.
-fn deterministic(f: &Feedback) -> impl std::fmt::Debug + PartialEq {
-    (
-        f.outcome.clone(),
-        f.heap_bytes,
-        f.cost.edges,
-        f.cost.probe_ops,
-        f.cost.bytes_moved,
-        f.cost.allocs,
-        f.cost.alloc_bytes,
-        f.input_size,
-        f.calls,
-    )
-}
-
 fn compare(batch: &[Program], fuel: u64, workers: usize) -> (u64, Vec<Feedback>) {
     let mut reuse = start(true, workers, fuel);
     let got = reuse.run(batch).unwrap();

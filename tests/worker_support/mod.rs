@@ -7,7 +7,9 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use perfsyn_profiler_ipc::{IntTy, Literal, Pattern, Pool, PoolConfig, Program, Stmt, Var};
+use perfsyn_profiler_ipc::{
+    Feedback, IntTy, Literal, Pattern, Pool, PoolConfig, Program, Stmt, Var,
+};
 
 /// The instrumented worker, built once per test binary (cached in target/perfsyn-worker).
 pub fn worker() -> PathBuf {
@@ -213,4 +215,20 @@ pub fn log_log_slope(points: &[(f64, f64)]) -> f64 {
     let cov: f64 = xs.iter().zip(&ys).map(|(x, y)| (x - mx) * (y - my)).sum();
     let var: f64 = xs.iter().map(|x| (x - mx) * (x - mx)).sum();
     cov / var
+}
+
+/// Everything of a feedback record but the clocks: what two paths of one program (fresh and
+/// reused setup, first run and cached) must give alike.
+pub fn deterministic(f: &Feedback) -> impl std::fmt::Debug + PartialEq {
+    (
+        f.outcome.clone(),
+        f.heap_bytes,
+        f.cost.edges,
+        f.cost.probe_ops,
+        f.cost.bytes_moved,
+        f.cost.allocs,
+        f.cost.alloc_bytes,
+        f.input_size,
+        f.calls,
+    )
 }
