@@ -18,10 +18,10 @@ use serde::Serialize;
 
 use crate::exec::Executor;
 use crate::explore::{explore, ExploreConfig, ExploreReport, OracleKind};
-use crate::oracle::asymptotic::{ScoreKind, Thresholds};
+use crate::oracle::asymptotic::ScoreKind;
 use crate::oracle::relative::{self, Direction};
 use crate::oracle::Obs;
-use crate::search::{sides, Budget, SearchConfig, StrategyKind};
+use crate::search::{sides, StrategyKind};
 use crate::suite::case::{Case, Expected};
 use crate::suite::judge::{outcome, relative_outcome, Outcome};
 use crate::verdict::Verdict;
@@ -106,24 +106,15 @@ pub struct Report {
 /// budget, without wall-clock confirmation.
 pub fn explore_config(c: &Case, strategy: StrategyKind, seed: u64, programs: u64) -> ExploreConfig {
     ExploreConfig {
-        method: c.method.clone(),
-        strategy,
-        oracle: OracleKind::Relative,
-        score: ScoreKind::Growth,
-        direction: Direction::Both,
         t_rel: T_REL,
-        thresholds: Thresholds::default(),
-        expect: None,
-        search: SearchConfig {
-            budget: Budget::Programs(programs),
+        ..ExploreConfig::bench(
+            &c.method,
+            strategy,
+            OracleKind::Relative,
+            ScoreKind::Growth,
             seed,
-            ..SearchConfig::default()
-        },
-        start: None,
-        confirm: crate::confirm::ConfirmConfig {
-            top: 0,
-            ..Default::default()
-        },
+            programs,
+        )
     }
 }
 

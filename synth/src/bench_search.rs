@@ -17,9 +17,8 @@ use serde::Serialize;
 
 use crate::exec::Executor;
 use crate::explore::{explore, ExploreConfig, OracleKind};
-use crate::oracle::asymptotic::{ScoreKind, Thresholds};
-use crate::oracle::relative::Direction;
-use crate::search::{Budget, SearchConfig, StrategyKind};
+use crate::oracle::asymptotic::ScoreKind;
+use crate::search::StrategyKind;
 use crate::suite::case::{self, Case};
 use crate::suite::judge::{outcome, Outcome};
 use crate::verdict::Verdict;
@@ -121,26 +120,14 @@ pub fn run(
                         score,
                         strategy.name()
                     ));
-                    let ec = ExploreConfig {
-                        method: case.method.clone(),
+                    let ec = ExploreConfig::bench(
+                        &case.method,
                         strategy,
-                        oracle: OracleKind::Asymptotic,
+                        OracleKind::Asymptotic,
                         score,
-                        direction: Direction::Both,
-                        t_rel: 1.2,
-                        thresholds: Thresholds::default(),
-                        expect: None,
-                        search: SearchConfig {
-                            budget: Budget::Programs(cfg.max_programs),
-                            seed,
-                            ..SearchConfig::default()
-                        },
-                        start: None,
-                        confirm: crate::confirm::ConfirmConfig {
-                            top: 0,
-                            ..Default::default()
-                        },
-                    };
+                        seed,
+                        cfg.max_programs,
+                    );
                     let t = Instant::now();
                     let r = explore(exec, &ec, &mut |_| {})?;
                     let o = outcome(case, Ok(&r), ec.t_rel);

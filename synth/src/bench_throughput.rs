@@ -15,9 +15,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::exec::Executor;
 use crate::explore::{explore, ExploreConfig, OracleKind};
-use crate::oracle::asymptotic::{ScoreKind, Thresholds};
-use crate::oracle::relative::Direction;
-use crate::search::{Budget, SearchConfig, StrategyKind};
+use crate::oracle::asymptotic::ScoreKind;
+use crate::search::StrategyKind;
 
 /// Methods measured by default (`corpus/cases/throughput.json`: data with the corpus, not
 /// names in engine code): vectors, ordered and hashed maps, with setups of thousands of
@@ -90,26 +89,14 @@ pub fn run(
 ) -> Result<ThroughputBench> {
     let mut out = Vec::new();
     for m in methods {
-        let cfg = ExploreConfig {
-            method: m.clone(),
-            strategy: StrategyKind::Astar,
-            oracle: OracleKind::Asymptotic,
-            score: ScoreKind::Growth,
-            direction: Direction::Both,
-            t_rel: 1.2,
-            thresholds: Thresholds::default(),
-            expect: None,
-            search: SearchConfig {
-                budget: Budget::Programs(max_programs),
-                seed,
-                ..SearchConfig::default()
-            },
-            start: None,
-            confirm: crate::confirm::ConfirmConfig {
-                top: 0,
-                ..Default::default()
-            },
-        };
+        let cfg = ExploreConfig::bench(
+            m,
+            StrategyKind::Astar,
+            OracleKind::Asymptotic,
+            ScoreKind::Growth,
+            seed,
+            max_programs,
+        );
         let mut timed = Timed {
             inner: exec,
             busy_ns: 0,

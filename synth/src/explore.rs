@@ -68,6 +68,40 @@ pub struct ExploreConfig {
     pub confirm: ConfirmConfig,
 }
 
+impl ExploreConfig {
+    /// A benchmark's run: `budget` programs from `seed`, both directions, t_rel 1.2, default
+    /// thresholds, no wall-clock confirmation (its figures must not depend on the clock).
+    pub fn bench(
+        method: &str,
+        strategy: StrategyKind,
+        oracle: OracleKind,
+        score: ScoreKind,
+        seed: u64,
+        budget: u64,
+    ) -> ExploreConfig {
+        ExploreConfig {
+            method: method.to_string(),
+            strategy,
+            oracle,
+            score,
+            direction: Direction::Both,
+            t_rel: 1.2,
+            thresholds: Thresholds::default(),
+            expect: None,
+            search: SearchConfig {
+                budget: crate::search::Budget::Programs(budget),
+                seed,
+                ..SearchConfig::default()
+            },
+            start: None,
+            confirm: ConfirmConfig {
+                top: 0,
+                ..Default::default()
+            },
+        }
+    }
+}
+
 /// The best program of a run, as reported.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct BestProgram {
