@@ -38,16 +38,30 @@ pub fn workspace_root() -> PathBuf {
 }
 
 /// The host triple rustc was built for (cargo needs it explicitly to scope RUSTFLAGS).
-fn host_triple() -> Result<String> {
+///
+/// Asked in the crate's own directory, so that a `rust-toolchain.toml` there picks the same
+/// rustc as the build; when that toolchain cannot run (not installed), rustc's own complaint
+/// is the error, not a missing line of its output.
+fn host_triple(crate_dir: &Path) -> Result<String> {
     let out = Command::new(rustc())
         .arg("-vV")
+        .current_dir(crate_dir)
         .output()
         .context("cannot run `rustc -vV`: is a Rust toolchain installed?")?;
     let text = String::from_utf8_lossy(&out.stdout);
-    text.lines()
-        .find_map(|l| l.strip_prefix("host: "))
-        .map(str::to_string)
-        .context("`rustc -vV` printed no host triple")
+    if let Some(triple) = text.lines().find_map(|l| l.strip_prefix("host: ")) {
+        return Ok(triple.to_string());
+    }
+    let err = String::from_utf8_lossy(&out.stderr);
+    let why = err
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("no output");
+    bail!(
+        "rustc cannot run in {}: {} (install that toolchain, or change the crate's rust-toolchain file)",
+        crate_dir.display(),
+        why.trim()
+    )
 }
 
 fn cargo() -> String {
@@ -224,7 +238,7 @@ fn build_at(
             h.manifest.display()
         );
     }
-    let triple = host_triple()?;
+    let triple = host_triple(&h.crate_dir)?;
     let target = build_dir(h, build);
     let mut cmd = Command::new(cargo());
     cmd.current_dir(&h.crate_dir)
