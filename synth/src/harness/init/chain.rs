@@ -130,7 +130,12 @@ fn reach(
 ) {
     // The borrowing type's parameters instantiated as its impls bound them; in practice it
     // shares the owner's (`VacantEntry<'a, T>` of `Slab<T>`).
-    let Ok(subst) = instantiate(&b.generics, b.impls.iter().map(|i| &i.generics), true) else {
+    let Ok(subst) = instantiate(
+        &b.generics,
+        b.impls.iter().map(|i| &i.generics),
+        true,
+        &HashMap::new(),
+    ) else {
         return;
     };
     let no_self = String::new();

@@ -469,4 +469,32 @@ mod tests {
         );
         assert!(text.contains("drain_all_remaining(mut self)"), "{text}");
     }
+
+    /// A parameter the probe key cannot fill takes the default the crate declares for it
+    /// (skiplist's `SkipList<T, const N: usize = 16, G: LevelGenerator = Geometric>`), named
+    /// by its full path; without a default the type is still skipped with the reason.
+    #[test]
+    fn a_parameter_with_a_declared_default_takes_it() {
+        let lib = r#"
+            pub trait Levels { fn level(&mut self) -> usize; }
+            #[derive(Default)]
+            pub struct Coin;
+            impl Levels for Coin { fn level(&mut self) -> usize { 1 } }
+            pub struct Skip<T, const N: usize = 16, G: Levels = Coin> { v: Vec<T>, g: G }
+            impl<T: Ord, const N: usize, G: Levels + Default> Skip<T, N, G> {
+                pub fn new() -> Self { Skip { v: Vec::new(), g: G::default() } }
+                pub fn insert(&mut self, t: T) { self.v.push(t) }
+            }
+            pub struct NoDefault<G: Levels> { g: G }
+            impl<G: Levels> NoDefault<G> { pub fn len(&self) -> usize { 0 } }
+        "#;
+        let (m, text) = generate(&[("lib.rs", lib)], &[]);
+        let registered: Vec<&str> = m.types.iter().map(|t| t.path.as_str()).collect();
+        assert!(registered.contains(&"Skip"), "{registered:?}\n{text}");
+        assert!(text.contains("Skip<Key,16,demo::Coin>"), "{text}");
+        assert!(
+            text.contains("// skipped: NoDefault: its parameter G needs Levels"),
+            "{text}"
+        );
+    }
 }

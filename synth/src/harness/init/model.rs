@@ -195,8 +195,14 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
         String,
         bool,
     )> = Vec::new();
+    let named = default_paths(lib, scan);
     for t in scan.types.iter().filter(|t| t.reachable) {
-        let subst = match instantiate(&t.generics, t.impls.iter().map(|i| &i.generics), false) {
+        let subst = match instantiate(
+            &t.generics,
+            t.impls.iter().map(|i| &i.generics),
+            false,
+            &named,
+        ) {
             Ok(s) => s,
             Err(reason) => {
                 model.unregistered_methods += method_count(t);
@@ -987,15 +993,60 @@ fn generic_arg_of(b: &TypeParamBound, trait_name: &str) -> Option<String> {
     }
 }
 
+/// The full path (`lib::a::T`) of every reachable type of the crate whose identifier is
+/// unique, by identifier: what a parameter's default (`G: LevelGenerator = Geometric`) names.
+fn default_paths(lib: &str, scan: &Scan) -> HashMap<String, String> {
+    let counts = ident_counts(&scan.types);
+    scan.types
+        .iter()
+        .filter(|t| t.reachable && counts.get(&t.ident) == Some(&1))
+        .map(|t| {
+            let full = std::iter::once(lib.to_string())
+                .chain(t.public_path.iter().cloned())
+                .collect::<Vec<_>>()
+                .join("::");
+            (t.ident.clone(), full)
+        })
+        .collect()
+}
+
+/// The default a type parameter declares (`= Geometric`), as the harness can name it: a type
+/// of the crate (by `named`, its full path) or a primitive; `None` for anything else.
+fn declared_default(t: &syn::TypeParam, named: &HashMap<String, String>) -> Option<String> {
+    let (_, syn::Type::Path(tp)) = t.default.as_ref()? else {
+        return None;
+    };
+    if tp.qself.is_some() || tp.path.segments.len() != 1 {
+        return None;
+    }
+    let seg = &tp.path.segments[0];
+    if !seg.arguments.is_empty() {
+        return None;
+    }
+    let id = seg.ident.to_string();
+    const PRIMITIVES: &[&str] = &[
+        "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
+        "bool", "char",
+    ];
+    if PRIMITIVES.contains(&id.as_str()) {
+        return Some(id);
+    }
+    named.get(&id).cloned()
+}
+
 /// The instantiation of a type's generic parameters: each type parameter gets `Key` if its
 /// bounds (on the type and on every inherent impl) are among the probe key's traits, else
-/// `u64` if they are among `u64`'s; const parameters get 64.
+/// `u64` if they are among `u64`'s, else the default it declares (`G: LevelGenerator =
+/// Geometric`: the crate's author chose it for callers who do not care, which is what a
+/// program is); const parameters get their declared default, else 64.
 pub(super) fn instantiate<'a>(
     g: &syn::Generics,
     impls: impl Iterator<Item = &'a syn::Generics>,
     borrowing_ok: bool,
+    named: &HashMap<String, String>,
 ) -> Result<HashMap<String, String>, String> {
     let mut bounds: HashMap<String, BTreeSet<String>> = HashMap::new();
+    let mut defaults: HashMap<String, String> = HashMap::new();
     let mut consts = Vec::new();
     for p in &g.params {
         match p {
@@ -1011,8 +1062,17 @@ pub(super) fn instantiate<'a>(
                     .entry(t.ident.to_string())
                     .or_default()
                     .extend(trait_names(&t.bounds));
+                if let Some(d) = declared_default(t, named) {
+                    defaults.insert(t.ident.to_string(), d);
+                }
             }
-            GenericParam::Const(c) => consts.push(c.ident.to_string()),
+            GenericParam::Const(c) => {
+                let default = match &c.default {
+                    Some((_, syn::Expr::Lit(l))) => Some(l.lit.to_token_stream().to_string()),
+                    _ => None,
+                };
+                consts.push((c.ident.to_string(), default));
+            }
         }
     }
     // Impl blocks name the type's parameters the same way in practice (`impl<T: Ord> S<T>`).
@@ -1052,6 +1112,8 @@ pub(super) fn instantiate<'a>(
             "Key"
         } else if u64_ok {
             "u64"
+        } else if let Some(d) = defaults.get(&name) {
+            d.as_str()
         } else {
             let extra: Vec<&String> = bs
                 .iter()
@@ -1068,8 +1130,8 @@ pub(super) fn instantiate<'a>(
         };
         subst.insert(name, pick.to_string());
     }
-    for c in consts {
-        subst.insert(c, "64".to_string());
+    for (c, default) in consts {
+        subst.insert(c, default.unwrap_or_else(|| "64".to_string()));
     }
     Ok(subst)
 }
