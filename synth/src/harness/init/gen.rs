@@ -155,6 +155,13 @@ fn registration(s: &mut String, t: &TypeReg) {
     }
     s.push_str("        }\n        methods {\n");
     for f in &t.methods {
+        if f.suffix.is_some() && f.expected.is_some() {
+            let _ = writeln!(
+                s,
+                "            // {}: the returned iterator is consumed, so the class includes the O(n) walk over its items",
+                f.name
+            );
+        }
         let _ = writeln!(s, "            {}", method_line(f));
     }
     s.push_str("        }\n        fields {}\n    }\n\n");
