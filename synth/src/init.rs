@@ -3,10 +3,10 @@
 //! that runs without a panic, trying further candidates before giving up.
 
 use anyhow::Result;
-use perfsyn_profiler_ipc::{Outcome, Program, Stmt};
+use perfsyn_profiler_ipc::{Mode, Outcome, Program, Stmt};
 
 use crate::exec::Executor;
-use crate::mutate::{init_fresh, Choice, MutationConfig};
+use crate::mutate::{creatable, init_fresh, Choice, MutationConfig};
 use crate::spec::MethodRef;
 
 /// How many candidate initial programs are tried, in one batch.
@@ -86,6 +86,18 @@ pub fn initial_program(
     if let Some(i) = fb.iter().position(|f| f.outcome == Outcome::Ok) {
         return Ok(Initial::Found(cands[i].clone()));
     }
+    let grown: Vec<Program> = cands
+        .iter()
+        .flat_map(|c| grown_candidates(c, target, &schema, cfg))
+        .filter(|p| seen.insert(p.clone()))
+        .take(CANDIDATES)
+        .collect();
+    if !grown.is_empty() {
+        let gfb = exec.run(&grown)?;
+        if let Some(i) = gfb.iter().position(|f| f.outcome == Outcome::Ok) {
+            return Ok(Initial::Found(grown[i].clone()));
+        }
+    }
     let reason = match &fb[0].outcome {
         Outcome::Panic { message, .. } => {
             format!("every candidate failed; the first panicked: {message}")
@@ -93,4 +105,178 @@ pub fn initial_program(
         o => format!("every candidate failed; the first ended with {}", o.label()),
     };
     Ok(Initial::NotFound(reason))
+}
+
+/// How many times a grown candidate calls the growing method before the call under test.
+const GROWN_CALLS: u32 = 4;
+
+/// Candidates for a method that panics on an empty receiver (`remove(index)`, `swap(a, b)`,
+/// `pop().unwrap()`-like methods): the receiver first takes [`GROWN_CALLS`] calls, in a loop,
+/// of one of its own `&mut self` methods (arguments from the loop index), one candidate per
+/// such method. Algorithm 4 only concretizes operands with constructors, so for these methods
+/// no candidate ever ran (skiplist's `SkipList::remove`, sorted-vec's `remove_index`).
+fn grown_candidates(
+    base: &Program,
+    target: &MethodRef<'_>,
+    schema: &perfsyn_profiler_ipc::ApiSchema,
+    cfg: &MutationConfig,
+) -> Vec<Program> {
+    let Some(at) = base.body.iter().position(|s| {
+        matches!(
+            s,
+            Stmt::Call {
+                under_test: true,
+                ..
+            }
+        )
+    }) else {
+        return Vec::new();
+    };
+    let Stmt::Call { recv, .. } = &base.body[at] else {
+        return Vec::new();
+    };
+    let recv = *recv;
+    let Some(ty) = schema.ty(&target.ty.name) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for m in &ty.methods {
+        if m.receiver != Mode::Mut
+            || m.name == target.method.name
+            || !m.params.iter().all(|q| creatable(schema, &q.ty, 2))
+        {
+            continue;
+        }
+        let mut p = base.clone();
+        let mut digits = Vec::new();
+        let mut choice = Choice::Nth(&mut digits, 0);
+        let mut body = Vec::new();
+        let mut args = Vec::new();
+        let mut ok = true;
+        for q in &m.params {
+            match init_fresh(&mut p, schema, cfg, &q.ty, true, &mut choice, 2) {
+                Some((s, v)) => {
+                    body.extend(s);
+                    args.push(v);
+                }
+                None => ok = false,
+            }
+        }
+        if !ok {
+            continue;
+        }
+        body.push(Stmt::Call {
+            out: None,
+            ty: target.ty.name.clone(),
+            method: m.name.clone(),
+            recv,
+            args,
+            under_test: false,
+        });
+        p.body.insert(
+            at,
+            Stmt::Repeat {
+                n: GROWN_CALLS,
+                body,
+            },
+        );
+        out.push(p);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use perfsyn_profiler_ipc::{
+        register_type, ApiSchema, Cost, Feedback, Outcome, Program, Registry, Stmt,
+    };
+
+    use super::{initial_program, Initial};
+    use crate::exec::Executor;
+    use crate::mutate::MutationConfig;
+    use crate::spec::resolve_method;
+
+    /// A stack whose `take(i)` panics unless `i` is below its length.
+    #[derive(Default)]
+    pub struct Stack {
+        keys: Vec<u64>,
+    }
+
+    impl Stack {
+        pub fn push(&mut self, k: u64) {
+            self.keys.push(k)
+        }
+        pub fn take(&mut self, i: usize) -> u64 {
+            self.keys.remove(i)
+        }
+    }
+
+    register_type! {
+        pub fn stack() -> Stack {
+            path: "Stack",
+            imports: [],
+            version: None,
+            size: [|s| s.keys.len() as u64],
+            ctors { new() => Stack::default(); }
+            methods {
+                push(mut self, k: copy u64);
+                take(mut self, i: copy usize) -> u64;
+            }
+            fields {}
+        }
+    }
+
+    /// Runs programs over `Stack` by counting pushes: `take` panics on a stack of at most
+    /// one key whatever the index (the pool's smallest value is 0 or 1).
+    struct Pushes(ApiSchema);
+
+    fn pushes(body: &[Stmt]) -> u32 {
+        body.iter()
+            .map(|s| match s {
+                Stmt::Call { method, .. } if method == "push" => 1,
+                Stmt::Repeat { n, body } => n * pushes(body),
+                _ => 0,
+            })
+            .sum()
+    }
+
+    impl Executor for Pushes {
+        fn schema(&self) -> &ApiSchema {
+            &self.0
+        }
+        fn run(&mut self, programs: &[Program]) -> anyhow::Result<Vec<Feedback>> {
+            Ok(programs
+                .iter()
+                .map(|p| Feedback {
+                    outcome: if pushes(&p.body) >= 2 {
+                        Outcome::Ok
+                    } else {
+                        Outcome::Panic {
+                            stmt: 0,
+                            message: "removal index out of bounds".into(),
+                        }
+                    },
+                    cost: Cost::default(),
+                    input_size: 0,
+                    heap_bytes: 0,
+                    calls: 1,
+                    hot: Vec::new(),
+                })
+                .collect())
+        }
+    }
+
+    /// A method that panics on an empty receiver gets an initial program that grows the
+    /// receiver first with one of its own methods.
+    #[test]
+    fn a_method_that_needs_a_grown_receiver_gets_one() {
+        let mut exec = Pushes(Registry::new(vec![stack()]).schema());
+        let schema = exec.0.clone();
+        let target = resolve_method(&schema, "Stack::take").unwrap();
+        let found = initial_program(&mut exec, &target, &MutationConfig::default()).unwrap();
+        let Initial::Found(p) = found else {
+            panic!("no initial program: {found:?}");
+        };
+        assert!(pushes(&p.body) >= 2, "{p:?}");
+    }
 }
