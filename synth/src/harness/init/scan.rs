@@ -444,7 +444,13 @@ pub fn documented_class(doc: &str) -> Option<String> {
             (depth == 0).then_some(k)
         });
         let Some(end) = end else { break };
-        let inner = after[..end].trim();
+        // Markdown inside the parentheses is not part of the class: bit-vec writes
+        // "Takes O([`len`]) time" (an intra-doc link to `len`).
+        let inner: String = after[..end]
+            .chars()
+            .filter(|c| !matches!(c, '[' | ']' | '`'))
+            .collect();
+        let inner = inner.trim();
         let before_ok = i == 0
             || !rest[..i]
                 .chars()
@@ -509,6 +515,9 @@ mod tests {
         assert_eq!(c("Runs in O(log n) time."), Some("O(log n)".into()));
         assert_eq!(c("This is O(1) amortized."), Some("O(1)".into()));
         assert_eq!(c("Takes O(len) time"), Some("O(n)".into()));
+        assert_eq!(c("Takes O([`len`]) time."), Some("O(n)".into()));
+        assert_eq!(c("Takes O(`n`) time."), Some("O(n)".into()));
+        assert_eq!(c("Costs O(n*m)."), None);
         assert_eq!(c("worst case O(n²)"), Some("O(n^2)".into()));
         assert_eq!(c("O(n log n) comparisons"), Some("O(n log n)".into()));
         assert_eq!(c("Returns the length."), None);
