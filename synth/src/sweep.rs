@@ -653,8 +653,12 @@ mod tests {
     #[test]
     fn a_length_drawn_from_a_hash_scales_with_the_others() {
         let p = resized(32, 1 << 16, 4096);
-        let size =
-            |q: &Program| Lengths(ApiSchema::default()).run(&[q.clone()]).unwrap()[0].input_size;
+        let size = |q: &Program| {
+            Lengths(ApiSchema::default())
+                .run(std::slice::from_ref(q))
+                .unwrap()[0]
+                .input_size
+        };
         let top = size(&p);
         assert!(top > 20_000, "the hash draws a long last length: {top}");
         let qs = quantities(&p);
