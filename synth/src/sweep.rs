@@ -114,9 +114,8 @@ pub fn quantities(p: &Program) -> Vec<Quantity> {
         match s {
             Stmt::Repeat { body, .. } => {
                 out.push(Quantity::Top(i));
-                let mut bounds = Vec::new();
-                hash_bounds(body, &mut bounds);
-                out.extend((0..bounds.len()).map(|k| Quantity::Bound { at: i, k }));
+                let bounds = hash_bounds(body).len();
+                out.extend((0..bounds).map(|k| Quantity::Bound { at: i, k }));
             }
             Stmt::Lit {
                 value: Literal::Int { value, .. },
@@ -129,7 +128,14 @@ pub fn quantities(p: &Program) -> Vec<Quantity> {
 }
 
 /// The bounds of the bounded hashes in `body`, depth first.
-fn hash_bounds(body: &[Stmt], out: &mut Vec<u32>) {
+fn hash_bounds(body: &[Stmt]) -> Vec<u32> {
+    let mut out = Vec::new();
+    each_hash_bound(&mut body.to_vec(), &mut |bound| out.push(*bound));
+    out
+}
+
+/// The bound of every bounded hash of `body`, depth first, to `f`.
+fn each_hash_bound(body: &mut [Stmt], f: &mut dyn FnMut(&mut u32)) {
     for s in body {
         match s {
             Stmt::Lit {
@@ -139,26 +145,8 @@ fn hash_bounds(body: &[Stmt], out: &mut Vec<u32>) {
                         ..
                     },
                 ..
-            } => out.push(*bound),
-            Stmt::Repeat { body, .. } => hash_bounds(body, out),
-            _ => {}
-        }
-    }
-}
-
-/// Every bounded-hash pattern of `body`, depth first, to `f`.
-fn each_bounded_hash(body: &mut [Stmt], f: &mut dyn FnMut(&mut u32, &mut u32)) {
-    for s in body {
-        match s {
-            Stmt::Lit {
-                value:
-                    Literal::Index {
-                        pattern: Pattern::HashBelow { seed, bound },
-                        ..
-                    },
-                ..
-            } => f(seed, bound),
-            Stmt::Repeat { body, .. } => each_bounded_hash(body, f),
+            } => f(bound),
+            Stmt::Repeat { body, .. } => each_hash_bound(body, f),
             _ => {}
         }
     }
@@ -255,9 +243,7 @@ fn value(p: &Program, q: Quantity) -> f64 {
             },
         ) => *value as f64,
         (Quantity::Bound { k, .. }, Stmt::Repeat { body, .. }) => {
-            let mut bounds = Vec::new();
-            hash_bounds(body, &mut bounds);
-            bounds.get(k).map_or(0.0, |b| *b as f64)
+            hash_bounds(body).get(k).map_or(0.0, |b| *b as f64)
         }
         _ => 0.0,
     }
@@ -285,7 +271,7 @@ fn with_value(p: &mut Program, q: Quantity, v: f64) {
         ) => *value = ty.clamp(v.round() as i64),
         (Quantity::Bound { k, .. }, Stmt::Repeat { body, .. }) => {
             let mut at = 0;
-            each_bounded_hash(body, &mut |_, bound| {
+            each_hash_bound(body, &mut |bound| {
                 if at == k {
                     *bound = v.round().clamp(1.0, u32::MAX as f64) as u32;
                 }
