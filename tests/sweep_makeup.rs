@@ -61,3 +61,42 @@ fn a_loop_adding_n_squared_elements_keeps_its_share_and_dedup_stays_linear() {
     assert_eq!(r["verdict"], "no-bottleneck", "{}", r["reason"]);
     assert_eq!(r["empirical"], "O(n)", "{}", r["reason"]);
 }
+
+/// The first command of the README, seed 1, found this shape: 32 resizes to lengths drawn
+/// from a hash, then pushes. No loop count or literal sets the drawn length, so the sweep
+/// spanned 0.62 decades and the verdict was inconclusive; with the hash's bound scaled (and
+/// the 32 draws kept), the sweep spans two decades and `dedup` is linear.
+#[test]
+fn a_length_drawn_from_a_hash_is_swept_over_two_decades() {
+    let dir = tempfile::tempdir().unwrap();
+    let call = |method: &str, args: Value| json!({"Call": {"out": null, "ty": VEC, "method": method, "recv": 0, "args": args, "under_test": false}});
+    let hash = json!({"HashBelow": {"seed": 1, "bound": 65536}});
+    let program = json!({
+        "vars": [VEC, "usize", "u64", "Key", "usize", "u64", "Key"],
+        "body": [
+            {"Ctor": {"out": 0, "ty": VEC, "ctor": "new", "args": []}},
+            json!({"Repeat": {"n": 32, "body": [
+                {"Lit": {"out": 1, "value": {"Index": {"ty": "Usize", "pattern": hash}}}},
+                {"Lit": {"out": 2, "value": {"Index": {"ty": "U64", "pattern": "I"}}}},
+                {"Ctor": {"out": 3, "ty": "Key", "ctor": "new", "args": [2]}},
+                call("resize", json!([1, 3]))
+            ]}}),
+            looped(4096, 4, 5, 6, call("push", json!([6]))),
+            {"Call": {"out": null, "ty": VEC, "method": "dedup", "recv": 0, "args": [], "under_test": true}}
+        ]
+    });
+    let r = common::explore_program(dir.path(), "Vec::dedup", program, &[]);
+    assert_eq!(r["points_from"], "sweep", "{r}");
+    let sizes: Vec<f64> = r["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p[0].as_f64().unwrap())
+        .collect();
+    let (lo, hi) = sizes
+        .iter()
+        .fold((f64::MAX, 0.0f64), |(l, h), &s| (l.min(s), h.max(s)));
+    assert!(hi / lo > 80.0, "the sweep spans only {lo}..{hi}: {sizes:?}");
+    assert_eq!(r["verdict"], "no-bottleneck", "{}", r["reason"]);
+    assert_eq!(r["empirical"], "O(n)", "{}", r["reason"]);
+}

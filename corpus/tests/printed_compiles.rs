@@ -172,6 +172,33 @@ fn cases() -> Vec<Case> {
         debug: debug_of::<Vec<Key>>,
     });
 
+    // Vec resized to lengths drawn from bounded hashes (a bound that is a power of two, one
+    // that is not, and 1, a constant), with keys from one.
+    let mut b = Builder::new();
+    let v = b.ctor(VEC, "new", &[]);
+    b.repeat(9, |b| {
+        let n = b.index(
+            IntTy::Usize,
+            Pattern::HashBelow {
+                seed: 1,
+                bound: 1000,
+            },
+        );
+        let k = b.key_at(Pattern::HashBelow {
+            seed: 2,
+            bound: 1024,
+        });
+        b.call(VEC, "resize", v, &[n, k]);
+        let z = b.key_at(Pattern::HashBelow { seed: 3, bound: 1 });
+        b.call(VEC, "push", v, &[z]);
+    });
+    out.push(Case {
+        name: "vec_resized_to_bounded_hashes",
+        program: b.finish(),
+        main: v,
+        debug: debug_of::<Vec<Key>>,
+    });
+
     // VecDeque from both ends, rotated, with an insertion and removals.
     let mut b = Builder::new();
     let cap = b.int(IntTy::Usize, 4);

@@ -288,10 +288,7 @@ impl Printer<'_> {
                             (Pattern::NMinusI, Some(count)) => format!("{count} - i"),
                             _ => pattern.rust("i", n),
                         };
-                        let constant = match pattern {
-                            Pattern::Const(v) if literal_fits(*ty, *v) => Some(*v),
-                            _ => None,
-                        };
+                        let constant = pattern.constant().filter(|v| literal_fits(*ty, *v));
                         if let Some(v) = constant {
                             // A cast of a literal that fits is a clippy error
                             // (`unnecessary_cast`): a typed literal instead.

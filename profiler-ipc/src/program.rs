@@ -74,14 +74,30 @@ impl IntTy {
 /// A value computed from the index `i` of the innermost `repeat n` loop.
 ///
 /// These express the input shapes worst cases need: ascending (`I`), descending (`NMinusI`),
-/// many duplicates (`ModK`), scattered (`Hash`), all equal (`Const`).
+/// many duplicates (`ModK`), scattered (`HashBelow`, `Hash`), all equal (`Const`).
+///
+/// New variants go at the end: the wire (bincode) names a variant by its position, and run
+/// files (JSON) by its name, so older programs keep their meaning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Pattern {
     I,
     NMinusI,
     ModK(u32),
+    /// A scattered 16-bit value: `HashBelow { seed, bound: 65536 }`, with the same values.
+    /// Kept so that programs saved before the bound existed read and run as they did;
+    /// mutations make `HashBelow`.
     Hash(u32),
     Const(i64),
+    /// A scattered value in `[0, bound)` (0 when `bound` is 0): the high 32 bits of the
+    /// index's hash, `u`, scaled by multiplication, `u * bound >> 32`. A value is the same
+    /// fraction of `bound` for every bound, so scaling the bound scales every value by the
+    /// same factor and keeps the order of the values: a length drawn from it (a
+    /// `resize(hash, k)`) is a size-like quantity the verdict sweep scales (see
+    /// `synth/src/sweep.rs`), which a fixed 16-bit range is not.
+    HashBelow {
+        seed: u32,
+        bound: u32,
+    },
 }
 
 impl Pattern {
@@ -95,6 +111,7 @@ impl Pattern {
             Pattern::ModK(k) => i % (k.max(1) as i64),
             Pattern::Hash(seed) => hash_index(i, seed),
             Pattern::Const(c) => c,
+            Pattern::HashBelow { seed, bound } => hash_below(i, seed, bound),
         }
     }
 
@@ -108,16 +125,50 @@ impl Pattern {
                 "(({i} as u64).wrapping_add({seed}).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48) as i64"
             ),
             Pattern::Const(c) => format!("{c}"),
+            Pattern::HashBelow { seed, bound } => {
+                let h = format!("({i} as u64).wrapping_add({seed}).wrapping_mul({HASH_MUL})");
+                match bound {
+                    0 | 1 => "0".to_string(),
+                    // `u * 2^k >> 32` is `h >> (64 - k)`: the 16-bit form reads as before.
+                    b if b.is_power_of_two() => {
+                        format!("({h} >> {}) as i64", 64 - b.trailing_zeros())
+                    }
+                    b => format!("((({h} >> 32) * {b}) >> 32) as i64"),
+                }
+            }
+        }
+    }
+
+    /// The value of the pattern when it does not depend on the index.
+    pub fn constant(self) -> Option<i64> {
+        match self {
+            Pattern::Const(c) => Some(c),
+            Pattern::HashBelow { bound: 0 | 1, .. } => Some(0),
+            _ => None,
         }
     }
 }
 
-/// A scattered but deterministic value for loop index `i` (16 bits, non-negative).
-pub fn hash_index(i: i64, seed: u32) -> i64 {
-    ((i as u64)
+/// The multiplier of the index hash (2^64 over the golden ratio), as [`Pattern::rust`]
+/// prints it.
+const HASH_MUL: &str = "0x9E37_79B9_7F4A_7C15";
+
+/// The index hash: a scattered but deterministic 64-bit value for loop index `i`.
+fn index_hash(i: i64, seed: u32) -> u64 {
+    (i as u64)
         .wrapping_add(seed as u64)
         .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        >> 48) as i64
+}
+
+/// A scattered but deterministic value for loop index `i` (16 bits, non-negative).
+pub fn hash_index(i: i64, seed: u32) -> i64 {
+    hash_below(i, seed, 1 << 16)
+}
+
+/// A scattered but deterministic value for loop index `i` in `[0, bound)` (see
+/// [`Pattern::HashBelow`]).
+pub fn hash_below(i: i64, seed: u32, bound: u32) -> i64 {
+    (((index_hash(i, seed) >> 32) * bound as u64) >> 32) as i64
 }
 
 /// A literal value; `Index` is only valid inside a `repeat` body.
@@ -414,5 +465,33 @@ mod tests {
         d.sort();
         d.dedup();
         assert_eq!(d.len(), 5, "hash values are scattered: {h:?}");
+    }
+
+    #[test]
+    fn a_bounded_hash_scales_with_its_bound() {
+        // The 16-bit form is the bound 65536, value for value.
+        for i in 0..1000 {
+            let b = Pattern::HashBelow {
+                seed: 3,
+                bound: 1 << 16,
+            };
+            assert_eq!(b.eval(i, 1000), Pattern::Hash(3).eval(i, 1000));
+        }
+        let at = |bound: u32| {
+            (0..200)
+                .map(|i| Pattern::HashBelow { seed: 1, bound }.eval(i, 200))
+                .collect::<Vec<_>>()
+        };
+        let (big, small) = (at(1_000_000), at(1000));
+        assert!(big.iter().all(|v| (0..1_000_000).contains(v)));
+        assert!(small.iter().all(|v| (0..1000).contains(v)));
+        // Each value is the same fraction of its bound, up to the rounding down.
+        for (b, s) in big.iter().zip(&small) {
+            assert!((b / 1000 - s).abs() <= 1, "{b} at 10^6, {s} at 10^3");
+        }
+        assert_eq!(at(1), vec![0; 200]);
+        assert_eq!(at(0), vec![0; 200]);
+        assert_eq!(Pattern::HashBelow { seed: 1, bound: 1 }.constant(), Some(0));
+        assert_eq!(Pattern::HashBelow { seed: 1, bound: 2 }.constant(), None);
     }
 }

@@ -34,8 +34,9 @@ use crate::feedback::{Feedback, Outcome};
 pub const MAGIC: u64 = u64::from_le_bytes(*b"PERFSYN1");
 /// Bumped on every incompatible change of this file (3: the concurrent request; 4: fuel and
 /// heap limits, `fuel_out`; 5: `want_hot` and the feedback's hot addresses; 6: `setup_reused`;
-/// 7: `Feedback::heap_bytes`; 8: `idle_spin_ns`; 9: `thread_cpu`).
-pub const VERSION: u32 = 9;
+/// 7: `Feedback::heap_bytes`; 8: `idle_spin_ns`; 9: `thread_cpu`; 10: `Pattern::HashBelow` in
+/// the programs a request carries).
+pub const VERSION: u32 = 10;
 /// The region's fd number in the worker.
 pub const REGION_FD: i32 = 3;
 /// The pool doorbell's fd number in the worker.

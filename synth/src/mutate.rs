@@ -288,13 +288,21 @@ pub fn mutations(p: &Program, schema: &ApiSchema, cfg: &MutationConfig) -> Vec<M
     out
 }
 
-/// The value patterns a loop literal can switch between.
+/// The value patterns a loop literal can switch between. The hash is the bounded form with
+/// the 16-bit range (the values of `Pattern::Hash`, so a search makes the same programs as
+/// before the bound existed): a length drawn from it is one the verdict sweep can scale.
 pub fn pattern_alternatives() -> [(&'static str, Pattern); 5] {
     [
         ("i", Pattern::I),
         ("n-i", Pattern::NMinusI),
         ("i%4", Pattern::ModK(4)),
-        ("hash", Pattern::Hash(1)),
+        (
+            "hash",
+            Pattern::HashBelow {
+                seed: 1,
+                bound: 1 << 16,
+            },
+        ),
         ("const", Pattern::Const(0)),
     ]
 }

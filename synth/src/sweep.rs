@@ -9,8 +9,9 @@
 //! `Vec::dedup` (2 edges per element before the first duplicate, 3 after) was judged
 //! O(n log n).
 //!
-//! The rule: the size-like quantities of the program are its top-level loop counts and its
-//! top-level integer literals above 1. Each gets its own factor, chosen so that its
+//! The rule: the size-like quantities of the program are its top-level loop counts, its
+//! top-level integer literals above 1, and the bounds of the bounded hashes
+//! ([`Pattern::HashBelow`]) in its top-level loops. Each gets its own factor, chosen so that its
 //! contribution to the input size scales by the sweep's f, as every other's does. The
 //! contribution and its exponent are measured with real runs of the program at the top of
 //! the sweep (two per quantity, in one batch): the program with the quantity halved and
@@ -29,9 +30,20 @@
 //! Counts are rounded once from the unscaled value, never from a rounded one, so no factor
 //! produces a step the others do not, and never below 2 when they were at least 2 (a count
 //! of 1 is another kind of input: no pair, no duplicate).
+//!
+//! A length drawn from a hash (`for i in 0..32 { v.resize(hash(i), k) }`) is set by the
+//! hash's range, not by a count or a literal: scaling the loop's count only redraws which
+//! hash comes last, so the size jumps at random along the sweep (`Vec::dedup`, seed 1, gave
+//! sizes 15619..65536, 0.62 decades, and an inconclusive verdict with a 16-bit hash). The
+//! bounded hash gives each index the same fraction of its bound at every bound, so its bound
+//! is measured and scaled like any other quantity; and when a bound moves the input size,
+//! the count of its loop is kept: the count says how many lengths are drawn (and which
+//! one is last), the bound how long they are, and scaling both would grow the input as f^2
+//! where the lengths multiply the count. Programs saved with the 16-bit hash
+//! ([`Pattern::Hash`]) are read as the bounded hash of bound 2^16, which has the same values.
 
 use anyhow::Result;
-use perfsyn_profiler_ipc::{Feedback, Literal, Program, Stmt};
+use perfsyn_profiler_ipc::{Feedback, Literal, Pattern, Program, Stmt};
 
 use crate::exec::Executor;
 
@@ -49,16 +61,29 @@ pub const SWEEP_TARGET_SIZE: u64 = 4096;
 /// Exponents outside this range are not taken as a power law of the quantity.
 const EXPONENTS: std::ops::RangeInclusive<f64> = 0.5..=4.0;
 
-/// How one size-like quantity (a top-level statement) is scaled by the sweep's factor f.
+/// A size-like quantity of a program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quantity {
+    /// The count of the top-level loop, or the value of the top-level integer literal, at
+    /// this statement index.
+    Top(usize),
+    /// The bound of the `k`-th bounded hash (depth first) in the body of the top-level loop
+    /// at statement index `at`.
+    Bound { at: usize, k: usize },
+}
+
+/// How one size-like quantity is scaled by the sweep's factor f.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Rule {
     /// Its contribution grows as the quantity to this power: scaled by `f^(1/e)`.
     Power(f64),
     /// Scaled by f (a loop whose contribution could not be measured).
     Linear,
-    /// Scaled as the loop at this top-level index is (a literal equal to its count).
+    /// Scaled as the quantity at this index of the quantities is (a literal equal to the
+    /// count of that loop).
     Follow(usize),
-    /// Left as it is (a literal that moves no size).
+    /// Left as it is (a literal that moves no size, the count of a loop whose hash bound
+    /// sets the lengths).
     Keep,
 }
 
@@ -72,7 +97,7 @@ pub fn sweep_programs(
     size: u64,
     max_loop: u32,
 ) -> Result<Vec<Program>> {
-    let Some(top) = scaled_up(p, size, max_loop) else {
+    let Some(top) = scaled_up(&bounded(p), size, max_loop) else {
         return Ok(Vec::new());
     };
     let qs = quantities(&top);
@@ -81,22 +106,77 @@ pub fn sweep_programs(
     Ok(sweep_with(&top, &qs, &rules))
 }
 
-/// Top-level statement indices of the size-like quantities: loop counts and integer
-/// literals above 1.
-pub fn quantities(p: &Program) -> Vec<usize> {
-    p.body
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| match s {
-            Stmt::Repeat { .. } => true,
+/// The size-like quantities: top-level loop counts, each followed by the hash bounds of its
+/// body, and top-level integer literals above 1.
+pub fn quantities(p: &Program) -> Vec<Quantity> {
+    let mut out = Vec::new();
+    for (i, s) in p.body.iter().enumerate() {
+        match s {
+            Stmt::Repeat { body, .. } => {
+                out.push(Quantity::Top(i));
+                let bounds = hash_bounds(body).len();
+                out.extend((0..bounds).map(|k| Quantity::Bound { at: i, k }));
+            }
             Stmt::Lit {
                 value: Literal::Int { value, .. },
                 ..
-            } => *value > 1,
-            _ => false,
-        })
-        .map(|(i, _)| i)
-        .collect()
+            } if *value > 1 => out.push(Quantity::Top(i)),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The bounds of the bounded hashes in `body`, depth first.
+fn hash_bounds(body: &[Stmt]) -> Vec<u32> {
+    let mut out = Vec::new();
+    each_hash_bound(&mut body.to_vec(), &mut |bound| out.push(*bound));
+    out
+}
+
+/// The bound of every bounded hash of `body`, depth first, to `f`.
+fn each_hash_bound(body: &mut [Stmt], f: &mut dyn FnMut(&mut u32)) {
+    for s in body {
+        match s {
+            Stmt::Lit {
+                value:
+                    Literal::Index {
+                        pattern: Pattern::HashBelow { bound, .. },
+                        ..
+                    },
+                ..
+            } => f(bound),
+            Stmt::Repeat { body, .. } => each_hash_bound(body, f),
+            _ => {}
+        }
+    }
+}
+
+/// `p` with every 16-bit hash written as the bounded hash with the same values, so that
+/// its bound can be scaled.
+fn bounded(p: &Program) -> Program {
+    fn rewrite(body: &mut [Stmt]) {
+        for s in body {
+            match s {
+                Stmt::Lit {
+                    value: Literal::Index { pattern, .. },
+                    ..
+                } => {
+                    if let Pattern::Hash(seed) = *pattern {
+                        *pattern = Pattern::HashBelow {
+                            seed,
+                            bound: 1 << 16,
+                        };
+                    }
+                }
+                Stmt::Repeat { body, .. } => rewrite(body),
+                _ => {}
+            }
+        }
+    }
+    let mut q = p.clone();
+    rewrite(&mut q.body);
+    q
 }
 
 /// The program scaled up by a power of two (every loop count, and every literal equal to a
@@ -110,8 +190,11 @@ fn scaled_up(p: &Program, size: u64, max_loop: u32) -> Option<Program> {
     {
         up *= 2;
     }
-    let rules: Vec<Rule> = (0..p.body.len()).map(|i| fallback(p, i, &counts)).collect();
-    Some(scaled(p, &quantities(p), &rules, up as f64))
+    let qs = quantities(p);
+    let rules: Vec<Rule> = (0..qs.len())
+        .map(|k| fallback(p, &qs, k, &counts))
+        .collect();
+    Some(scaled(p, &qs, &rules, up as f64))
 }
 
 fn loop_counts(p: &Program) -> Vec<u32> {
@@ -124,9 +207,13 @@ fn loop_counts(p: &Program) -> Vec<u32> {
         .collect()
 }
 
-/// The rule of statement `i` when its contribution is not measured: a loop scales by f, a
-/// literal equal to a loop count follows the first such loop, anything else stays.
-fn fallback(p: &Program, i: usize, counts: &[u32]) -> Rule {
+/// The rule of quantity `qs[k]` when its contribution is not measured: a loop scales by f,
+/// a literal equal to a loop count follows the first such loop, anything else (a hash
+/// bound too) stays.
+fn fallback(p: &Program, qs: &[Quantity], k: usize, counts: &[u32]) -> Rule {
+    let Quantity::Top(i) = qs[k] else {
+        return Rule::Keep;
+    };
     match &p.body[i] {
         Stmt::Repeat { .. } => Rule::Linear,
         Stmt::Lit {
@@ -137,32 +224,60 @@ fn fallback(p: &Program, i: usize, counts: &[u32]) -> Rule {
                 .body
                 .iter()
                 .position(|s| matches!(s, Stmt::Repeat { n, .. } if *n as i64 == *value));
-            at.map_or(Rule::Keep, Rule::Follow)
+            at.and_then(|at| qs.iter().position(|q| *q == Quantity::Top(at)))
+                .map_or(Rule::Keep, Rule::Follow)
         }
         _ => Rule::Keep,
     }
 }
 
-/// The value of quantity `i` (a loop count or an integer literal).
-fn value(p: &Program, i: usize) -> f64 {
-    match &p.body[i] {
-        Stmt::Repeat { n, .. } => *n as f64,
-        Stmt::Lit {
-            value: Literal::Int { value, .. },
-            ..
-        } => *value as f64,
+/// The value of quantity `q` (a loop count, an integer literal or a hash bound).
+fn value(p: &Program, q: Quantity) -> f64 {
+    match (q, &p.body[top_index(q)]) {
+        (Quantity::Top(_), Stmt::Repeat { n, .. }) => *n as f64,
+        (
+            Quantity::Top(_),
+            Stmt::Lit {
+                value: Literal::Int { value, .. },
+                ..
+            },
+        ) => *value as f64,
+        (Quantity::Bound { k, .. }, Stmt::Repeat { body, .. }) => {
+            hash_bounds(body).get(k).map_or(0.0, |b| *b as f64)
+        }
         _ => 0.0,
     }
 }
 
-/// `p` with quantity `i` set to `v` (rounded, clamped to its type).
-fn with_value(p: &mut Program, i: usize, v: f64) {
-    match &mut p.body[i] {
-        Stmt::Repeat { n, .. } => *n = v.round().clamp(1.0, u32::MAX as f64) as u32,
-        Stmt::Lit {
-            value: Literal::Int { ty, value },
-            ..
-        } => *value = ty.clamp(v.round() as i64),
+/// The top-level statement holding quantity `q`.
+fn top_index(q: Quantity) -> usize {
+    match q {
+        Quantity::Top(i) | Quantity::Bound { at: i, .. } => i,
+    }
+}
+
+/// `p` with quantity `q` set to `v` (rounded, clamped to its type).
+fn with_value(p: &mut Program, q: Quantity, v: f64) {
+    match (q, &mut p.body[top_index(q)]) {
+        (Quantity::Top(_), Stmt::Repeat { n, .. }) => {
+            *n = v.round().clamp(1.0, u32::MAX as f64) as u32
+        }
+        (
+            Quantity::Top(_),
+            Stmt::Lit {
+                value: Literal::Int { ty, value },
+                ..
+            },
+        ) => *value = ty.clamp(v.round() as i64),
+        (Quantity::Bound { k, .. }, Stmt::Repeat { body, .. }) => {
+            let mut at = 0;
+            each_hash_bound(body, &mut |bound| {
+                if at == k {
+                    *bound = v.round().clamp(1.0, u32::MAX as f64) as u32;
+                }
+                at += 1;
+            });
+        }
         _ => {}
     }
 }
@@ -171,7 +286,7 @@ fn with_value(p: &mut Program, i: usize, v: f64) {
 /// (never below 1: a loop still runs once). Nothing is removed: a program without one of
 /// its loops can panic where it did not (an `insert` at a position the removed loop made
 /// valid), and then that quantity could not be measured.
-pub fn probes(top: &Program, qs: &[usize]) -> Vec<Program> {
+pub fn probes(top: &Program, qs: &[Quantity]) -> Vec<Program> {
     let mut out = vec![top.clone()];
     for &i in qs {
         for d in [2.0, 4.0] {
@@ -183,17 +298,19 @@ pub fn probes(top: &Program, qs: &[usize]) -> Vec<Program> {
     out
 }
 
-/// The rule of each statement of `top` from the feedback of [`probes`] (same order). A
-/// quantity is measured on the input size, else on the heap bytes; see the module doc.
-pub fn rules(top: &Program, qs: &[usize], fb: &[Feedback]) -> Vec<Rule> {
+/// The rule of each quantity in `qs` (same order) from the feedback of [`probes`]. A
+/// quantity is measured on the input size, else on the heap bytes; the count of a loop
+/// whose hash bound moves the input size is kept. See the module doc.
+pub fn rules(top: &Program, qs: &[Quantity], fb: &[Feedback]) -> Vec<Rule> {
     let counts = loop_counts(top);
-    let mut rules: Vec<Rule> = (0..top.body.len())
-        .map(|i| fallback(top, i, &counts))
+    let mut rules: Vec<Rule> = (0..qs.len())
+        .map(|k| fallback(top, qs, k, &counts))
         .collect();
     let Some(base) = fb.first().filter(|f| f.is_ok()) else {
         return rules;
     };
-    for (k, &i) in qs.iter().enumerate() {
+    let mut sized_by_bound = Vec::new();
+    for (k, &q) in qs.iter().enumerate() {
         let (Some(half), Some(quarter)) = (fb.get(1 + 2 * k), fb.get(2 + 2 * k)) else {
             continue;
         };
@@ -201,8 +318,18 @@ pub fn rules(top: &Program, qs: &[usize], fb: &[Feedback]) -> Vec<Rule> {
             continue;
         }
         let on = |m: fn(&Feedback) -> u64| exponent(m(base), m(half), m(quarter));
-        if let Some(e) = on(|f| f.input_size).or_else(|| on(|f| f.heap_bytes)) {
-            rules[i] = Rule::Power(e);
+        if let Some(e) = on(|f| f.input_size) {
+            rules[k] = Rule::Power(e);
+            if let Quantity::Bound { at, .. } = q {
+                sized_by_bound.push(Quantity::Top(at));
+            }
+        } else if let Some(e) = on(|f| f.heap_bytes) {
+            rules[k] = Rule::Power(e);
+        }
+    }
+    for (k, q) in qs.iter().enumerate() {
+        if sized_by_bound.contains(q) {
+            rules[k] = Rule::Keep;
         }
     }
     rules
@@ -237,6 +364,7 @@ fn factor(rules: &[Rule], rule: Rule, f: f64) -> f64 {
         Rule::Linear => f,
         Rule::Follow(j) => match rules.get(j) {
             Some(&r @ (Rule::Power(_) | Rule::Linear)) => factor(rules, r, f),
+            Some(Rule::Keep) => 1.0,
             _ => f,
         },
         Rule::Keep => 1.0,
@@ -248,10 +376,10 @@ fn factor(rules: &[Rule], rule: Rule, f: f64) -> f64 {
 /// than several (no two equal keys, no second iteration), so a count that rounds to 1 at
 /// the small end would change the input's make-up there (a `resize(16, k)` scaled to
 /// `resize(1, k)` leaves no duplicate for `dedup` to remove).
-fn scaled(top: &Program, qs: &[usize], rules: &[Rule], f: f64) -> Program {
+fn scaled(top: &Program, qs: &[Quantity], rules: &[Rule], f: f64) -> Program {
     let mut q = top.clone();
-    for &i in qs {
-        let g = factor(rules, rules[i], f);
+    for (k, &i) in qs.iter().enumerate() {
+        let g = factor(rules, rules[k], f);
         if g != 1.0 {
             let v = value(top, i);
             with_value(&mut q, i, (v * g).round().max(v.min(2.0)));
@@ -262,7 +390,7 @@ fn scaled(top: &Program, qs: &[usize], rules: &[Rule], f: f64) -> Program {
 
 /// The sweep of `top` under `rules`: one program per factor of [`SWEEP`], duplicates
 /// dropped.
-pub fn sweep_with(top: &Program, qs: &[usize], rules: &[Rule]) -> Vec<Program> {
+pub fn sweep_with(top: &Program, qs: &[Quantity], rules: &[Rule]) -> Vec<Program> {
     let mut out: Vec<Program> = Vec::new();
     for f in SWEEP {
         let q = scaled(top, qs, rules, f);
@@ -391,7 +519,7 @@ mod tests {
     fn the_rules_are_measured_powers() {
         let p = program(512, 256);
         let qs = quantities(&p);
-        assert_eq!(qs, vec![0, 1, 2, 3]);
+        assert_eq!(qs, (0..4).map(Quantity::Top).collect::<Vec<_>>());
         let mut ex = Sizes(ApiSchema::default(), 0);
         let fb = ex.run(&probes(&p, &qs)).unwrap();
         let r = rules(&p, &qs, &fb);
@@ -417,7 +545,13 @@ mod tests {
         assert_eq!(r, vec![Rule::Follow(2), Rule::Keep, Rule::Linear]);
         let sweep = sweep_with(&p, &qs, &r);
         assert_eq!(sweep.len(), SWEEP.len());
-        let n = |q: &Program| (value(q, 0), value(q, 1), value(q, 2));
+        let n = |q: &Program| {
+            (
+                value(q, Quantity::Top(0)),
+                value(q, Quantity::Top(1)),
+                value(q, Quantity::Top(2)),
+            )
+        };
         assert_eq!(n(&sweep[0]), (1000.0, 7.0, 1000.0));
         assert_eq!(n(&sweep[9]), (10.0, 7.0, 10.0));
     }
@@ -432,7 +566,11 @@ mod tests {
         let r = [Rule::Power(1.0), Rule::Linear, Rule::Linear];
         let low = scaled(&p, &qs, &r, 0.01);
         assert_eq!(
-            (value(&low, 0), value(&low, 1), value(&low, 2)),
+            (
+                value(&low, Quantity::Top(0)),
+                value(&low, Quantity::Top(1)),
+                value(&low, Quantity::Top(2))
+            ),
             (2.0, 41.0, 1.0)
         );
     }
@@ -443,5 +581,108 @@ mod tests {
         let top = scaled_up(&p, 44, 1 << 14).unwrap();
         assert_eq!(parts(&top), (2048, 1024 * 1023 / 2, 2048));
         assert!(scaled_up(&Program::default(), 0, 1 << 14).is_none());
+    }
+
+    /// A loop of 32 `resize(hash(i), k)` (statement 0: its input is the last length drawn)
+    /// and a loop of pushes (statement 1).
+    fn resized(draws: u32, bound: u32, pushes: u32) -> Program {
+        let hash = Stmt::Lit {
+            out: Var(0),
+            value: Literal::Index {
+                ty: IntTy::Usize,
+                pattern: Pattern::HashBelow { seed: 1, bound },
+            },
+        };
+        Program {
+            vars: vec!["usize".into()],
+            body: vec![
+                Stmt::Repeat {
+                    n: draws,
+                    body: vec![hash],
+                },
+                repeat(pushes, false),
+            ],
+        }
+    }
+
+    /// An executor whose program's input is the last length its hash loops drew plus the
+    /// count of its other loops: no worker, deterministic.
+    struct Lengths(ApiSchema);
+
+    impl Executor for Lengths {
+        fn schema(&self) -> &ApiSchema {
+            &self.0
+        }
+        fn run(&mut self, programs: &[Program]) -> Result<Vec<Feedback>> {
+            Ok(programs
+                .iter()
+                .map(|p| {
+                    let mut f = Feedback::failed(Outcome::Ok);
+                    for s in &p.body {
+                        if let Stmt::Repeat { n, body } = s {
+                            f.input_size += match body.first() {
+                                Some(Stmt::Lit {
+                                    value: Literal::Index { pattern, .. },
+                                    ..
+                                }) => pattern.eval(*n as i64 - 1, *n as i64) as u64,
+                                _ => *n as u64,
+                            };
+                        }
+                    }
+                    f.heap_bytes = 8 * f.input_size;
+                    f
+                })
+                .collect())
+        }
+    }
+
+    #[test]
+    fn a_length_drawn_from_a_hash_scales_with_the_others() {
+        let p = resized(32, 1 << 16, 4096);
+        let size = |q: &Program| {
+            Lengths(ApiSchema::default())
+                .run(std::slice::from_ref(q))
+                .unwrap()[0]
+                .input_size
+        };
+        let top = size(&p);
+        assert!(top > 20_000, "the hash draws a long last length: {top}");
+        let qs = quantities(&p);
+        assert_eq!(
+            qs,
+            vec![
+                Quantity::Top(0),
+                Quantity::Bound { at: 0, k: 0 },
+                Quantity::Top(1)
+            ]
+        );
+        let sweep = sweep_programs(&mut Lengths(ApiSchema::default()), &p, top, 1 << 14).unwrap();
+        assert_eq!(sweep.len(), SWEEP.len());
+        for (q, f) in sweep.iter().zip(SWEEP) {
+            let ratio = size(q) as f64 / top as f64;
+            assert!(
+                (ratio / f - 1.0).abs() < 0.05,
+                "at f = {f}: size x{ratio:.4} ({} of {top})",
+                size(q)
+            );
+            // The draws are the same 32 at every size: only their range is scaled.
+            assert_eq!(value(q, Quantity::Top(0)), 32.0);
+        }
+        let bottom = size(&sweep[SWEEP.len() - 1]);
+        assert!(top as f64 / bottom as f64 > 90.0, "{bottom}..{top}");
+        // A 16-bit hash saved before the bound existed is swept as the bound 2^16.
+        let mut old = p.clone();
+        if let Stmt::Repeat { body, .. } = &mut old.body[0] {
+            if let Stmt::Lit {
+                value: Literal::Index { pattern, .. },
+                ..
+            } = &mut body[0]
+            {
+                *pattern = Pattern::Hash(1);
+            }
+        }
+        let swept_old =
+            sweep_programs(&mut Lengths(ApiSchema::default()), &old, top, 1 << 14).unwrap();
+        assert_eq!(swept_old, sweep);
     }
 }
