@@ -41,6 +41,9 @@
 //! one is last), the bound how long they are, and scaling both would grow the input as f^2
 //! where the lengths multiply the count. Programs saved with the 16-bit hash
 //! ([`Pattern::Hash`]) are read as the bounded hash of bound 2^16, which has the same values.
+//! When no single bound moves the input size but all of them together do (several hash loops
+//! into one receiver, whose size is the largest draw of any: fixedbitset's
+//! `grow_and_insert(hash(i))`), the bounds are measured and scaled together (two more runs).
 
 use anyhow::Result;
 use perfsyn_profiler_ipc::{Feedback, Literal, Pattern, Program, Stmt};
@@ -89,7 +92,8 @@ pub enum Rule {
 
 /// The best program with every size-like quantity scaled by each factor of [`SWEEP`] (see
 /// the module doc), after scaling up by a power of two so that the largest input reaches
-/// [`SWEEP_TARGET_SIZE`]. Runs `1 + 2 * quantities` programs on `exec` to measure the rules.
+/// [`SWEEP_TARGET_SIZE`]. Runs `1 + 2 * quantities` programs on `exec` to measure the rules
+/// (two more when the program draws lengths from hashes).
 /// Empty when the program has no loop.
 pub fn sweep_programs(
     exec: &mut dyn Executor,
@@ -295,7 +299,40 @@ pub fn probes(top: &Program, qs: &[Quantity]) -> Vec<Program> {
             out.push(q);
         }
     }
+    // Then every hash bound at once, halved and quartered (see `joint_bounds`).
+    if qs.iter().any(|q| matches!(q, Quantity::Bound { .. })) {
+        for d in [2.0, 4.0] {
+            let mut q = top.clone();
+            for &i in qs.iter().filter(|q| matches!(q, Quantity::Bound { .. })) {
+                with_value(&mut q, i, (value(top, i) / d).floor().max(1.0));
+            }
+            out.push(q);
+        }
+    }
     out
+}
+
+/// The exponent of the input size in all hash bounds together, when no single bound moved
+/// it: lengths drawn from several hashes into one receiver set its size by their maximum
+/// (fixedbitset's `grow_and_insert(hash(i))` in two loops: the larger draw of either loop
+/// decides, so halving one bound moves nothing), while scaling every bound by the same
+/// factor scales every draw, and so the maximum, by it.
+fn joint_bounds(qs: &[Quantity], fb: &[Feedback], rules: &[Rule]) -> Option<f64> {
+    let bounds: Vec<usize> = (0..qs.len())
+        .filter(|&k| matches!(qs[k], Quantity::Bound { .. }))
+        .collect();
+    if bounds.is_empty() || bounds.iter().any(|&k| matches!(rules[k], Rule::Power(_))) {
+        return None;
+    }
+    let (base, half, quarter) = (
+        fb.first()?,
+        fb.get(1 + 2 * qs.len())?,
+        fb.get(2 + 2 * qs.len())?,
+    );
+    if !(base.is_ok() && half.is_ok() && quarter.is_ok()) {
+        return None;
+    }
+    exponent(base.input_size, half.input_size, quarter.input_size)
 }
 
 /// The rule of each quantity in `qs` (same order) from the feedback of [`probes`]. A
@@ -325,6 +362,14 @@ pub fn rules(top: &Program, qs: &[Quantity], fb: &[Feedback]) -> Vec<Rule> {
             }
         } else if let Some(e) = on(|f| f.heap_bytes) {
             rules[k] = Rule::Power(e);
+        }
+    }
+    if let Some(e) = joint_bounds(qs, fb, &rules) {
+        for (k, q) in qs.iter().enumerate() {
+            if let Quantity::Bound { at, .. } = *q {
+                rules[k] = Rule::Power(e);
+                sized_by_bound.push(Quantity::Top(at));
+            }
         }
     }
     for (k, q) in qs.iter().enumerate() {
@@ -684,5 +729,70 @@ mod tests {
         let swept_old =
             sweep_programs(&mut Lengths(ApiSchema::default()), &old, top, 1 << 14).unwrap();
         assert_eq!(swept_old, sweep);
+    }
+
+    /// An executor whose program's input is one more than the largest length any of its hash
+    /// loops drew (a bit set grown to its highest index): no worker, deterministic.
+    struct Highest(ApiSchema);
+
+    impl Executor for Highest {
+        fn schema(&self) -> &ApiSchema {
+            &self.0
+        }
+        fn run(&mut self, programs: &[Program]) -> Result<Vec<Feedback>> {
+            Ok(programs
+                .iter()
+                .map(|p| {
+                    let mut f = Feedback::failed(Outcome::Ok);
+                    for s in &p.body {
+                        if let Stmt::Repeat { n, body } = s {
+                            if let Some(Stmt::Lit {
+                                value: Literal::Index { pattern, .. },
+                                ..
+                            }) = body.first()
+                            {
+                                for i in 0..*n as i64 {
+                                    let v = pattern.eval(i, *n as i64) as u64 + 1;
+                                    f.input_size = f.input_size.max(v);
+                                }
+                            }
+                        }
+                    }
+                    f.heap_bytes = f.input_size / 8;
+                    f
+                })
+                .collect())
+        }
+    }
+
+    /// Two loops drawing from the same hash (16 and 256 draws, fixedbitset's
+    /// `grow_and_insert(hash(i))`): the input is the largest draw of either, so halving one
+    /// bound moves nothing, and the bounds are measured and scaled together.
+    #[test]
+    fn lengths_drawn_from_several_hashes_scale_together() {
+        let mut p = resized(16, 1 << 16, 1);
+        let Stmt::Repeat { body, .. } = p.body[0].clone() else {
+            unreachable!()
+        };
+        p.body[1] = Stmt::Repeat { n: 256, body };
+        let size = |q: &Program| {
+            Highest(ApiSchema::default())
+                .run(std::slice::from_ref(q))
+                .unwrap()[0]
+                .input_size
+        };
+        let top = size(&p);
+        let sweep = sweep_programs(&mut Highest(ApiSchema::default()), &p, top, 1 << 14).unwrap();
+        assert_eq!(sweep.len(), SWEEP.len());
+        for (q, f) in sweep.iter().zip(SWEEP) {
+            let ratio = size(q) as f64 / top as f64;
+            assert!(
+                (ratio / f - 1.0).abs() < 0.05,
+                "at f = {f}: size x{ratio:.4} ({} of {top})",
+                size(q)
+            );
+            assert_eq!(value(q, Quantity::Top(0)), 16.0);
+            assert_eq!(value(q, Quantity::Top(1)), 256.0);
+        }
     }
 }
