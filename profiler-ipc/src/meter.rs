@@ -506,21 +506,30 @@ macro_rules! worker_runtime {
         #[global_allocator]
         static PERFSYN_ALLOC: $crate::meter::CountingAlloc = $crate::meter::CountingAlloc;
 
+        /// # Safety
+        /// Called by LLVM's module constructor with the module's guard array.
         #[no_mangle]
-        pub extern "C" fn __sanitizer_cov_trace_pc_guard_init(start: *mut u32, stop: *mut u32) {
+        pub unsafe extern "C" fn __sanitizer_cov_trace_pc_guard_init(
+            start: *mut u32,
+            stop: *mut u32,
+        ) {
             // SAFETY: LLVM passes the module's guard array.
             unsafe { $crate::meter::number_guards(start, stop) };
         }
 
+        /// # Safety
+        /// Called by the instrumented code with one of the guards numbered above.
         #[no_mangle]
-        pub extern "C" fn __sanitizer_cov_trace_pc_guard(guard: *mut u32) {
+        pub unsafe extern "C" fn __sanitizer_cov_trace_pc_guard(guard: *mut u32) {
             $crate::meter::edge();
             // SAFETY: LLVM passes a guard numbered by the init callback.
             unsafe { $crate::meter::guard_hit(guard) };
         }
 
+        /// # Safety
+        /// Called by LLVM's module constructor with the module's PC table.
         #[no_mangle]
-        pub extern "C" fn __sanitizer_cov_pcs_init(beg: *const usize, end: *const usize) {
+        pub unsafe extern "C" fn __sanitizer_cov_pcs_init(beg: *const usize, end: *const usize) {
             // SAFETY: LLVM passes the module's PC table, right after its guards' init.
             unsafe { $crate::hot::record_pcs(beg, end) };
         }
