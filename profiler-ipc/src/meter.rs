@@ -231,7 +231,9 @@ pub fn hot_counts() -> Vec<(u32, u64)> {
 }
 
 /// Gives the program that starts now `fuel` edges (setup, calls and the drop of its values
-/// all count) and `heap` bytes of heap beyond what is live now.
+/// all count: the edges of the wrappers, target code and allocator the interpreter calls,
+/// not the interpreter's own, which is uninstrumented) and `heap` bytes of heap beyond what
+/// is live now.
 ///
 /// Why the process exits instead of unwinding: the callback fires on any edge, inside
 /// `nounwind` functions and in the middle of unsafe code whose invariants hold only at its
