@@ -38,9 +38,24 @@ fn source_line(file: &str, line: u64) -> String {
         .to_string()
 }
 
-/// The first hot line: (file, line, class, its source text).
+/// The first hot line: (file, line, class, its source text). No line is perfsyn's own code
+/// (the worker's clock reads, the wrappers' downcasts), and no library line is listed that
+/// grows slower than the top line.
 fn top(r: &Value) -> (String, u64, String, String) {
     let lines = r["hot_lines"].as_array().expect("hot_lines is a list");
+    for l in lines {
+        let file = l["file"].as_str().unwrap_or("");
+        assert!(
+            !file.contains("profiler-ipc/"),
+            "perfsyn's own code among the hot lines: {l}"
+        );
+        if l["library"] == true {
+            assert_eq!(
+                l["class"], lines[0]["class"],
+                "a library line below the top: {l}"
+            );
+        }
+    }
     let first = lines.first().unwrap_or_else(|| panic!("no hot lines: {r}"));
     let file = first["file"].as_str().expect("file").to_string();
     let line = first["line"].as_u64().expect("line");

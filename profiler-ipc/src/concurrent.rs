@@ -331,7 +331,8 @@ impl Compiled {
 
     /// One repetition (Algorithm 3, lines 3-10): the measured time, or why it failed.
     fn once(&self, test: &ConcurrentTest) -> Result<u64, Outcome> {
-        let mut m = Machine::new(self.vars, None);
+        let mut buffers = crate::interp::Buffers::default();
+        let mut m = Machine::new(&mut buffers, self.vars, None);
         let r = catch_unwind(AssertUnwindSafe(|| -> Result<(), String> {
             for (i, c) in self.prefix.iter().enumerate() {
                 m.top = i;
@@ -349,13 +350,14 @@ impl Compiled {
                 })
             }
         }
-        let value = m.slots[test.shared.index()]
+        let value = m.b.slots[test.shared.index()]
             .take()
             .ok_or_else(|| Outcome::Invalid {
                 reason: "the prefix moved the shared instance away".into(),
             })?;
         let shared = (self.share)(value).map_err(|e| Outcome::Invalid { reason: e.0 })?;
-        if catch_unwind(AssertUnwindSafe(move || drop(m))).is_err() {
+        drop(m);
+        if catch_unwind(AssertUnwindSafe(move || drop(buffers))).is_err() {
             return Err(Outcome::Panic {
                 stmt: test.prefix.body.len() as u32,
                 message: "panic while dropping the prefix's values".into(),
@@ -376,14 +378,16 @@ impl Compiled {
                     std::thread::Builder::new()
                         .name(format!("suffix-{t}"))
                         .spawn_scoped(scope, move || {
-                            let mut m = Machine::new(self.vars, Some(shared));
+                            let mut buffers = crate::interp::Buffers::default();
+                            let mut m = Machine::new(&mut buffers, self.vars, Some(shared));
                             barrier.wait();
                             let begin = Instant::now();
                             let r = catch_unwind(AssertUnwindSafe(|| {
                                 code.iter().try_for_each(|c| m.exec(c))
                             }));
                             let end = Instant::now();
-                            let dropped = catch_unwind(AssertUnwindSafe(move || drop(m)));
+                            drop(m);
+                            let dropped = catch_unwind(AssertUnwindSafe(move || drop(buffers)));
                             match (r, dropped) {
                                 (Ok(Ok(())), Ok(())) => Ok((begin, end)),
                                 (Ok(Err(reason)), _) => Err(Outcome::Invalid { reason }),

@@ -22,20 +22,29 @@ fn varint(buf: &mut [u8], at: usize, v: u64) -> usize {
         at + 1
     } else if v <= u16::MAX as u64 {
         buf[at] = 251;
-        buf[at + 1..at + 3].copy_from_slice(&(v as u16).to_le_bytes());
-        at + 3
+        put(buf, at + 1, (v as u16).to_le_bytes())
     } else if v <= u32::MAX as u64 {
         buf[at] = 252;
-        buf[at + 1..at + 5].copy_from_slice(&(v as u32).to_le_bytes());
-        at + 5
+        put(buf, at + 1, (v as u32).to_le_bytes())
     } else {
         buf[at] = 253;
-        buf[at + 1..at + 9].copy_from_slice(&v.to_le_bytes());
-        at + 9
+        put(buf, at + 1, v.to_le_bytes())
     }
 }
 
+/// Writes `bytes` at `buf[at..]`; returns the new end. A store into an array rather than
+/// `copy_from_slice`, which calls an instrumented function and the counting `memcpy`.
+#[inline(always)]
+pub(crate) fn put<const N: usize>(buf: &mut [u8], at: usize, bytes: [u8; N]) -> usize {
+    let dst: &mut [u8; N] = (&mut buf[at..at + N]).try_into().expect("N bytes");
+    *dst = bytes;
+    at + N
+}
+
 /// Encodes `fb` into `buf` as [`crate::wire::encode_into`] would; `None` if it does not fit.
+/// Uninstrumented (see `meter`, "The uninstrumented runtime").
+#[export_name = "__sanitizer_perfsyn_fastwire_encode_feedback"]
+#[inline(never)]
 pub fn encode_feedback(fb: &Feedback, buf: &mut [u8]) -> Option<usize> {
     if fb.outcome != Outcome::Ok {
         return crate::wire::encode_into(fb, buf).ok();

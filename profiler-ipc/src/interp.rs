@@ -47,6 +47,9 @@ pub struct Prepared {
     code: Result<Vec<Code>, String>,
     /// The program's [`seam`].
     seam: Option<usize>,
+    /// The machine's buffers of the last run, so that a run of a cached program allocates
+    /// none of the interpreter's own.
+    spare: Buffers,
 }
 
 impl Prepared {
@@ -123,9 +126,16 @@ impl<'r> Interpreter<'r> {
         inspect: &mut dyn FnMut(&[Slot]),
         at_seam: &mut dyn FnMut() -> Option<Program>,
     ) -> Feedback {
-        let prepared = self.prepare(p);
+        let mut prepared = self.prepare(p);
         match prepared.code {
-            Ok(mut code) => self.execute(p, &mut code, prepared.seam, inspect, at_seam),
+            Ok(mut code) => self.execute(
+                p,
+                &mut code,
+                prepared.seam,
+                inspect,
+                at_seam,
+                &mut prepared.spare,
+            ),
             Err(reason) => Feedback::failed(Outcome::Invalid { reason }),
         }
     }
@@ -139,15 +149,24 @@ impl<'r> Interpreter<'r> {
         Prepared {
             code,
             seam: seam(&p.body),
+            spare: Buffers::default(),
         }
     }
 
     /// Runs `p`, which `prepared` was prepared from, without checking or compiling it again:
     /// the same feedback as [`Interpreter::run`] (both do exactly the same between arming
     /// fuel and disarming it; checking and compiling come before).
+    #[inline]
     pub fn run_prepared(&self, p: &Program, prepared: &mut Prepared) -> Feedback {
         match &mut prepared.code {
-            Ok(code) => self.execute(p, code, prepared.seam, &mut |_| {}, &mut || None),
+            Ok(code) => self.execute(
+                p,
+                code,
+                prepared.seam,
+                &mut |_| {},
+                &mut || None,
+                &mut prepared.spare,
+            ),
             Err(reason) => Feedback::failed(Outcome::Invalid {
                 reason: reason.clone(),
             }),
@@ -156,7 +175,9 @@ impl<'r> Interpreter<'r> {
 
     /// Runs the compiled `code` of `p`, whose [`seam`] is `seam` (see
     /// [`Interpreter::run_seamed`]). `code` is left as it was unless `at_seam` switched to
-    /// another program.
+    /// another program. Uninstrumented (see `meter`, "The uninstrumented runtime").
+    #[export_name = "__sanitizer_perfsyn_interp_execute"]
+    #[inline(never)]
     fn execute(
         &self,
         p: &Program,
@@ -164,8 +185,9 @@ impl<'r> Interpreter<'r> {
         seam: Option<usize>,
         inspect: &mut dyn FnMut(&[Slot]),
         at_seam: &mut dyn FnMut() -> Option<Program>,
+        spare: &mut Buffers,
     ) -> Feedback {
-        let mut m = Machine::new(p.vars.len(), None);
+        let mut m = Machine::new(spare, p.vars.len(), None);
         m.hot = meter::hot_prepare();
         // The seam was found before fuel is armed (by `prepare`): finding it scans the
         // statements after it, which differ between programs sharing a setup, so a zygote's
@@ -196,7 +218,7 @@ impl<'r> Interpreter<'r> {
             },
         };
         if outcome == Outcome::Ok {
-            inspect(&m.slots);
+            inspect(&m.b.slots);
         }
         let fb = Feedback {
             outcome,
@@ -210,12 +232,13 @@ impl<'r> Interpreter<'r> {
                 Vec::new()
             },
         };
-        // Dropping target values runs target code too; a panic there must not escape.
-        let slots = std::mem::take(&mut m.slots);
-        let dropped = catch_unwind(AssertUnwindSafe(move || drop(slots)));
+        // Dropping target values runs target code too; a panic there must not escape (the
+        // slots are empty after it either way: `clear` shortens the vector first).
+        let dropped = catch_unwind(AssertUnwindSafe(|| drop_all(&mut m.b.slots)));
         if self.limits.is_some() {
             meter::disarm_fuel();
         }
+        m.empty_buffers();
         if dropped.is_err() && fb.is_ok() {
             return Feedback {
                 outcome: Outcome::Panic {
@@ -484,12 +507,9 @@ pub(crate) enum Code {
 }
 
 /// The variables of one run (of one thread, for a concurrent test) and what it measured.
-pub(crate) struct Machine {
-    pub(crate) slots: Vec<Slot>,
-    /// Setup calls that took each variable by `&mut`: the input size of a value whose type
-    /// registers no size function (a fair default for types without `len()`).
-    mutations: Vec<u64>,
-    scratch: Vec<Slot>,
+pub(crate) struct Machine<'b> {
+    /// The slots, the mutation counts and the scratch array (see [`Buffers`]).
+    pub(crate) b: &'b mut Buffers,
     cost: Cost,
     input_size: Option<u64>,
     /// Live heap bytes when the program started, and what its values held beyond that just
@@ -507,9 +527,10 @@ pub(crate) struct Machine {
     shared: Option<crate::registry::Shared>,
 }
 
-impl Machine {
+impl Machine<'_> {
     /// Runs the top-level statements; at `seam`, asks `switch` for the code to continue with
-    /// (see [`Interpreter::run_seamed`]).
+    /// (see [`Interpreter::run_seamed`]). Uninstrumented, as [`Machine::exec`].
+    #[export_name = "__sanitizer_perfsyn_interp_exec_top"]
     fn exec_top(
         &mut self,
         code: &mut Vec<Code>,
@@ -524,8 +545,8 @@ impl Machine {
                 if let Some((next, vars)) = switch() {
                     *code = next;
                     // Variables past the shared setup hold nothing yet.
-                    self.slots.resize_with(vars, || None);
-                    self.mutations.resize(vars, 0);
+                    self.b.slots.resize_with(vars, || None);
+                    self.b.mutations.resize(vars, 0);
                 }
                 // The heap the program's values hold (`Feedback::heap_bytes`) leaves out what
                 // the hook left live, the switched-to program's code instead of the old one's
@@ -542,18 +563,21 @@ impl Machine {
         Ok(())
     }
 
-    /// Executes one compiled statement.
+    /// Executes one compiled statement. Uninstrumented (see `meter`, "The uninstrumented
+    /// runtime"): only the wrappers and target code it calls count edges, and a call under
+    /// test's window holds nothing of the interpreter between its two snapshots.
+    #[export_name = "__sanitizer_perfsyn_interp_exec"]
     pub(crate) fn exec(&mut self, c: &Code) -> Result<(), String> {
         match c {
             Code::Lit { out, value } => {
                 let v = literal(value, self.i, self.n);
-                self.slots[out.index()] = Some(v);
+                self.b.slots[out.index()] = Some(v);
             }
             Code::Ctor { out, f, args } => {
                 self.gather(args);
-                let r = f(&mut self.scratch);
+                let r = f(&mut self.b.scratch);
                 self.restore(args);
-                self.slots[out.index()] = Some(r.map_err(|e| e.0)?);
+                self.b.slots[out.index()] = Some(r.map_err(|e| e.0)?);
             }
             Code::Call {
                 out,
@@ -565,24 +589,24 @@ impl Machine {
                 self.gather(ops);
                 let r = if *under_test {
                     if self.input_size.is_none() {
-                        let size = sizes
-                            .iter()
-                            .zip(&self.scratch)
-                            .zip(ops)
-                            .map(|((f, v), (var, _))| match (f, v) {
-                                (Some(f), Some(v)) => f(&**v),
-                                _ => self.mutations[var.index()],
-                            })
-                            .sum();
+                        // Indexed rather than zipped: `Zip::new` is instrumented out of line.
+                        // `sizes`, `ops` and the gathered scratch have the same length.
+                        let mut size = 0u64;
+                        for (k, (var, _)) in ops.iter().enumerate() {
+                            size += match (sizes.get(k), self.b.scratch.get(k)) {
+                                (Some(Some(f)), Some(Some(v))) => f(&**v),
+                                _ => self.b.mutations[var.index()],
+                            };
+                        }
                         self.input_size = Some(size);
                         self.heap_bytes = meter::live_bytes().saturating_sub(self.heap_base);
                     }
                     if self.hot {
                         meter::hot_resume();
                     }
-                    let before = meter::snapshot();
-                    let r = f(&mut self.scratch);
-                    let after = meter::snapshot();
+                    let before = meter::snapshot_before();
+                    let r = f(&mut self.b.scratch);
+                    let after = meter::snapshot_after();
                     if self.hot {
                         meter::hot_pause();
                     }
@@ -592,15 +616,15 @@ impl Machine {
                 } else {
                     for (var, mode) in ops {
                         if mode.mutates() {
-                            self.mutations[var.index()] += 1;
+                            self.b.mutations[var.index()] += 1;
                         }
                     }
-                    f(&mut self.scratch)
+                    f(&mut self.b.scratch)
                 };
                 self.restore(ops);
                 let r = r.map_err(|e| e.0)?;
                 if let (Some(o), Some(v)) = (out, r) {
-                    self.slots[o.index()] = Some(v);
+                    self.b.slots[o.index()] = Some(v);
                 }
             }
             Code::Shared { out, f, args } => {
@@ -609,31 +633,31 @@ impl Machine {
                 }
                 self.gather(args);
                 let shared = self.shared.as_deref().expect("checked above");
-                let r = f(shared, &mut self.scratch);
+                let r = f(shared, &mut self.b.scratch);
                 self.restore(args);
                 if let (Some(o), Some(v)) = (out, r.map_err(|e| e.0)?) {
-                    self.slots[o.index()] = Some(v);
+                    self.b.slots[o.index()] = Some(v);
                 }
             }
             Code::Op { out, op, arg } => {
-                let v = self.slots[arg.index()]
+                let v = self.b.slots[arg.index()]
                     .as_deref()
                     .ok_or("operator on a dead variable")?;
                 let r = apply_op(*op, v).ok_or("operator on a wrong type")?;
-                self.slots[out.index()] = Some(r);
+                self.b.slots[out.index()] = Some(r);
             }
             Code::Get { out, target, f } => {
-                let v = self.slots[target.index()]
+                let v = self.b.slots[target.index()]
                     .as_deref()
                     .ok_or("field read on a dead variable")?;
                 let r = f(v).map_err(|e| e.0)?;
-                self.slots[out.index()] = Some(r);
+                self.b.slots[out.index()] = Some(r);
             }
             Code::Set { target, value, f } => {
-                let x = self.slots[value.index()]
+                let x = self.b.slots[value.index()]
                     .take()
                     .ok_or("field write from a dead variable")?;
-                let t = self.slots[target.index()]
+                let t = self.b.slots[target.index()]
                     .as_deref_mut()
                     .ok_or("field write on a dead variable")?;
                 f(t, x).map_err(|e| e.0)?;
@@ -646,7 +670,7 @@ impl Machine {
                         self.exec(c)?;
                     }
                     for l in locals {
-                        self.slots[l.index()] = None;
+                        self.b.slots[l.index()] = None;
                     }
                 }
             }
@@ -654,31 +678,79 @@ impl Machine {
         Ok(())
     }
 
+    #[inline(always)]
     fn gather(&mut self, ops: &[(Var, Mode)]) {
-        self.scratch.clear();
+        drop_all(&mut self.b.scratch);
         for (v, _) in ops {
-            let s = self.slots[v.index()].take();
-            self.scratch.push(s);
+            let s = self.b.slots[v.index()].take();
+            self.b.scratch.push(s);
         }
     }
 
+    #[inline(always)]
     fn restore(&mut self, ops: &[(Var, Mode)]) {
         for (k, (v, mode)) in ops.iter().enumerate() {
             if !mode.moves() {
-                self.slots[v.index()] = self.scratch[k].take();
+                self.b.slots[v.index()] = self.b.scratch[k].take();
             }
         }
-        self.scratch.clear();
+        drop_all(&mut self.b.scratch);
     }
 }
 
-impl Machine {
-    /// A machine with `vars` empty slots; `shared` serves the [`Code::Shared`] calls.
-    pub(crate) fn new(vars: usize, shared: Option<crate::registry::Shared>) -> Machine {
+/// Drops the values of `slots` one at a time and empties it, inlined: `Vec::clear` calls the
+/// slice's drop glue, an instrumented function out of line. Each value is taken out before
+/// its drop, so after a panic the vector holds only values not dropped yet.
+#[inline(always)]
+fn drop_all(slots: &mut Vec<Slot>) {
+    for s in slots.iter_mut() {
+        drop(s.take());
+    }
+    // SAFETY: 0 is within the capacity, and every element is `None`, which owns nothing.
+    unsafe { slots.set_len(0) };
+}
+
+/// The vectors of a [`Machine`]: a run borrows them, and a cached program keeps them
+/// between its runs (see [`Prepared`]), so that a run allocates none of the interpreter's
+/// own. Empty between runs.
+#[derive(Default)]
+pub(crate) struct Buffers {
+    pub(crate) slots: Vec<Slot>,
+    /// Setup calls that took each variable by `&mut`: the input size of a value whose type
+    /// registers no size function (a fair default for types without `len()`).
+    mutations: Vec<u64>,
+    scratch: Vec<Slot>,
+}
+
+impl<'b> Machine<'b> {
+    /// A machine with `vars` empty slots in `b` (empty); `shared` serves the
+    /// [`Code::Shared`] calls.
+    #[inline(always)]
+    pub(crate) fn new(
+        b: &'b mut Buffers,
+        vars: usize,
+        shared: Option<crate::registry::Shared>,
+    ) -> Machine<'b> {
+        debug_assert!(b.slots.is_empty() && b.scratch.is_empty());
+        // Pushes rather than `resize`: inlined into the uninstrumented interpreter, not a
+        // call of instrumented generic code.
+        if b.slots.capacity() < vars {
+            b.slots.reserve(vars);
+            b.mutations.reserve(vars);
+        }
+        b.mutations.clear();
+        for _ in 0..vars {
+            b.slots.push(None);
+            b.mutations.push(0);
+        }
+        // The scratch starts at 8 operands, as a new one did: a call with more grows it
+        // during the run, which `Feedback::heap_bytes` sees when it comes before the first
+        // call under test, in every run alike.
+        if b.scratch.capacity() != 8 {
+            b.scratch = Vec::with_capacity(8);
+        }
         Machine {
-            slots: (0..vars).map(|_| None).collect(),
-            mutations: vec![0; vars],
-            scratch: Vec::with_capacity(8),
+            b,
             cost: Cost::default(),
             input_size: None,
             heap_base: 0,
@@ -691,9 +763,22 @@ impl Machine {
             shared,
         }
     }
+
+    /// Empties the machine's vectors for the next run. The slots were dropped already
+    /// unless a drop panicked; the scratch holds the operands of a call that panicked. What
+    /// is left is dropped here, after the program's fuel, as when the machine owned its
+    /// vectors (each pass takes out the value it drops, so the loops end).
+    #[inline(always)]
+    fn empty_buffers(&mut self) {
+        let slots = &mut self.b.slots;
+        while catch_unwind(AssertUnwindSafe(|| drop_all(slots))).is_err() {}
+        let scratch = &mut self.b.scratch;
+        while catch_unwind(AssertUnwindSafe(|| drop_all(scratch))).is_err() {}
+    }
 }
 
 /// Materializes a literal as a value of its Rust type.
+#[inline(always)]
 pub fn literal(l: &Literal, i: i64, n: i64) -> Box<dyn Any> {
     match l {
         Literal::Bool(b) => Box::new(*b),
@@ -704,6 +789,7 @@ pub fn literal(l: &Literal, i: i64, n: i64) -> Box<dyn Any> {
     }
 }
 
+#[inline(always)]
 fn int_value(ty: IntTy, v: i64) -> Box<dyn Any> {
     match ty {
         IntTy::U8 => Box::new(v as u8),

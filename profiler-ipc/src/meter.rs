@@ -5,6 +5,21 @@
 //! callbacks, the counting `memcpy`/`memmove`/`memset` and the counting allocator are
 //! expanded into the worker binary by [`worker_runtime!`](crate::worker_runtime), so that
 //! nothing else (the engine, tests) has its memcpy interposed.
+//!
+//! # The uninstrumented runtime
+//!
+//! LLVM's SanitizerCoverage pass never instruments a function whose symbol starts with
+//! `__sanitizer_` (the callbacks below rely on it not to recurse). The worker's own hot path
+//! uses the same rule: the interpreter's statement loop and run wrapper, the request loop's
+//! batch, the program cache's lookup and the feedback encoder are exported as
+//! `__sanitizer_perfsyn_*` and kept out of line, so their blocks (and what is inlined into
+//! them, this module's counter and clock reads among it) call no coverage callback. Why:
+//! those blocks were about 420 of the 440 edges a small program's request executed, each a
+//! call of about 15 instructions, and the snapshots around a call under test were
+//! perfsyn's own edges inside the call's cost (and its hot lines). What they call out of
+//! line stays instrumented: registered wrappers, target code, the counting allocator and
+//! memcpy family; so a call's cost is its wrapper's and its target's edges, and fuel
+//! counts the edges of that code only.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -150,6 +165,7 @@ pub unsafe fn guard_hit(guard: *const u32) {
 
 /// Says whether the programs of the next request want hot counts (the worker sets it from
 /// the request header); turning it off disarms the counters.
+#[inline]
 pub fn set_hot_wanted(on: bool) {
     HOT_WANTED.store(on, Relaxed);
     if !on {
@@ -162,6 +178,7 @@ pub fn set_hot_wanted(on: bool) {
 /// (allocating them the first time) and arms them for [`hot_resume`]. Returns whether hot
 /// counts are wanted; when not, nothing is touched (the interpreter then never calls
 /// [`hot_resume`]).
+#[inline]
 pub fn hot_prepare() -> bool {
     if !HOT_WANTED.load(Relaxed) {
         return false;
@@ -186,13 +203,13 @@ pub fn hot_prepare() -> bool {
 
 /// Starts counting hits per guard (before a call under test); a no-op unless the running
 /// program asked for hot counts.
-#[inline]
+#[inline(always)]
 pub fn hot_resume() {
     HOT.store(HOT_ARMED.load(Relaxed), Relaxed);
 }
 
 /// Stops counting hits per guard (after a call under test).
-#[inline]
+#[inline(always)]
 pub fn hot_pause() {
     HOT.store(std::ptr::null_mut(), Relaxed);
 }
@@ -214,13 +231,16 @@ pub fn hot_counts() -> Vec<(u32, u64)> {
 }
 
 /// Gives the program that starts now `fuel` edges (setup, calls and the drop of its values
-/// all count) and `heap` bytes of heap beyond what is live now.
+/// all count: the edges of the wrappers, target code and allocator the interpreter calls,
+/// not the interpreter's own, which is uninstrumented) and `heap` bytes of heap beyond what
+/// is live now.
 ///
 /// Why the process exits instead of unwinding: the callback fires on any edge, inside
 /// `nounwind` functions and in the middle of unsafe code whose invariants hold only at its
 /// end (a `Vec` between `set_len` and the writes); unwinding from there is undefined
 /// behavior, and `longjmp` would skip destructors. Ending the process is sound, and the
 /// supervisor respawns the worker.
+#[inline(always)]
 pub fn arm_fuel(fuel: u64, heap: u64) {
     HEAP_BASE.store(LIVE_BYTES.load(Relaxed), Relaxed);
     HEAP_LIMIT.store(heap, Relaxed);
@@ -234,6 +254,7 @@ pub fn live_bytes() -> u64 {
 }
 
 /// Stops metering fuel and heap (between programs).
+#[inline(always)]
 pub fn disarm_fuel() {
     FUEL_END.store(u64::MAX, Relaxed);
     HEAP_LIMIT.store(u64::MAX, Relaxed);
@@ -279,20 +300,47 @@ pub fn moved(n: usize) {
     }
 }
 
-/// A snapshot of all counters and the thread's CPU clock.
-pub fn snapshot() -> Cost {
+/// A snapshot of all counters and the thread's CPU clock, taken before a call under test:
+/// the clocks first, the counters last. Inlined into the uninstrumented interpreter (see
+/// the module doc), so that nothing runs between reading the counters and the call.
+#[inline(always)]
+pub fn snapshot_before() -> Cost {
+    let cpu_ns = thread_cpu_ns();
+    let wall_ns = monotonic_ns();
+    Cost {
+        cpu_ns,
+        wall_ns,
+        ..counters()
+    }
+}
+
+/// A snapshot taken after a call under test: the counters first, then the clocks (see
+/// [`snapshot_before`]).
+#[inline(always)]
+pub fn snapshot_after() -> Cost {
+    let c = counters();
+    Cost {
+        cpu_ns: thread_cpu_ns(),
+        wall_ns: monotonic_ns(),
+        ..c
+    }
+}
+
+#[inline(always)]
+fn counters() -> Cost {
     Cost {
         edges: EDGES.load(Relaxed),
         probe_ops: PROBE_OPS.load(Relaxed),
         bytes_moved: BYTES_MOVED.load(Relaxed),
         allocs: ALLOCS.load(Relaxed),
         alloc_bytes: ALLOC_BYTES.load(Relaxed),
-        cpu_ns: thread_cpu_ns(),
-        wall_ns: monotonic_ns(),
+        cpu_ns: 0,
+        wall_ns: 0,
     }
 }
 
 /// The monotonic clock in nanoseconds.
+#[inline(always)]
 pub fn monotonic_ns() -> u64 {
     let mut ts = libc::timespec {
         tv_sec: 0,
@@ -304,6 +352,7 @@ pub fn monotonic_ns() -> u64 {
 }
 
 /// The cost between two snapshots.
+#[inline(always)]
 pub fn delta(before: &Cost, after: &Cost) -> Cost {
     Cost {
         edges: after.edges.wrapping_sub(before.edges),
@@ -327,9 +376,10 @@ static CPU_CLOCK: std::sync::atomic::AtomicI32 =
 /// Why a switch: the thread CPU clock has no vDSO path, and on this project's VMs each read
 /// is a system call of about 1.3 us, two per call under test, more than the rest of a small
 /// program's round trip; the search decides on deterministic costs and rarely wants it.
-/// Why a clock id rather than a branch around the read: [`snapshot`] runs inside the
-/// measured window (its edges after reading the counters count), so both settings must run
-/// the same instrumented code, edge for edge; the libc call behind it is not instrumented.
+/// Why a clock id rather than a branch around the read: the snapshots used to run inside the
+/// measured window with their own edges, and both settings had to run the same instrumented
+/// code, edge for edge (they are now uninstrumented and read the clocks outside it); the
+/// libc call behind it is not instrumented.
 /// The worker zeroes the figure of the other clock after the program, outside its fuel.
 pub fn set_thread_cpu(on: bool) {
     let clock = if on {
@@ -347,6 +397,7 @@ pub fn thread_cpu_on() -> bool {
 
 /// CPU time of the calling thread in nanoseconds (another clock while
 /// [`set_thread_cpu`] is off: callers then report 0).
+#[inline(always)]
 pub fn thread_cpu_ns() -> u64 {
     let mut ts = libc::timespec {
         tv_sec: 0,
@@ -457,21 +508,30 @@ macro_rules! worker_runtime {
         #[global_allocator]
         static PERFSYN_ALLOC: $crate::meter::CountingAlloc = $crate::meter::CountingAlloc;
 
+        /// # Safety
+        /// Called by LLVM's module constructor with the module's guard array.
         #[no_mangle]
-        pub extern "C" fn __sanitizer_cov_trace_pc_guard_init(start: *mut u32, stop: *mut u32) {
+        pub unsafe extern "C" fn __sanitizer_cov_trace_pc_guard_init(
+            start: *mut u32,
+            stop: *mut u32,
+        ) {
             // SAFETY: LLVM passes the module's guard array.
             unsafe { $crate::meter::number_guards(start, stop) };
         }
 
+        /// # Safety
+        /// Called by the instrumented code with one of the guards numbered above.
         #[no_mangle]
-        pub extern "C" fn __sanitizer_cov_trace_pc_guard(guard: *mut u32) {
+        pub unsafe extern "C" fn __sanitizer_cov_trace_pc_guard(guard: *mut u32) {
             $crate::meter::edge();
             // SAFETY: LLVM passes a guard numbered by the init callback.
             unsafe { $crate::meter::guard_hit(guard) };
         }
 
+        /// # Safety
+        /// Called by LLVM's module constructor with the module's PC table.
         #[no_mangle]
-        pub extern "C" fn __sanitizer_cov_pcs_init(beg: *const usize, end: *const usize) {
+        pub unsafe extern "C" fn __sanitizer_cov_pcs_init(beg: *const usize, end: *const usize) {
             // SAFETY: LLVM passes the module's PC table, right after its guards' init.
             unsafe { $crate::hot::record_pcs(beg, end) };
         }

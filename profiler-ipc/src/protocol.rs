@@ -185,6 +185,7 @@ pub fn cap_text(s: &mut String) {
 }
 
 /// Caps the strings of a feedback record so that its encoding fits [`MAX_RECORD`].
+#[inline]
 pub fn cap_feedback(fb: &mut Feedback) {
     match &mut fb.outcome {
         Outcome::Panic { message, .. } => cap_text(message),
@@ -215,16 +216,18 @@ pub fn put_frame<T: serde::Serialize>(buf: &mut [u8], v: &T) -> Option<usize> {
 /// Writes one frame holding the feedback record `fb` (the same bytes as [`put_frame`], by
 /// the worker's fast encoder, see [`crate::fastwire`]); returns its length, or `None` if
 /// it does not fit.
+#[inline]
 pub fn put_feedback(buf: &mut [u8], fb: &Feedback) -> Option<usize> {
     if buf.len() < 4 {
         return None;
     }
     let n = crate::fastwire::encode_feedback(fb, &mut buf[4..])?;
-    buf[..4].copy_from_slice(&(n as u32).to_le_bytes());
+    crate::fastwire::put(buf, 0, (n as u32).to_le_bytes());
     Some(4 + n)
 }
 
 /// Reads the frame at `buf[0..]`: its payload and total length.
+#[inline]
 pub fn get_frame(buf: &[u8]) -> Option<(&[u8], usize)> {
     let len = u32::from_le_bytes(buf.get(..4)?.try_into().ok()?) as usize;
     let payload = buf.get(4..4 + len)?;

@@ -97,6 +97,7 @@ impl Region {
     /// # Safety
     /// The protocol must give this side exclusive use of those bytes for the view's lifetime.
     #[allow(clippy::mut_from_ref)]
+    #[inline]
     pub unsafe fn bytes_mut(&self, offset: usize, len: usize) -> &mut [u8] {
         assert!(offset.checked_add(len).is_some_and(|e| e <= self.len()));
         // SAFETY: in bounds (checked); exclusivity is the caller's contract.
@@ -107,6 +108,7 @@ impl Region {
     ///
     /// # Safety
     /// The protocol must guarantee that nobody writes those bytes during the view's lifetime.
+    #[inline]
     pub unsafe fn bytes(&self, offset: usize, len: usize) -> &[u8] {
         assert!(offset.checked_add(len).is_some_and(|e| e <= self.len()));
         // SAFETY: in bounds (checked); no writer is the caller's contract.
@@ -132,7 +134,10 @@ pub fn wait(word: &AtomicU32, expected: u32, timeout: Option<Duration>) {
 
 /// Spins up to `budget` until `word != seen`; returns whether it changed. Spinning a few
 /// microseconds catches most replies without a sleep (a futex wake of an idle vCPU costs
-/// about 10 us here, a caught spin about 0.5 us).
+/// about 10 us here, a caught spin about 0.5 us). Uninstrumented in the worker (see `meter`,
+/// "The uninstrumented runtime"): each turn of the loop was an edge.
+#[export_name = "__sanitizer_perfsyn_shm_spin_until_changed"]
+#[inline(never)]
 pub fn spin_until_changed(word: &AtomicU32, seen: u32, budget: Duration) -> bool {
     let start = Instant::now();
     loop {
@@ -159,6 +164,7 @@ pub struct Bell {
 
 impl Bell {
     /// Rings: bumps the sequence and wakes the listener if it sleeps.
+    #[inline]
     pub fn ring(&self) {
         self.seq.fetch_add(1, SeqCst);
         if self.sleeping.load(SeqCst) != 0 {
@@ -190,6 +196,7 @@ impl Bell {
 /// Through libc rather than rustix: rustix reads the vDSO itself and faults under valgrind,
 /// which does not map it, so the worker and the engine could not be profiled with callgrind
 /// (the instruction counts behind the round-trip figures of `perfsyn bench ipc`).
+#[inline(always)]
 pub fn monotonic_ns() -> u64 {
     crate::meter::monotonic_ns()
 }

@@ -244,7 +244,10 @@ fn warm_up() {
 }
 
 /// Runs the `count` programs framed in `req`, appending one feedback frame per program to
-/// `resp` and publishing it as soon as that program ends.
+/// `resp` and publishing it as soon as that program ends. Uninstrumented (see `meter`, "The
+/// uninstrumented runtime").
+#[export_name = "__sanitizer_perfsyn_worker_run_batch"]
+#[inline(never)]
 fn run_batch(
     interp: &Interpreter<'_>,
     setups: &mut crate::forkserver::SetupCache,

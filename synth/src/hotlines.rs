@@ -12,6 +12,16 @@
 //! called from a loop, not inlined, grows like the loop's line: the user's line is the one
 //! to show), then by hits at the largest size. A library line still comes first when it
 //! grows faster than every line of the crate.
+//!
+//! What is listed: lines of the crate under test, always; a library line (std, a
+//! dependency) only when it grows at least as fast as every line of the crate, that is when
+//! it is the growth site (a std algorithm the crate calls once); a constant or slower one is
+//! bookkeeping or a symptom of a crate line that is listed. perfsyn's own code (the harness
+//! runtime, `perfsyn-profiler-ipc`: the registered wrappers' operand downcasts, the probe
+//! keys' counted comparisons) is never listed: a block of it is charged to the innermost
+//! frame of other code it was inlined into, else dropped. The worker keeps its interpreter
+//! and its snapshots out of the calls' windows (`meter`, "The uninstrumented runtime"); the
+//! wrappers' few edges per call stay in the window, as part of a call's cost.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -136,7 +146,19 @@ pub fn rank(feedback: &[Feedback], locate: &mut dyn FnMut(u64) -> Option<Loc>) -
             .then(a.file.cmp(&b.file))
             .then(a.line.cmp(&b.line))
     });
-    ranked.into_iter().map(|(_, l)| l).take(KEEP).collect()
+    // Library lines only where they are the growth site (see the module doc); all of them
+    // when no line is the crate's.
+    let crate_top = ranked
+        .iter()
+        .filter(|(_, l)| !l.library)
+        .map(|(c, _)| *c)
+        .max();
+    ranked
+        .into_iter()
+        .filter(|(c, l)| !l.library || crate_top.is_none_or(|top| *c >= top))
+        .map(|(_, l)| l)
+        .take(KEEP)
+        .collect()
 }
 
 /// Whether `file` belongs to a library rather than to the crate under test: std (and the
@@ -147,7 +169,13 @@ pub fn is_library(file: &str) -> bool {
         || file.contains("/.cargo/registry/")
         || file.contains("/cargo/registry/")
         || file.contains("/.rustup/toolchains/")
-        || file.contains("profiler-ipc/src/")
+        || is_perfsyn(file)
+}
+
+/// Whether `file` is perfsyn's own harness runtime (`perfsyn-profiler-ipc`, from this
+/// workspace or from a registry), which hot lines never list.
+pub fn is_perfsyn(file: &str) -> bool {
+    file.contains("profiler-ipc/src/") || file.contains("/perfsyn-profiler-ipc-")
 }
 
 /// A source line: file (as displayed), line, whether it is a library line.
@@ -172,7 +200,8 @@ impl Symbolizer {
     }
 
     /// The line `addr` is charged to: the innermost frame in the crate under test, else the
-    /// innermost frame with a line.
+    /// innermost frame with a line outside perfsyn's runtime; `None` for a block of
+    /// perfsyn's runtime alone (see the module doc).
     fn line_of(&mut self, addr: u64) -> Option<Loc> {
         if let Some(hit) = self.cache.get(&addr) {
             return hit.clone();
@@ -190,7 +219,7 @@ impl Symbolizer {
                     library = false;
                     break;
                 }
-                if found.is_none() {
+                if found.is_none() && !is_perfsyn(file) {
                     found = Some((file.to_string(), line));
                 }
             }
@@ -279,6 +308,50 @@ mod tests {
             order,
             [(7, Some("O(n^2)")), (10, Some("O(n)")), (5, Some("O(n)"))]
         );
+    }
+
+    /// A constant library line (a wrapper's downcast, a clock read) is not listed under a
+    /// growing crate line; a library line that grows as fast as the crate's top line is;
+    /// without crate lines every library line is.
+    #[test]
+    fn library_lines_are_listed_only_where_they_grow_as_fast_as_the_crate() {
+        let sizes = [10u64, 20, 50, 100, 200, 500, 1000];
+        let feedback: Vec<Feedback> = sizes
+            .iter()
+            .map(|&n| fb(n, &[(1, n), (2, 2), (3, 3 * n), (4, 5)]))
+            .collect();
+        let mut locate = |a: u64| match a {
+            1 => Some(("src/lib.rs".to_string(), 10, false)),
+            2 => Some(("library/core/src/any.rs".to_string(), 142, true)),
+            3 => Some(("library/core/src/cmp.rs".to_string(), 5, true)),
+            _ => Some(("src/lib.rs".to_string(), 30, false)),
+        };
+        let lines = rank(&feedback, &mut locate);
+        let kept: Vec<(&str, u32)> = lines.iter().map(|l| (l.file.as_str(), l.line)).collect();
+        assert_eq!(
+            kept,
+            [
+                ("src/lib.rs", 10),
+                ("library/core/src/cmp.rs", 5),
+                ("src/lib.rs", 30)
+            ]
+        );
+        let mut only_library = |a: u64| match a {
+            2 => Some(("library/core/src/any.rs".to_string(), 142, true)),
+            3 => Some(("library/core/src/cmp.rs".to_string(), 5, true)),
+            _ => None,
+        };
+        assert_eq!(rank(&feedback, &mut only_library).len(), 2);
+    }
+
+    #[test]
+    fn perfsyn_runtime_files_are_perfsyn() {
+        assert!(is_perfsyn("/work/perfsyn/profiler-ipc/src/meter.rs"));
+        assert!(is_perfsyn(
+            "/home/u/.cargo/registry/src/x/perfsyn-profiler-ipc-0.1.0/src/registry.rs"
+        ));
+        assert!(!is_perfsyn("corpus/src/planted.rs"));
+        assert!(!is_perfsyn("/rustc/abc/library/alloc/src/vec/mod.rs"));
     }
 
     #[test]
