@@ -326,7 +326,12 @@ fn build_at(
         b.finish_and_clear();
     }
     if !status.success() {
-        bail!("{}; command: {shown}", build_failure(h, &log));
+        let message = format!("{}; command: {shown}", build_failure(h, &log));
+        let lines = harness_errors(h, &log);
+        if !lines.is_empty() {
+            return Err(RejectedRegistrations { lines, message }.into());
+        }
+        bail!("{message}");
     }
     let bin = match build {
         Build::Instrumented => target.join(&triple).join("release").join(WORKER_BIN),
@@ -339,6 +344,85 @@ fn build_at(
         );
     }
     Ok(bin)
+}
+
+/// A failed build of a generated harness whose every error is in the harness's own
+/// `src/lib.rs`: the registrations there the compiler rejects (`init` drops them and builds
+/// again). Displays as the usual one-line build failure.
+#[derive(Debug)]
+pub struct RejectedRegistrations {
+    /// Each error's lines in the harness's `src/lib.rs` (1-based; where rustc points first,
+    /// then the other lines its snippet shows: an error inside `register_type!` points at
+    /// the macro and labels the registration) and rustc's message.
+    pub lines: Vec<(Vec<usize>, String)>,
+    pub message: String,
+}
+
+impl std::fmt::Display for RejectedRegistrations {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for RejectedRegistrations {}
+
+/// The errors of a failed build of the generated harness located in its `src/lib.rs` (a
+/// registration's error may come with others located in the runtime's macros, which go away
+/// with it; if they do not, the next build fails again and `init` reports that failure).
+fn harness_errors(h: &Harness, log: &[String]) -> Vec<(Vec<usize>, String)> {
+    if h.builtin {
+        return Vec::new();
+    }
+    let failed_package = log
+        .iter()
+        .find_map(|l| l.split("could not compile `").nth(1))
+        .and_then(|r| r.split('`').next());
+    if failed_package != Some(h.package.as_str()) {
+        return Vec::new();
+    }
+    let harness_lib = h
+        .manifest
+        .parent()
+        .unwrap_or(&h.crate_dir)
+        .join("src")
+        .join("lib.rs");
+    let mut out = Vec::new();
+    for (i, l) in log.iter().enumerate() {
+        if !l.starts_with("error")
+            || l.starts_with("error: could not compile")
+            || l.starts_with("error: aborting due to")
+        {
+            continue;
+        }
+        let place = log[i + 1..]
+            .iter()
+            .take(4)
+            .find_map(|l| l.trim().strip_prefix("--> "));
+        let Some(place) = place else {
+            continue;
+        };
+        let mut parts = place.split(':');
+        let file = parts.next().unwrap_or_default();
+        let line: Option<usize> = parts.next().and_then(|n| n.parse().ok());
+        let in_lib = if Path::new(file).is_absolute() {
+            Path::new(file) == harness_lib
+        } else {
+            file == "src/lib.rs"
+        };
+        if let (Some(line), true) = (line, in_lib) {
+            // The snippet: numbered source lines up to the next location or the next message.
+            let shown = log[i + 1..]
+                .iter()
+                .skip_while(|l| !l.trim().starts_with("--> "))
+                .skip(1)
+                .take_while(|l| !l.trim().starts_with("--> ") && !l.trim().is_empty())
+                .filter_map(|l| l.split('|').next()?.trim().parse::<usize>().ok())
+                .filter(|&n| n != line);
+            let lines = std::iter::once(line).chain(shown).collect();
+            out.push((lines, l.trim().to_string()));
+        }
+    }
+    out
 }
 
 /// The first compiler error of a failed build, where it is, and whose code it is in: the

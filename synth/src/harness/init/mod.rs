@@ -12,6 +12,7 @@ pub mod closures;
 pub mod compound;
 pub mod gen;
 pub mod model;
+pub mod repair;
 pub mod scan;
 mod undo;
 
@@ -54,6 +55,8 @@ pub struct InitSummary {
     pub unregistered_methods: usize,
     /// A method spec to start with (`Type::method`), preferring a documented one.
     pub first_method: Option<String>,
+    /// Registrations the compiler rejected, dropped and listed as skipped.
+    pub rejected: usize,
 }
 
 /// Runs `perfsyn init`.
@@ -111,9 +114,27 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
     undo.write(&out.join("src/bin/perfsyn-worker.rs"), gen::WORKER_MAIN)?;
     undo.write(&out.join(".gitignore"), "/target\nCargo.lock\n")?;
     undo.write(&out.join("src/lib.rs"), &gen::registrations(&lib, &model))?;
+    let mut rejected = Vec::new();
     if cfg.build {
         let h = Harness::of_manifest(&crate_dir).map_err(undone)?;
-        crate::worker_build::ensure_harness_worker(&h, cfg.quiet).map_err(undone)?;
+        let lib_path = out.join("src").join("lib.rs");
+        for round in 1.. {
+            let Err(e) = crate::worker_build::ensure_harness_worker(&h, cfg.quiet) else {
+                break;
+            };
+            let dropped = e
+                .downcast_ref::<crate::worker_build::RejectedRegistrations>()
+                .filter(|_| round <= repair::ROUNDS)
+                .and_then(|r| {
+                    let text = std::fs::read_to_string(&lib_path).ok()?;
+                    repair::drop_rejected(&text, &r.lines)
+                });
+            let Some((text, items)) = dropped else {
+                return Err(undone(e));
+            };
+            undo.write(&lib_path, &text).map_err(undone)?;
+            rejected.extend(items);
+        }
     }
     undo.keep();
     let public_methods = model.methods()
@@ -142,9 +163,10 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
         harness_dir: out,
         types: model.types.len(),
         constructors: model.ctors(),
-        methods: model.methods(),
+        methods: model.methods() - rejected.len().min(model.methods()),
         documented: model.documented(),
-        skipped_items: model.skipped(),
+        skipped_items: model.skipped() + rejected.len(),
+        rejected: rejected.len(),
         skipped_types: model.skipped_types.len(),
         public_methods,
         unregistered_methods: model.unregistered_methods,
@@ -278,6 +300,12 @@ pub fn render(s: &InitSummary) -> String {
         s.skipped_items + s.skipped_types,
         s.documented
     );
+    if s.rejected > 0 {
+        out.push_str(&format!(
+            "{} registrations the compiler rejected were dropped (listed as skipped with its message)\n",
+            s.rejected
+        ));
+    }
     if s.skipped_items + s.skipped_types > 0 {
         out.push_str(&format!(
             "skipped items and reasons: the `// skipped:` lines of {}\n",

@@ -1,0 +1,141 @@
+//! Drops the registrations the compiler rejects. [`model`](super::model) decides from the
+//! API's text what the program model can drive; a bound it cannot see (arrayvec's
+//! `try_extend_from_slice` is only there `where T: Copy`, on an impl whose header does not say
+//! so) shows only when the harness is compiled. Rather than failing `init` on a crate nobody
+//! tuned it for, each rejected registration becomes a `// skipped:` line carrying the
+//! compiler's message, and the worker is built again.
+
+use super::gen::SKIPPED;
+
+/// How many builds `init` tries before reporting the failure as it is.
+pub const ROUNDS: usize = 8;
+
+/// `text` (a generated harness's `src/lib.rs`) without the registrations the compiler
+/// rejected, each listed as skipped with the compiler's message; also the items dropped.
+/// Each error comes with the 1-based lines it shows, where it points first: the first of
+/// them that is a registration of a constructor or method is the one dropped. `None` when an
+/// error shows no registration (then the failure is not one a dropped registration fixes).
+pub fn drop_rejected(
+    text: &str,
+    rejected: &[(Vec<usize>, String)],
+) -> Option<(String, Vec<String>)> {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut at: Vec<(usize, &str)> = Vec::new();
+    for (shown, message) in rejected {
+        let line = shown.iter().copied().find(|&l| {
+            l > 0
+                && lines
+                    .get(l - 1)
+                    .and_then(|t| registration_name(t))
+                    .is_some()
+        })?;
+        at.push((line, message.as_str()));
+    }
+    at.sort_by_key(|(l, _)| std::cmp::Reverse(*l));
+    at.dedup_by_key(|(l, _)| *l);
+    let mut skipped = Vec::new();
+    let mut items = Vec::new();
+    for (line, message) in at {
+        let i = line.checked_sub(1)?;
+        let name = registration_name(lines.get(i)?)?.to_string();
+        let item = super::registration_at(text, line)?;
+        lines.remove(i);
+        // The note init writes above a consumed iterator's registration goes with it.
+        if i > 0
+            && lines[i - 1]
+                .trim_start()
+                .starts_with(&format!("// {name}: "))
+        {
+            lines.remove(i - 1);
+        }
+        skipped.push(format!(
+            "{SKIPPED}{item}: rejected by the compiler in the harness: {message}"
+        ));
+        items.push(item);
+    }
+    let insert_at = lines
+        .iter()
+        .rposition(|l| l.starts_with(SKIPPED))
+        .map(|i| i + 1)
+        .or_else(|| lines.iter().position(|l| l.starts_with("#![")))?;
+    skipped.reverse();
+    items.reverse();
+    for (k, s) in skipped.into_iter().enumerate() {
+        lines.insert(insert_at + k, s);
+    }
+    Some((lines.join("\n") + "\n", items))
+}
+
+/// The constructor or method a registration line declares (`name(...) ... ;`).
+fn registration_name(line: &str) -> Option<&str> {
+    let t = line.trim();
+    let name = t.split('(').next()?;
+    let ok = !name.is_empty()
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+        && name != "size"
+        && t.ends_with(';');
+    ok.then_some(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::drop_rejected;
+
+    const LIB: &str = "//! header
+// skipped: Iter: it borrows
+#![allow(unused_imports)]
+
+pub fn stack() -> TypeDef {
+    register_type! {
+        ctors {
+            new() => Stack::new();
+        }
+        methods {
+            // iter: the returned iterator is consumed, so the class includes the O(n) walk over its items
+            iter(ref self) [\"O(n)\"] as \"{self}.iter().count()\" => |r| r.iter().count();
+            copy_from(mut self, v: slice Key);
+            len(ref self) -> usize;
+        }
+    }
+}
+";
+
+    #[test]
+    fn a_rejected_registration_becomes_a_skipped_line() {
+        let rejected = vec![
+            (
+                vec![13],
+                "error[E0277]: the trait bound `Key: Copy` is not satisfied".to_string(),
+            ),
+            // An error inside the macro points at its start and shows the registration.
+            (
+                vec![5, 6, 12, 17],
+                "error[E0599]: no method named `iter`".to_string(),
+            ),
+            (vec![13], "error[E0277]: again".to_string()),
+        ];
+        let (text, items) = drop_rejected(LIB, &rejected).unwrap();
+        assert_eq!(items, ["TypeDef::iter", "TypeDef::copy_from"]);
+        assert!(!text.contains("copy_from(mut self"), "{text}");
+        assert!(!text.contains("iter(ref self)"), "{text}");
+        assert!(!text.contains("// iter: the returned"), "{text}");
+        assert!(text.contains("len(ref self) -> usize;"), "{text}");
+        let skipped: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("// skipped:"))
+            .collect();
+        assert_eq!(
+            skipped,
+            [
+                "// skipped: Iter: it borrows",
+                "// skipped: TypeDef::iter: rejected by the compiler in the harness: error[E0599]: no method named `iter`",
+                "// skipped: TypeDef::copy_from: rejected by the compiler in the harness: error[E0277]: the trait bound `Key: Copy` is not satisfied",
+            ]
+        );
+    }
+
+    #[test]
+    fn an_error_outside_a_registration_is_not_dropped() {
+        assert!(drop_rejected(LIB, &[(vec![5, 6], "error: x".to_string())]).is_none());
+    }
+}
