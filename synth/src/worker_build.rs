@@ -582,3 +582,62 @@ pub fn read_schema(worker: &Path) -> Result<perfsyn_profiler_ipc::ApiSchema> {
         )
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::harness_errors;
+    use crate::harness::Harness;
+
+    /// arrayvec's first `init` (abridged): one error at a registration, one inside the
+    /// `register_type!` macro whose snippet labels the registration, and a note in the crate.
+    #[test]
+    fn a_harness_build_log_gives_each_error_with_the_lines_it_shows() {
+        let log: Vec<String> = r#"   Compiling perfsyn-harness v0.0.0 (/c/perfsyn)
+error[E0277]: the trait bound `Key: std::marker::Copy` is not satisfied
+   --> src/lib.rs:74:13
+    |
+ 74 |             try_extend_from_slice(mut self, other: slice Key);
+    |             ^^^^^^^^^^^^^^^^^^^^^ the trait `std::marker::Copy` is not implemented for `Key`
+    |
+note: required by a bound in `ArrayVec::<T, CAP>::try_extend_from_slice`
+   --> /c/src/arrayvec.rs:605:18
+    |
+605 |         where T: Copy,
+    |                  ^^^^ required by this bound
+
+error[E0308]: mismatched types
+   --> src/lib.rs:36:1
+    |
+ 36 | / register_type! {
+ 38 | |     pub fn vec_key() -> Vec<Key> {
+...   |
+127 | |             simplify(val self) -> CapacityError<Key>;
+    | |                                   ------------------ expected due to this
+132 | | }
+    | |_^ expected `CapacityError<Key>`, found `CapacityError`
+
+error: could not compile `perfsyn-harness` (lib) due to 2 previous errors"#
+            .lines()
+            .map(str::to_string)
+            .collect();
+        let h = Harness {
+            crate_dir: PathBuf::from("/c"),
+            manifest: PathBuf::from("/c/perfsyn/Cargo.toml"),
+            package: "perfsyn-harness".into(),
+            builtin: false,
+            baseline: false,
+        };
+        let errors = harness_errors(&h, &log);
+        let lines: Vec<&[usize]> = errors.iter().map(|(l, _)| l.as_slice()).collect();
+        assert_eq!(lines, [&[74][..], &[36, 38, 127, 132][..]]);
+        assert_eq!(errors[1].1, "error[E0308]: mismatched types");
+        // The crate's own failure is not the harness's.
+        let crate_log: Vec<String> = log
+            .iter()
+            .map(|l| l.replace("`perfsyn-harness`", "`arrayvec`"))
+            .collect();
+        assert!(harness_errors(&h, &crate_log).is_empty());
+    }
+}

@@ -3,8 +3,8 @@
 //! harness runtime (`perfsyn-profiler-ipc` of this perfsyn build), a worker binary, and
 //! registrations generated from the crate's public API ([`scan`] reads it with `syn`,
 //! [`model`] decides what the program model can drive, [`gen`] prints it). It then builds the
-//! instrumented worker, so a crate that does not compile, or a generated registration that
-//! does not, is reported by `init`, naming the item.
+//! instrumented worker, so a crate that does not compile is reported by `init`; a generated
+//! registration the compiler rejects is dropped and listed as skipped ([`repair`]).
 
 pub mod cfg;
 pub mod chain;
