@@ -46,8 +46,18 @@ pub struct BenchFit {
     pub per_class: Vec<(String, f64)>,
     /// confusion[true][judged]; judged index 7 is `inconclusive`.
     pub confusion: Vec<Vec<usize>>,
-    /// Every misjudged series: true class, judged class, distortions.
-    pub misses: Vec<(String, String, String)>,
+    /// Every misjudged series, in generation order.
+    pub misses: Vec<Miss>,
+}
+
+/// A misjudged series; `index` is its line in the `--write-series` file (from 0).
+#[derive(Clone, Debug, Serialize)]
+pub struct Miss {
+    pub index: usize,
+    pub class: String,
+    pub judged: String,
+    /// The distortions applied, as in [`Series::kind`].
+    pub kind: String,
 }
 
 /// Generates `cases` labeled series (classes in turn) from `seed`.
@@ -189,7 +199,7 @@ pub fn run(seed: u64, cases: usize) -> BenchFit {
     let mut misses = Vec::new();
     let (mut right, mut above, mut inconclusive) = (0, 0, 0);
     let (mut verdict_above, mut detected, mut below_tries) = (0, 0, 0);
-    for s in &series {
+    for (index, s) in series.iter().enumerate() {
         if model_select::judge(&s.points, Some(s.class)).above_expected {
             verdict_above += 1;
         }
@@ -202,23 +212,28 @@ pub fn run(seed: u64, cases: usize) -> BenchFit {
         let got = model_select::select(&s.points).class;
         let t = s.class as usize;
         confusion[t][got.map_or(7, |c| c as usize)] += 1;
-        match got {
-            Some(c) if c == s.class => right += 1,
+        let judged = match got {
+            Some(c) if c == s.class => {
+                right += 1;
+                continue;
+            }
             Some(c) => {
                 if c > s.class {
                     above += 1;
                 }
-                misses.push((s.class.label().into(), c.label().into(), s.kind.clone()));
+                c.label()
             }
             None => {
                 inconclusive += 1;
-                misses.push((
-                    s.class.label().into(),
-                    "inconclusive".into(),
-                    s.kind.clone(),
-                ));
+                "inconclusive"
             }
-        }
+        };
+        misses.push(Miss {
+            index,
+            class: s.class.label().into(),
+            judged: judged.into(),
+            kind: s.kind.clone(),
+        });
     }
     let n = series.len().max(1) as f64;
     let per_class = Class::ALL
