@@ -85,6 +85,11 @@ impl<'r> Interpreter<'r> {
         self.limits = limits;
     }
 
+    /// The limits later runs are metered with.
+    pub fn limits(&self) -> Option<RunLimits> {
+        self.limits
+    }
+
     /// The schema of the registry.
     pub fn schema(&self) -> &ApiSchema {
         &self.schema
@@ -198,22 +203,29 @@ impl<'r> Interpreter<'r> {
         if outcome == Outcome::Ok {
             inspect(&m.slots);
         }
-        let fb = Feedback {
+        let mut fb = Feedback {
             outcome,
             cost: m.cost,
             input_size: m.input_size.unwrap_or(0),
             heap_bytes: m.heap_bytes,
             calls: m.calls,
             hot: if m.hot {
-                crate::hot::collect()
+                // Collecting is the worker's work, not the program's: a run with hot counts
+                // spends the fuel of the same run without them.
+                let since = meter::EDGES.load(Relaxed);
+                let hot = crate::hot::collect();
+                meter::uncharge_edges(meter::EDGES.load(Relaxed).wrapping_sub(since));
+                hot
             } else {
                 Vec::new()
             },
+            fuel_spent: 0,
         };
         // Dropping target values runs target code too; a panic there must not escape.
         let slots = std::mem::take(&mut m.slots);
         let dropped = catch_unwind(AssertUnwindSafe(move || drop(slots)));
         if self.limits.is_some() {
+            fb.fuel_spent = meter::fuel_spent();
             meter::disarm_fuel();
         }
         if dropped.is_err() && fb.is_ok() {
@@ -410,10 +422,7 @@ pub fn seam(body: &[Stmt]) -> Option<usize> {
 fn uncharge_since(since: (u64, u64)) {
     let edges = meter::EDGES.load(Relaxed).wrapping_sub(since.0);
     let live = meter::LIVE_BYTES.load(Relaxed).wrapping_sub(since.1);
-    let end = meter::FUEL_END.load(Relaxed);
-    if end != u64::MAX {
-        meter::FUEL_END.store(end.saturating_add(edges), Relaxed);
-    }
+    meter::uncharge_edges(edges);
     if meter::HEAP_LIMIT.load(Relaxed) != u64::MAX {
         let base = meter::HEAP_BASE.load(Relaxed);
         meter::HEAP_BASE.store(base.wrapping_add(live), Relaxed);

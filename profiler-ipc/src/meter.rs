@@ -36,6 +36,9 @@ pub static HEAP_BASE: AtomicU64 = AtomicU64::new(0);
 /// The value of [`EDGES`] past which the running program is out of fuel (`u64::MAX`: no
 /// program is metered). See [`arm_fuel`].
 pub static FUEL_END: AtomicU64 = AtomicU64::new(u64::MAX);
+/// [`EDGES`] when the running program started, moved on by the edges a seam hook spent
+/// (which are not the program's): the program has spent `EDGES - FUEL_BASE` of its fuel.
+pub static FUEL_BASE: AtomicU64 = AtomicU64::new(0);
 /// Called when the running program runs out of fuel, before the process exits (the worker
 /// records it in shared memory so the supervisor reports a timeout).
 pub static FUEL_HOOK: std::sync::OnceLock<fn()> = std::sync::OnceLock::new();
@@ -224,7 +227,37 @@ pub fn hot_counts() -> Vec<(u32, u64)> {
 pub fn arm_fuel(fuel: u64, heap: u64) {
     HEAP_BASE.store(LIVE_BYTES.load(Relaxed), Relaxed);
     HEAP_LIMIT.store(heap, Relaxed);
-    FUEL_END.store(EDGES.load(Relaxed).saturating_add(fuel), Relaxed);
+    let e = EDGES.load(Relaxed);
+    FUEL_BASE.store(e, Relaxed);
+    FUEL_END.store(e.saturating_add(fuel), Relaxed);
+}
+
+/// Gives the running program `fuel` edges from its start instead of what it was armed with
+/// (a fork server's child, whose request has a fuel of its own): past them it is stopped at
+/// its next edge, as a fresh run with that fuel would have been. `u64::MAX`: unmetered.
+pub fn refuel(fuel: u64) {
+    FUEL_END.store(FUEL_BASE.load(Relaxed).saturating_add(fuel), Relaxed);
+}
+
+/// Stops the fuel check while keeping the running program's count (a zygote serving
+/// children: its own edges between them are not any program's; each child re-arms with
+/// [`refuel`]).
+pub fn suspend_fuel() {
+    FUEL_END.store(u64::MAX, Relaxed);
+}
+
+/// Gives back to the running program `edges` edges that were not its own (a seam hook's).
+pub fn uncharge_edges(edges: u64) {
+    FUEL_BASE.store(FUEL_BASE.load(Relaxed).wrapping_add(edges), Relaxed);
+    let end = FUEL_END.load(Relaxed);
+    if end != u64::MAX {
+        FUEL_END.store(end.saturating_add(edges), Relaxed);
+    }
+}
+
+/// Edges the running program has spent of its fuel so far.
+pub fn fuel_spent() -> u64 {
+    EDGES.load(Relaxed).wrapping_sub(FUEL_BASE.load(Relaxed))
 }
 
 /// Heap bytes currently live, by the counting allocator (0 in a process without it).
