@@ -150,3 +150,25 @@ fn a_setup_starved_under_a_small_fuel_runs_under_a_larger_one() {
     assert_eq!(pool.stats().restarts, 0, "{:?}", pool.stats());
     assert!(pool.stats().setup_reused > 0, "{:?}", pool.stats());
 }
+
+/// Fuel counts bytes moved, 8 to an edge as the combined cost does: shifting 16,000 keys
+/// (128,000 bytes moved by libc, about a hundred edges) spends 16,000 of fuel.
+#[test]
+fn fuel_counts_bytes_moved() {
+    let n = 16_000;
+    let with = vec_insert_front(n);
+    let mut without = with.clone();
+    // The same program up to the insert: its filled vector and the insert's arguments.
+    without.body.pop();
+    let fbs = start(false, 0).run(&[with, without]).unwrap();
+    assert!(fbs.iter().all(|f| f.is_ok()), "{fbs:?}");
+    let shift = fbs[0].cost.bytes_moved / 8;
+    assert!(shift >= n as u64, "{:?}", fbs[0].cost);
+    assert!(fbs[0].cost.edges < shift / 10, "{:?}", fbs[0].cost);
+    let delta = fbs[0].fuel_spent - fbs[1].fuel_spent;
+    assert!(
+        delta >= shift + fbs[0].cost.edges && delta < 2 * shift,
+        "the insert spent {delta} of fuel, its shift {shift}: {:?}",
+        fbs[0].cost
+    );
+}

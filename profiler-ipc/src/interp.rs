@@ -34,7 +34,8 @@ pub struct Interpreter<'r> {
 /// The deterministic limits of one program run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RunLimits {
-    /// Edges the program may execute (setup, calls and the drop of its values).
+    /// Edges the program may execute (setup, calls and the drop of its values), bytes moved
+    /// counting 8 to an edge.
     pub fuel: u64,
     /// Heap bytes the program may hold beyond what was live when it started.
     pub heap: u64,
@@ -212,9 +213,9 @@ impl<'r> Interpreter<'r> {
             hot: if m.hot {
                 // Collecting is the worker's work, not the program's: a run with hot counts
                 // spends the fuel of the same run without them.
-                let since = meter::EDGES.load(Relaxed);
+                let since = meter::fuel_mark();
                 let hot = crate::hot::collect();
-                meter::uncharge_edges(meter::EDGES.load(Relaxed).wrapping_sub(since));
+                meter::uncharge_edges(meter::fuel_mark().wrapping_sub(since));
                 hot
             } else {
                 Vec::new()
@@ -420,7 +421,7 @@ pub fn seam(body: &[Stmt]) -> Option<usize> {
 /// Gives back to the running program the edges and heap bytes spent since `since` (edges and
 /// live bytes then): the work of a seam hook is not the program's.
 fn uncharge_since(since: (u64, u64)) {
-    let edges = meter::EDGES.load(Relaxed).wrapping_sub(since.0);
+    let edges = meter::fuel_mark().wrapping_sub(since.0);
     let live = meter::LIVE_BYTES.load(Relaxed).wrapping_sub(since.1);
     meter::uncharge_edges(edges);
     if meter::HEAP_LIMIT.load(Relaxed) != u64::MAX {
@@ -528,7 +529,7 @@ impl Machine {
         let mut i = 0;
         while i < code.len() {
             if seam == Some(i) {
-                let since = (meter::EDGES.load(Relaxed), meter::LIVE_BYTES.load(Relaxed));
+                let since = (meter::fuel_mark(), meter::LIVE_BYTES.load(Relaxed));
                 let live = meter::live_bytes();
                 if let Some((next, vars)) = switch() {
                     *code = next;

@@ -36,9 +36,12 @@ pub static HEAP_BASE: AtomicU64 = AtomicU64::new(0);
 /// The value of [`EDGES`] past which the running program is out of fuel (`u64::MAX`: no
 /// program is metered). See [`arm_fuel`].
 pub static FUEL_END: AtomicU64 = AtomicU64::new(u64::MAX);
-/// [`EDGES`] when the running program started, moved on by the edges a seam hook spent
-/// (which are not the program's): the program has spent `EDGES - FUEL_BASE` of its fuel.
+/// [`EDGES`] when the running program started, moved back by its bytes moved (8 to an edge)
+/// and on by what a seam hook spent (which is not the program's): the program has spent
+/// `EDGES - FUEL_BASE` of its fuel.
 pub static FUEL_BASE: AtomicU64 = AtomicU64::new(0);
+/// Fuel charged for bytes moved over the process's life (see [`moved`]), for [`fuel_mark`].
+pub static FUEL_MOVED: AtomicU64 = AtomicU64::new(0);
 /// Called when the running program runs out of fuel, before the process exits (the worker
 /// records it in shared memory so the supervisor reports a timeout).
 pub static FUEL_HOOK: std::sync::OnceLock<fn()> = std::sync::OnceLock::new();
@@ -246,7 +249,8 @@ pub fn suspend_fuel() {
     FUEL_END.store(u64::MAX, Relaxed);
 }
 
-/// Gives back to the running program `edges` edges that were not its own (a seam hook's).
+/// Gives back to the running program `edges` of fuel that were not its own (a seam hook's:
+/// the difference of two [`fuel_mark`]s).
 pub fn uncharge_edges(edges: u64) {
     FUEL_BASE.store(FUEL_BASE.load(Relaxed).wrapping_add(edges), Relaxed);
     let end = FUEL_END.load(Relaxed);
@@ -255,7 +259,13 @@ pub fn uncharge_edges(edges: u64) {
     }
 }
 
-/// Edges the running program has spent of its fuel so far.
+/// Fuel counted over the process's life (edges, and bytes moved 8 to an edge): the
+/// difference of two marks is what ran between them (see [`uncharge_edges`]).
+pub fn fuel_mark() -> u64 {
+    EDGES.load(Relaxed).wrapping_add(FUEL_MOVED.load(Relaxed))
+}
+
+/// Fuel the running program has spent so far: edges, and bytes moved 8 to an edge.
 pub fn fuel_spent() -> u64 {
     EDGES.load(Relaxed).wrapping_sub(FUEL_BASE.load(Relaxed))
 }
@@ -299,6 +309,14 @@ fn heap_allows(size: usize) -> bool {
 #[inline(always)]
 pub fn moved(n: usize) {
     bump(&BYTES_MOVED, n as u64);
+    // Fuel counts bytes moved as the combined cost does (libc's copy loops have no edges): a
+    // program copying gigabytes runs out of fuel rather than into the wall-clock backstop.
+    // Branch-free, so that the callers' edges stay those of a plain count.
+    let w = n as u64 / Cost::BYTES_PER_EDGE;
+    bump(&FUEL_MOVED, w);
+    FUEL_BASE.store(FUEL_BASE.load(Relaxed).wrapping_sub(w), Relaxed);
+    let end = FUEL_END.load(Relaxed);
+    FUEL_END.store(end.saturating_sub(w * u64::from(end != u64::MAX)), Relaxed);
     let hot = HOT.load(Relaxed);
     if !hot.is_null() {
         let caller = HOT_PREV.load(Relaxed);

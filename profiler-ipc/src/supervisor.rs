@@ -51,8 +51,9 @@ pub struct PoolConfig {
     /// Wall-clock deadline of one program (setup included); past it the worker is killed.
     /// Only a backstop when `fuel` is set: it depends on the machine's load.
     pub deadline: Duration,
-    /// Fuel of one program: the edges it may execute (setup, calls and drops) before the
-    /// worker stops it and reports a timeout, the same on a quiet or a loaded machine.
+    /// Fuel of one program: the edges it may execute (setup, calls and drops; bytes moved
+    /// count 8 to an edge, as in `Cost::combined`) before the worker stops it and reports a
+    /// timeout, the same on a quiet or a loaded machine.
     /// 0: unmetered (the deadline decides). See [`fuel_for`].
     pub fuel: u64,
     /// Heap bytes one program may hold (counted by the worker's allocator, so the same on
