@@ -35,7 +35,7 @@ pub struct Interpreter<'r> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RunLimits {
     /// Edges the program may execute (setup, calls and the drop of its values), bytes moved
-    /// counting 8 to an edge.
+    /// counting [`meter::FUEL_BYTES_PER_EDGE`] to an edge.
     pub fuel: u64,
     /// Heap bytes the program may hold beyond what was live when it started.
     pub heap: u64,

@@ -52,7 +52,7 @@ pub struct PoolConfig {
     /// Only a backstop when `fuel` is set: it depends on the machine's load.
     pub deadline: Duration,
     /// Fuel of one program: the edges it may execute (setup, calls and drops; bytes moved
-    /// count 8 to an edge, as in `Cost::combined`) before the worker stops it and reports a
+    /// count `meter::FUEL_BYTES_PER_EDGE` to an edge) before the worker stops it and reports a
     /// timeout, the same on a quiet or a loaded machine.
     /// 0: unmetered (the deadline decides). See [`fuel_for`].
     pub fuel: u64,
