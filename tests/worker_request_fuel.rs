@@ -172,3 +172,85 @@ fn fuel_counts_bytes_moved() {
         fbs[0].cost
     );
 }
+
+/// `v = []; for i in 0..n { v.insert(0, Key::new(i)) }`: n²/2 keys shifted by libc, far
+/// more fuel in bytes moved than in edges.
+fn shifted(n: u32) -> (Program, perfsyn_profiler_ipc::Var) {
+    use perfsyn_profiler_ipc::{IntTy, Literal, Stmt};
+    let mut p = Program::default();
+    let v = p.fresh(VEC);
+    p.body.push(Stmt::Ctor {
+        out: v,
+        ty: VEC.into(),
+        ctor: "new".into(),
+        args: vec![],
+    });
+    let (zero, x, k) = (p.fresh("usize"), p.fresh("u64"), p.fresh("Key"));
+    p.body.push(Stmt::Repeat {
+        n,
+        body: vec![
+            Stmt::Lit {
+                out: zero,
+                value: Literal::Int {
+                    ty: IntTy::Usize,
+                    value: 0,
+                },
+            },
+            Stmt::Lit {
+                out: x,
+                value: Literal::Index {
+                    ty: IntTy::U64,
+                    pattern: Pattern::I,
+                },
+            },
+            Stmt::Ctor {
+                out: k,
+                ty: "Key".into(),
+                ctor: "new".into(),
+                args: vec![x],
+            },
+            Stmt::Call {
+                out: None,
+                ty: VEC.into(),
+                method: "insert".into(),
+                recv: v,
+                args: vec![zero, k],
+                under_test: false,
+            },
+        ],
+    });
+    (p, v)
+}
+
+/// A child served from its parent's zygote, whose setup charged more fuel in bytes moved
+/// than the worker had counted edges when it started (the fuel's base below zero), runs out
+/// of fuel where a fresh run does.
+#[test]
+fn a_byte_heavy_setup_leaves_its_children_their_fuel() {
+    let parent = {
+        let (mut p, v) = shifted(8000);
+        call(&mut p, VEC, "dedup", v, vec![], true);
+        p
+    };
+    let child = {
+        let (mut p, v) = shifted(8000);
+        key_loop(&mut p, VEC, v, "contains", 300, Pattern::I);
+        call(&mut p, VEC, "dedup", v, vec![], true);
+        p
+    };
+    let full = start(false, 0)
+        .run(&[parent.clone(), child.clone()])
+        .unwrap();
+    assert!(full.iter().all(|f| f.is_ok()));
+    assert!(full[0].cost.edges < full[0].fuel_spent / 4, "{:?}", full[0]);
+    let fuel = (full[0].fuel_spent + full[1].fuel_spent) / 2;
+    let batch = [parent.clone(), parent, child];
+    let want = start(false, fuel).run(&batch).unwrap();
+    assert_eq!(want[2].outcome, Outcome::Timeout);
+    let mut pool = start(true, fuel);
+    let got = pool.run(&batch).unwrap();
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert_eq!(deterministic(g), deterministic(w), "program {i}");
+    }
+    assert!(pool.stats().setup_reused > 0, "{:?}", pool.stats());
+}

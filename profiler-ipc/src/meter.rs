@@ -245,7 +245,15 @@ pub fn arm_fuel(fuel: u64, heap: u64) {
 /// (a fork server's child, whose request has a fuel of its own): past them it is stopped at
 /// its next edge, as a fresh run with that fuel would have been. `u64::MAX`: unmetered.
 pub fn refuel(fuel: u64) {
-    FUEL_END.store(FUEL_BASE.load(Relaxed).saturating_add(fuel), Relaxed);
+    if fuel == u64::MAX {
+        FUEL_END.store(u64::MAX, Relaxed);
+        return;
+    }
+    // From what is left, not from FUEL_BASE: bytes moved may have taken the base below zero
+    // (it only ever serves in differences).
+    let e = EDGES.load(Relaxed);
+    let left = fuel.saturating_sub(e.wrapping_sub(FUEL_BASE.load(Relaxed)));
+    FUEL_END.store(e.saturating_add(left), Relaxed);
 }
 
 /// Stops the fuel check while keeping the running program's count (a zygote serving
