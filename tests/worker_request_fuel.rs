@@ -90,11 +90,17 @@ fn fuel_per_request_gives_the_results_of_a_fixed_fuel() {
 fn a_smaller_request_fuel_is_a_timeout_and_the_worker_lives_on() {
     let cheap = program(2000, 0, Pattern::I);
     let hungry = program(2000, 1500, Pattern::I);
-    let full = start(false, 0).run(&[hungry.clone()]).unwrap().remove(0);
+    let full = start(false, 0)
+        .run(std::slice::from_ref(&hungry))
+        .unwrap()
+        .remove(0);
     assert!(full.is_ok());
     let small = full.fuel_spent / 2;
     assert_eq!(
-        start(false, small).run(&[hungry.clone()]).unwrap()[0].outcome,
+        start(false, small)
+            .run(std::slice::from_ref(&hungry))
+            .unwrap()[0]
+            .outcome,
         Outcome::Timeout,
         "under a pool fuel of {small}"
     );
@@ -102,7 +108,9 @@ fn a_smaller_request_fuel_is_a_timeout_and_the_worker_lives_on() {
     // The first `cheap` runs fresh, the second builds the zygote that serves `hungry`.
     let fbs = pool.run(&[cheap.clone(), cheap.clone()]).unwrap();
     assert!(fbs.iter().all(|f| f.is_ok()));
-    let cut = pool.run_with_fuel(&[hungry.clone()], small).unwrap();
+    let cut = pool
+        .run_with_fuel(std::slice::from_ref(&hungry), small)
+        .unwrap();
     assert_eq!(cut[0].outcome, Outcome::Timeout);
     let again = pool.run(&[hungry.clone(), cheap]).unwrap();
     assert_eq!(deterministic(&again[0]), deterministic(&full));
