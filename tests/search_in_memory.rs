@@ -169,6 +169,7 @@ impl Executor for CostFn {
                     heap_bytes: 0,
                     calls: s.calls,
                     hot: Vec::new(),
+                    fuel_spent: 0,
                 }
             })
             .collect())

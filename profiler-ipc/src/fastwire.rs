@@ -49,8 +49,9 @@ pub fn encode_feedback(fb: &Feedback, buf: &mut [u8]) -> Option<usize> {
     if fb.outcome != Outcome::Ok {
         return crate::wire::encode_into(fb, buf).ok();
     }
-    // Variant index, 7 cost fields, input_size, heap_bytes, calls, hot's length, hot.
-    let need = (11 + 2 * fb.hot.len()) * VARINT_MAX + 1;
+    // Variant index, 7 cost fields, input_size, heap_bytes, calls, hot's length, hot,
+    // fuel_spent.
+    let need = (12 + 2 * fb.hot.len()) * VARINT_MAX + 1;
     if buf.len() < need {
         // Rare (a full response area): the exact check is bincode's.
         return crate::wire::encode_into(fb, buf).ok();
@@ -76,6 +77,7 @@ pub fn encode_feedback(fb: &Feedback, buf: &mut [u8]) -> Option<usize> {
         at = varint(buf, at, h.addr);
         at = varint(buf, at, h.hits);
     }
+    at = varint(buf, at, fb.fuel_spent);
     Some(at)
 }
 
@@ -119,6 +121,7 @@ mod tests {
                     hits: v(i + 3),
                 })
                 .collect(),
+            fuel_spent: v(k),
         }
     }
 

@@ -105,6 +105,11 @@ pub struct Feedback {
     /// Hits per code address during the calls under test, hottest first; empty unless the
     /// request asked for them (see [`crate::hot`]).
     pub hot: Vec<HotPc>,
+    /// Edges the whole program executed (setup, calls and the drop of its values: what its
+    /// fuel counts); 0 when the run was not metered. Deterministic, like `cost.edges`: the
+    /// search caps the fuel of new programs from it (see the engine's `fuelcap`).
+    #[serde(default)]
+    pub fuel_spent: u64,
 }
 
 /// How often the calls under test hit one basic block.
@@ -125,6 +130,7 @@ impl Feedback {
             heap_bytes: 0,
             calls: 0,
             hot: Vec::new(),
+            fuel_spent: 0,
         }
     }
 

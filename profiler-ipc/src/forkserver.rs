@@ -19,12 +19,19 @@
 //! that panics or dies, a child that dies (crash, abort, out of memory), a zygote that went
 //! away. The one shortcut is fuel: a child that ran out of fuel is a program that runs out
 //! of fuel (fuel is deterministic), and so is every program that starts with a setup that
-//! ran out of fuel in its zygote: R reports the timeout a fresh run would end with, without
-//! running the program again and without dying (its zygotes live on).
+//! ran out of fuel in its zygote under at least the program's fuel: R reports the timeout a
+//! fresh run would end with, without running the program again and without dying (its
+//! zygotes live on).
 //!
-//! Messages on a zygote's socket: R sends `[u32 len][program]`; Z answers `R` (ready) or `F`
-//! (its setup failed; it exits) once, then per program `D` + the child's `i32` wait status,
-//! preceded by the child's `B [u32 len][feedback]` when the child finished normally.
+//! Fuel is per request: a zygote builds its setup under the fuel of the program that started
+//! it, stops checking fuel while it serves, and each child re-arms with its own program's
+//! fuel counted from the program's start ([`meter::refuel`]), so a child whose fuel the setup
+//! already exceeds stops at its first edge, as a fresh run would have stopped in the setup.
+//!
+//! Messages on a zygote's socket: R sends `[u64 fuel][u32 len][program]`; Z answers `R`
+//! (ready) or `F` (its setup failed; it exits) once, then per program `D` + the child's `i32`
+//! wait status, preceded by the child's `B [u32 len][feedback]` when the child finished
+//! normally.
 
 use std::io::{Read, Write};
 use std::os::unix::net::UnixStream;
@@ -125,8 +132,9 @@ pub struct SetupCache {
     paused: bool,
     zygotes: Vec<Zygote>,
     failed: Vec<SetupKey>,
-    /// Setups that ran out of fuel in a zygote.
-    starved: Vec<SetupKey>,
+    /// Setups that ran out of fuel in a zygote, with that fuel: a program starting with one
+    /// runs out too under as much fuel or less (with more, it may not).
+    starved: Vec<(SetupKey, u64)>,
     /// Hashes of setups seen once, oldest first: most setups of a search occur once, and a
     /// zygote for those would only add two forks to a fresh run.
     seen: std::collections::VecDeque<u64>,
@@ -172,7 +180,8 @@ impl SetupCache {
         let Some(key) = SetupKey::of(p) else {
             return Served::Fresh;
         };
-        if self.starved.iter().any(|k| k.starts(p)) {
+        let fuel = interp.limits().map_or(u64::MAX, |l| l.fuel);
+        if self.starved.iter().any(|(k, f)| fuel <= *f && k.starts(p)) {
             return Served::OutOfFuel;
         }
         if self.failed.contains(&key) {
@@ -187,21 +196,19 @@ impl SetupCache {
             }
             None if self.seen_before(&key) => match self.start(interp, p, key.clone()) {
                 Ok(z) => z,
-                Err(fuel) => {
-                    let list = if fuel {
-                        &mut self.starved
-                    } else {
-                        &mut self.failed
-                    };
-                    if list.len() >= MAX_FAILED {
-                        list.remove(0);
+                Err(starved) => {
+                    if starved {
+                        if self.starved.len() >= MAX_FAILED {
+                            self.starved.remove(0);
+                        }
+                        self.starved.push((key, fuel));
+                        return Served::OutOfFuel;
                     }
-                    list.push(key);
-                    return if fuel {
-                        Served::OutOfFuel
-                    } else {
-                        Served::Fresh
-                    };
+                    if self.failed.len() >= MAX_FAILED {
+                        self.failed.remove(0);
+                    }
+                    self.failed.push(key);
+                    return Served::Fresh;
                 }
             },
             // The longest cached setup `p` starts with (an ancestor's, most often).
@@ -217,7 +224,7 @@ impl SetupCache {
             },
         };
         self.zygotes[z].used = self.tick;
-        match ask(&mut self.zygotes[z], bytes) {
+        match ask(&mut self.zygotes[z], bytes, fuel) {
             Some(r) => r,
             None => {
                 // The zygote went away (killed, or its socket broke): forget it.
@@ -313,7 +320,7 @@ fn out_of_fuel(status: i32) -> bool {
 /// A child sends its feedback as its very last act before `_exit(0)`, so a complete record
 /// is a finished program: the zygote's `D` for it is read before the next request instead
 /// of now.
-fn ask(z: &mut Zygote, bytes: &[u8]) -> Option<Served> {
+fn ask(z: &mut Zygote, bytes: &[u8], fuel: u64) -> Option<Served> {
     let sock = &mut z.sock;
     let mut tag = [0u8; 1];
     if z.pending {
@@ -325,7 +332,8 @@ fn ask(z: &mut Zygote, bytes: &[u8]) -> Option<Served> {
             return None;
         }
     }
-    let mut msg = Vec::with_capacity(4 + bytes.len());
+    let mut msg = Vec::with_capacity(12 + bytes.len());
+    msg.extend_from_slice(&fuel.to_le_bytes());
     msg.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
     msg.extend_from_slice(bytes);
     sock.write_all(&msg).ok()?;
@@ -389,10 +397,17 @@ fn zygote(interp: &Interpreter<'_>, p: &Program, mut sock: UnixStream) -> ! {
     crate::worker::FUEL_FLAG.store(std::ptr::null_mut(), std::sync::atomic::Ordering::SeqCst);
     let mut child = false;
     let mut serve = || -> Option<Program> {
+        // The zygote's own edges from here on are no program's: each child re-arms.
+        meter::suspend_fuel();
         if sock.write_all(b"R").is_err() {
             exit(0);
         }
         loop {
+            let mut fuel = [0u8; 8];
+            if sock.read_exact(&mut fuel).is_err() {
+                // The worker closed the socket (evicted us, or ended).
+                exit(0);
+            }
             let Some(bytes) = read_frame(&mut sock) else {
                 // The worker closed the socket (evicted us, or ended).
                 exit(0);
@@ -404,6 +419,7 @@ fn zygote(interp: &Interpreter<'_>, p: &Program, mut sock: UnixStream) -> ! {
             let pid = unsafe { libc::fork() };
             if pid == 0 {
                 die_with_parent();
+                meter::refuel(u64::from_le_bytes(fuel));
                 child = true;
                 return Some(next);
             }

@@ -34,7 +34,8 @@ pub struct Interpreter<'r> {
 /// The deterministic limits of one program run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RunLimits {
-    /// Edges the program may execute (setup, calls and the drop of its values).
+    /// Edges the program may execute (setup, calls and the drop of its values), bytes moved
+    /// counting [`meter::FUEL_BYTES_PER_EDGE`] to an edge.
     pub fuel: u64,
     /// Heap bytes the program may hold beyond what was live when it started.
     pub heap: u64,
@@ -86,6 +87,11 @@ impl<'r> Interpreter<'r> {
     /// Meters every later run with `limits` (`None`: unmetered).
     pub fn set_limits(&mut self, limits: Option<RunLimits>) {
         self.limits = limits;
+    }
+
+    /// The limits later runs are metered with.
+    pub fn limits(&self) -> Option<RunLimits> {
+        self.limits
     }
 
     /// The schema of the registry.
@@ -220,22 +226,29 @@ impl<'r> Interpreter<'r> {
         if outcome == Outcome::Ok {
             inspect(&m.b.slots);
         }
-        let fb = Feedback {
+        let mut fb = Feedback {
             outcome,
             cost: m.cost,
             input_size: m.input_size.unwrap_or(0),
             heap_bytes: m.heap_bytes,
             calls: m.calls,
             hot: if m.hot {
-                crate::hot::collect()
+                // Collecting is the worker's work, not the program's: a run with hot counts
+                // spends the fuel of the same run without them.
+                let since = meter::fuel_mark();
+                let hot = crate::hot::collect();
+                meter::uncharge_edges(meter::fuel_mark().wrapping_sub(since));
+                hot
             } else {
                 Vec::new()
             },
+            fuel_spent: 0,
         };
         // Dropping target values runs target code too; a panic there must not escape (the
         // slots are empty after it either way: `clear` shortens the vector first).
         let dropped = catch_unwind(AssertUnwindSafe(|| drop_all(&mut m.b.slots)));
         if self.limits.is_some() {
+            fb.fuel_spent = meter::fuel_spent();
             meter::disarm_fuel();
         }
         m.empty_buffers();
@@ -431,12 +444,9 @@ pub fn seam(body: &[Stmt]) -> Option<usize> {
 /// Gives back to the running program the edges and heap bytes spent since `since` (edges and
 /// live bytes then): the work of a seam hook is not the program's.
 fn uncharge_since(since: (u64, u64)) {
-    let edges = meter::EDGES.load(Relaxed).wrapping_sub(since.0);
+    let edges = meter::fuel_mark().wrapping_sub(since.0);
     let live = meter::LIVE_BYTES.load(Relaxed).wrapping_sub(since.1);
-    let end = meter::FUEL_END.load(Relaxed);
-    if end != u64::MAX {
-        meter::FUEL_END.store(end.saturating_add(edges), Relaxed);
-    }
+    meter::uncharge_edges(edges);
     if meter::HEAP_LIMIT.load(Relaxed) != u64::MAX {
         let base = meter::HEAP_BASE.load(Relaxed);
         meter::HEAP_BASE.store(base.wrapping_add(live), Relaxed);
@@ -540,7 +550,7 @@ impl Machine<'_> {
         let mut i = 0;
         while i < code.len() {
             if seam == Some(i) {
-                let since = (meter::EDGES.load(Relaxed), meter::LIVE_BYTES.load(Relaxed));
+                let since = (meter::fuel_mark(), meter::LIVE_BYTES.load(Relaxed));
                 let live = meter::live_bytes();
                 if let Some((next, vars)) = switch() {
                     *code = next;

@@ -35,8 +35,8 @@ pub const MAGIC: u64 = u64::from_le_bytes(*b"PERFSYN1");
 /// Bumped on every incompatible change of this file (3: the concurrent request; 4: fuel and
 /// heap limits, `fuel_out`; 5: `want_hot` and the feedback's hot addresses; 6: `setup_reused`;
 /// 7: `Feedback::heap_bytes`; 8: `idle_spin_ns`; 9: `thread_cpu`; 10: `Pattern::HashBelow` in
-/// the programs a request carries).
-pub const VERSION: u32 = 10;
+/// the programs a request carries; 11: `fuel` per request, `Feedback::fuel_spent`).
+pub const VERSION: u32 = 11;
 /// The region's fd number in the worker.
 pub const REGION_FD: i32 = 3;
 /// The pool doorbell's fd number in the worker.
@@ -89,8 +89,6 @@ pub struct Fixed {
     pub req_cap: AtomicU64,
     pub resp_off: AtomicU64,
     pub resp_cap: AtomicU64,
-    /// Fuel of one program: edges it may execute (0: unmetered).
-    pub fuel: AtomicU64,
     /// Heap bytes one program may hold (0: unlimited; the address-space limit still holds).
     pub heap_limit: AtomicU64,
     /// How long an idle worker spins for the next request before sleeping on the futex:
@@ -119,6 +117,9 @@ pub struct ToWorker {
     pub req_bytes: AtomicU64,
     /// 1: the programs of this request report their hot addresses (`Feedback::hot`).
     pub want_hot: AtomicU32,
+    /// Fuel of each program of this request: edges it may execute (0: unmetered). Per
+    /// request, so that a search can cap it below the pool's (see `Pool::run_with_fuel`).
+    pub fuel: AtomicU64,
 }
 
 /// Fields the worker writes.
@@ -259,6 +260,7 @@ mod tests {
             heap_bytes: u64::MAX,
             calls: u32::MAX,
             hot: Vec::new(),
+            fuel_spent: u64::MAX,
         };
         cap_feedback(&mut fb);
         let mut buf = vec![0u8; MAX_RECORD];

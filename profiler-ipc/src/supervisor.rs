@@ -51,8 +51,9 @@ pub struct PoolConfig {
     /// Wall-clock deadline of one program (setup included); past it the worker is killed.
     /// Only a backstop when `fuel` is set: it depends on the machine's load.
     pub deadline: Duration,
-    /// Fuel of one program: the edges it may execute (setup, calls and drops) before the
-    /// worker stops it and reports a timeout, the same on a quiet or a loaded machine.
+    /// Fuel of one program: the edges it may execute (setup, calls and drops; bytes moved
+    /// count `meter::FUEL_BYTES_PER_EDGE` to an edge) before the worker stops it and reports a
+    /// timeout, the same on a quiet or a loaded machine.
     /// 0: unmetered (the deadline decides). See [`fuel_for`].
     pub fuel: u64,
     /// Heap bytes one program may hold (counted by the worker's allocator, so the same on
@@ -285,6 +286,9 @@ pub struct Pool {
     stats: PoolStats,
     /// The requests being posted ask for hot addresses (see [`Pool::run_hot`]).
     hot: bool,
+    /// The fuel of the requests being posted, when not the configured one (see
+    /// [`Pool::run_with_fuel`]).
+    fuel: Option<u64>,
     /// Cores this process may run on.
     cores: usize,
 }
@@ -316,6 +320,7 @@ impl Pool {
             schema_bytes: Vec::new(),
             stats: PoolStats::default(),
             hot: false,
+            fuel: None,
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
             cfg,
         };
@@ -429,6 +434,23 @@ impl Pool {
         self.hot = true;
         let r = self.run(programs);
         self.hot = false;
+        r
+    }
+
+    /// Like [`Pool::run`], each program metered with `fuel` edges instead of the configured
+    /// fuel (never more: `min(fuel, PoolConfig::fuel)`, 0 counting as unlimited). A program
+    /// that runs out is a timeout, as under the configured fuel; the workers live on when it
+    /// was served from a setup (a fork server's child, see [`crate::forkserver`]).
+    pub fn run_with_fuel(
+        &mut self,
+        programs: &[Program],
+        fuel: u64,
+    ) -> Result<Vec<Feedback>, PoolError> {
+        let unlimited = |f: u64| if f == 0 { u64::MAX } else { f };
+        let f = unlimited(fuel).min(unlimited(self.cfg.fuel));
+        self.fuel = Some(if f == u64::MAX { 0 } else { f });
+        let r = self.run(programs);
+        self.fuel = None;
         r
     }
 
@@ -611,6 +633,9 @@ impl Pool {
         let input = &h.to_worker;
         input.req_kind.store(protocol::REQ_RUN, Relaxed);
         input.want_hot.store(self.hot as u32, Relaxed);
+        input
+            .fuel
+            .store(self.fuel.unwrap_or(self.cfg.fuel), Relaxed);
         input.req_count.store(k as u32, Relaxed);
         input.req_bytes.store(at as u64, Relaxed);
         let seq = input.req_seq.load(Relaxed).wrapping_add(1);
@@ -945,7 +970,6 @@ impl Pool {
         h.fixed.req_cap.store(req_cap as u64, Relaxed);
         h.fixed.resp_off.store(resp_off as u64, Relaxed);
         h.fixed.resp_cap.store(resp_cap as u64, Relaxed);
-        h.fixed.fuel.store(self.cfg.fuel, Relaxed);
         h.fixed.heap_limit.store(self.cfg.heap_limit, Relaxed);
         h.fixed
             .thread_cpu

@@ -142,12 +142,10 @@ fn serve(registry: &Registry) -> i32 {
 
     warm_up();
     let mut interp = Interpreter::new(registry);
-    let fuel = h.fixed.fuel.load(Relaxed);
-    let heap = h.fixed.heap_limit.load(Relaxed);
-    interp.set_limits((fuel > 0 || heap > 0).then_some(RunLimits {
-        fuel: if fuel > 0 { fuel } else { u64::MAX },
-        heap: if heap > 0 { heap } else { u64::MAX },
-    }));
+    let heap = match h.fixed.heap_limit.load(Relaxed) {
+        0 => u64::MAX,
+        heap => heap,
+    };
     // SAFETY: the response area belongs to the worker until it publishes a state or a reply.
     let resp = unsafe { region.bytes_mut(resp_off, resp_cap) };
     match protocol::put_frame(resp, interp.schema()) {
@@ -187,6 +185,15 @@ fn serve(registry: &Registry) -> i32 {
         match input.req_kind.load(Relaxed) {
             protocol::REQ_RUN => {
                 crate::meter::set_hot_wanted(input.want_hot.load(Relaxed) != 0);
+                // Always metered (an unlimited fuel is `u64::MAX`), so that every run arms
+                // and reports `fuel_spent` the same way whatever its request's fuel.
+                interp.set_limits(Some(RunLimits {
+                    fuel: match input.fuel.load(Relaxed) {
+                        0 => u64::MAX,
+                        fuel => fuel,
+                    },
+                    heap,
+                }));
                 // A zygote keeps the flag it was forked with: hot runs go the fresh way.
                 setups.pause(input.want_hot.load(Relaxed) != 0);
                 let count = input.req_count.load(Relaxed) as usize;

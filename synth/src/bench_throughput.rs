@@ -76,6 +76,14 @@ impl Executor for Timed<'_> {
         self.call_ns += fb.iter().map(|f| f.cost.wall_ns as u128).sum::<u128>();
         Ok(fb)
     }
+
+    fn run_capped(&mut self, programs: &[Program], fuel: u64) -> Result<Vec<Feedback>> {
+        let t = Instant::now();
+        let fb = self.inner.run_capped(programs, fuel)?;
+        self.busy_ns += t.elapsed().as_nanos();
+        self.call_ns += fb.iter().map(|f| f.cost.wall_ns as u128).sum::<u128>();
+        Ok(fb)
+    }
 }
 
 /// Runs a seeded explore of each method with `max_programs` programs on `exec` (a pool of

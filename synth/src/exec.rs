@@ -16,6 +16,14 @@ pub trait Executor {
     /// Runs `programs` and returns their feedback in order.
     fn run(&mut self, programs: &[Program]) -> Result<Vec<Feedback>>;
 
+    /// Runs `programs` like [`run`](Executor::run), each with at most `fuel` edges of fuel (and
+    /// never more than the executor's own limit): the search's adaptive cap (see
+    /// [`crate::fuelcap`]). A program that runs out is a timeout. The default ignores the
+    /// cap (an executor that meters no fuel).
+    fn run_capped(&mut self, programs: &[Program], _fuel: u64) -> Result<Vec<Feedback>> {
+        self.run(programs)
+    }
+
     /// Runs `programs` like [`run`](Executor::run), each feedback also carrying the hits per
     /// code address of its calls under test (`Feedback::hot`), with the binary those
     /// addresses are in; `None` when the executor cannot count them (the default).
@@ -53,11 +61,24 @@ pub fn run_pairs(
     exec: &mut dyn Executor,
     programs: &[Program],
 ) -> Result<Vec<(Feedback, Feedback)>> {
-    let new = exec.run(programs)?;
-    let old = exec
+    run_pairs_capped(exec, programs, None)
+}
+
+/// [`run_pairs`], each program on both versions with at most `fuel` edges when given (see
+/// [`Executor::run_capped`]).
+pub fn run_pairs_capped(
+    exec: &mut dyn Executor,
+    programs: &[Program],
+    fuel: Option<u64>,
+) -> Result<Vec<(Feedback, Feedback)>> {
+    let run = |e: &mut dyn Executor| match fuel {
+        Some(f) => e.run_capped(programs, f),
+        None => e.run(programs),
+    };
+    let new = run(&mut *exec)?;
+    let old = run(exec
         .old()
-        .ok_or_else(|| anyhow::anyhow!("a relative run needs a pair of versions"))?
-        .run(programs)?;
+        .ok_or_else(|| anyhow::anyhow!("a relative run needs a pair of versions"))?)?;
     anyhow::ensure!(
         new.len() == programs.len() && old.len() == programs.len(),
         "a worker of the pair lost feedback"

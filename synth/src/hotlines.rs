@@ -261,6 +261,7 @@ mod tests {
                 .iter()
                 .map(|&(addr, hits)| HotPc { addr, hits })
                 .collect(),
+            fuel_spent: 0,
         }
     }
 

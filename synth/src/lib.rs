@@ -19,6 +19,7 @@ pub mod explore;
 pub mod export;
 pub mod export_into;
 pub mod fit_cmd;
+pub mod fuelcap;
 pub mod harness;
 pub mod hotlines;
 pub mod hunt;

@@ -93,6 +93,10 @@ impl Executor for PairExecutor {
         self.new.run(programs)
     }
 
+    fn run_capped(&mut self, programs: &[Program], fuel: u64) -> Result<Vec<Feedback>> {
+        self.new.run_capped(programs, fuel)
+    }
+
     fn old(&mut self) -> Option<&mut dyn Executor> {
         Some(self.old.as_mut())
     }

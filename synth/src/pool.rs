@@ -90,6 +90,10 @@ impl Executor for WorkerPool {
         Ok(self.pool.run(programs)?)
     }
 
+    fn run_capped(&mut self, programs: &[Program], fuel: u64) -> Result<Vec<Feedback>> {
+        Ok(self.pool.run_with_fuel(programs, fuel)?)
+    }
+
     fn setup_reused(&self) -> u64 {
         self.pool.stats().setup_reused
     }

@@ -124,6 +124,7 @@ mod tests {
             heap_bytes: heap,
             calls: 1,
             hot: Vec::new(),
+            fuel_spent: 0,
         }
     }
 

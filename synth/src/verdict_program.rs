@@ -131,6 +131,7 @@ mod tests {
                 heap_bytes: 0,
                 calls: 1,
                 hot: Vec::new(),
+                fuel_spent: 0,
             },
             feedback_ref: None,
             obs: Obs {

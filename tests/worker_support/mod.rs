@@ -230,5 +230,6 @@ pub fn deterministic(f: &Feedback) -> impl std::fmt::Debug + PartialEq {
         f.cost.alloc_bytes,
         f.input_size,
         f.calls,
+        f.fuel_spent,
     )
 }

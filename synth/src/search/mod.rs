@@ -241,6 +241,8 @@ pub struct Search<'a> {
     pub best: usize,
     /// The elite of each niche (see [`novelty`]).
     pub archive: Archive,
+    /// The fuel of new programs (see [`crate::fuelcap`]).
+    fuel_cap: crate::fuelcap::FuelCap,
 }
 
 impl<'a> Search<'a> {
@@ -268,6 +270,7 @@ impl<'a> Search<'a> {
             progress: None,
             best: 0,
             archive: Archive::default(),
+            fuel_cap: crate::fuelcap::FuelCap::from_env(),
         }
     }
 
@@ -523,15 +526,22 @@ impl<'a> Search<'a> {
 
     /// Runs programs (on both versions for a relative search) and counts outcomes.
     fn execute(&mut self, programs: &[Program]) -> Result<Vec<(Feedback, Option<Feedback>)>> {
+        let cap = self.fuel_cap.cap();
         let (main, refs): (Vec<Feedback>, Vec<Feedback>) = if self.relative {
-            crate::exec::run_pairs(self.exec, programs)?
+            crate::exec::run_pairs_capped(self.exec, programs, cap)?
                 .into_iter()
                 .unzip()
         } else {
-            let fb = self.exec.run(programs)?;
+            let fb = match cap {
+                Some(fuel) => self.exec.run_capped(programs, fuel)?,
+                None => self.exec.run(programs)?,
+            };
             anyhow::ensure!(fb.len() == programs.len(), "executor lost feedback");
             (fb, Vec::new())
         };
+        for f in main.iter().chain(&refs) {
+            self.fuel_cap.observe(f);
+        }
         let mut out = Vec::with_capacity(programs.len());
         for (i, f) in main.iter().enumerate() {
             let r = (!refs.is_empty()).then(|| refs[i].clone());
