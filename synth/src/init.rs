@@ -188,7 +188,7 @@ fn grown_candidates(
 #[cfg(test)]
 mod tests {
     use perfsyn_profiler_ipc::{
-        register_type, ApiSchema, Cost, Feedback, Outcome, Program, Registry, Stmt,
+        register_type, ApiSchema, Feedback, Outcome, Program, Registry, Stmt,
     };
 
     use super::{initial_program, Initial};
@@ -247,20 +247,15 @@ mod tests {
         fn run(&mut self, programs: &[Program]) -> anyhow::Result<Vec<Feedback>> {
             Ok(programs
                 .iter()
-                .map(|p| Feedback {
-                    outcome: if pushes(&p.body) >= 2 {
+                .map(|p| {
+                    Feedback::failed(if pushes(&p.body) >= 2 {
                         Outcome::Ok
                     } else {
                         Outcome::Panic {
                             stmt: 0,
                             message: "removal index out of bounds".into(),
                         }
-                    },
-                    cost: Cost::default(),
-                    input_size: 0,
-                    heap_bytes: 0,
-                    calls: 1,
-                    hot: Vec::new(),
+                    })
                 })
                 .collect())
         }
