@@ -650,30 +650,21 @@ mod tests {
         }
     }
 
-    /// An executor whose program's input is the last length its hash loops drew plus the
-    /// count of its other loops: no worker, deterministic.
-    struct Lengths(ApiSchema);
+    /// An executor whose program's input size is `size` of it (heap bytes 8 per element): no
+    /// worker, deterministic.
+    struct Sized(fn(&Program) -> u64);
 
-    impl Executor for Lengths {
+    impl Executor for Sized {
         fn schema(&self) -> &ApiSchema {
-            &self.0
+            static EMPTY: std::sync::OnceLock<ApiSchema> = std::sync::OnceLock::new();
+            EMPTY.get_or_init(ApiSchema::default)
         }
         fn run(&mut self, programs: &[Program]) -> Result<Vec<Feedback>> {
             Ok(programs
                 .iter()
                 .map(|p| {
                     let mut f = Feedback::failed(Outcome::Ok);
-                    for s in &p.body {
-                        if let Stmt::Repeat { n, body } = s {
-                            f.input_size += match body.first() {
-                                Some(Stmt::Lit {
-                                    value: Literal::Index { pattern, .. },
-                                    ..
-                                }) => pattern.eval(*n as i64 - 1, *n as i64) as u64,
-                                _ => *n as u64,
-                            };
-                        }
-                    }
+                    f.input_size = (self.0)(p);
                     f.heap_bytes = 8 * f.input_size;
                     f
                 })
@@ -681,15 +672,47 @@ mod tests {
         }
     }
 
+    /// Each top-level loop's hash pattern (if its body starts with one) and count.
+    fn hash_loops(p: &Program) -> impl Iterator<Item = (Option<Pattern>, i64)> + '_ {
+        p.body.iter().filter_map(|s| match s {
+            Stmt::Repeat { n, body } => Some((
+                match body.first() {
+                    Some(Stmt::Lit {
+                        value: Literal::Index { pattern, .. },
+                        ..
+                    }) => Some(*pattern),
+                    _ => None,
+                },
+                *n as i64,
+            )),
+            _ => None,
+        })
+    }
+
+    /// The last length each hash loop drew plus the count of the other loops.
+    fn last_lengths(p: &Program) -> u64 {
+        hash_loops(p)
+            .map(|(h, n)| h.map_or(n as u64, |h| h.eval(n - 1, n) as u64))
+            .sum()
+    }
+
+    /// One more than the largest length any hash loop drew (a bit set grown to its highest
+    /// index).
+    fn highest(p: &Program) -> u64 {
+        hash_loops(p)
+            .filter_map(|(h, n)| {
+                let h = h?;
+                (0..n).map(|i| h.eval(i, n) as u64 + 1).max()
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
     #[test]
     fn a_length_drawn_from_a_hash_scales_with_the_others() {
         let p = resized(32, 1 << 16, 4096);
-        let size = |q: &Program| {
-            Lengths(ApiSchema::default())
-                .run(std::slice::from_ref(q))
-                .unwrap()[0]
-                .input_size
-        };
+        let size =
+            |q: &Program| Sized(last_lengths).run(std::slice::from_ref(q)).unwrap()[0].input_size;
         let top = size(&p);
         assert!(top > 20_000, "the hash draws a long last length: {top}");
         let qs = quantities(&p);
@@ -701,7 +724,7 @@ mod tests {
                 Quantity::Top(1)
             ]
         );
-        let sweep = sweep_programs(&mut Lengths(ApiSchema::default()), &p, top, 1 << 14).unwrap();
+        let sweep = sweep_programs(&mut Sized(last_lengths), &p, top, 1 << 14).unwrap();
         assert_eq!(sweep.len(), SWEEP.len());
         for (q, f) in sweep.iter().zip(SWEEP) {
             let ratio = size(q) as f64 / top as f64;
@@ -726,43 +749,8 @@ mod tests {
                 *pattern = Pattern::Hash(1);
             }
         }
-        let swept_old =
-            sweep_programs(&mut Lengths(ApiSchema::default()), &old, top, 1 << 14).unwrap();
+        let swept_old = sweep_programs(&mut Sized(last_lengths), &old, top, 1 << 14).unwrap();
         assert_eq!(swept_old, sweep);
-    }
-
-    /// An executor whose program's input is one more than the largest length any of its hash
-    /// loops drew (a bit set grown to its highest index): no worker, deterministic.
-    struct Highest(ApiSchema);
-
-    impl Executor for Highest {
-        fn schema(&self) -> &ApiSchema {
-            &self.0
-        }
-        fn run(&mut self, programs: &[Program]) -> Result<Vec<Feedback>> {
-            Ok(programs
-                .iter()
-                .map(|p| {
-                    let mut f = Feedback::failed(Outcome::Ok);
-                    for s in &p.body {
-                        if let Stmt::Repeat { n, body } = s {
-                            if let Some(Stmt::Lit {
-                                value: Literal::Index { pattern, .. },
-                                ..
-                            }) = body.first()
-                            {
-                                for i in 0..*n as i64 {
-                                    let v = pattern.eval(i, *n as i64) as u64 + 1;
-                                    f.input_size = f.input_size.max(v);
-                                }
-                            }
-                        }
-                    }
-                    f.heap_bytes = f.input_size / 8;
-                    f
-                })
-                .collect())
-        }
     }
 
     /// Two loops drawing from the same hash (16 and 256 draws, fixedbitset's
@@ -775,14 +763,9 @@ mod tests {
             unreachable!()
         };
         p.body[1] = Stmt::Repeat { n: 256, body };
-        let size = |q: &Program| {
-            Highest(ApiSchema::default())
-                .run(std::slice::from_ref(q))
-                .unwrap()[0]
-                .input_size
-        };
+        let size = |q: &Program| Sized(highest).run(std::slice::from_ref(q)).unwrap()[0].input_size;
         let top = size(&p);
-        let sweep = sweep_programs(&mut Highest(ApiSchema::default()), &p, top, 1 << 14).unwrap();
+        let sweep = sweep_programs(&mut Sized(highest), &p, top, 1 << 14).unwrap();
         assert_eq!(sweep.len(), SWEEP.len());
         for (q, f) in sweep.iter().zip(SWEEP) {
             let ratio = size(q) as f64 / top as f64;
