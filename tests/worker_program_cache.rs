@@ -5,9 +5,7 @@
 
 mod worker_support;
 
-use std::time::Duration;
-
-use perfsyn_profiler_ipc::{Feedback, Outcome, Pattern, Pool, PoolConfig, Program, Stmt};
+use perfsyn_profiler_ipc::{Feedback, Outcome, Pattern, Pool, Program, Stmt};
 use worker_support::*;
 
 const VEC: &str = "Vec<Key>";
@@ -15,15 +13,7 @@ const VEC: &str = "Vec<Key>";
 /// One worker, setup reuse off (every program takes the cached path, seams included), fuel
 /// and heap metered.
 fn start() -> Pool {
-    let mut cfg = PoolConfig::new(worker());
-    cfg.workers = 1;
-    cfg.deadline = Duration::from_secs(20);
-    cfg.memory_limit = 1 << 30;
-    cfg.heap_limit = 256 << 20;
-    cfg.shm_size = 4 << 20;
-    cfg.fuel = 50_000_000;
-    cfg.setup_reuse = false;
-    Pool::start(cfg).expect("start the pool")
+    metered_pool(false, 1, 50_000_000)
 }
 
 /// `v` filled with `n` keys, then `contains` measured inside a loop of `m` iterations.

@@ -6,23 +6,13 @@
 
 mod worker_support;
 
-use std::time::Duration;
-
-use perfsyn_profiler_ipc::{Outcome, Pattern, Pool, PoolConfig, Program};
+use perfsyn_profiler_ipc::{Outcome, Pattern, Pool, Program};
 use worker_support::*;
 
 const VEC: &str = "Vec<Key>";
 
 fn start(reuse: bool, fuel: u64) -> Pool {
-    let mut cfg = PoolConfig::new(worker());
-    cfg.workers = 1;
-    cfg.deadline = Duration::from_secs(20);
-    cfg.memory_limit = 1 << 30;
-    cfg.heap_limit = 256 << 20;
-    cfg.shm_size = 4 << 20;
-    cfg.fuel = fuel;
-    cfg.setup_reuse = reuse;
-    Pool::start(cfg).expect("start the pool")
+    metered_pool(reuse, 1, fuel)
 }
 
 /// A vector of `n` keys (a seam: the fork server builds it once), then `scans` unmeasured

@@ -5,24 +5,14 @@
 
 mod worker_support;
 
-use std::time::Duration;
-
-use perfsyn_profiler_ipc::{Feedback, IntTy, Literal, Pattern, Pool, PoolConfig, Program, Stmt};
+use perfsyn_profiler_ipc::{Feedback, IntTy, Literal, Pattern, Pool, Program, Stmt};
 use worker_support::*;
 
 const VEC: &str = "Vec<Key>";
 const HASH: &str = "HashMap<Key,u64,FixedState>";
 
 fn start(reuse: bool, workers: usize, fuel: u64) -> Pool {
-    let mut cfg = PoolConfig::new(worker());
-    cfg.workers = workers;
-    cfg.deadline = Duration::from_secs(20);
-    cfg.memory_limit = 1 << 30;
-    cfg.heap_limit = 256 << 20;
-    cfg.shm_size = 4 << 20;
-    cfg.fuel = fuel;
-    cfg.setup_reuse = reuse;
-    Pool::start(cfg).expect("start the pool")
+    metered_pool(reuse, workers, fuel)
 }
 
 fn usize_lit(p: &mut Program, v: i64) -> perfsyn_profiler_ipc::Var {

@@ -28,6 +28,21 @@ pub fn pool(workers: usize, deadline: Duration) -> Pool {
     Pool::start(cfg).expect("start the pool")
 }
 
+/// A pool of `workers` workers with fuel and heap metered (256 MiB heap, 20 s backstop),
+/// setup reuse on or off: what the worker-path tests compare.
+#[allow(dead_code)]
+pub fn metered_pool(reuse: bool, workers: usize, fuel: u64) -> Pool {
+    let mut cfg = PoolConfig::new(worker());
+    cfg.workers = workers;
+    cfg.deadline = Duration::from_secs(20);
+    cfg.memory_limit = 1 << 30;
+    cfg.heap_limit = 256 << 20;
+    cfg.shm_size = 4 << 20;
+    cfg.fuel = fuel;
+    cfg.setup_reuse = reuse;
+    Pool::start(cfg).expect("start the pool")
+}
+
 fn lit_u64(p: &mut Program, v: i64) -> (Var, Stmt) {
     let x = p.fresh("u64");
     (
