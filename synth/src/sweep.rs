@@ -219,6 +219,13 @@ fn fallback(p: &Program, qs: &[Quantity], k: usize, counts: &[u32]) -> Rule {
         return Rule::Keep;
     };
     match &p.body[i] {
+        // One iteration is another kind of input than several (no second `vec![k; i]`, no
+        // duplicate); while other loops carry the size, it stays one, else scaling the
+        // program up to the sweep's size turns it into a part that grows faster than the
+        // rest (`Vec::dedup`, seed 2: a `for i in 0..1 { v.append(&mut vec![k; i]) }` beside
+        // 1024 pushes became 4 iterations, duplicates whose share grew along the sweep, and
+        // a linear cost was judged O(n log n)).
+        Stmt::Repeat { n: 1, .. } if counts.iter().any(|&c| c > 1) => Rule::Keep,
         Stmt::Repeat { .. } => Rule::Linear,
         Stmt::Lit {
             value: Literal::Int { value, .. },
@@ -618,6 +625,26 @@ mod tests {
             ),
             (2.0, 41.0, 1.0)
         );
+    }
+
+    #[test]
+    fn a_loop_run_once_stays_once_beside_loops_that_carry_the_size() {
+        let p = Program {
+            vars: vec!["usize".into(), "usize".into()],
+            body: vec![repeat(1024, false), repeat(1, true)],
+        };
+        let top = scaled_up(&p, 1024, 1 << 16).unwrap();
+        assert_eq!(parts(&top), (4096, 0, 0));
+        let mut exec = Sizes(ApiSchema::default(), 0);
+        for q in sweep_programs(&mut exec, &p, 1024, 1 << 16).unwrap() {
+            assert_eq!(parts(&q).1, 0, "{q:?}");
+        }
+        // Alone, a loop run once is what carries the size.
+        let alone = Program {
+            vars: vec!["usize".into(), "usize".into()],
+            body: vec![repeat(1, false)],
+        };
+        assert_eq!(parts(&scaled_up(&alone, 1, 1 << 16).unwrap()).0, 4096);
     }
 
     #[test]
