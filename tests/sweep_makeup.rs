@@ -100,3 +100,46 @@ fn a_length_drawn_from_a_hash_is_swept_over_two_decades() {
     assert_eq!(r["verdict"], "no-bottleneck", "{}", r["reason"]);
     assert_eq!(r["empirical"], "O(n)", "{}", r["reason"]);
 }
+
+/// `perfsyn explore --method Vec::dedup --max-programs 300 --seed 2` found this shape (shrunk):
+/// 1024 distinct keys, two appends (one duplicate), then 32 rotations by the loop index. The
+/// rotation loop changes neither the size nor the heap, so it was scaled by the sweep's
+/// factor, and the total rotation (about k^2/2 for k rotations) moved the duplicate along
+/// the input as the sweep grew: the cost per element rose from 2.77 to 2.95 and the verdict
+/// was "bottleneck O(n log n)". With the rotations kept at their count the class is linear,
+/// and a class that depends on the arrangement is not reported.
+#[test]
+fn a_class_that_needs_a_rearranging_loop_scaled_is_not_a_bottleneck() {
+    let dir = tempfile::tempdir().unwrap();
+    let call = |method: &str, args: Value| json!({"Call": {"out": null, "ty": VEC, "method": method, "recv": 0, "args": args, "under_test": false}});
+    let program = json!({
+        "vars": [VEC, "usize", "u64", "Key", "u64", "Key", "usize", VEC, "usize"],
+        "body": [
+            {"Ctor": {"out": 0, "ty": VEC, "ctor": "new", "args": []}},
+            looped(1024, 1, 2, 3, call("resize", json!([1, 3]))),
+            json!({"Repeat": {"n": 2, "body": [
+                {"Lit": {"out": 4, "value": {"Index": {"ty": "U64", "pattern": "I"}}}},
+                {"Ctor": {"out": 5, "ty": "Key", "ctor": "new", "args": [4]}},
+                {"Lit": {"out": 6, "value": {"Index": {"ty": "Usize", "pattern": "I"}}}},
+                {"Ctor": {"out": 7, "ty": VEC, "ctor": "from_elem", "args": [5, 6]}},
+                call("append", json!([7]))
+            ]}}),
+            json!({"Repeat": {"n": 32, "body": [
+                {"Lit": {"out": 8, "value": {"Index": {"ty": "Usize", "pattern": "I"}}}},
+                call("rotate_left_by", json!([8]))
+            ]}}),
+            {"Call": {"out": null, "ty": VEC, "method": "dedup", "recv": 0, "args": [], "under_test": true}}
+        ]
+    });
+    let r = common::explore_program(dir.path(), "Vec::dedup", program, &[]);
+    assert_eq!(r["verdict"], "no-bottleneck", "{}", r["reason"]);
+    assert_eq!(r["empirical"], "O(n)", "{}", r["reason"]);
+    assert!(
+        r["reason"]
+            .as_str()
+            .unwrap()
+            .contains("only rearrange the input"),
+        "{}",
+        r["reason"]
+    );
+}

@@ -629,6 +629,7 @@ fn judge_asymptotic(
         points_from,
         judgement: j,
         measure,
+        rearranging_note,
     } = s;
     report.points_from = points_from.into();
     report.points = points;
@@ -668,6 +669,9 @@ fn judge_asymptotic(
     };
     if let Some(n) = widened {
         report.reason += &format!(" (judged on the largest input the search reached, size {n}: the best-scoring program gave no verdict)");
+    }
+    if let Some(note) = rearranging_note {
+        report.reason += &format!(" ({note})");
     }
     report.evidence = Some(j.verdict.clone());
     // Shrink a reported program, keeping the class on a re-sweep (or its point without loops).

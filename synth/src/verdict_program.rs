@@ -53,6 +53,10 @@ pub struct Swept {
     pub points_from: &'static str,
     pub judgement: Judgement,
     pub measure: SizeMeasure,
+    /// Why a bottleneck on the sweep was not kept: the sweep with the loops that only
+    /// rearrange the input kept at their count (`sweep::Sweeps`) gave another verdict, which
+    /// is the one judged here.
+    pub rearranging_note: Option<String>,
 }
 
 /// Sweeps `program` (which ran on an input of `size`) and judges it as `explore` judges its
@@ -69,7 +73,10 @@ pub fn sweep_and_judge(
     expected: Option<Class>,
     t: &Thresholds,
 ) -> Result<Swept> {
-    let sweep = crate::sweep::sweep_programs(exec, program, size, max_loop)?;
+    let crate::sweep::Sweeps {
+        main: sweep,
+        rearranging_kept,
+    } = crate::sweep::sweeps(exec, program, size, max_loop)?;
     let sweep_fb = if sweep.is_empty() {
         Vec::new()
     } else {
@@ -91,13 +98,55 @@ pub fn sweep_and_judge(
         points = p;
         points_from = "sweep-heap-bytes";
     }
-    Ok(Swept {
+    let swept = Swept {
         sweep,
         sweep_fb,
         points,
         points_from,
         judgement,
         measure,
+        rearranging_note: None,
+    };
+    match rearranging_kept {
+        Some(alt) if swept.judgement.bottleneck && swept.points_from != "path" => {
+            robust_to_rearranging(exec, swept, alt, metric, expected, t)
+        }
+        _ => Ok(swept),
+    }
+}
+
+/// A bottleneck holds only when the sweep with the rearranging loops kept at their count
+/// gives it too, with the same class: a class that needs those loops scaled (and so the
+/// input's arrangement drifting along the sweep) is not a class of the input size. When the
+/// second sweep disagrees, its judgement is the verdict, and the note says why.
+fn robust_to_rearranging(
+    exec: &mut dyn Executor,
+    swept: Swept,
+    alt: Vec<Program>,
+    metric: Metric,
+    expected: Option<Class>,
+    t: &Thresholds,
+) -> Result<Swept> {
+    let alt_fb = exec.run(&alt)?;
+    let points = size_measure::points(&alt_fb, swept.measure, metric);
+    let j = judge(&points, expected, t);
+    let class = |j: &Judgement| j.fit.map(|f| f.class);
+    if j.bottleneck && class(&j) == class(&swept.judgement) {
+        return Ok(swept);
+    }
+    let label = |c: Option<Class>| c.map_or("no class".to_string(), |c| c.label().to_string());
+    let note = format!(
+        "the sweep that scales every loop gave {}, but with the loops that only rearrange the input (same size, same heap bytes) kept at their count it gives {}: the class depends on the arrangement, not on the size",
+        label(class(&swept.judgement)),
+        label(class(&j)),
+    );
+    Ok(Swept {
+        sweep: alt,
+        sweep_fb: alt_fb,
+        points,
+        judgement: j,
+        rearranging_note: Some(note),
+        ..swept
     })
 }
 
