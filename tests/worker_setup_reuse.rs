@@ -360,3 +360,30 @@ fn programs_starting_with_a_setup_that_ran_out_of_fuel_time_out_as_fresh_ones() 
     assert_eq!(fresh.stats().restarts, 6);
     assert_eq!(reuse.stats().restarts, 0);
 }
+
+#[test]
+fn children_extending_a_setup_seen_once_share_it() {
+    // A parent's setup runs once (its own program), then each child appends a loop of its
+    // own to it: no child's setup recurs, but they all start with the parent's, which the
+    // worker then builds once in a zygote for the first child and reuses for the others.
+    let parent = || {
+        let mut p = Program::default();
+        let v = filled(&mut p, VEC, "new", 1500, Pattern::I, false);
+        (p, v)
+    };
+    let mut batch = Vec::new();
+    let (mut p, v) = parent();
+    call(&mut p, VEC, "dedup", v, vec![], true);
+    batch.push(p);
+    for i in 0..6u32 {
+        let (mut p, v) = parent();
+        let method = if i % 2 == 0 { "push" } else { "contains" };
+        key_loop(&mut p, VEC, v, method, 300 + 40 * i, Pattern::ModK(3 + i));
+        call(&mut p, VEC, "dedup", v, vec![], true);
+        batch.push(p);
+    }
+    let (reused, want) = compare(&batch, 0, 1);
+    assert!(want.iter().all(Feedback::is_ok), "{want:?}");
+    // The first child starts the parent's zygote; the five others are served from it.
+    assert_eq!(reused, 5);
+}

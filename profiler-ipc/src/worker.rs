@@ -274,7 +274,8 @@ fn run_batch(
             .prepared(payload, interp)
             .ok_or(protocol::ERR_BAD_REQUEST)?;
         out.oom.store(0, Relaxed);
-        out.start_ns.store(shm::monotonic_ns(), Relaxed);
+        let t0 = shm::monotonic_ns();
+        out.start_ns.store(t0, Relaxed);
         out.started.store(i as u32 + 1, Release);
         let mut fb = match setups.serve(interp, program, prepared, payload) {
             crate::forkserver::Served::Feedback(fb) => fb,
@@ -297,6 +298,9 @@ fn run_batch(
         out.setup_reused
             .store((setups.reused - reused) as u32, Relaxed);
         out.done.store(i as u32 + 1, Release);
+        if crate::trace::on() {
+            crate::trace::program(setups.last, program, &fb, shm::monotonic_ns() - t0);
+        }
     }
     Ok(())
 }
