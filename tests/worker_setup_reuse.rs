@@ -387,3 +387,36 @@ fn children_extending_a_setup_seen_once_share_it() {
     // The first child starts the parent's zygote; the five others are served from it.
     assert_eq!(reused, 5);
 }
+
+#[test]
+fn workers_share_which_setups_ran() {
+    // The parent runs alone on one worker; its eight children (each appending a loop of its
+    // own to the parent's setup) are then spread over both workers. Each worker starts a
+    // zygote for the parent's setup on its first child, the one that never ran the parent
+    // too (it learns from the table the workers share that the setup ran), and serves the
+    // other children from it.
+    let parent = || {
+        let mut p = Program::default();
+        let v = filled(&mut p, VEC, "new", 1500, Pattern::I, false);
+        (p, v)
+    };
+    let (mut root, v) = parent();
+    call(&mut root, VEC, "dedup", v, vec![], true);
+    let children: Vec<Program> = (0..8u32)
+        .map(|i| {
+            let (mut p, v) = parent();
+            key_loop(&mut p, VEC, v, "push", 300 + 40 * i, Pattern::ModK(3 + i));
+            call(&mut p, VEC, "dedup", v, vec![], true);
+            p
+        })
+        .collect();
+    let mut reuse = start(true, 2, 0);
+    reuse.run(std::slice::from_ref(&root)).unwrap();
+    let got = reuse.run(&children).unwrap();
+    let want = start(false, 1, 0).run(&children).unwrap();
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert!(w.is_ok(), "child {i}: {:?}", w.outcome);
+        assert_eq!(deterministic(g), deterministic(w), "child {i}");
+    }
+    assert_eq!(reuse.stats().setup_reused, 6);
+}

@@ -134,6 +134,41 @@ pub enum Served {
     Fresh,
 }
 
+/// Hashes of the setups the pool's workers ran, shared by all of them (in the pool's doorbell
+/// page, see [`crate::protocol::SEEN_OFFSET`]): a search's siblings are spread over the
+/// workers, so that a child often runs on another worker than its parent did; knowing the
+/// parent's setup ran there, this worker starts a zygote for it on the child's first
+/// sighting instead of rebuilding it fresh for every sibling it gets.
+#[repr(C)]
+#[derive(Debug)]
+pub struct SeenTable {
+    next: std::sync::atomic::AtomicU64,
+    slots: [std::sync::atomic::AtomicU64; SEEN_SLOTS],
+}
+
+/// Setups the shared table remembers (the most recent ones).
+pub const SEEN_SLOTS: usize = 256;
+
+impl SeenTable {
+    fn insert(&self, h: u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let i = self.next.fetch_add(1, Relaxed) as usize % SEEN_SLOTS;
+        self.slots[i].store(h.max(1), Relaxed);
+    }
+
+    /// Whether `h` is in the table. Uninstrumented (a scan of every slot, per program).
+    #[export_name = "__sanitizer_perfsyn_seen_contains"]
+    #[inline(never)]
+    fn contains(&self, h: u64) -> bool {
+        let h = h.max(1);
+        let mut found = false;
+        for slot in &self.slots {
+            found |= slot.load(std::sync::atomic::Ordering::Relaxed) == h;
+        }
+        found
+    }
+}
+
 /// The worker's zygotes (one process per cached setup).
 #[derive(Debug)]
 pub struct SetupCache {
@@ -152,6 +187,8 @@ pub struct SetupCache {
     pub reused: u64,
     /// How the last program was served (for [`crate::trace`]).
     pub last: &'static str,
+    /// The setups the pool's other workers ran too, when the pool shares them.
+    shared: Option<&'static SeenTable>,
 }
 
 impl SetupCache {
@@ -167,7 +204,19 @@ impl SetupCache {
             tick: 0,
             reused: 0,
             last: "fresh",
+            shared: None,
         }
+    }
+
+    /// Also remembers setups in, and looks them up in, `table`, which the pool's workers
+    /// share.
+    pub fn share(&mut self, table: &'static SeenTable) {
+        self.shared = Some(table);
+    }
+
+    /// Whether a setup of hash `h` ran before, in this worker or another.
+    fn seen_hash(&self, h: u64) -> bool {
+        self.seen.contains(&h) || self.shared.is_some_and(|t| t.contains(h))
     }
 
     /// Serves nothing while `paused` (hot counts are wanted: zygotes and their children
@@ -227,7 +276,7 @@ impl SetupCache {
                     .skip(1)
                     .take_while(|&j| j > cached_len)
                     .filter_map(|j| SetupKey::at(p, j).map(|k| (j, k)))
-                    .find(|(_, k)| !self.failed.contains(k) && self.seen.contains(&hash(k)));
+                    .find(|(_, k)| !self.failed.contains(k) && self.seen_hash(hash(k)));
                 match (seen, cached) {
                     (Some((j, k)), _) => match self.begin(interp, p, k, Some(j), fuel) {
                         Ok(z) => z,
@@ -289,13 +338,16 @@ impl SetupCache {
     /// Whether `key` was seen before; remembers it otherwise.
     fn seen_before(&mut self, key: &SetupKey) -> bool {
         let h = hash(key);
-        if self.seen.contains(&h) {
+        if self.seen_hash(h) {
             return true;
         }
         if self.seen.len() >= MAX_SEEN {
             self.seen.pop_front();
         }
         self.seen.push_back(h);
+        if let Some(t) = self.shared {
+            t.insert(h);
+        }
         false
     }
 

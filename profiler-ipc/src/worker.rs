@@ -160,6 +160,14 @@ fn serve(registry: &Registry) -> i32 {
     let cpu_budget = cpu_limit_ns();
     let mut retire_check = Every::new(RETIRE_CHECK_NS);
     let mut setups = crate::forkserver::SetupCache::from_env();
+    if bell_region.len()
+        >= protocol::SEEN_OFFSET + std::mem::size_of::<crate::forkserver::SeenTable>()
+    {
+        // The region stays mapped until the process ends (`serve` never returns before).
+        let table: &crate::forkserver::SeenTable = bell_region.at(protocol::SEEN_OFFSET);
+        // SAFETY: the mapping outlives every use: `serve` returns only to exit.
+        setups.share(unsafe { &*(table as *const crate::forkserver::SeenTable) });
+    }
     let mut decoded = crate::progcache::DecodeCache::default();
     let input = &h.to_worker;
     let idle_spin = Duration::from_nanos(h.fixed.idle_spin_ns.load(Relaxed));
