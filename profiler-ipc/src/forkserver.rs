@@ -169,6 +169,18 @@ impl SeenTable {
     }
 }
 
+impl Served {
+    /// The answer for a program whose setup failed in a zygote: a timeout if it ran out of
+    /// fuel (`starved`), else run it fresh.
+    fn after_failed_setup(starved: bool) -> Served {
+        if starved {
+            Served::OutOfFuel
+        } else {
+            Served::Fresh
+        }
+    }
+}
+
 /// The worker's zygotes (one process per cached setup).
 #[derive(Debug)]
 pub struct SetupCache {
@@ -260,7 +272,7 @@ impl SetupCache {
             }
             None if self.seen_before(&key) => match self.begin(interp, p, key, None, fuel) {
                 Ok(z) => z,
-                Err(served) => return served,
+                Err(starved) => return Served::after_failed_setup(starved),
             },
             None => {
                 // The longest cached setup `p` starts with (an ancestor's, most often)...
@@ -280,7 +292,7 @@ impl SetupCache {
                 match (seen, cached) {
                     (Some((j, k)), _) => match self.begin(interp, p, k, Some(j), fuel) {
                         Ok(z) => z,
-                        Err(served) => return served,
+                        Err(starved) => return Served::after_failed_setup(starved),
                     },
                     (None, Some(z)) => {
                         self.reused += 1;
@@ -304,7 +316,8 @@ impl SetupCache {
     }
 
     /// Starts a zygote for `key`, the setup of `p` up to its seam or `at`; the zygote's
-    /// index, or what to answer for `p` when the setup failed or ran out of `fuel`.
+    /// index, or `Err(true)` when the setup ran out of `fuel` (`p` is a timeout), `Err(false)`
+    /// when it failed otherwise (run `p` fresh).
     fn begin(
         &mut self,
         interp: &Interpreter<'_>,
@@ -312,7 +325,7 @@ impl SetupCache {
         key: SetupKey,
         at: Option<usize>,
         fuel: u64,
-    ) -> Result<usize, Served> {
+    ) -> Result<usize, bool> {
         match self.start(interp, p, key.clone(), at) {
             Ok(z) => {
                 self.last = if at.is_some() { "ancestor" } else { "start" };
@@ -323,14 +336,14 @@ impl SetupCache {
                     self.starved.remove(0);
                 }
                 self.starved.push((key, fuel));
-                Err(Served::OutOfFuel)
+                Err(true)
             }
             Err(false) => {
                 if self.failed.len() >= MAX_FAILED {
                     self.failed.remove(0);
                 }
                 self.failed.push(key);
-                Err(Served::Fresh)
+                Err(false)
             }
         }
     }
