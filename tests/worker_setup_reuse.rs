@@ -368,7 +368,8 @@ fn children_extending_a_setup_seen_once_share_it() {
     // worker then builds once in a zygote for the first child and reuses for the others.
     let parent = || {
         let mut p = Program::default();
-        let v = filled(&mut p, VEC, "new", 1500, Pattern::I, false);
+        // Costly enough for a zygote (forkserver::MIN_SETUP_FUEL).
+        let v = filled(&mut p, VEC, "new", 100_000, Pattern::I, false);
         (p, v)
     };
     let mut batch = Vec::new();
@@ -385,7 +386,7 @@ fn children_extending_a_setup_seen_once_share_it() {
     let (reused, want) = compare(&batch, 0, 1);
     assert!(want.iter().all(Feedback::is_ok), "{want:?}");
     // The first child starts the parent's zygote; the five others are served from it.
-    assert_eq!(reused, 5);
+    assert_eq!(reused, 5, "the parent spent {} fuel", want[0].fuel_spent);
 }
 
 #[test]
@@ -397,7 +398,8 @@ fn workers_share_which_setups_ran() {
     // other children from it.
     let parent = || {
         let mut p = Program::default();
-        let v = filled(&mut p, VEC, "new", 1500, Pattern::I, false);
+        // Costly enough for a zygote (forkserver::MIN_SETUP_FUEL).
+        let v = filled(&mut p, VEC, "new", 100_000, Pattern::I, false);
         (p, v)
     };
     let (mut root, v) = parent();
@@ -419,4 +421,29 @@ fn workers_share_which_setups_ran() {
         assert_eq!(deterministic(g), deterministic(w), "child {i}");
     }
     assert_eq!(reuse.stats().setup_reused, 6);
+}
+
+#[test]
+fn children_extending_a_cheap_setup_seen_once_run_fresh() {
+    // As above with a parent whose program spends less than forkserver::MIN_SETUP_FUEL: a
+    // zygote would cost more than rebuilding its setup, so every child runs fresh.
+    let parent = || {
+        let mut p = Program::default();
+        let v = filled(&mut p, VEC, "new", 300, Pattern::I, false);
+        (p, v)
+    };
+    let mut batch = Vec::new();
+    let (mut p, v) = parent();
+    call(&mut p, VEC, "dedup", v, vec![], true);
+    batch.push(p);
+    for i in 0..6u32 {
+        let (mut p, v) = parent();
+        key_loop(&mut p, VEC, v, "push", 300 + 40 * i, Pattern::ModK(3 + i));
+        call(&mut p, VEC, "dedup", v, vec![], true);
+        batch.push(p);
+    }
+    let (reused, want) = compare(&batch, 0, 1);
+    assert!(want.iter().all(Feedback::is_ok), "{want:?}");
+    assert!(want[0].fuel_spent < 2_000_000, "{}", want[0].fuel_spent);
+    assert_eq!(reused, 0);
 }

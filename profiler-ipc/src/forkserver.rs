@@ -144,30 +144,54 @@ pub enum Served {
 pub struct SeenTable {
     next: std::sync::atomic::AtomicU64,
     slots: [std::sync::atomic::AtomicU64; SEEN_SLOTS],
+    /// Per slot, the fuel a program with that setup spent (see [`SetupCache::ran`]).
+    costs: [std::sync::atomic::AtomicU64; SEEN_SLOTS],
 }
 
 /// Setups the shared table remembers (the most recent ones).
-pub const SEEN_SLOTS: usize = 256;
+pub const SEEN_SLOTS: usize = 240;
 
 impl SeenTable {
     fn insert(&self, h: u64) {
         use std::sync::atomic::Ordering::Relaxed;
         let i = self.next.fetch_add(1, Relaxed) as usize % SEEN_SLOTS;
+        self.costs[i].store(u64::MAX, Relaxed);
         self.slots[i].store(h.max(1), Relaxed);
     }
 
-    /// Whether `h` is in the table. Uninstrumented (a scan of every slot, per program).
-    #[export_name = "__sanitizer_perfsyn_seen_contains"]
+    /// The slot of `h`, if the table holds it. Uninstrumented (a scan of every slot, per
+    /// program).
+    #[export_name = "__sanitizer_perfsyn_seen_find"]
     #[inline(never)]
-    fn contains(&self, h: u64) -> bool {
+    fn find(&self, h: u64) -> Option<usize> {
         let h = h.max(1);
-        let mut found = false;
-        for slot in &self.slots {
-            found |= slot.load(std::sync::atomic::Ordering::Relaxed) == h;
+        let mut found = None;
+        for (i, slot) in self.slots.iter().enumerate() {
+            if slot.load(std::sync::atomic::Ordering::Relaxed) == h {
+                found = Some(i);
+            }
         }
         found
     }
+
+    /// The recorded cost of setup `h` (`u64::MAX` unknown), if the table holds it.
+    fn cost(&self, h: u64) -> Option<u64> {
+        self.find(h)
+            .map(|i| self.costs[i].load(std::sync::atomic::Ordering::Relaxed))
+    }
+
+    fn set_cost(&self, h: u64, fuel: u64) {
+        if let Some(i) = self.find(h) {
+            self.costs[i].store(fuel, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
 }
+
+/// Ancestor setups whose programs spent less fuel than this get no zygote: starting one (two forks
+/// and three process hand-offs) costs more than rebuilding them for each sibling (measured
+/// with `PERFSYN_WORKER_TRACE` on `explore --method Vec::dedup --seed 3` at load 8: a zygote
+/// start took 12-15 ms where a fresh run of the same fuel, about 3e5, took 1.6 ms).
+pub const MIN_SETUP_FUEL: u64 = 2_000_000;
 
 impl Served {
     /// The answer for a program whose setup failed in a zygote: a timeout if it ran out of
@@ -191,9 +215,13 @@ pub struct SetupCache {
     /// Setups that ran out of fuel in a zygote, with that fuel: a program starting with one
     /// runs out too under as much fuel or less (with more, it may not).
     starved: Vec<(SetupKey, u64)>,
-    /// Hashes of setups seen once, oldest first: most setups of a search occur once, and a
+    /// Hashes of setups seen once, oldest first, with the fuel their program spent (an upper
+    /// bound of the setup's; `u64::MAX` unknown): most setups of a search occur once, and a
     /// zygote for those would only add two forks to a fresh run.
-    seen: std::collections::VecDeque<u64>,
+    seen: std::collections::VecDeque<(u64, u64)>,
+    /// The setup first seen with the program being served, whose cost [`SetupCache::ran`]
+    /// records.
+    first: Option<u64>,
     tick: u64,
     /// Programs served from a cached setup.
     pub reused: u64,
@@ -213,6 +241,7 @@ impl SetupCache {
             failed: Vec::new(),
             starved: Vec::new(),
             seen: std::collections::VecDeque::new(),
+            first: None,
             tick: 0,
             reused: 0,
             last: "fresh",
@@ -226,9 +255,27 @@ impl SetupCache {
         self.shared = Some(table);
     }
 
-    /// Whether a setup of hash `h` ran before, in this worker or another.
-    fn seen_hash(&self, h: u64) -> bool {
-        self.seen.contains(&h) || self.shared.is_some_and(|t| t.contains(h))
+    /// Whether a setup of hash `h` ran before, in this worker or another, with a program
+    /// that spent [`MIN_SETUP_FUEL`] or more (or an unknown amount).
+    fn seen_costly(&self, h: u64) -> bool {
+        let local = self.seen.iter().find(|(x, _)| *x == h).map(|(_, c)| *c);
+        let cost = local.or_else(|| self.shared.and_then(|t| t.cost(h)));
+        cost.is_some_and(|c| c >= MIN_SETUP_FUEL)
+    }
+
+    /// Records what the program just served spent: `fb`'s fuel bounds the cost of the setup
+    /// first seen with it (a run that did not complete leaves it unknown).
+    pub fn ran(&mut self, fb: &Feedback) {
+        let Some(h) = self.first.take() else {
+            return;
+        };
+        let fuel = if fb.is_ok() { fb.fuel_spent } else { u64::MAX };
+        if let Some(e) = self.seen.iter_mut().find(|(x, _)| *x == h) {
+            e.1 = fuel;
+        }
+        if let Some(t) = self.shared {
+            t.set_cost(h, fuel);
+        }
     }
 
     /// Serves nothing while `paused` (hot counts are wanted: zygotes and their children
@@ -248,6 +295,7 @@ impl SetupCache {
         bytes: &[u8],
     ) -> Served {
         self.last = "fresh";
+        self.first = None;
         if !self.enabled || self.paused || prepared.seam().is_none() || !prepared.accepted() {
             return Served::Fresh;
         }
@@ -288,7 +336,7 @@ impl SetupCache {
                     .skip(1)
                     .take_while(|&j| j > cached_len)
                     .filter_map(|j| SetupKey::at(p, j).map(|k| (j, k)))
-                    .find(|(_, k)| !self.failed.contains(k) && self.seen_hash(hash(k)));
+                    .find(|(_, k)| !self.failed.contains(k) && self.seen_costly(hash(k)));
                 match (seen, cached) {
                     (Some((j, k)), _) => match self.begin(interp, p, k, Some(j), fuel) {
                         Ok(z) => z,
@@ -351,16 +399,19 @@ impl SetupCache {
     /// Whether `key` was seen before; remembers it otherwise.
     fn seen_before(&mut self, key: &SetupKey) -> bool {
         let h = hash(key);
-        if self.seen_hash(h) {
+        if self.seen.iter().any(|(x, _)| *x == h)
+            || self.shared.is_some_and(|t| t.find(h).is_some())
+        {
             return true;
         }
         if self.seen.len() >= MAX_SEEN {
             self.seen.pop_front();
         }
-        self.seen.push_back(h);
+        self.seen.push_back((h, u64::MAX));
         if let Some(t) = self.shared {
             t.insert(h);
         }
+        self.first = Some(h);
         false
     }
 

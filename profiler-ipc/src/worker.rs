@@ -294,6 +294,7 @@ fn run_batch(
                 crate::Feedback::failed(crate::Outcome::Timeout)
             }
         };
+        setups.ran(&fb);
         if !crate::meter::thread_cpu_on() {
             // The figure of the cheap stand-in clock (see `meter::set_thread_cpu`).
             fb.cost.cpu_ns = 0;
