@@ -360,3 +360,90 @@ fn programs_starting_with_a_setup_that_ran_out_of_fuel_time_out_as_fresh_ones() 
     assert_eq!(fresh.stats().restarts, 6);
     assert_eq!(reuse.stats().restarts, 0);
 }
+
+#[test]
+fn children_extending_a_setup_seen_once_share_it() {
+    // A parent's setup runs once (its own program), then each child appends a loop of its
+    // own to it: no child's setup recurs, but they all start with the parent's, which the
+    // worker then builds once in a zygote for the first child and reuses for the others.
+    let parent = || {
+        let mut p = Program::default();
+        // Costly enough for a zygote (forkserver::MIN_SETUP_FUEL).
+        let v = filled(&mut p, VEC, "new", 100_000, Pattern::I, false);
+        (p, v)
+    };
+    let mut batch = Vec::new();
+    let (mut p, v) = parent();
+    call(&mut p, VEC, "dedup", v, vec![], true);
+    batch.push(p);
+    for i in 0..6u32 {
+        let (mut p, v) = parent();
+        let method = if i % 2 == 0 { "push" } else { "contains" };
+        key_loop(&mut p, VEC, v, method, 300 + 40 * i, Pattern::ModK(3 + i));
+        call(&mut p, VEC, "dedup", v, vec![], true);
+        batch.push(p);
+    }
+    let (reused, want) = compare(&batch, 0, 1);
+    assert!(want.iter().all(Feedback::is_ok), "{want:?}");
+    // The first child starts the parent's zygote; the five others are served from it.
+    assert_eq!(reused, 5, "the parent spent {} fuel", want[0].fuel_spent);
+}
+
+#[test]
+fn workers_share_which_setups_ran() {
+    // The parent runs alone on one worker; its eight children (each appending a loop of its
+    // own to the parent's setup) are then spread over both workers. Each worker starts a
+    // zygote for the parent's setup on its first child, the one that never ran the parent
+    // too (it learns from the table the workers share that the setup ran), and serves the
+    // other children from it.
+    let parent = || {
+        let mut p = Program::default();
+        // Costly enough for a zygote (forkserver::MIN_SETUP_FUEL).
+        let v = filled(&mut p, VEC, "new", 100_000, Pattern::I, false);
+        (p, v)
+    };
+    let (mut root, v) = parent();
+    call(&mut root, VEC, "dedup", v, vec![], true);
+    let children: Vec<Program> = (0..8u32)
+        .map(|i| {
+            let (mut p, v) = parent();
+            key_loop(&mut p, VEC, v, "push", 300 + 40 * i, Pattern::ModK(3 + i));
+            call(&mut p, VEC, "dedup", v, vec![], true);
+            p
+        })
+        .collect();
+    let mut reuse = start(true, 2, 0);
+    reuse.run(std::slice::from_ref(&root)).unwrap();
+    let got = reuse.run(&children).unwrap();
+    let want = start(false, 1, 0).run(&children).unwrap();
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert!(w.is_ok(), "child {i}: {:?}", w.outcome);
+        assert_eq!(deterministic(g), deterministic(w), "child {i}");
+    }
+    assert_eq!(reuse.stats().setup_reused, 6);
+}
+
+#[test]
+fn children_extending_a_cheap_setup_seen_once_run_fresh() {
+    // As above with a parent whose program spends less than forkserver::MIN_SETUP_FUEL: a
+    // zygote would cost more than rebuilding its setup, so every child runs fresh.
+    let parent = || {
+        let mut p = Program::default();
+        let v = filled(&mut p, VEC, "new", 300, Pattern::I, false);
+        (p, v)
+    };
+    let mut batch = Vec::new();
+    let (mut p, v) = parent();
+    call(&mut p, VEC, "dedup", v, vec![], true);
+    batch.push(p);
+    for i in 0..6u32 {
+        let (mut p, v) = parent();
+        key_loop(&mut p, VEC, v, "push", 300 + 40 * i, Pattern::ModK(3 + i));
+        call(&mut p, VEC, "dedup", v, vec![], true);
+        batch.push(p);
+    }
+    let (reused, want) = compare(&batch, 0, 1);
+    assert!(want.iter().all(Feedback::is_ok), "{want:?}");
+    assert!(want[0].fuel_spent < 2_000_000, "{}", want[0].fuel_spent);
+    assert_eq!(reused, 0);
+}

@@ -12,6 +12,11 @@
 //! search occur once); meanwhile, and for setups seen once, the zygote holding the longest
 //! setup the program starts with serves it: a search's children mostly keep their parent's
 //! setup and add to it (a loop after it, a call), so a parent's zygote serves them too.
+//! When no zygote holds it yet but a longer setup the program starts with (one of its
+//! [`seams`]) ran before, a zygote is started for that one (an *ancestor*'s setup, seen
+//! once): siblings that each append a loop of their own to an expensive parent's setup
+//! then build it once instead of once each (measured on `explore --method Vec::dedup
+//! --seed 2`: children of a 39M-edge setup, each otherwise rebuilt fresh).
 //!
 //! Results are those of a fresh run: the interpreter passes every program through the same
 //! seam on both paths and charges neither the hook's edges nor its heap bytes (see
@@ -37,7 +42,7 @@ use std::io::{Read, Write};
 use std::os::unix::net::UnixStream;
 
 use crate::feedback::Feedback;
-use crate::interp::{seam, Interpreter, Prepared};
+use crate::interp::{seam, seams, Interpreter, Prepared};
 use crate::meter;
 use crate::program::{Program, Stmt};
 
@@ -69,8 +74,12 @@ impl SetupKey {
     }
 
     fn of(p: &Program) -> Option<SetupKey> {
-        let j = seam(&p.body)?;
-        let body = p.body[..j].to_vec();
+        SetupKey::at(p, seam(&p.body)?)
+    }
+
+    /// The setup of `p`'s first `j` statements.
+    fn at(p: &Program, j: usize) -> Option<SetupKey> {
+        let body = p.body.get(..j)?.to_vec();
         let used = body.iter().filter_map(max_var).max().map_or(0, |v| v + 1);
         Some(SetupKey {
             vars: p.vars.get(..used)?.to_vec(),
@@ -125,6 +134,77 @@ pub enum Served {
     Fresh,
 }
 
+/// Hashes of the setups the pool's workers ran, shared by all of them (in the pool's doorbell
+/// page, see [`crate::protocol::SEEN_OFFSET`]): a search's siblings are spread over the
+/// workers, so that a child often runs on another worker than its parent did; knowing the
+/// parent's setup ran there, this worker starts a zygote for it on the child's first
+/// sighting instead of rebuilding it fresh for every sibling it gets.
+#[repr(C)]
+#[derive(Debug)]
+pub struct SeenTable {
+    next: std::sync::atomic::AtomicU64,
+    slots: [std::sync::atomic::AtomicU64; SEEN_SLOTS],
+    /// Per slot, the fuel a program with that setup spent (see [`SetupCache::ran`]).
+    costs: [std::sync::atomic::AtomicU64; SEEN_SLOTS],
+}
+
+/// Setups the shared table remembers (the most recent ones).
+pub const SEEN_SLOTS: usize = 240;
+
+impl SeenTable {
+    fn insert(&self, h: u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let i = self.next.fetch_add(1, Relaxed) as usize % SEEN_SLOTS;
+        self.costs[i].store(u64::MAX, Relaxed);
+        self.slots[i].store(h.max(1), Relaxed);
+    }
+
+    /// The slot of `h`, if the table holds it. Uninstrumented (a scan of every slot, per
+    /// program).
+    #[export_name = "__sanitizer_perfsyn_seen_find"]
+    #[inline(never)]
+    fn find(&self, h: u64) -> Option<usize> {
+        let h = h.max(1);
+        let mut found = None;
+        for (i, slot) in self.slots.iter().enumerate() {
+            if slot.load(std::sync::atomic::Ordering::Relaxed) == h {
+                found = Some(i);
+            }
+        }
+        found
+    }
+
+    /// The recorded cost of setup `h` (`u64::MAX` unknown), if the table holds it.
+    fn cost(&self, h: u64) -> Option<u64> {
+        self.find(h)
+            .map(|i| self.costs[i].load(std::sync::atomic::Ordering::Relaxed))
+    }
+
+    fn set_cost(&self, h: u64, fuel: u64) {
+        if let Some(i) = self.find(h) {
+            self.costs[i].store(fuel, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+}
+
+/// Ancestor setups whose programs spent less fuel than this get no zygote: starting one (two forks
+/// and three process hand-offs) costs more than rebuilding them for each sibling (measured
+/// with `PERFSYN_WORKER_TRACE` on `explore --method Vec::dedup --seed 3` at load 8: a zygote
+/// start took 12-15 ms where a fresh run of the same fuel, about 3e5, took 1.6 ms).
+pub const MIN_SETUP_FUEL: u64 = 2_000_000;
+
+impl Served {
+    /// The answer for a program whose setup failed in a zygote: a timeout if it ran out of
+    /// fuel (`starved`), else run it fresh.
+    fn after_failed_setup(starved: bool) -> Served {
+        if starved {
+            Served::OutOfFuel
+        } else {
+            Served::Fresh
+        }
+    }
+}
+
 /// The worker's zygotes (one process per cached setup).
 #[derive(Debug)]
 pub struct SetupCache {
@@ -135,12 +215,20 @@ pub struct SetupCache {
     /// Setups that ran out of fuel in a zygote, with that fuel: a program starting with one
     /// runs out too under as much fuel or less (with more, it may not).
     starved: Vec<(SetupKey, u64)>,
-    /// Hashes of setups seen once, oldest first: most setups of a search occur once, and a
+    /// Hashes of setups seen once, oldest first, with the fuel their program spent (an upper
+    /// bound of the setup's; `u64::MAX` unknown): most setups of a search occur once, and a
     /// zygote for those would only add two forks to a fresh run.
-    seen: std::collections::VecDeque<u64>,
+    seen: std::collections::VecDeque<(u64, u64)>,
+    /// The setup first seen with the program being served, whose cost [`SetupCache::ran`]
+    /// records.
+    first: Option<u64>,
     tick: u64,
     /// Programs served from a cached setup.
     pub reused: u64,
+    /// How the last program was served (for [`crate::trace`]).
+    pub last: &'static str,
+    /// The setups the pool's other workers ran too, when the pool shares them.
+    shared: Option<&'static SeenTable>,
 }
 
 impl SetupCache {
@@ -153,8 +241,40 @@ impl SetupCache {
             failed: Vec::new(),
             starved: Vec::new(),
             seen: std::collections::VecDeque::new(),
+            first: None,
             tick: 0,
             reused: 0,
+            last: "fresh",
+            shared: None,
+        }
+    }
+
+    /// Also remembers setups in, and looks them up in, `table`, which the pool's workers
+    /// share.
+    pub fn share(&mut self, table: &'static SeenTable) {
+        self.shared = Some(table);
+    }
+
+    /// Whether a setup of hash `h` ran before, in this worker or another, with a program
+    /// that spent [`MIN_SETUP_FUEL`] or more (or an unknown amount).
+    fn seen_costly(&self, h: u64) -> bool {
+        let local = self.seen.iter().find(|(x, _)| *x == h).map(|(_, c)| *c);
+        let cost = local.or_else(|| self.shared.and_then(|t| t.cost(h)));
+        cost.is_some_and(|c| c >= MIN_SETUP_FUEL)
+    }
+
+    /// Records what the program just served spent: `fb`'s fuel bounds the cost of the setup
+    /// first seen with it (a run that did not complete leaves it unknown).
+    pub fn ran(&mut self, fb: &Feedback) {
+        let Some(h) = self.first.take() else {
+            return;
+        };
+        let fuel = if fb.is_ok() { fb.fuel_spent } else { u64::MAX };
+        if let Some(e) = self.seen.iter_mut().find(|(x, _)| *x == h) {
+            e.1 = fuel;
+        }
+        if let Some(t) = self.shared {
+            t.set_cost(h, fuel);
         }
     }
 
@@ -174,6 +294,8 @@ impl SetupCache {
         prepared: &Prepared,
         bytes: &[u8],
     ) -> Served {
+        self.last = "fresh";
+        self.first = None;
         if !self.enabled || self.paused || prepared.seam().is_none() || !prepared.accepted() {
             return Served::Fresh;
         }
@@ -182,6 +304,7 @@ impl SetupCache {
         };
         let fuel = interp.limits().map_or(u64::MAX, |l| l.fuel);
         if self.starved.iter().any(|(k, f)| fuel <= *f && k.starts(p)) {
+            self.last = "starved";
             return Served::OutOfFuel;
         }
         if self.failed.contains(&key) {
@@ -192,36 +315,41 @@ impl SetupCache {
         let z = match exact {
             Some(z) => {
                 self.reused += 1;
+                self.last = "exact";
                 z
             }
-            None if self.seen_before(&key) => match self.start(interp, p, key.clone()) {
+            None if self.seen_before(&key) => match self.begin(interp, p, key, None, fuel) {
                 Ok(z) => z,
-                Err(starved) => {
-                    if starved {
-                        if self.starved.len() >= MAX_FAILED {
-                            self.starved.remove(0);
-                        }
-                        self.starved.push((key, fuel));
-                        return Served::OutOfFuel;
-                    }
-                    if self.failed.len() >= MAX_FAILED {
-                        self.failed.remove(0);
-                    }
-                    self.failed.push(key);
-                    return Served::Fresh;
-                }
+                Err(starved) => return Served::after_failed_setup(starved),
             },
-            // The longest cached setup `p` starts with (an ancestor's, most often).
-            None => match (0..self.zygotes.len())
-                .filter(|&i| self.zygotes[i].key.starts(p))
-                .max_by_key(|&i| self.zygotes[i].key.body.len())
-            {
-                Some(z) => {
-                    self.reused += 1;
-                    z
+            None => {
+                // The longest cached setup `p` starts with (an ancestor's, most often)...
+                let cached = (0..self.zygotes.len())
+                    .filter(|&i| self.zygotes[i].key.starts(p))
+                    .max_by_key(|&i| self.zygotes[i].key.body.len());
+                let cached_len = cached.map_or(0, |i| self.zygotes[i].key.body.len());
+                // ... unless a longer setup `p` starts with ran before: the parent's, whose
+                // children (each with a setup of its own, seen once) then share it.
+                let seen = seams(&p.body)
+                    .into_iter()
+                    .rev()
+                    .skip(1)
+                    .take_while(|&j| j > cached_len)
+                    .filter_map(|j| SetupKey::at(p, j).map(|k| (j, k)))
+                    .find(|(_, k)| !self.failed.contains(k) && self.seen_costly(hash(k)));
+                match (seen, cached) {
+                    (Some((j, k)), _) => match self.begin(interp, p, k, Some(j), fuel) {
+                        Ok(z) => z,
+                        Err(starved) => return Served::after_failed_setup(starved),
+                    },
+                    (None, Some(z)) => {
+                        self.reused += 1;
+                        self.last = "prefix";
+                        z
+                    }
+                    (None, None) => return Served::Fresh,
                 }
-                None => return Served::Fresh,
-            },
+            }
         };
         self.zygotes[z].used = self.tick;
         match ask(&mut self.zygotes[z], bytes, fuel) {
@@ -235,19 +363,55 @@ impl SetupCache {
         }
     }
 
+    /// Starts a zygote for `key`, the setup of `p` up to its seam or `at`; the zygote's
+    /// index, or `Err(true)` when the setup ran out of `fuel` (`p` is a timeout), `Err(false)`
+    /// when it failed otherwise (run `p` fresh).
+    fn begin(
+        &mut self,
+        interp: &Interpreter<'_>,
+        p: &Program,
+        key: SetupKey,
+        at: Option<usize>,
+        fuel: u64,
+    ) -> Result<usize, bool> {
+        match self.start(interp, p, key.clone(), at) {
+            Ok(z) => {
+                self.last = if at.is_some() { "ancestor" } else { "start" };
+                Ok(z)
+            }
+            Err(true) => {
+                if self.starved.len() >= MAX_FAILED {
+                    self.starved.remove(0);
+                }
+                self.starved.push((key, fuel));
+                Err(true)
+            }
+            Err(false) => {
+                if self.failed.len() >= MAX_FAILED {
+                    self.failed.remove(0);
+                }
+                self.failed.push(key);
+                Err(false)
+            }
+        }
+    }
+
     /// Whether `key` was seen before; remembers it otherwise.
     fn seen_before(&mut self, key: &SetupKey) -> bool {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        key.hash(&mut h);
-        let h = h.finish();
-        if self.seen.contains(&h) {
+        let h = hash(key);
+        if self.seen.iter().any(|(x, _)| *x == h)
+            || self.shared.is_some_and(|t| t.find(h).is_some())
+        {
             return true;
         }
         if self.seen.len() >= MAX_SEEN {
             self.seen.pop_front();
         }
-        self.seen.push_back(h);
+        self.seen.push_back((h, u64::MAX));
+        if let Some(t) = self.shared {
+            t.insert(h);
+        }
+        self.first = Some(h);
         false
     }
 
@@ -258,6 +422,7 @@ impl SetupCache {
         interp: &Interpreter<'_>,
         p: &Program,
         key: SetupKey,
+        at: Option<usize>,
     ) -> Result<usize, bool> {
         if self.zygotes.len() >= MAX_ZYGOTES {
             let lru = (0..self.zygotes.len())
@@ -278,7 +443,7 @@ impl SetupCache {
             for z in self.zygotes.drain(..) {
                 drop(z.sock);
             }
-            zygote(interp, p, theirs);
+            zygote(interp, p, at, theirs);
         }
         drop(theirs);
         let mut z = Zygote {
@@ -308,6 +473,14 @@ impl Drop for SetupCache {
             end(z);
         }
     }
+}
+
+/// The hash the set of seen setups keeps.
+fn hash(key: &SetupKey) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    key.hash(&mut h);
+    h.finish()
 }
 
 /// Whether a wait status is the exit of a process that ran out of fuel.
@@ -389,7 +562,7 @@ fn reap(z: &mut Zygote) -> Option<i32> {
 
 /// The zygote process: builds `p`'s setup, then forks one child per program it is sent.
 /// Never returns.
-fn zygote(interp: &Interpreter<'_>, p: &Program, mut sock: UnixStream) -> ! {
+fn zygote(interp: &Interpreter<'_>, p: &Program, at: Option<usize>, mut sock: UnixStream) -> ! {
     die_with_parent();
     // Out-of-memory and out-of-fuel flags live in the worker's shared header and describe
     // the worker's own program: a zygote or child reports its end by its exit status.
@@ -441,7 +614,7 @@ fn zygote(interp: &Interpreter<'_>, p: &Program, mut sock: UnixStream) -> ! {
             }
         }
     };
-    let mut fb = interp.run_seamed(p, &mut |_| {}, &mut serve);
+    let mut fb = interp.run_seamed_at(p, at, &mut |_| {}, &mut serve);
     if !child {
         // The setup itself failed before the seam (or the seam was never reached).
         let _ = sock.write_all(b"F");

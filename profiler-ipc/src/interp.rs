@@ -132,7 +132,23 @@ impl<'r> Interpreter<'r> {
         inspect: &mut dyn FnMut(&[Slot]),
         at_seam: &mut dyn FnMut() -> Option<Program>,
     ) -> Feedback {
+        self.run_seamed_at(p, None, inspect, at_seam)
+    }
+
+    /// As [`Interpreter::run_seamed`], calling `at_seam` at `at` (one of [`seams`] of `p`)
+    /// instead of at `p`'s own seam when given: the fork server builds an ancestor's shorter
+    /// setup that `p` starts with.
+    pub fn run_seamed_at(
+        &self,
+        p: &Program,
+        at: Option<usize>,
+        inspect: &mut dyn FnMut(&[Slot]),
+        at_seam: &mut dyn FnMut() -> Option<Program>,
+    ) -> Feedback {
         let mut prepared = self.prepare(p);
+        if at.is_some() {
+            prepared.seam = at;
+        }
         match prepared.code {
             Ok(mut code) => self.execute(
                 p,
@@ -427,6 +443,14 @@ pub const SEAM_MIN_ITERATIONS: u32 = 256;
 /// statements up to their seam share (the fork server builds it once). `None` when there
 /// is no such loop or nothing is measured.
 pub fn seam(body: &[Stmt]) -> Option<usize> {
+    seams(body).last().copied()
+}
+
+/// Every index at which a program could be seamed, ascending: the statement just after each
+/// top-level loop of at least [`SEAM_MIN_ITERATIONS`] iterations before the first statement
+/// measuring a call under test; the last one is its [`seam`]. The earlier ones are where
+/// the setups of its ancestors end (a child mostly appends a loop to its parent's setup).
+pub fn seams(body: &[Stmt]) -> Vec<usize> {
     fn measures(s: &Stmt) -> bool {
         match s {
             Stmt::Call { under_test, .. } => *under_test,
@@ -434,11 +458,15 @@ pub fn seam(body: &[Stmt]) -> Option<usize> {
             _ => false,
         }
     }
-    let first = body.iter().position(measures)?;
+    let Some(first) = body.iter().position(measures) else {
+        return Vec::new();
+    };
     body[..first]
         .iter()
-        .rposition(|s| matches!(s, Stmt::Repeat { n, .. } if *n >= SEAM_MIN_ITERATIONS))
-        .map(|i| i + 1)
+        .enumerate()
+        .filter(|(_, s)| matches!(s, Stmt::Repeat { n, .. } if *n >= SEAM_MIN_ITERATIONS))
+        .map(|(i, _)| i + 1)
+        .collect()
 }
 
 /// Gives back to the running program the edges and heap bytes spent since `since` (edges and

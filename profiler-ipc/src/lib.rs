@@ -26,6 +26,7 @@ pub mod sandbox;
 pub mod schema;
 pub mod shm;
 pub mod supervisor;
+pub mod trace;
 pub mod wire;
 pub mod worker;
 

@@ -26,8 +26,35 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 use crate::feedback::Cost;
 
-/// Sanitizer-coverage guard hits.
-pub static EDGES: AtomicU64 = AtomicU64::new(0);
+/// Sanitizer-coverage guard hits, and the count past which the callback leaves its fast
+/// path, side by side: the callback reads one address (one GOT load in the position
+/// independent worker) and compares once.
+#[repr(C)]
+pub struct EdgeCounter {
+    /// Guard hits over the process's life.
+    pub count: AtomicU64,
+    /// [`FUEL_END`] while no hot counts are taken, else 0 (every edge takes the slow path,
+    /// which counts hits per guard): see [`retrip`].
+    trip: AtomicU64,
+}
+
+/// Sanitizer-coverage guard hits (see [`EdgeCounter`]).
+pub static EDGES: EdgeCounter = EdgeCounter {
+    count: AtomicU64::new(0),
+    trip: AtomicU64::new(u64::MAX),
+};
+
+/// Sets the trip point of the edge callback from [`FUEL_END`] and the hot counters: the
+/// callback's fast path is one comparison with it.
+#[inline(always)]
+fn retrip() {
+    let trip = if HOT.load(Relaxed).is_null() {
+        FUEL_END.load(Relaxed)
+    } else {
+        0
+    };
+    EDGES.trip.store(trip, Relaxed);
+}
 /// Probe operations (comparisons, hashes, clones of probe types).
 pub static PROBE_OPS: AtomicU64 = AtomicU64::new(0);
 /// Bytes passed to memcpy, memmove, memset.
@@ -82,16 +109,41 @@ pub fn probe_op() {
 
 /// Counts one edge; called by the sanitizer-coverage callback. The same counter is the
 /// program's fuel: past [`FUEL_END`] the program is stopped (see [`arm_fuel`]).
+///
+/// The fast path is an increment and one comparison with the trip point ([`retrip`]): the
+/// callback runs on every edge of the target, about two fifths of a large setup's
+/// instructions, and the fuel check and the hot counters' null check took two loads each.
+///
+/// # Safety
+/// `guard` must be a guard numbered by [`number_guards`].
 #[inline(always)]
-pub fn edge() {
-    let e = EDGES.load(Relaxed).wrapping_add(1);
-    EDGES.store(e, Relaxed);
+pub unsafe fn edge(guard: *const u32) {
+    let e = EDGES.count.load(Relaxed).wrapping_add(1);
+    EDGES.count.store(e, Relaxed);
+    if e > EDGES.trip.load(Relaxed) {
+        // SAFETY: as for this function.
+        unsafe { edge_slow(e, guard) };
+    }
+}
+
+/// The edge callback past its trip point: out of fuel, or counting hits per guard.
+/// Uninstrumented (a `__sanitizer_` symbol), so that it may be out of line.
+///
+/// # Safety
+/// `guard` must be a guard numbered by [`number_guards`].
+#[export_name = "__sanitizer_perfsyn_edge_slow"]
+#[inline(never)]
+#[cold]
+pub unsafe extern "C" fn edge_slow(e: u64, guard: *const u32) {
     if e > FUEL_END.load(Relaxed) {
         // Disarm first: `out_of_fuel` is instrumented too, and its own edges must not
         // re-enter it.
         FUEL_END.store(u64::MAX, Relaxed);
+        retrip();
         out_of_fuel();
     }
+    // SAFETY: as for this function.
+    unsafe { guard_hit(guard) };
 }
 
 /// Number of sanitizer-coverage guards numbered so far (see [`number_guards`]).
@@ -183,6 +235,7 @@ pub fn set_hot_wanted(on: bool) {
     if !on {
         HOT_ARMED.store(std::ptr::null_mut(), Relaxed);
         HOT.store(std::ptr::null_mut(), Relaxed);
+        retrip();
     }
 }
 
@@ -218,12 +271,14 @@ pub fn hot_prepare() -> bool {
 #[inline(always)]
 pub fn hot_resume() {
     HOT.store(HOT_ARMED.load(Relaxed), Relaxed);
+    retrip();
 }
 
 /// Stops counting hits per guard (after a call under test).
 #[inline(always)]
 pub fn hot_pause() {
     HOT.store(std::ptr::null_mut(), Relaxed);
+    retrip();
 }
 
 /// The hits per guard of the running program's calls under test, as (guard index, hits)
@@ -256,9 +311,10 @@ pub fn hot_counts() -> Vec<(u32, u64)> {
 pub fn arm_fuel(fuel: u64, heap: u64) {
     HEAP_BASE.store(LIVE_BYTES.load(Relaxed), Relaxed);
     HEAP_LIMIT.store(heap, Relaxed);
-    let e = EDGES.load(Relaxed);
+    let e = EDGES.count.load(Relaxed);
     FUEL_BASE.store(e, Relaxed);
     FUEL_END.store(e.saturating_add(fuel), Relaxed);
+    retrip();
 }
 
 /// Gives the running program `fuel` edges from its start instead of what it was armed with
@@ -267,13 +323,15 @@ pub fn arm_fuel(fuel: u64, heap: u64) {
 pub fn refuel(fuel: u64) {
     if fuel == u64::MAX {
         FUEL_END.store(u64::MAX, Relaxed);
+        retrip();
         return;
     }
     // From what is left, not from FUEL_BASE: bytes moved may have taken the base below zero
     // (it only ever serves in differences).
-    let e = EDGES.load(Relaxed);
+    let e = EDGES.count.load(Relaxed);
     let left = fuel.saturating_sub(e.wrapping_sub(FUEL_BASE.load(Relaxed)));
     FUEL_END.store(e.saturating_add(left), Relaxed);
+    retrip();
 }
 
 /// Stops the fuel check while keeping the running program's count (a zygote serving
@@ -281,6 +339,7 @@ pub fn refuel(fuel: u64) {
 /// [`refuel`]).
 pub fn suspend_fuel() {
     FUEL_END.store(u64::MAX, Relaxed);
+    retrip();
 }
 
 /// Gives back to the running program `edges` of fuel that were not its own (a seam hook's:
@@ -290,18 +349,25 @@ pub fn uncharge_edges(edges: u64) {
     let end = FUEL_END.load(Relaxed);
     if end != u64::MAX {
         FUEL_END.store(end.saturating_add(edges), Relaxed);
+        retrip();
     }
 }
 
 /// Fuel counted over the process's life (edges, and bytes moved, see [`moved`]): the
 /// difference of two marks is what ran between them (see [`uncharge_edges`]).
 pub fn fuel_mark() -> u64 {
-    EDGES.load(Relaxed).wrapping_add(FUEL_MOVED.load(Relaxed))
+    EDGES
+        .count
+        .load(Relaxed)
+        .wrapping_add(FUEL_MOVED.load(Relaxed))
 }
 
 /// Fuel the running program has spent so far: edges, and bytes moved (see [`moved`]).
 pub fn fuel_spent() -> u64 {
-    EDGES.load(Relaxed).wrapping_sub(FUEL_BASE.load(Relaxed))
+    EDGES
+        .count
+        .load(Relaxed)
+        .wrapping_sub(FUEL_BASE.load(Relaxed))
 }
 
 /// Heap bytes currently live, by the counting allocator (0 in a process without it).
@@ -314,6 +380,7 @@ pub fn live_bytes() -> u64 {
 #[inline(always)]
 pub fn disarm_fuel() {
     FUEL_END.store(u64::MAX, Relaxed);
+    retrip();
     HEAP_LIMIT.store(u64::MAX, Relaxed);
 }
 
@@ -352,6 +419,12 @@ pub fn moved(n: usize) {
     FUEL_BASE.store(FUEL_BASE.load(Relaxed).wrapping_sub(w), Relaxed);
     let end = FUEL_END.load(Relaxed);
     FUEL_END.store(end.saturating_sub(w * u64::from(end != u64::MAX)), Relaxed);
+    // The trip point follows (branch-free too): it is FUEL_END, or 0 that stays 0.
+    let trip = EDGES.trip.load(Relaxed);
+    EDGES.trip.store(
+        trip.saturating_sub(w * u64::from(trip != u64::MAX)),
+        Relaxed,
+    );
     let hot = HOT.load(Relaxed);
     if !hot.is_null() {
         let caller = HOT_PREV.load(Relaxed);
@@ -394,7 +467,7 @@ pub fn snapshot_after() -> Cost {
 #[inline(always)]
 fn counters() -> Cost {
     Cost {
-        edges: EDGES.load(Relaxed),
+        edges: EDGES.count.load(Relaxed),
         probe_ops: PROBE_OPS.load(Relaxed),
         bytes_moved: BYTES_MOVED.load(Relaxed),
         allocs: ALLOCS.load(Relaxed),
@@ -588,9 +661,8 @@ macro_rules! worker_runtime {
         /// Called by the instrumented code with one of the guards numbered above.
         #[no_mangle]
         pub unsafe extern "C" fn __sanitizer_cov_trace_pc_guard(guard: *mut u32) {
-            $crate::meter::edge();
             // SAFETY: LLVM passes a guard numbered by the init callback.
-            unsafe { $crate::meter::guard_hit(guard) };
+            unsafe { $crate::meter::edge(guard) };
         }
 
         /// # Safety

@@ -45,6 +45,14 @@ pub const BELL_FD: i32 = 4;
 pub const HEADER_SIZE: usize = 4096;
 /// Size of the doorbell memfd.
 pub const BELL_SIZE: usize = 4096;
+/// Where the doorbell memfd holds the table of setups the workers ran
+/// ([`crate::forkserver::SeenTable`], zeroed at creation); a worker uses it when the page
+/// is large enough.
+pub const SEEN_OFFSET: usize = 64;
+const _: () = assert!(
+    SEEN_OFFSET + std::mem::size_of::<crate::forkserver::SeenTable>() <= BELL_SIZE
+        && SEEN_OFFSET >= std::mem::size_of::<crate::shm::Bell>()
+);
 /// Longest panic message or crash detail a feedback record carries (longer ones are cut
 /// with a marker: the text is target output, not protocol data).
 pub const MAX_TEXT: usize = 1024;

@@ -160,6 +160,14 @@ fn serve(registry: &Registry) -> i32 {
     let cpu_budget = cpu_limit_ns();
     let mut retire_check = Every::new(RETIRE_CHECK_NS);
     let mut setups = crate::forkserver::SetupCache::from_env();
+    if bell_region.len()
+        >= protocol::SEEN_OFFSET + std::mem::size_of::<crate::forkserver::SeenTable>()
+    {
+        // The region stays mapped until the process ends (`serve` never returns before).
+        let table: &crate::forkserver::SeenTable = bell_region.at(protocol::SEEN_OFFSET);
+        // SAFETY: the mapping outlives every use: `serve` returns only to exit.
+        setups.share(unsafe { &*(table as *const crate::forkserver::SeenTable) });
+    }
     let mut decoded = crate::progcache::DecodeCache::default();
     let input = &h.to_worker;
     let idle_spin = Duration::from_nanos(h.fixed.idle_spin_ns.load(Relaxed));
@@ -274,7 +282,8 @@ fn run_batch(
             .prepared(payload, interp)
             .ok_or(protocol::ERR_BAD_REQUEST)?;
         out.oom.store(0, Relaxed);
-        out.start_ns.store(shm::monotonic_ns(), Relaxed);
+        let t0 = shm::monotonic_ns();
+        out.start_ns.store(t0, Relaxed);
         out.started.store(i as u32 + 1, Release);
         let mut fb = match setups.serve(interp, program, prepared, payload) {
             crate::forkserver::Served::Feedback(fb) => fb,
@@ -285,6 +294,7 @@ fn run_batch(
                 crate::Feedback::failed(crate::Outcome::Timeout)
             }
         };
+        setups.ran(&fb);
         if !crate::meter::thread_cpu_on() {
             // The figure of the cheap stand-in clock (see `meter::set_thread_cpu`).
             fb.cost.cpu_ns = 0;
@@ -297,6 +307,9 @@ fn run_batch(
         out.setup_reused
             .store((setups.reused - reused) as u32, Relaxed);
         out.done.store(i as u32 + 1, Release);
+        if crate::trace::on() {
+            crate::trace::program(setups.last, program, &fb, shm::monotonic_ns() - t0);
+        }
     }
     Ok(())
 }

@@ -1,0 +1,54 @@
+//! An optional per-program timing trace of the worker, for measuring where search time goes
+//! (`PERFSYN_WORKER_TRACE=DIR`: each worker process appends one line per program to
+//! `DIR/worker-<pid>.tsv`). Off unless the variable is set; it changes no result: it only
+//! reads the monotonic clock around a program and writes after its feedback is published.
+//!
+//! Columns: path (how the program was served, see `forkserver::SetupCache::last`: `fresh`,
+//! `exact`, `prefix`, `start`, `ancestor`, `starved`), outcome, fuel spent, edges of the
+//! calls under test, wall ns of the calls under test, wall ns of the whole program in the
+//! worker (setup, calls, drops; a timeout on the fresh path ends the worker and has no
+//! line). A program over 20 ms is followed by a line `#` and its JSON.
+
+use std::io::Write;
+use std::sync::OnceLock;
+
+/// The environment variable naming the trace directory.
+pub const ENV: &str = "PERFSYN_WORKER_TRACE";
+
+static DIR: OnceLock<Option<std::path::PathBuf>> = OnceLock::new();
+
+/// Whether tracing is on.
+pub fn on() -> bool {
+    DIR.get_or_init(|| std::env::var_os(ENV).map(Into::into))
+        .is_some()
+}
+
+/// Appends one line for a program (no-op when tracing is off).
+pub fn program(path: &str, p: &crate::Program, fb: &crate::Feedback, total_ns: u64) {
+    let Some(Some(dir)) = DIR.get() else {
+        return;
+    };
+    let outcome = match &fb.outcome {
+        crate::Outcome::Ok => "ok",
+        crate::Outcome::Panic { .. } => "panic",
+        crate::Outcome::Timeout => "timeout",
+        crate::Outcome::OutOfMemory => "oom",
+        crate::Outcome::Invalid { .. } => "invalid",
+        _ => "other",
+    };
+    let file = dir.join(format!("worker-{}.tsv", std::process::id()));
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(file)
+    {
+        let _ = writeln!(
+            f,
+            "{path}\t{outcome}\t{}\t{}\t{}\t{total_ns}",
+            fb.fuel_spent, fb.cost.edges, fb.cost.wall_ns
+        );
+        if total_ns > 20_000_000 {
+            let _ = writeln!(f, "#\t{}", serde_json::to_string(p).unwrap_or_default());
+        }
+    }
+}
