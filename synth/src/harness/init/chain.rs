@@ -135,6 +135,7 @@ fn reach(
         b.impls.iter().map(|i| &i.generics),
         true,
         &HashMap::new(),
+        cx.arrays,
     ) else {
         return;
     };

@@ -202,6 +202,7 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
             t.impls.iter().map(|i| &i.generics),
             false,
             &named,
+            &scan.array_traits,
         ) {
             Ok(s) => s,
             Err(reason) => {
@@ -310,6 +311,7 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
             regs: &regs,
             iterators: &scan.iterators,
             closures: &no_closures,
+            arrays: &scan.array_traits,
         };
         if t.derives_default || t.implements_default {
             reg.ctors.push(Func {
@@ -489,6 +491,8 @@ pub(super) struct Ctx<'a> {
     pub(super) iterators: &'a HashSet<String>,
     /// The current function's closure parameters.
     pub(super) closures: &'a HashMap<String, Built>,
+    /// The crate's inline-storage traits (see [`storage`](super::storage)).
+    pub(super) arrays: &'a super::storage::ArrayTraits,
 }
 
 impl Ctx<'_> {
@@ -797,10 +801,14 @@ impl Ctx<'_> {
     /// The model type of `t` when it is one directly (a substituted parameter or a
     /// primitive), for closure inputs and outputs.
     pub(super) fn resolve(&self, t: &Type) -> Option<String> {
+        if let Some(k) = self.projection(t) {
+            return Some(k);
+        }
         let Type::Path(tp) = t else { return None };
         let id = tp.path.get_ident()?.to_string();
         if let Some(s) = self.subst.get(&id) {
-            return (s != "FixedState" && !s.contains("::")).then(|| s.clone());
+            return (s != "FixedState" && !s.contains("::") && !s.starts_with('['))
+                .then(|| s.clone());
         }
         (MODEL_INTS.contains(&id.as_str()) || ["bool", "char", "String"].contains(&id.as_str()))
             .then_some(id)
@@ -883,6 +891,24 @@ impl Ctx<'_> {
         }
     }
 
+    /// The model type of an associated type of an instantiated parameter (`A::Item`,
+    /// `<A as Array>::Item` of inline storage: see [`storage`](super::storage)).
+    fn projection(&self, t: &Type) -> Option<String> {
+        let Type::Path(tp) = t else { return None };
+        let segs: Vec<String> = tp.path.segments.iter().map(|s| s.ident.to_string()).collect();
+        let key = match &tp.qself {
+            // `<A as Array>::Item`: the path is `Array::Item`, the parameter is the qself.
+            Some(q) => format!(
+                "{}::{}",
+                q.ty.to_token_stream(),
+                segs.last()?
+            ),
+            None if segs.len() == 2 => segs.join("::"),
+            None => return None,
+        };
+        self.subst.get(&key).cloned()
+    }
+
     /// The model type of a value of type `t`, and a cast to the real type if one is needed.
     fn value(
         &self,
@@ -890,6 +916,9 @@ impl Ctx<'_> {
         vecs: &mut BTreeSet<String>,
     ) -> Result<(String, Option<String>), String> {
         let shown = || t.to_token_stream().to_string().replace(' ', "");
+        if let Some(k) = self.projection(t) {
+            return Ok((k, None));
+        }
         let Type::Path(tp) = t else {
             return Err(format!("type `{}` is not in the program model", shown()));
         };
@@ -900,7 +929,7 @@ impl Ctx<'_> {
         let id = seg.ident.to_string();
         if tp.path.segments.len() == 1 {
             if let Some(s) = self.subst.get(&id) {
-                if s == "FixedState" || s.contains("::") {
+                if s == "FixedState" || s.contains("::") || s.starts_with('[') {
                     return Err(format!(
                         "a value of type `{id}` (`{s}`) inside another type is not in the program model"
                     ));
@@ -1061,6 +1090,7 @@ pub(super) fn instantiate<'a>(
     impls: impl Iterator<Item = &'a syn::Generics>,
     borrowing_ok: bool,
     named: &HashMap<String, String>,
+    arrays: &super::storage::ArrayTraits,
 ) -> Result<HashMap<String, String>, String> {
     let mut bounds: HashMap<String, BTreeSet<String>> = HashMap::new();
     let mut defaults: HashMap<String, String> = HashMap::new();
@@ -1129,6 +1159,17 @@ pub(super) fn instantiate<'a>(
             "Key"
         } else if u64_ok {
             "u64"
+        } else if bs.iter().all(|b| {
+            KEY_TRAITS.contains(&b.as_str()) || arrays.contains_key(b)
+        }) {
+            // Inline storage (`A: Array`): an array of keys; `A::Item` is the key.
+            for b in bs.iter().filter_map(|b| arrays.get(b)) {
+                for assoc in b {
+                    subst.insert(format!("{name}::{assoc}"), "Key".to_string());
+                }
+            }
+            subst.insert(name, super::storage::storage_type());
+            continue;
         } else if let Some(d) = defaults.get(&name) {
             d.as_str()
         } else {

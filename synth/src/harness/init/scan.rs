@@ -35,6 +35,9 @@ pub struct Scan {
     /// Identifiers of the crate's types that implement `Iterator` (a method returning one is
     /// called and its result consumed, so the call does the work a caller would).
     pub iterators: HashSet<String>,
+    /// Traits the crate implements for arrays (inline-storage bounds, see
+    /// [`storage`](super::storage)).
+    pub array_traits: super::storage::ArrayTraits,
 }
 
 /// A `pub use`: `module` re-exports the item `target` (an absolute
@@ -55,6 +58,7 @@ struct Found<'f> {
     /// Each `impl` block with the module it is written in.
     impls: Vec<(Vec<String>, syn::ItemImpl)>,
     reexports: Vec<Reexport>,
+    array_traits: super::storage::ArrayTraits,
 }
 
 /// Scans the crate whose library root is `lib_rs`, with `features` enabled.
@@ -64,17 +68,22 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         types: Vec::new(),
         impls: Vec::new(),
         reexports: Vec::new(),
+        array_traits: Default::default(),
     };
     walk(lib_rs, &[], true, true, &mut f)?;
     let Found {
         mut types,
         impls,
         reexports,
+        mut array_traits,
         ..
     } = f;
     resolve_reexports(&mut types, &reexports);
     let mut iterators = HashSet::new();
     for (in_module, i) in impls {
+        if let Some((tr, assoc)) = super::storage::from_impl(&i) {
+            array_traits.entry(tr).or_default().extend(assoc);
+        }
         let syn::Type::Path(p) = &*i.self_ty else {
             continue;
         };
@@ -106,7 +115,11 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
             }
         }
     }
-    Ok(Scan { types, iterators })
+    Ok(Scan {
+        types,
+        iterators,
+        array_traits,
+    })
 }
 
 /// Makes types reachable through `pub use` (chains of them too) and names each by its
@@ -245,6 +258,13 @@ fn items(
                     _ => true,
                 });
                 f.impls.push((module.to_vec(), i));
+            }
+            // Impls a macro writes are invisible to syn, except the array impls of an
+            // inline-storage trait (smallvec's `impl_array!`), read from the macro's tokens.
+            Item::Macro(m) if m.mac.path.is_ident("macro_rules") => {
+                for (tr, assoc) in super::storage::from_macro(&m.mac.tokens.to_string()) {
+                    f.array_traits.entry(tr).or_default().extend(assoc);
+                }
             }
             Item::Use(u) if is_pub(&u.vis) => {
                 let mut found_uses = Vec::new();
@@ -398,6 +418,7 @@ fn attrs_of(item: &Item) -> &[Attribute] {
         Item::Mod(m) => &m.attrs,
         Item::Use(u) => &u.attrs,
         Item::Fn(f) => &f.attrs,
+        Item::Macro(m) => &m.attrs,
         _ => &[],
     }
 }
