@@ -596,4 +596,30 @@ mod tests {
         assert!(text.contains("retain(mut self, f: copy u8) as"), "{text}");
         assert_eq!(m.methods(), 4, "{text}");
     }
+
+    /// A non-zero integer (lru's `with_hasher(cap: NonZeroUsize, ..)`, `resize`) is one plus
+    /// a program value, so a bounded cache registers and every value is valid.
+    #[test]
+    fn a_non_zero_integer_is_one_plus_a_program_value() {
+        let lib = r#"
+            use std::num::{NonZero, NonZeroUsize};
+            pub struct Cache { cap: usize }
+            impl Cache {
+                pub fn bounded(cap: NonZeroUsize) -> Self { Cache { cap: cap.get() } }
+                pub fn resize(&mut self, cap: NonZero<u32>) {}
+                pub fn wrong(&mut self, cap: NonZero<i128>) {}
+            }
+        "#;
+        let (m, text) = generate(&[("lib.rs", lib)], &[]);
+        assert!(
+            text.contains("bounded(cap: copy usize) as \"Cache::bounded(std::num::NonZero::<usize>::MIN.saturating_add({cap}))\" => <Cache>::bounded(std::num::NonZero::<usize>::MIN.saturating_add(cap));"),
+            "{text}"
+        );
+        assert!(
+            text.contains("resize(mut self, cap: copy u32) as \"{self}.resize(std::num::NonZero::<u32>::MIN.saturating_add({cap}))\""),
+            "{text}"
+        );
+        assert!(text.contains("// skipped: Cache::wrong: parameter `cap`"), "{text}");
+        assert_eq!(m.methods(), 1, "{text}");
+    }
 }

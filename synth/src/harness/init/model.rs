@@ -865,6 +865,9 @@ impl Ctx<'_> {
         if let Type::Array(a) = t {
             return array(self, name, a, vecs);
         }
+        if let Some(p) = super::compound::non_zero(name, t) {
+            return Ok(p);
+        }
         match t {
             Type::Reference(r) => {
                 let m = r.mutability.is_some();
