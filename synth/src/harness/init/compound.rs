@@ -26,13 +26,18 @@ fn usize_param(name: String) -> Param {
     }
 }
 
-/// A `Range<usize>` argument `name..name_end`.
-pub fn range(name: &str) -> Param {
+/// A `Range<T>` argument `name..name_end` (`T` an integer, or the key: moved, not copied).
+pub fn range(name: &str, elem: &str) -> Param {
     let end = format!("{name}_end");
+    let value = |n: String| Param {
+        mode: if elem == "Key" { "val" } else { "copy" },
+        ty: elem.to_string(),
+        ..usize_param(n)
+    };
     Param {
         expr: Some((format!("{name}..{end}"), format!("{{{name}}}..{{{end}}}"))),
-        more: vec![usize_param(end)],
-        ..usize_param(name.to_string())
+        more: vec![value(end)],
+        ..value(name.to_string())
     }
 }
 

@@ -9,6 +9,7 @@ use syn::{FnArg, GenericParam, ImplItem, ReturnType, Type, TypeParamBound};
 
 use super::closures::{closure, closure_bound, Shape};
 use super::compound::{array, range, ARRAY_LEN};
+use super::sequence::{sequence, sequence_bound};
 use super::scan::{documented_class, ident_counts, is_pub, FoundType, Scan};
 
 /// Traits the probe key `Key` implements (a generic parameter bounded by these gets `Key`).
@@ -715,9 +716,28 @@ impl Ctx<'_> {
                 }
                 continue;
             }
-            if names.iter().any(|b| b == "RangeBounds<usize>") {
-                out.closures.insert(name.clone(), Built::Range);
-                out.subst.insert(name, "std::ops::Range<usize>".to_string());
+            // `R: RangeBounds<usize>` (or of another integer, or of the key): `start..end`.
+            let ranged = names.iter().find_map(|b| {
+                let inner = b.strip_prefix("RangeBounds<")?.strip_suffix('>')?;
+                if MODEL_INTS.contains(&inner) {
+                    return Some(inner.to_string());
+                }
+                out.subst.get(inner).filter(|k| *k == "Key").cloned()
+            });
+            if let Some(elem) = ranged {
+                out.subst
+                    .insert(name.clone(), format!("std::ops::Range<{elem}>"));
+                out.closures.insert(name, Built::Range(elem));
+                continue;
+            }
+            // `I: IntoIterator<Item = u32>`: a vector of program values.
+            let cx = Ctx {
+                subst: &out.subst,
+                ..*self
+            };
+            if let Some((elem, iterator)) = sequence_bound(&bs, &|t| cx.resolve(t)) {
+                out.subst.insert(name.clone(), format!("Vec<{elem}>"));
+                out.closures.insert(name, Built::Sequence(elem, iterator));
                 continue;
             }
             // Another hasher (`is_subset<S2: BuildHasher>(&self, other: &IndexSet<T, S2>)`):
@@ -836,16 +856,27 @@ impl Ctx<'_> {
                 .and_then(|i| self.closures.get(&i.to_string()))
                 .cloned()
                 .map(Ok),
-            Type::ImplTrait(it) => closure_bound(&it.bounds.iter().cloned().collect::<Vec<_>>())
-                .map(|(i, o)| {
-                    super::closures::shape(&i, &o, &|t| self.resolve(t), &HashSet::new())
-                        .map(Built::Closure)
-                }),
+            Type::ImplTrait(it) => {
+                let bs: Vec<TypeParamBound> = it.bounds.iter().cloned().collect();
+                closure_bound(&bs)
+                    .map(|(i, o)| {
+                        super::closures::shape(&i, &o, &|t| self.resolve(t), &HashSet::new())
+                            .map(Built::Closure)
+                    })
+                    .or_else(|| {
+                        sequence_bound(&bs, &|t| self.resolve(t))
+                            .map(|(e, i)| Ok(Built::Sequence(e, i)))
+                    })
+            }
             _ => None,
         };
         match built {
             Some(Ok(Built::Closure(shape))) => return Ok(closure(name, &shape)),
-            Some(Ok(Built::Range)) => return Ok(range(name)),
+            Some(Ok(Built::Range(elem))) => return Ok(range(name, &elem)),
+            Some(Ok(Built::Sequence(elem, iterator))) => {
+                vecs.insert(elem.clone());
+                return Ok(sequence(name, &elem, iterator));
+            }
             Some(Err(why)) => return Err(why),
             None => {}
         }
@@ -1008,8 +1039,10 @@ struct LocalGenerics {
 #[derive(Clone, Debug)]
 pub enum Built {
     Closure(Shape),
-    /// `R: RangeBounds<usize>`: a `Range<usize>` from two program values.
-    Range,
+    /// `R: RangeBounds<T>` (an integer or the key): a `Range<T>` from two program values.
+    Range(String),
+    /// `I: IntoIterator<Item = T>` (true: `Iterator`): a `Vec<T>` program value.
+    Sequence(String, bool),
 }
 
 /// `T` of a bound `Trait<T>` (last path segment named `trait_name`).
