@@ -657,4 +657,35 @@ mod tests {
         assert!(text.contains("// skipped: Bits::pairs: generic parameter I"), "{text}");
         assert_eq!(m.methods(), 4, "{text}");
     }
+
+    /// A trailing parameter whose default the harness cannot name (hashbrown's
+    /// `A: Allocator = Global`, re-exported privately) is left out, so the compiler supplies
+    /// the default, and the impls that leave it out too are the harness's instantiation; a
+    /// parameter given after it cannot be left out.
+    #[test]
+    fn a_trailing_parameter_with_an_unnameable_default_is_left_out() {
+        let lib = r#"
+            mod alloc { pub use std::alloc::Global; pub trait Allocator {} }
+            use alloc::{Allocator, Global};
+            pub struct Map<K, V, S = std::hash::RandomState, A: Allocator = Global> { k: Vec<(K, V)>, s: S, a: A }
+            impl<K, V, S> Map<K, V, S> {
+                pub fn with_hasher(hash_builder: S) -> Self { todo!() }
+            }
+            impl<K: Eq, V, S: std::hash::BuildHasher, A: Allocator> Map<K, V, S, A> {
+                pub fn insert(&mut self, k: K, v: V) -> Option<V> { None }
+                pub fn allocator(&self) -> &A { &self.a }
+            }
+            pub struct Inner<A: Allocator = Global, T = u64> { a: A, t: T }
+            impl<A: Allocator, T> Inner<A, T> { pub fn len(&self) -> usize { 0 } }
+        "#;
+        let (m, text) = generate(&[("lib.rs", lib)], &[]);
+        let registered: Vec<&str> = m.types.iter().map(|t| t.rust.as_str()).collect();
+        assert_eq!(registered, ["Map<Key,Key,FixedState>"], "{text}");
+        assert!(text.contains("with_hasher() as"), "{text}");
+        assert!(text.contains("insert(mut self, k: val Key, v: val Key);"), "{text}");
+        assert!(
+            text.contains("// skipped: Inner: its parameter A has a default the harness cannot name"),
+            "{text}"
+        );
+    }
 }

@@ -29,6 +29,10 @@ const KEY_TRAITS: &[&str] = &[
 ];
 /// Traits `u64` implements beyond those (the fallback instantiation).
 const U64_TRAITS: &[&str] = &["Copy", "Display", "LowerHex", "UpperHex"];
+/// The instantiation of a trailing type parameter left to its declared default, which the
+/// harness cannot name (hashbrown's `A: Allocator = Global`, a private re-export): the
+/// registration omits it, so the compiler supplies the default.
+pub(super) const OMITTED: &str = "_";
 /// Primitive types the program model has literals for.
 const MODEL_INTS: &[&str] = &["u8", "u32", "u64", "usize", "i32", "i64"];
 
@@ -221,6 +225,7 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
                 GenericParam::Const(c) => subst.get(&c.ident.to_string()).cloned(),
                 GenericParam::Lifetime(_) => None,
             })
+            .filter(|a| a != OMITTED)
             .collect();
         let generic = if args.is_empty() {
             String::new()
@@ -329,7 +334,7 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
         // Methods of borrowing types this type's chains reach (counted if it registers).
         let mut reached: Vec<(String, String)> = Vec::new();
         for imp in &t.impls {
-            let other_instance = other_instantiation(&t.generics, imp);
+            let other_instance = other_instantiation(&t.generics, &subst, imp);
             for item in &imp.items {
                 let ImplItem::Fn(f) = item else { continue };
                 if !is_pub(&f.vis) {
@@ -428,12 +433,24 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
 /// `Some(self type as written)` when an impl block is for another instantiation than the
 /// generic one the harness uses: its self type fixes or omits (defaults) a parameter, as
 /// `impl<I, P> PriorityQueue<I, P>` does for the default, randomly seeded hasher.
-fn other_instantiation(g: &syn::Generics, imp: &syn::ItemImpl) -> Option<String> {
-    let wanted = g
+fn other_instantiation(
+    g: &syn::Generics,
+    subst: &HashMap<String, String>,
+    imp: &syn::ItemImpl,
+) -> Option<String> {
+    // Whether each parameter is left to its default: an impl may omit it too, or be
+    // generic over it.
+    let omitted: Vec<bool> = g
         .params
         .iter()
-        .filter(|p| !matches!(p, GenericParam::Lifetime(_)))
-        .count();
+        .filter_map(|p| match p {
+            GenericParam::Type(t) => {
+                Some(subst.get(&t.ident.to_string()).map(String::as_str) == Some(OMITTED))
+            }
+            GenericParam::Const(_) => Some(false),
+            GenericParam::Lifetime(_) => None,
+        })
+        .collect();
     let own: HashSet<String> = imp
         .generics
         .params
@@ -456,7 +473,8 @@ fn other_instantiation(g: &syn::Generics, imp: &syn::ItemImpl) -> Option<String>
             .collect(),
         _ => Vec::new(),
     };
-    let generic = args.len() == wanted
+    let generic = args.len() <= omitted.len()
+        && omitted[args.len()..].iter().all(|o| *o)
         && args.iter().all(|a| match a {
             syn::GenericArgument::Type(Type::Path(p)) => p
                 .path
@@ -827,7 +845,7 @@ impl Ctx<'_> {
         let Type::Path(tp) = t else { return None };
         let id = tp.path.get_ident()?.to_string();
         if let Some(s) = self.subst.get(&id) {
-            return (s != "FixedState" && !s.contains("::") && !s.starts_with('['))
+            return (s != "FixedState" && !s.contains("::") && !s.starts_with('[') && s != OMITTED)
                 .then(|| s.clone());
         }
         (MODEL_INTS.contains(&id.as_str()) || ["bool", "char", "String"].contains(&id.as_str()))
@@ -963,7 +981,7 @@ impl Ctx<'_> {
         let id = seg.ident.to_string();
         if tp.path.segments.len() == 1 {
             if let Some(s) = self.subst.get(&id) {
-                if s == "FixedState" || s.contains("::") || s.starts_with('[') {
+                if s == "FixedState" || s.contains("::") || s.starts_with('[') || s == OMITTED {
                     return Err(format!(
                         "a value of type `{id}` (`{s}`) inside another type is not in the program model"
                     ));
@@ -1130,6 +1148,8 @@ pub(super) fn instantiate<'a>(
 ) -> Result<HashMap<String, String>, String> {
     let mut bounds: HashMap<String, BTreeSet<String>> = HashMap::new();
     let mut defaults: HashMap<String, String> = HashMap::new();
+    // Type parameters in order, with whether they declare a default at all.
+    let mut order: Vec<(String, bool)> = Vec::new();
     let mut consts = Vec::new();
     for p in &g.params {
         match p {
@@ -1141,6 +1161,7 @@ pub(super) fn instantiate<'a>(
                 )
             }
             GenericParam::Type(t) => {
+                order.push((t.ident.to_string(), t.default.is_some()));
                 bounds
                     .entry(t.ident.to_string())
                     .or_default()
@@ -1208,6 +1229,8 @@ pub(super) fn instantiate<'a>(
             continue;
         } else if let Some(d) = defaults.get(&name) {
             d.as_str()
+        } else if order.iter().any(|(n, d)| *n == name && *d) {
+            OMITTED
         } else {
             let extra: Vec<&String> = bs
                 .iter()
@@ -1223,6 +1246,19 @@ pub(super) fn instantiate<'a>(
             ));
         };
         subst.insert(name, pick.to_string());
+    }
+    // Only trailing parameters can be left out of `T<A, B>`.
+    let kept_after = order
+        .iter()
+        .rposition(|(n, _)| subst.get(n).map(String::as_str) != Some(OMITTED));
+    if let Some((n, _)) = order
+        .iter()
+        .take(kept_after.map_or(0, |k| k + 1))
+        .find(|(n, _)| subst.get(n).map(String::as_str) == Some(OMITTED))
+    {
+        return Err(format!(
+            "its parameter {n} has a default the harness cannot name, and parameters after it must be given"
+        ));
     }
     for (c, default) in consts {
         subst.insert(c, default.unwrap_or_else(|| "64".to_string()));
