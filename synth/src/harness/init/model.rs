@@ -309,6 +309,7 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
             skipped: Vec::new(),
             skipped_not_methods: 0,
         };
+        let table = super::scan::table_classes(&t.doc);
         let cx = Ctx {
             ty_ident: &t.ident,
             self_name: &registry_name,
@@ -318,6 +319,7 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
             iterators: &scan.iterators,
             closures: &no_closures,
             arrays: &scan.array_traits,
+            table: &table,
         };
         if t.derives_default || t.implements_default {
             reg.ctors.push(Func {
@@ -512,6 +514,9 @@ pub(super) struct Ctx<'a> {
     pub(super) closures: &'a HashMap<String, Built>,
     /// The crate's inline-storage traits (see [`storage`](super::storage)).
     pub(super) arrays: &'a super::storage::ArrayTraits,
+    /// Classes the type's doc comment gives its methods in a table (see
+    /// [`table_classes`](super::scan::table_classes)), for methods whose own doc has none.
+    pub(super) table: &'a HashMap<String, String>,
 }
 
 impl Ctx<'_> {
@@ -617,7 +622,8 @@ impl Ctx<'_> {
                 chain: None,
             });
         }
-        let documented = documented_class(&super::scan::doc_text(attrs));
+        let documented = documented_class(&super::scan::doc_text(attrs))
+            .or_else(|| self.table.get(&sig.ident.to_string()).cloned());
         let expected = match &suffix {
             Some(_) => documented.map(|c| with_walk(&c)),
             None => documented,

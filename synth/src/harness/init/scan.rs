@@ -452,7 +452,9 @@ pub fn doc_text(attrs: &[Attribute]) -> String {
 /// method's. A single variable other than `n` (`O(m)`, `O(len)`) is read as the input size.
 pub fn documented_class(doc: &str) -> Option<String> {
     let mut best: Option<crate::oracle::fit::Class> = None;
-    let mut rest = doc;
+    // A tight bound (rpds: "Θ(log n)") bounds from above too.
+    let doc = doc.replace("Θ(", "O(");
+    let mut rest = doc.as_str();
     while let Some(i) = rest.find("O(") {
         let after = &rest[i + 2..];
         let mut depth = 1;
@@ -489,6 +491,43 @@ pub fn documented_class(doc: &str) -> Option<String> {
         rest = &after[end..];
     }
     best.map(|c| c.label().to_string())
+}
+
+/// The classes a type's doc comment gives its methods in a Markdown table (rpds:
+/// "| `push_front()` | Θ(1) | Θ(1) |", one column per case), by method name: the highest
+/// class of every row that names the method (worst case, and "`dequeue()` amortized" rows).
+/// `doc` is [`doc_text`]'s, lines joined with spaces, so rows are read cell by cell.
+pub fn table_classes(doc: &str) -> HashMap<String, String> {
+    let mut out: HashMap<String, crate::oracle::fit::Class> = HashMap::new();
+    let mut method: Option<String> = None;
+    for cell in doc.split('|') {
+        let cell = cell.trim();
+        if cell.is_empty() {
+            continue;
+        }
+        // A first cell naming a method: `` `name()` ``, `` `name(x)` `` (maybe followed by words).
+        let named = cell
+            .strip_prefix('`')
+            .and_then(|c| c.split_once('('))
+            .map(|(n, _)| n.trim())
+            .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_'));
+        if let Some(n) = named {
+            method = Some(n.to_string());
+            continue;
+        }
+        let class = documented_class(cell).and_then(|c| crate::oracle::fit::Class::parse(&c));
+        match (&method, class) {
+            (Some(m), Some(c)) => {
+                let e = out.entry(m.clone()).or_insert(c);
+                *e = (*e).max(c);
+            }
+            // Any other cell ends the row's cells of classes.
+            _ => method = None,
+        }
+    }
+    out.into_iter()
+        .map(|(m, c)| (m, c.label().to_string()))
+        .collect()
 }
 
 fn single_variable_as_n(inner: &str) -> String {
@@ -531,6 +570,25 @@ mod tests {
     use super::*;
 
     #[test]
+    fn classes_are_read_from_a_type_doc_table() {
+        let doc = doc_text(&[
+            syn::parse_quote!(#[doc = " # Complexity"]),
+            syn::parse_quote!(#[doc = " | Operation | Average | Worst case |"]),
+            syn::parse_quote!(#[doc = " |:----------|--------:|-----------:|"]),
+            syn::parse_quote!(#[doc = " | `new()` | Θ(1) | Θ(1) |"]),
+            syn::parse_quote!(#[doc = " | `dequeue()` | Θ(1) | Θ(n) |"]),
+            syn::parse_quote!(#[doc = " | `dequeue()` amortized | Θ(1) | Θ(1) |"]),
+            syn::parse_quote!(#[doc = " | `get(k)` | Θ(log(n)) | Θ(log(n)) |"]),
+            syn::parse_quote!(#[doc = " | iterator step | Θ(1) | Θ(n) |"]),
+        ]);
+        let t = table_classes(&doc);
+        assert_eq!(t.get("new").map(String::as_str), Some("O(1)"));
+        assert_eq!(t.get("dequeue").map(String::as_str), Some("O(n)"));
+        assert_eq!(t.get("get").map(String::as_str), Some("O(log n)"));
+        assert_eq!(t.len(), 3, "{t:?}");
+    }
+
+    #[test]
     fn documented_classes_are_read_from_doc_sentences() {
         let c = |s: &str| documented_class(s);
         assert_eq!(c("Runs in O(log n) time."), Some("O(log n)".into()));
@@ -548,5 +606,6 @@ mod tests {
             Some("O(log n)".into())
         );
         assert_eq!(c("FOO(1) is not a class"), None);
+        assert_eq!(c("Θ(log n) worst case"), Some("O(log n)".into()));
     }
 }
