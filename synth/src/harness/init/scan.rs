@@ -452,6 +452,7 @@ pub fn doc_text(attrs: &[Attribute]) -> String {
 /// method's. A single variable other than `n` (`O(m)`, `O(len)`) is read as the input size.
 pub fn documented_class(doc: &str) -> Option<String> {
     let mut best: Option<crate::oracle::fit::Class> = None;
+    let mut unparsed = false;
     // A tight bound (rpds: "Θ(log n)") bounds from above too.
     let doc = doc.replace("Θ(", "O(");
     let mut rest = doc.as_str();
@@ -479,16 +480,29 @@ pub fn documented_class(doc: &str) -> Option<String> {
                 .chars()
                 .next_back()
                 .is_some_and(|c| c.is_alphanumeric() || c == '_');
-        if before_ok {
-            for candidate in [inner.to_string(), single_variable_as_n(inner)] {
-                let text = format!("O({candidate})");
-                if let Some(c) = crate::oracle::fit::Class::parse(&text) {
-                    best = best.max(Some(c));
-                    break;
-                }
+        // "**O(n)** space", "O(1) extra memory": a bound on memory, not on time.
+        let following = after[end + 1..]
+            .trim_start_matches(|c: char| c == '*' || c == '_' || c.is_whitespace())
+            .to_lowercase();
+        let space = ["space", "extra space", "additional space", "memory", "extra memory"]
+            .iter()
+            .any(|w| following.starts_with(w));
+        if before_ok && !space {
+            let class = [inner.to_string(), single_variable_as_n(inner)]
+                .iter()
+                .find_map(|candidate| crate::oracle::fit::Class::parse(&format!("O({candidate})")));
+            match class {
+                Some(c) => best = best.max(Some(c)),
+                // A cost in several variables (indexmap's "O(m n + n log n + c) time"): no
+                // single class of the input size is documented, and the other mentions
+                // (the closure's "O(m)") are not the method's.
+                None => unparsed = true,
             }
         }
         rest = &after[end..];
+    }
+    if unparsed {
+        return None;
     }
     best.map(|c| c.label().to_string())
 }
@@ -499,30 +513,40 @@ pub fn documented_class(doc: &str) -> Option<String> {
 /// `doc` is [`doc_text`]'s, lines joined with spaces, so rows are read cell by cell.
 pub fn table_classes(doc: &str) -> HashMap<String, String> {
     let mut out: HashMap<String, crate::oracle::fit::Class> = HashMap::new();
-    let mut method: Option<String> = None;
+    let mut methods: Vec<String> = Vec::new();
     for cell in doc.split('|') {
         let cell = cell.trim();
         if cell.is_empty() {
             continue;
         }
-        // A first cell naming a method: `` `name()` ``, `` `name(x)` `` (maybe followed by words).
-        let named = cell
-            .strip_prefix('`')
-            .and_then(|c| c.split_once('('))
-            .map(|(n, _)| n.trim())
-            .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_'));
-        if let Some(n) = named {
-            method = Some(n.to_string());
-            continue;
+        // A first cell naming methods: `` `name()` ``, `` `name(x)` `` (maybe followed by
+        // words), or several (`` `first()`/`last()`/`get()` ``).
+        if cell.starts_with('`') {
+            let named: Vec<String> = cell
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .filter_map(|code| code.split_once('('))
+                .map(|(n, _)| n.trim().to_string())
+                .filter(|n| {
+                    !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_')
+                })
+                .collect();
+            if !named.is_empty() {
+                methods = named;
+                continue;
+            }
         }
         let class = documented_class(cell).and_then(|c| crate::oracle::fit::Class::parse(&c));
-        match (&method, class) {
-            (Some(m), Some(c)) => {
-                let e = out.entry(m.clone()).or_insert(c);
-                *e = (*e).max(c);
+        match class {
+            Some(c) => {
+                for m in &methods {
+                    let e = out.entry(m.clone()).or_insert(c);
+                    *e = (*e).max(c);
+                }
             }
             // Any other cell ends the row's cells of classes.
-            _ => method = None,
+            None => methods.clear(),
         }
     }
     out.into_iter()
@@ -580,12 +604,14 @@ mod tests {
             syn::parse_quote!(#[doc = " | `dequeue()` amortized | Θ(1) | Θ(1) |"]),
             syn::parse_quote!(#[doc = " | `get(k)` | Θ(log(n)) | Θ(log(n)) |"]),
             syn::parse_quote!(#[doc = " | iterator step | Θ(1) | Θ(n) |"]),
+            syn::parse_quote!(#[doc = " | `first()`/`last()` | Θ(log(n)) | Θ(log(n)) |"]),
         ]);
         let t = table_classes(&doc);
         assert_eq!(t.get("new").map(String::as_str), Some("O(1)"));
         assert_eq!(t.get("dequeue").map(String::as_str), Some("O(n)"));
         assert_eq!(t.get("get").map(String::as_str), Some("O(log n)"));
-        assert_eq!(t.len(), 3, "{t:?}");
+        assert_eq!(t.get("last").map(String::as_str), Some("O(log n)"));
+        assert_eq!(t.len(), 5, "{t:?}");
     }
 
     #[test]
@@ -607,5 +633,11 @@ mod tests {
         );
         assert_eq!(c("FOO(1) is not a class"), None);
         assert_eq!(c("Θ(log n) worst case"), Some("O(log n)".into()));
+        // A space bound is not the time class; a cost in several variables is no class.
+        assert_eq!(c("Computes in **O(1)** time and **O(n)** space."), Some("O(1)".into()));
+        assert_eq!(
+            c("Computes in **O(m n + n log n + c)** time and **O(n)** space, where the function is **O(m)**."),
+            None
+        );
     }
 }
