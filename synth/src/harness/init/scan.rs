@@ -487,6 +487,16 @@ pub fn documented_class(doc: &str) -> Option<String> {
         let space = ["space", "extra space", "additional space", "memory", "extra memory"]
             .iter()
             .any(|w| following.starts_with(w));
+        // "performance is O(1) when the element belongs at the back" (sorted-vec's `push`):
+        // a best case, not a bound; the doc then states no class for every input.
+        let mut words = following.split_whitespace();
+        let mut first = words.next().unwrap_or("");
+        if ["time", "amortized", "performance"].contains(&first) {
+            first = words.next().unwrap_or("");
+        }
+        if before_ok && ["when", "if", "unless", "provided"].contains(&first) {
+            unparsed = true;
+        }
         if before_ok && !space {
             let class = [inner.to_string(), single_variable_as_n(inner)]
                 .iter()
@@ -635,6 +645,12 @@ mod tests {
         assert_eq!(c("Θ(log n) worst case"), Some("O(log n)".into()));
         // A space bound is not the time class; a cost in several variables is no class.
         assert_eq!(c("Computes in **O(1)** time and **O(n)** space."), Some("O(1)".into()));
+        // A class under a condition is a best case: the doc bounds no other input.
+        assert_eq!(
+            c("Same as insert, except performance is O(1) when the element belongs at the back of the container. This avoids an O(log(N)) search."),
+            None
+        );
+        assert_eq!(c("O(1) time if the key is cached, else O(n)."), None);
         assert_eq!(
             c("Computes in **O(m n + n log n + c)** time and **O(n)** space, where the function is **O(m)**."),
             None
