@@ -593,7 +593,10 @@ mod tests {
             text.contains(r#"push(mut self, value: val Key) ["O(1)"];"#),
             "{text}"
         );
-        assert!(text.contains("contains(ref self, x: ref Key) -> bool;"), "{text}");
+        assert!(
+            text.contains("contains(ref self, x: ref Key) -> bool;"),
+            "{text}"
+        );
         assert!(text.contains("retain(mut self, f: copy u8) as"), "{text}");
         assert_eq!(m.methods(), 4, "{text}");
     }
@@ -620,7 +623,10 @@ mod tests {
             text.contains("resize(mut self, cap: copy u32) as \"{self}.resize(std::num::NonZero::<u32>::MIN.saturating_add({cap}))\""),
             "{text}"
         );
-        assert!(text.contains("// skipped: Cache::wrong: parameter `cap`"), "{text}");
+        assert!(
+            text.contains("// skipped: Cache::wrong: parameter `cap`"),
+            "{text}"
+        );
         assert_eq!(m.methods(), 1, "{text}");
     }
 
@@ -649,12 +655,18 @@ mod tests {
             text.contains("keys_in(ref self, range: val Key, range_end: val Key) as \"{self}.keys_in({range}..{range_end})\""),
             "{text}"
         );
-        assert!(text.contains("append(mut self, iter: val Vec<u32>);"), "{text}");
+        assert!(
+            text.contains("append(mut self, iter: val Vec<u32>);"),
+            "{text}"
+        );
         assert!(
             text.contains("extend_keys(mut self, items: val Vec<Key>) as \"{self}.extend_keys({items}.into_iter())\""),
             "{text}"
         );
-        assert!(text.contains("// skipped: Bits::pairs: generic parameter I"), "{text}");
+        assert!(
+            text.contains("// skipped: Bits::pairs: generic parameter I"),
+            "{text}"
+        );
         assert_eq!(m.methods(), 4, "{text}");
     }
 
@@ -682,9 +694,14 @@ mod tests {
         let registered: Vec<&str> = m.types.iter().map(|t| t.rust.as_str()).collect();
         assert_eq!(registered, ["Map<Key,Key,FixedState>"], "{text}");
         assert!(text.contains("with_hasher() as"), "{text}");
-        assert!(text.contains("insert(mut self, k: val Key, v: val Key);"), "{text}");
         assert!(
-            text.contains("// skipped: Inner: its parameter A has a default the harness cannot name"),
+            text.contains("insert(mut self, k: val Key, v: val Key);"),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "// skipped: Inner: its parameter A has a default the harness cannot name"
+            ),
             "{text}"
         );
     }

@@ -9,8 +9,8 @@ use syn::{FnArg, GenericParam, ImplItem, ReturnType, Type, TypeParamBound};
 
 use super::closures::{closure, closure_bound, Shape};
 use super::compound::{array, range, ARRAY_LEN};
-use super::sequence::{sequence, sequence_bound};
 use super::scan::{documented_class, ident_counts, is_pub, FoundType, Scan};
+use super::sequence::{sequence, sequence_bound};
 
 /// Traits the probe key `Key` implements (a generic parameter bounded by these gets `Key`).
 const KEY_TRAITS: &[&str] = &[
@@ -953,14 +953,15 @@ impl Ctx<'_> {
     /// `<A as Array>::Item` of inline storage: see [`storage`](super::storage)).
     fn projection(&self, t: &Type) -> Option<String> {
         let Type::Path(tp) = t else { return None };
-        let segs: Vec<String> = tp.path.segments.iter().map(|s| s.ident.to_string()).collect();
+        let segs: Vec<String> = tp
+            .path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect();
         let key = match &tp.qself {
             // `<A as Array>::Item`: the path is `Array::Item`, the parameter is the qself.
-            Some(q) => format!(
-                "{}::{}",
-                q.ty.to_token_stream(),
-                segs.last()?
-            ),
+            Some(q) => format!("{}::{}", q.ty.to_token_stream(), segs.last()?),
             None if segs.len() == 2 => segs.join("::"),
             None => return None,
         };
@@ -1222,9 +1223,10 @@ pub(super) fn instantiate<'a>(
             "Key"
         } else if u64_ok {
             "u64"
-        } else if bs.iter().all(|b| {
-            KEY_TRAITS.contains(&b.as_str()) || arrays.contains_key(b)
-        }) {
+        } else if bs
+            .iter()
+            .all(|b| KEY_TRAITS.contains(&b.as_str()) || arrays.contains_key(b))
+        {
             // Inline storage (`A: Array`): an array of keys; `A::Item` is the key.
             for b in bs.iter().filter_map(|b| arrays.get(b)) {
                 for assoc in b {

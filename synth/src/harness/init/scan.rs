@@ -484,9 +484,15 @@ pub fn documented_class(doc: &str) -> Option<String> {
         let following = after[end + 1..]
             .trim_start_matches(|c: char| c == '*' || c == '_' || c.is_whitespace())
             .to_lowercase();
-        let space = ["space", "extra space", "additional space", "memory", "extra memory"]
-            .iter()
-            .any(|w| following.starts_with(w));
+        let space = [
+            "space",
+            "extra space",
+            "additional space",
+            "memory",
+            "extra memory",
+        ]
+        .iter()
+        .any(|w| following.starts_with(w));
         // "performance is O(1) when the element belongs at the back" (sorted-vec's `push`):
         // a best case, not a bound; the doc then states no class for every input.
         let mut words = following.split_whitespace();
@@ -538,9 +544,7 @@ pub fn table_classes(doc: &str) -> HashMap<String, String> {
                 .step_by(2)
                 .filter_map(|code| code.split_once('('))
                 .map(|(n, _)| n.trim().to_string())
-                .filter(|n| {
-                    !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_')
-                })
+                .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_'))
                 .collect();
             if !named.is_empty() {
                 methods = named;
@@ -644,7 +648,10 @@ mod tests {
         assert_eq!(c("FOO(1) is not a class"), None);
         assert_eq!(c("Θ(log n) worst case"), Some("O(log n)".into()));
         // A space bound is not the time class; a cost in several variables is no class.
-        assert_eq!(c("Computes in **O(1)** time and **O(n)** space."), Some("O(1)".into()));
+        assert_eq!(
+            c("Computes in **O(1)** time and **O(n)** space."),
+            Some("O(1)".into())
+        );
         // A class under a condition is a best case: the doc bounds no other input.
         assert_eq!(
             c("Same as insert, except performance is O(1) when the element belongs at the back of the container. This avoids an O(log(N)) search."),

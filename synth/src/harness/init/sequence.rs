@@ -47,7 +47,12 @@ pub fn sequence(name: &str, elem: &str, iterator: bool) -> super::model::Param {
         mode: "val",
         ty: format!("Vec<{elem}>"),
         cast: None,
-        expr: iterator.then(|| (format!("{name}.into_iter()"), format!("{{{name}}}.into_iter()"))),
+        expr: iterator.then(|| {
+            (
+                format!("{name}.into_iter()"),
+                format!("{{{name}}}.into_iter()"),
+            )
+        }),
         dsl: true,
         more: Vec::new(),
     }

@@ -93,7 +93,8 @@ mod tests {
         )
         .unwrap();
         assert_eq!(from_impl(&i), Some(("Array".into(), vec!["Item".into()])));
-        let not: syn::ItemImpl = syn::parse_str("impl<T> Array for Vec<T> { type Item = T; }").unwrap();
+        let not: syn::ItemImpl =
+            syn::parse_str("impl<T> Array for Vec<T> { type Item = T; }").unwrap();
         assert_eq!(from_impl(&not), None);
         let m: syn::ItemMacro = syn::parse_str(
             "macro_rules! impl_array { ($($size:expr),+) => { $( unsafe impl<T> Array for [T; $size] { type Item = T; fn size() -> usize { $size } } )+ } }",
