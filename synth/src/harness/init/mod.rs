@@ -589,6 +589,11 @@ mod tests {
         let (m, text) = generate(&[("lib.rs", lib)], &[]);
         let registered: Vec<&str> = m.types.iter().map(|t| t.rust.as_str()).collect();
         assert_eq!(registered, ["Small<[Key; 64]>"], "{text}");
+        // Implemented for every length, a fixed-capacity buffer outgrows the sweep's sizes.
+        let any = lib.replace("impl_array!(0, 1, 2, 0x40);", "unsafe impl<T, const N: usize> Array for [T; N] { type Item = T; fn size() -> usize { N } }");
+        let (m2, text2) = generate(&[("lib.rs", &any)], &[]);
+        let registered: Vec<&str> = m2.types.iter().map(|t| t.rust.as_str()).collect();
+        assert_eq!(registered, ["Small<[Key; 8192]>"], "{text2}");
         assert!(
             text.contains(r#"push(mut self, value: val Key) ["O(1)"];"#),
             "{text}"
@@ -610,6 +615,7 @@ mod tests {
             pub struct Cache { cap: usize }
             impl Cache {
                 pub fn bounded(cap: NonZeroUsize) -> Self { Cache { cap: cap.get() } }
+                pub fn unbounded() -> Self { Cache { cap: usize::MAX } }
                 pub fn resize(&mut self, cap: NonZero<u32>) {}
                 pub fn wrong(&mut self, cap: NonZero<i128>) {}
             }
@@ -628,6 +634,9 @@ mod tests {
             "{text}"
         );
         assert_eq!(m.methods(), 1, "{text}");
+        // p0 starts from the first constructor: the one without a capacity comes first.
+        let ctors: Vec<&str> = m.types[0].ctors.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(ctors, ["unbounded", "bounded"], "{text}");
     }
 
     /// Ranges of any integer (roaring's `insert_range<R: RangeBounds<u32>>`) or of the key

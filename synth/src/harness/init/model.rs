@@ -407,6 +407,16 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
         if empty_iterator {
             reg.ctors.clear();
         }
+        // p0 starts from the first constructor: one taking no program values builds an
+        // instance no value bounds (lru's `unbounded_with_hasher`, not `with_hasher(cap)`, whose
+        // capacity the sweep does not grow and whose cache then never holds more than `cap`).
+        reg.ctors.sort_by_key(|c| {
+            c.params
+                .iter()
+                .flat_map(|p| std::iter::once(p).chain(&p.more))
+                .filter(|p| p.dsl)
+                .count()
+        });
         if reg.ctors.is_empty() || !registers {
             // Its own methods: methods of other types it chains to are counted with those.
             let own = reg.methods.iter().filter(|m| m.chain.is_none()).count();
@@ -1228,12 +1238,14 @@ pub(super) fn instantiate<'a>(
             .all(|b| KEY_TRAITS.contains(&b.as_str()) || arrays.contains_key(b))
         {
             // Inline storage (`A: Array`): an array of keys; `A::Item` is the key.
-            for b in bs.iter().filter_map(|b| arrays.get(b)) {
-                for assoc in b {
+            let traits: Vec<&super::storage::ArrayImpl> =
+                bs.iter().filter_map(|b| arrays.get(b)).collect();
+            for t in &traits {
+                for assoc in &t.assoc {
                     subst.insert(format!("{name}::{assoc}"), "Key".to_string());
                 }
             }
-            subst.insert(name, super::storage::storage_type());
+            subst.insert(name, super::storage::storage_type(&traits));
             continue;
         } else if let Some(d) = defaults.get(&name) {
             d.as_str()

@@ -81,8 +81,8 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
     resolve_reexports(&mut types, &reexports);
     let mut iterators = HashSet::new();
     for (in_module, i) in impls {
-        if let Some((tr, assoc)) = super::storage::from_impl(&i) {
-            array_traits.entry(tr).or_default().extend(assoc);
+        if let Some((tr, assoc, any_len)) = super::storage::from_impl(&i) {
+            super::storage::record(&mut array_traits, tr, assoc, any_len);
         }
         let syn::Type::Path(p) = &*i.self_ty else {
             continue;
@@ -263,7 +263,7 @@ fn items(
             // inline-storage trait (smallvec's `impl_array!`), read from the macro's tokens.
             Item::Macro(m) if m.mac.path.is_ident("macro_rules") => {
                 for (tr, assoc) in super::storage::from_macro(&m.mac.tokens.to_string()) {
-                    f.array_traits.entry(tr).or_default().extend(assoc);
+                    super::storage::record(&mut f.array_traits, tr, assoc, false);
                 }
             }
             Item::Use(u) if is_pub(&u.vis) => {

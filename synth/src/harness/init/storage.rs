@@ -9,25 +9,58 @@ use std::collections::HashMap;
 
 use quote::ToTokens;
 
-/// The length of the array an inline-storage parameter gets: the const-parameter default
-/// (`instantiate`'s 64), which the size lists of such macros include (smallvec's `0x40`).
+/// The length of the array an inline-storage parameter gets when the crate lists the
+/// lengths it supports (a macro's size list): the const-parameter default (`instantiate`'s
+/// 64), which such lists include (smallvec's `0x40`); the buffer spills to the heap beyond.
 pub const STORAGE_LEN: usize = 64;
+/// The length when any length will do (`impl<T, const N: usize> Array for [T; N]`): a
+/// fixed-capacity vector (tinyvec's `ArrayVec`) holds at most this many items, so it must
+/// exceed the largest size a sweep reaches (4096 and a little more), or every sweep stops
+/// at the capacity and the verdict is inconclusive.
+pub const ANY_STORAGE_LEN: usize = 8192;
 
-/// Traits the crate implements for arrays: trait identifier -> the associated types its
-/// array impl sets to the element type.
-pub type ArrayTraits = HashMap<String, Vec<String>>;
-
-/// The Rust type an inline-storage parameter is instantiated with.
-pub fn storage_type() -> String {
-    format!("[Key; {STORAGE_LEN}]")
+/// A trait the crate implements for arrays.
+#[derive(Clone, Debug, Default)]
+pub struct ArrayImpl {
+    /// The associated types the array impl sets to the element type.
+    pub assoc: Vec<String>,
+    /// Whether it is implemented for every length (a const-generic impl).
+    pub any_len: bool,
 }
 
-/// The trait and element-typed associated types of `impl<T..> Trait for [T; N] { type Item = T; }`.
-pub fn from_impl(i: &syn::ItemImpl) -> Option<(String, Vec<String>)> {
+/// Traits the crate implements for arrays, by identifier.
+pub type ArrayTraits = HashMap<String, ArrayImpl>;
+
+/// The Rust type an inline-storage parameter bounded by `traits` is instantiated with.
+pub fn storage_type(traits: &[&ArrayImpl]) -> String {
+    let len = if traits.iter().all(|t| t.any_len) {
+        ANY_STORAGE_LEN
+    } else {
+        STORAGE_LEN
+    };
+    format!("[Key; {len}]")
+}
+
+/// Records an array impl of `tr`.
+pub fn record(traits: &mut ArrayTraits, tr: String, assoc: Vec<String>, any_len: bool) {
+    let e = traits.entry(tr).or_default();
+    e.assoc.extend(assoc);
+    e.any_len |= any_len;
+}
+
+/// The trait and element-typed associated types of `impl<T..> Trait for [T; N] { type Item = T; }`,
+/// and whether `N` is the impl's const parameter (every length).
+pub fn from_impl(i: &syn::ItemImpl) -> Option<(String, Vec<String>, bool)> {
     let (path, _) = i.trait_.as_ref()?;
     let syn::Type::Array(a) = &*i.self_ty else {
         return None;
     };
+    let len = a.len.to_token_stream().to_string();
+    let any_len = i
+        .generics
+        .params
+        .iter()
+        .any(|p| matches!(p, syn::GenericParam::Const(c) if c.ident == len));
     let elem = a.elem.to_token_stream().to_string();
     let assoc = i
         .items
@@ -39,7 +72,7 @@ pub fn from_impl(i: &syn::ItemImpl) -> Option<(String, Vec<String>)> {
             _ => None,
         })
         .collect();
-    Some((path.segments.last()?.ident.to_string(), assoc))
+    Some((path.segments.last()?.ident.to_string(), assoc, any_len))
 }
 
 /// The same, from the body of a `macro_rules!` that writes such impls (its tokens as text).
@@ -92,7 +125,13 @@ mod tests {
             "unsafe impl<T, const N: usize> Array for [T; N] { type Item = T; type Other = u8; fn size() -> usize { N } }",
         )
         .unwrap();
-        assert_eq!(from_impl(&i), Some(("Array".into(), vec!["Item".into()])));
+        assert_eq!(
+            from_impl(&i),
+            Some(("Array".into(), vec!["Item".into()], true))
+        );
+        let fixed: syn::ItemImpl =
+            syn::parse_str("impl<T> Array for [T; 8] { type Item = T; }").unwrap();
+        assert_eq!(from_impl(&fixed).map(|f| f.2), Some(false));
         let not: syn::ItemImpl =
             syn::parse_str("impl<T> Array for Vec<T> { type Item = T; }").unwrap();
         assert_eq!(from_impl(&not), None);
