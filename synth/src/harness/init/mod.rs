@@ -245,11 +245,23 @@ fn library_of(
 pub fn registration_at(text: &str, line: usize) -> Option<String> {
     let lines: Vec<&str> = text.lines().collect();
     let upto = line.min(lines.len());
-    let fn_line = lines[..upto]
+    let fn_at = lines[..upto]
         .iter()
-        .rev()
-        .find(|l| l.trim_start().starts_with("pub fn ") && l.contains("() -> "))?;
-    let ty = fn_line.split("() -> ").nth(1)?.trim_end_matches('{').trim();
+        .rposition(|l| l.trim_start().starts_with("pub fn ") && l.contains("() -> "))?;
+    // The spec path users type (`path: "SmallVec"`), not the instantiated Rust type
+    // (`SmallVec<[Key; 64]>`): `explore --method SmallVec::m` finds the skipped line by it.
+    let path = lines[fn_at..upto].iter().find_map(|l| {
+        let rest = l.trim_start().strip_prefix("path: \"")?;
+        rest.split_once('"').map(|(p, _)| p)
+    });
+    let ty = match path {
+        Some(p) => p,
+        None => lines[fn_at]
+            .split("() -> ")
+            .nth(1)?
+            .trim_end_matches('{')
+            .trim(),
+    };
     let item = lines
         .get(line.checked_sub(1)?)
         .map(|l| l.trim())
