@@ -135,16 +135,20 @@ fn reach(
         b.impls.iter().map(|i| &i.generics),
         true,
         &HashMap::new(),
+        cx.arrays,
     ) else {
         return;
     };
     let no_self = String::new();
+    let no_table = HashMap::new();
     let bcx = Ctx {
         ty_ident: &b.ident,
         // Results of the borrowing type itself are never kept (empty registry name).
         self_name: &no_self,
         self_rust: &b.ident,
         subst: &subst,
+        // The owner's doc table names the owner's methods, not the borrowing type's.
+        table: &no_table,
         ..*cx
     };
     let through = match &via {

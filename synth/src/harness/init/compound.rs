@@ -1,7 +1,9 @@
-//! Parameters built from several program values: a range (`drain(R)` with
-//! `R: RangeBounds<usize>` gets `start..end`, two `usize`s) and an array of a compile-time
-//! length (`get_disjoint_mut([&Q; N])` gets [`ARRAY_LEN`] elements, each its own value). The
-//! first value is the parameter itself; the others are [`Param::more`].
+//! Parameters built from program values: a range (`drain(R)` with
+//! `R: RangeBounds<usize>` gets `start..end`, two `usize`s), an array of a compile-time
+//! length (`get_disjoint_mut([&Q; N])` gets [`ARRAY_LEN`] elements, each its own value), and
+//! a non-zero integer (lru's `with_hasher(cap: NonZeroUsize, ..)`: one plus a program
+//! value, so every value is valid). The first value is the parameter itself; the others are
+//! [`Param::more`].
 
 use std::collections::BTreeSet;
 
@@ -24,13 +26,18 @@ fn usize_param(name: String) -> Param {
     }
 }
 
-/// A `Range<usize>` argument `name..name_end`.
-pub fn range(name: &str) -> Param {
+/// A `Range<T>` argument `name..name_end` (`T` an integer, or the key: moved, not copied).
+pub fn range(name: &str, elem: &str) -> Param {
     let end = format!("{name}_end");
+    let value = |n: String| Param {
+        mode: if elem == "Key" { "val" } else { "copy" },
+        ty: elem.to_string(),
+        ..usize_param(n)
+    };
     Param {
         expr: Some((format!("{name}..{end}"), format!("{{{name}}}..{{{end}}}"))),
-        more: vec![usize_param(end)],
-        ..usize_param(name.to_string())
+        more: vec![value(end)],
+        ..value(name.to_string())
     }
 }
 
@@ -83,5 +90,34 @@ pub(super) fn array(
         expr: Some((rust, format!("[{shown}]"))),
         more: elems.collect(),
         ..first
+    })
+}
+
+/// A `NonZeroUsize`/`NonZero<u32>`/... argument (by value): `MIN.saturating_add(name)`,
+/// built from a program value of the same integer type; `None` for any other type.
+pub fn non_zero(name: &str, t: &syn::Type) -> Option<Param> {
+    let syn::Type::Path(tp) = t else { return None };
+    let seg = tp.path.segments.last()?;
+    let id = seg.ident.to_string();
+    let int = match id.as_str() {
+        "NonZero" => match &seg.arguments {
+            syn::PathArguments::AngleBracketed(a) if a.args.len() == 1 => {
+                a.args[0].to_token_stream().to_string()
+            }
+            _ => return None,
+        },
+        _ => id.strip_prefix("NonZero")?.to_lowercase(),
+    };
+    if !["u8", "u32", "u64", "usize"].contains(&int.as_str()) {
+        return None;
+    }
+    let ty = format!("std::num::NonZero::<{int}>");
+    Some(Param {
+        expr: Some((
+            format!("{ty}::MIN.saturating_add({name})"),
+            format!("{ty}::MIN.saturating_add({{{name}}})"),
+        )),
+        ty: int,
+        ..usize_param(name.to_string())
     })
 }

@@ -14,6 +14,8 @@ pub mod gen;
 pub mod model;
 pub mod repair;
 pub mod scan;
+pub mod sequence;
+pub mod storage;
 mod undo;
 
 use std::path::{Path, PathBuf};
@@ -243,11 +245,23 @@ fn library_of(
 pub fn registration_at(text: &str, line: usize) -> Option<String> {
     let lines: Vec<&str> = text.lines().collect();
     let upto = line.min(lines.len());
-    let fn_line = lines[..upto]
+    let fn_at = lines[..upto]
         .iter()
-        .rev()
-        .find(|l| l.trim_start().starts_with("pub fn ") && l.contains("() -> "))?;
-    let ty = fn_line.split("() -> ").nth(1)?.trim_end_matches('{').trim();
+        .rposition(|l| l.trim_start().starts_with("pub fn ") && l.contains("() -> "))?;
+    // The spec path users type (`path: "SmallVec"`), not the instantiated Rust type
+    // (`SmallVec<[Key; 64]>`): `explore --method SmallVec::m` finds the skipped line by it.
+    let path = lines[fn_at..upto].iter().find_map(|l| {
+        let rest = l.trim_start().strip_prefix("path: \"")?;
+        rest.split_once('"').map(|(p, _)| p)
+    });
+    let ty = match path {
+        Some(p) => p,
+        None => lines[fn_at]
+            .split("() -> ")
+            .nth(1)?
+            .trim_end_matches('{')
+            .trim(),
+    };
     let item = lines
         .get(line.checked_sub(1)?)
         .map(|l| l.trim())
@@ -561,5 +575,155 @@ mod tests {
             "{text}"
         );
         assert!(text.contains(r#"first(ref self) ["O(1)"]"#), "{text}");
+    }
+
+    /// Inline storage as a type parameter (smallvec's `SmallVec<A: Array>`, whose array impls
+    /// a `macro_rules!` writes) is an array of keys, and `A::Item` (also written
+    /// `<A as Array>::Item`) is the key: the type registers with its element methods.
+    #[test]
+    fn an_inline_storage_parameter_is_an_array_of_keys() {
+        let lib = r#"
+            pub unsafe trait Array { type Item; fn size() -> usize; }
+            macro_rules! impl_array {
+                ($($size:expr),+) => { $( unsafe impl<T> Array for [T; $size] { type Item = T; fn size() -> usize { $size } } )+ }
+            }
+            impl_array!(0, 1, 2, 0x40);
+            pub struct Small<A: Array> { len: usize, data: Vec<A::Item> }
+            impl<A: Array> Small<A> {
+                pub fn new() -> Small<A> { Small { len: 0, data: Vec::new() } }
+                /// Amortized O(1).
+                pub fn push(&mut self, value: A::Item) { self.data.push(value) }
+                pub fn contains(&self, x: &<A as Array>::Item) -> bool { false }
+                pub fn retain<F: FnMut(&mut A::Item) -> bool>(&mut self, f: F) {}
+                pub fn len(&self) -> usize { self.len }
+            }
+        "#;
+        let (m, text) = generate(&[("lib.rs", lib)], &[]);
+        let registered: Vec<&str> = m.types.iter().map(|t| t.rust.as_str()).collect();
+        assert_eq!(registered, ["Small<[Key; 64]>"], "{text}");
+        // Implemented for every length, a fixed-capacity buffer outgrows the sweep's sizes.
+        let any = lib.replace("impl_array!(0, 1, 2, 0x40);", "unsafe impl<T, const N: usize> Array for [T; N] { type Item = T; fn size() -> usize { N } }");
+        let (m2, text2) = generate(&[("lib.rs", &any)], &[]);
+        let registered: Vec<&str> = m2.types.iter().map(|t| t.rust.as_str()).collect();
+        assert_eq!(registered, ["Small<[Key; 8192]>"], "{text2}");
+        assert!(
+            text.contains(r#"push(mut self, value: val Key) ["O(1)"];"#),
+            "{text}"
+        );
+        assert!(
+            text.contains("contains(ref self, x: ref Key) -> bool;"),
+            "{text}"
+        );
+        assert!(text.contains("retain(mut self, f: copy u8) as"), "{text}");
+        assert_eq!(m.methods(), 4, "{text}");
+    }
+
+    /// A non-zero integer (lru's `with_hasher(cap: NonZeroUsize, ..)`, `resize`) is one plus
+    /// a program value, so a bounded cache registers and every value is valid.
+    #[test]
+    fn a_non_zero_integer_is_one_plus_a_program_value() {
+        let lib = r#"
+            use std::num::{NonZero, NonZeroUsize};
+            pub struct Cache { cap: usize }
+            impl Cache {
+                pub fn bounded(cap: NonZeroUsize) -> Self { Cache { cap: cap.get() } }
+                pub fn unbounded() -> Self { Cache { cap: usize::MAX } }
+                pub fn resize(&mut self, cap: NonZero<u32>) {}
+                pub fn wrong(&mut self, cap: NonZero<i128>) {}
+            }
+        "#;
+        let (m, text) = generate(&[("lib.rs", lib)], &[]);
+        assert!(
+            text.contains("bounded(cap: copy usize) as \"Cache::bounded(std::num::NonZero::<usize>::MIN.saturating_add({cap}))\" => <Cache>::bounded(std::num::NonZero::<usize>::MIN.saturating_add(cap));"),
+            "{text}"
+        );
+        assert!(
+            text.contains("resize(mut self, cap: copy u32) as \"{self}.resize(std::num::NonZero::<u32>::MIN.saturating_add({cap}))\""),
+            "{text}"
+        );
+        assert!(
+            text.contains("// skipped: Cache::wrong: parameter `cap`"),
+            "{text}"
+        );
+        assert_eq!(m.methods(), 1, "{text}");
+        // p0 starts from the first constructor: the one without a capacity comes first.
+        let ctors: Vec<&str> = m.types[0].ctors.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(ctors, ["unbounded", "bounded"], "{text}");
+    }
+
+    /// Ranges of any integer (roaring's `insert_range<R: RangeBounds<u32>>`) or of the key
+    /// are `start..end`; `IntoIterator<Item = u32>` / `impl Iterator<Item = T>` parameters
+    /// are a vector of program values (itself, or its `into_iter()`).
+    #[test]
+    fn ranges_of_any_integer_and_sequences_of_items_are_built() {
+        let lib = r#"
+            pub struct Bits<T> { v: Vec<T> }
+            impl<T: Ord> Bits<T> {
+                pub fn new() -> Self { Bits { v: Vec::new() } }
+                pub fn insert_range<R: std::ops::RangeBounds<u32>>(&mut self, range: R) -> u64 { 0 }
+                pub fn keys_in<R>(&self, range: R) where R: std::ops::RangeBounds<T> {}
+                pub fn append<I: IntoIterator<Item = u32>>(&mut self, iter: I) {}
+                pub fn extend_keys(&mut self, items: impl Iterator<Item = T>) {}
+                pub fn pairs<I: IntoIterator<Item = (u32, u32)>>(&mut self, iter: I) {}
+            }
+        "#;
+        let (m, text) = generate(&[("lib.rs", lib)], &[]);
+        assert!(
+            text.contains("insert_range(mut self, range: copy u32, range_end: copy u32) -> u64 as \"{self}.insert_range({range}..{range_end})\""),
+            "{text}"
+        );
+        assert!(
+            text.contains("keys_in(ref self, range: val Key, range_end: val Key) as \"{self}.keys_in({range}..{range_end})\""),
+            "{text}"
+        );
+        assert!(
+            text.contains("append(mut self, iter: val Vec<u32>);"),
+            "{text}"
+        );
+        assert!(
+            text.contains("extend_keys(mut self, items: val Vec<Key>) as \"{self}.extend_keys({items}.into_iter())\""),
+            "{text}"
+        );
+        assert!(
+            text.contains("// skipped: Bits::pairs: generic parameter I"),
+            "{text}"
+        );
+        assert_eq!(m.methods(), 4, "{text}");
+    }
+
+    /// A trailing parameter whose default the harness cannot name (hashbrown's
+    /// `A: Allocator = Global`, re-exported privately) is left out, so the compiler supplies
+    /// the default, and the impls that leave it out too are the harness's instantiation; a
+    /// parameter given after it cannot be left out.
+    #[test]
+    fn a_trailing_parameter_with_an_unnameable_default_is_left_out() {
+        let lib = r#"
+            mod alloc { pub use std::alloc::Global; pub trait Allocator {} }
+            use alloc::{Allocator, Global};
+            pub struct Map<K, V, S = std::hash::RandomState, A: Allocator = Global> { k: Vec<(K, V)>, s: S, a: A }
+            impl<K, V, S> Map<K, V, S> {
+                pub fn with_hasher(hash_builder: S) -> Self { todo!() }
+            }
+            impl<K: Eq, V, S: std::hash::BuildHasher, A: Allocator> Map<K, V, S, A> {
+                pub fn insert(&mut self, k: K, v: V) -> Option<V> { None }
+                pub fn allocator(&self) -> &A { &self.a }
+            }
+            pub struct Inner<A: Allocator = Global, T = u64> { a: A, t: T }
+            impl<A: Allocator, T> Inner<A, T> { pub fn len(&self) -> usize { 0 } }
+        "#;
+        let (m, text) = generate(&[("lib.rs", lib)], &[]);
+        let registered: Vec<&str> = m.types.iter().map(|t| t.rust.as_str()).collect();
+        assert_eq!(registered, ["Map<Key,Key,FixedState>"], "{text}");
+        assert!(text.contains("with_hasher() as"), "{text}");
+        assert!(
+            text.contains("insert(mut self, k: val Key, v: val Key);"),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "// skipped: Inner: its parameter A has a default the harness cannot name"
+            ),
+            "{text}"
+        );
     }
 }

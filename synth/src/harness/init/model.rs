@@ -10,6 +10,7 @@ use syn::{FnArg, GenericParam, ImplItem, ReturnType, Type, TypeParamBound};
 use super::closures::{closure, closure_bound, Shape};
 use super::compound::{array, range, ARRAY_LEN};
 use super::scan::{documented_class, ident_counts, is_pub, FoundType, Scan};
+use super::sequence::{sequence, sequence_bound};
 
 /// Traits the probe key `Key` implements (a generic parameter bounded by these gets `Key`).
 const KEY_TRAITS: &[&str] = &[
@@ -28,6 +29,10 @@ const KEY_TRAITS: &[&str] = &[
 ];
 /// Traits `u64` implements beyond those (the fallback instantiation).
 const U64_TRAITS: &[&str] = &["Copy", "Display", "LowerHex", "UpperHex"];
+/// The instantiation of a trailing type parameter left to its declared default, which the
+/// harness cannot name (hashbrown's `A: Allocator = Global`, a private re-export): the
+/// registration omits it, so the compiler supplies the default.
+pub(super) const OMITTED: &str = "_";
 /// Primitive types the program model has literals for.
 const MODEL_INTS: &[&str] = &["u8", "u32", "u64", "usize", "i32", "i64"];
 
@@ -202,6 +207,7 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
             t.impls.iter().map(|i| &i.generics),
             false,
             &named,
+            &scan.array_traits,
         ) {
             Ok(s) => s,
             Err(reason) => {
@@ -219,6 +225,7 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
                 GenericParam::Const(c) => subst.get(&c.ident.to_string()).cloned(),
                 GenericParam::Lifetime(_) => None,
             })
+            .filter(|a| a != OMITTED)
             .collect();
         let generic = if args.is_empty() {
             String::new()
@@ -302,6 +309,7 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
             skipped: Vec::new(),
             skipped_not_methods: 0,
         };
+        let table = super::scan::table_classes(&t.doc);
         let cx = Ctx {
             ty_ident: &t.ident,
             self_name: &registry_name,
@@ -310,6 +318,8 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
             regs: &regs,
             iterators: &scan.iterators,
             closures: &no_closures,
+            arrays: &scan.array_traits,
+            table: &table,
         };
         if t.derives_default || t.implements_default {
             reg.ctors.push(Func {
@@ -326,7 +336,7 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
         // Methods of borrowing types this type's chains reach (counted if it registers).
         let mut reached: Vec<(String, String)> = Vec::new();
         for imp in &t.impls {
-            let other_instance = other_instantiation(&t.generics, imp);
+            let other_instance = other_instantiation(&t.generics, &subst, imp);
             for item in &imp.items {
                 let ImplItem::Fn(f) = item else { continue };
                 if !is_pub(&f.vis) {
@@ -397,6 +407,16 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
         if empty_iterator {
             reg.ctors.clear();
         }
+        // p0 starts from the first constructor: one taking no program values builds an
+        // instance no value bounds (lru's `unbounded_with_hasher`, not `with_hasher(cap)`, whose
+        // capacity the sweep does not grow and whose cache then never holds more than `cap`).
+        reg.ctors.sort_by_key(|c| {
+            c.params
+                .iter()
+                .flat_map(|p| std::iter::once(p).chain(&p.more))
+                .filter(|p| p.dsl)
+                .count()
+        });
         if reg.ctors.is_empty() || !registers {
             // Its own methods: methods of other types it chains to are counted with those.
             let own = reg.methods.iter().filter(|m| m.chain.is_none()).count();
@@ -425,12 +445,24 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
 /// `Some(self type as written)` when an impl block is for another instantiation than the
 /// generic one the harness uses: its self type fixes or omits (defaults) a parameter, as
 /// `impl<I, P> PriorityQueue<I, P>` does for the default, randomly seeded hasher.
-fn other_instantiation(g: &syn::Generics, imp: &syn::ItemImpl) -> Option<String> {
-    let wanted = g
+fn other_instantiation(
+    g: &syn::Generics,
+    subst: &HashMap<String, String>,
+    imp: &syn::ItemImpl,
+) -> Option<String> {
+    // Whether each parameter is left to its default: an impl may omit it too, or be
+    // generic over it.
+    let omitted: Vec<bool> = g
         .params
         .iter()
-        .filter(|p| !matches!(p, GenericParam::Lifetime(_)))
-        .count();
+        .filter_map(|p| match p {
+            GenericParam::Type(t) => {
+                Some(subst.get(&t.ident.to_string()).map(String::as_str) == Some(OMITTED))
+            }
+            GenericParam::Const(_) => Some(false),
+            GenericParam::Lifetime(_) => None,
+        })
+        .collect();
     let own: HashSet<String> = imp
         .generics
         .params
@@ -453,7 +485,8 @@ fn other_instantiation(g: &syn::Generics, imp: &syn::ItemImpl) -> Option<String>
             .collect(),
         _ => Vec::new(),
     };
-    let generic = args.len() == wanted
+    let generic = args.len() <= omitted.len()
+        && omitted[args.len()..].iter().all(|o| *o)
         && args.iter().all(|a| match a {
             syn::GenericArgument::Type(Type::Path(p)) => p
                 .path
@@ -489,6 +522,11 @@ pub(super) struct Ctx<'a> {
     pub(super) iterators: &'a HashSet<String>,
     /// The current function's closure parameters.
     pub(super) closures: &'a HashMap<String, Built>,
+    /// The crate's inline-storage traits (see [`storage`](super::storage)).
+    pub(super) arrays: &'a super::storage::ArrayTraits,
+    /// Classes the type's doc comment gives its methods in a table (see
+    /// [`table_classes`](super::scan::table_classes)), for methods whose own doc has none.
+    pub(super) table: &'a HashMap<String, String>,
 }
 
 impl Ctx<'_> {
@@ -594,7 +632,8 @@ impl Ctx<'_> {
                 chain: None,
             });
         }
-        let documented = documented_class(&super::scan::doc_text(attrs));
+        let documented = documented_class(&super::scan::doc_text(attrs))
+            .or_else(|| self.table.get(&sig.ident.to_string()).cloned());
         let expected = match &suffix {
             Some(_) => documented.map(|c| with_walk(&c)),
             None => documented,
@@ -711,9 +750,28 @@ impl Ctx<'_> {
                 }
                 continue;
             }
-            if names.iter().any(|b| b == "RangeBounds<usize>") {
-                out.closures.insert(name.clone(), Built::Range);
-                out.subst.insert(name, "std::ops::Range<usize>".to_string());
+            // `R: RangeBounds<usize>` (or of another integer, or of the key): `start..end`.
+            let ranged = names.iter().find_map(|b| {
+                let inner = b.strip_prefix("RangeBounds<")?.strip_suffix('>')?;
+                if MODEL_INTS.contains(&inner) {
+                    return Some(inner.to_string());
+                }
+                out.subst.get(inner).filter(|k| *k == "Key").cloned()
+            });
+            if let Some(elem) = ranged {
+                out.subst
+                    .insert(name.clone(), format!("std::ops::Range<{elem}>"));
+                out.closures.insert(name, Built::Range(elem));
+                continue;
+            }
+            // `I: IntoIterator<Item = u32>`: a vector of program values.
+            let cx = Ctx {
+                subst: &out.subst,
+                ..*self
+            };
+            if let Some((elem, iterator)) = sequence_bound(&bs, &|t| cx.resolve(t)) {
+                out.subst.insert(name.clone(), format!("Vec<{elem}>"));
+                out.closures.insert(name, Built::Sequence(elem, iterator));
                 continue;
             }
             // Another hasher (`is_subset<S2: BuildHasher>(&self, other: &IndexSet<T, S2>)`):
@@ -797,10 +855,14 @@ impl Ctx<'_> {
     /// The model type of `t` when it is one directly (a substituted parameter or a
     /// primitive), for closure inputs and outputs.
     pub(super) fn resolve(&self, t: &Type) -> Option<String> {
+        if let Some(k) = self.projection(t) {
+            return Some(k);
+        }
         let Type::Path(tp) = t else { return None };
         let id = tp.path.get_ident()?.to_string();
         if let Some(s) = self.subst.get(&id) {
-            return (s != "FixedState" && !s.contains("::")).then(|| s.clone());
+            return (s != "FixedState" && !s.contains("::") && !s.starts_with('[') && s != OMITTED)
+                .then(|| s.clone());
         }
         (MODEL_INTS.contains(&id.as_str()) || ["bool", "char", "String"].contains(&id.as_str()))
             .then_some(id)
@@ -828,16 +890,27 @@ impl Ctx<'_> {
                 .and_then(|i| self.closures.get(&i.to_string()))
                 .cloned()
                 .map(Ok),
-            Type::ImplTrait(it) => closure_bound(&it.bounds.iter().cloned().collect::<Vec<_>>())
-                .map(|(i, o)| {
-                    super::closures::shape(&i, &o, &|t| self.resolve(t), &HashSet::new())
-                        .map(Built::Closure)
-                }),
+            Type::ImplTrait(it) => {
+                let bs: Vec<TypeParamBound> = it.bounds.iter().cloned().collect();
+                closure_bound(&bs)
+                    .map(|(i, o)| {
+                        super::closures::shape(&i, &o, &|t| self.resolve(t), &HashSet::new())
+                            .map(Built::Closure)
+                    })
+                    .or_else(|| {
+                        sequence_bound(&bs, &|t| self.resolve(t))
+                            .map(|(e, i)| Ok(Built::Sequence(e, i)))
+                    })
+            }
             _ => None,
         };
         match built {
             Some(Ok(Built::Closure(shape))) => return Ok(closure(name, &shape)),
-            Some(Ok(Built::Range)) => return Ok(range(name)),
+            Some(Ok(Built::Range(elem))) => return Ok(range(name, &elem)),
+            Some(Ok(Built::Sequence(elem, iterator))) => {
+                vecs.insert(elem.clone());
+                return Ok(sequence(name, &elem, iterator));
+            }
             Some(Err(why)) => return Err(why),
             None => {}
         }
@@ -856,6 +929,9 @@ impl Ctx<'_> {
         }
         if let Type::Array(a) = t {
             return array(self, name, a, vecs);
+        }
+        if let Some(p) = super::compound::non_zero(name, t) {
+            return Ok(p);
         }
         match t {
             Type::Reference(r) => {
@@ -883,6 +959,25 @@ impl Ctx<'_> {
         }
     }
 
+    /// The model type of an associated type of an instantiated parameter (`A::Item`,
+    /// `<A as Array>::Item` of inline storage: see [`storage`](super::storage)).
+    fn projection(&self, t: &Type) -> Option<String> {
+        let Type::Path(tp) = t else { return None };
+        let segs: Vec<String> = tp
+            .path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect();
+        let key = match &tp.qself {
+            // `<A as Array>::Item`: the path is `Array::Item`, the parameter is the qself.
+            Some(q) => format!("{}::{}", q.ty.to_token_stream(), segs.last()?),
+            None if segs.len() == 2 => segs.join("::"),
+            None => return None,
+        };
+        self.subst.get(&key).cloned()
+    }
+
     /// The model type of a value of type `t`, and a cast to the real type if one is needed.
     fn value(
         &self,
@@ -890,6 +985,9 @@ impl Ctx<'_> {
         vecs: &mut BTreeSet<String>,
     ) -> Result<(String, Option<String>), String> {
         let shown = || t.to_token_stream().to_string().replace(' ', "");
+        if let Some(k) = self.projection(t) {
+            return Ok((k, None));
+        }
         let Type::Path(tp) = t else {
             return Err(format!("type `{}` is not in the program model", shown()));
         };
@@ -900,7 +998,7 @@ impl Ctx<'_> {
         let id = seg.ident.to_string();
         if tp.path.segments.len() == 1 {
             if let Some(s) = self.subst.get(&id) {
-                if s == "FixedState" || s.contains("::") {
+                if s == "FixedState" || s.contains("::") || s.starts_with('[') || s == OMITTED {
                     return Err(format!(
                         "a value of type `{id}` (`{s}`) inside another type is not in the program model"
                     ));
@@ -976,8 +1074,10 @@ struct LocalGenerics {
 #[derive(Clone, Debug)]
 pub enum Built {
     Closure(Shape),
-    /// `R: RangeBounds<usize>`: a `Range<usize>` from two program values.
-    Range,
+    /// `R: RangeBounds<T>` (an integer or the key): a `Range<T>` from two program values.
+    Range(String),
+    /// `I: IntoIterator<Item = T>` (true: `Iterator`): a `Vec<T>` program value.
+    Sequence(String, bool),
 }
 
 /// `T` of a bound `Trait<T>` (last path segment named `trait_name`).
@@ -1061,9 +1161,12 @@ pub(super) fn instantiate<'a>(
     impls: impl Iterator<Item = &'a syn::Generics>,
     borrowing_ok: bool,
     named: &HashMap<String, String>,
+    arrays: &super::storage::ArrayTraits,
 ) -> Result<HashMap<String, String>, String> {
     let mut bounds: HashMap<String, BTreeSet<String>> = HashMap::new();
     let mut defaults: HashMap<String, String> = HashMap::new();
+    // Type parameters in order, with whether they declare a default at all.
+    let mut order: Vec<(String, bool)> = Vec::new();
     let mut consts = Vec::new();
     for p in &g.params {
         match p {
@@ -1075,6 +1178,7 @@ pub(super) fn instantiate<'a>(
                 )
             }
             GenericParam::Type(t) => {
+                order.push((t.ident.to_string(), t.default.is_some()));
                 bounds
                     .entry(t.ident.to_string())
                     .or_default()
@@ -1129,8 +1233,24 @@ pub(super) fn instantiate<'a>(
             "Key"
         } else if u64_ok {
             "u64"
+        } else if bs
+            .iter()
+            .all(|b| KEY_TRAITS.contains(&b.as_str()) || arrays.contains_key(b))
+        {
+            // Inline storage (`A: Array`): an array of keys; `A::Item` is the key.
+            let traits: Vec<&super::storage::ArrayImpl> =
+                bs.iter().filter_map(|b| arrays.get(b)).collect();
+            for t in &traits {
+                for assoc in &t.assoc {
+                    subst.insert(format!("{name}::{assoc}"), "Key".to_string());
+                }
+            }
+            subst.insert(name, super::storage::storage_type(&traits));
+            continue;
         } else if let Some(d) = defaults.get(&name) {
             d.as_str()
+        } else if order.iter().any(|(n, d)| *n == name && *d) {
+            OMITTED
         } else {
             let extra: Vec<&String> = bs
                 .iter()
@@ -1146,6 +1266,19 @@ pub(super) fn instantiate<'a>(
             ));
         };
         subst.insert(name, pick.to_string());
+    }
+    // Only trailing parameters can be left out of `T<A, B>`.
+    let kept_after = order
+        .iter()
+        .rposition(|(n, _)| subst.get(n).map(String::as_str) != Some(OMITTED));
+    if let Some((n, _)) = order
+        .iter()
+        .take(kept_after.map_or(0, |k| k + 1))
+        .find(|(n, _)| subst.get(n).map(String::as_str) == Some(OMITTED))
+    {
+        return Err(format!(
+            "its parameter {n} has a default the harness cannot name, and parameters after it must be given"
+        ));
     }
     for (c, default) in consts {
         subst.insert(c, default.unwrap_or_else(|| "64".to_string()));

@@ -134,6 +134,23 @@ pub fn stack() -> TypeDef {
         );
     }
 
+    /// The skipped line names the method by the spec users type (`SmallVec::from_slice`),
+    /// so `explore --method` finds why it is missing, not by the instantiated type.
+    #[test]
+    fn a_rejected_registration_is_named_by_its_spec_path() {
+        let lib = LIB
+            .replace(
+                "pub fn stack() -> TypeDef {",
+                "pub fn small_vec() -> SmallVec<[Key; 64]> {",
+            )
+            .replace(
+                "    register_type! {\n",
+                "    register_type! {\n        path: \"SmallVec\", imports: [], version: None,\n",
+            );
+        let (_, items) = drop_rejected(&lib, &[(vec![14], "error: x".to_string())]).unwrap();
+        assert_eq!(items, ["SmallVec::copy_from"]);
+    }
+
     #[test]
     fn an_error_outside_a_registration_is_not_dropped() {
         assert!(drop_rejected(LIB, &[(vec![5, 6], "error: x".to_string())]).is_none());

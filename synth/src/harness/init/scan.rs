@@ -35,6 +35,9 @@ pub struct Scan {
     /// Identifiers of the crate's types that implement `Iterator` (a method returning one is
     /// called and its result consumed, so the call does the work a caller would).
     pub iterators: HashSet<String>,
+    /// Traits the crate implements for arrays (inline-storage bounds, see
+    /// [`storage`](super::storage)).
+    pub array_traits: super::storage::ArrayTraits,
 }
 
 /// A `pub use`: `module` re-exports the item `target` (an absolute
@@ -55,6 +58,7 @@ struct Found<'f> {
     /// Each `impl` block with the module it is written in.
     impls: Vec<(Vec<String>, syn::ItemImpl)>,
     reexports: Vec<Reexport>,
+    array_traits: super::storage::ArrayTraits,
 }
 
 /// Scans the crate whose library root is `lib_rs`, with `features` enabled.
@@ -64,17 +68,22 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         types: Vec::new(),
         impls: Vec::new(),
         reexports: Vec::new(),
+        array_traits: Default::default(),
     };
     walk(lib_rs, &[], true, true, &mut f)?;
     let Found {
         mut types,
         impls,
         reexports,
+        mut array_traits,
         ..
     } = f;
     resolve_reexports(&mut types, &reexports);
     let mut iterators = HashSet::new();
     for (in_module, i) in impls {
+        if let Some((tr, assoc, any_len)) = super::storage::from_impl(&i) {
+            super::storage::record(&mut array_traits, tr, assoc, any_len);
+        }
         let syn::Type::Path(p) = &*i.self_ty else {
             continue;
         };
@@ -106,7 +115,11 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
             }
         }
     }
-    Ok(Scan { types, iterators })
+    Ok(Scan {
+        types,
+        iterators,
+        array_traits,
+    })
 }
 
 /// Makes types reachable through `pub use` (chains of them too) and names each by its
@@ -245,6 +258,13 @@ fn items(
                     _ => true,
                 });
                 f.impls.push((module.to_vec(), i));
+            }
+            // Impls a macro writes are invisible to syn, except the array impls of an
+            // inline-storage trait (smallvec's `impl_array!`), read from the macro's tokens.
+            Item::Macro(m) if m.mac.path.is_ident("macro_rules") => {
+                for (tr, assoc) in super::storage::from_macro(&m.mac.tokens.to_string()) {
+                    super::storage::record(&mut f.array_traits, tr, assoc, false);
+                }
             }
             Item::Use(u) if is_pub(&u.vis) => {
                 let mut found_uses = Vec::new();
@@ -398,6 +418,7 @@ fn attrs_of(item: &Item) -> &[Attribute] {
         Item::Mod(m) => &m.attrs,
         Item::Use(u) => &u.attrs,
         Item::Fn(f) => &f.attrs,
+        Item::Macro(m) => &m.attrs,
         _ => &[],
     }
 }
@@ -431,7 +452,10 @@ pub fn doc_text(attrs: &[Attribute]) -> String {
 /// method's. A single variable other than `n` (`O(m)`, `O(len)`) is read as the input size.
 pub fn documented_class(doc: &str) -> Option<String> {
     let mut best: Option<crate::oracle::fit::Class> = None;
-    let mut rest = doc;
+    let mut unparsed = false;
+    // A tight bound (rpds: "Θ(log n)") bounds from above too.
+    let doc = doc.replace("Θ(", "O(");
+    let mut rest = doc.as_str();
     while let Some(i) = rest.find("O(") {
         let after = &rest[i + 2..];
         let mut depth = 1;
@@ -456,18 +480,92 @@ pub fn documented_class(doc: &str) -> Option<String> {
                 .chars()
                 .next_back()
                 .is_some_and(|c| c.is_alphanumeric() || c == '_');
-        if before_ok {
-            for candidate in [inner.to_string(), single_variable_as_n(inner)] {
-                let text = format!("O({candidate})");
-                if let Some(c) = crate::oracle::fit::Class::parse(&text) {
-                    best = best.max(Some(c));
-                    break;
-                }
+        // "**O(n)** space", "O(1) extra memory": a bound on memory, not on time.
+        let following = after[end + 1..]
+            .trim_start_matches(|c: char| c == '*' || c == '_' || c.is_whitespace())
+            .to_lowercase();
+        let space = [
+            "space",
+            "extra space",
+            "additional space",
+            "memory",
+            "extra memory",
+        ]
+        .iter()
+        .any(|w| following.starts_with(w));
+        // "performance is O(1) when the element belongs at the back" (sorted-vec's `push`):
+        // a best case, not a bound; the doc then states no class for every input.
+        let mut words = following.split_whitespace();
+        let mut first = words.next().unwrap_or("");
+        if ["time", "amortized", "performance"].contains(&first) {
+            first = words.next().unwrap_or("");
+        }
+        if before_ok && ["when", "if", "unless", "provided"].contains(&first) {
+            unparsed = true;
+        }
+        if before_ok && !space {
+            let class = [inner.to_string(), single_variable_as_n(inner)]
+                .iter()
+                .find_map(|candidate| crate::oracle::fit::Class::parse(&format!("O({candidate})")));
+            match class {
+                Some(c) => best = best.max(Some(c)),
+                // A cost in several variables (indexmap's "O(m n + n log n + c) time"): no
+                // single class of the input size is documented, and the other mentions
+                // (the closure's "O(m)") are not the method's.
+                None => unparsed = true,
             }
         }
         rest = &after[end..];
     }
+    if unparsed {
+        return None;
+    }
     best.map(|c| c.label().to_string())
+}
+
+/// The classes a type's doc comment gives its methods in a Markdown table (rpds:
+/// "| `push_front()` | Θ(1) | Θ(1) |", one column per case), by method name: the highest
+/// class of every row that names the method (worst case, and "`dequeue()` amortized" rows).
+/// `doc` is [`doc_text`]'s, lines joined with spaces, so rows are read cell by cell.
+pub fn table_classes(doc: &str) -> HashMap<String, String> {
+    let mut out: HashMap<String, crate::oracle::fit::Class> = HashMap::new();
+    let mut methods: Vec<String> = Vec::new();
+    for cell in doc.split('|') {
+        let cell = cell.trim();
+        if cell.is_empty() {
+            continue;
+        }
+        // A first cell naming methods: `` `name()` ``, `` `name(x)` `` (maybe followed by
+        // words), or several (`` `first()`/`last()`/`get()` ``).
+        if cell.starts_with('`') {
+            let named: Vec<String> = cell
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .filter_map(|code| code.split_once('('))
+                .map(|(n, _)| n.trim().to_string())
+                .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_'))
+                .collect();
+            if !named.is_empty() {
+                methods = named;
+                continue;
+            }
+        }
+        let class = documented_class(cell).and_then(|c| crate::oracle::fit::Class::parse(&c));
+        match class {
+            Some(c) => {
+                for m in &methods {
+                    let e = out.entry(m.clone()).or_insert(c);
+                    *e = (*e).max(c);
+                }
+            }
+            // Any other cell ends the row's cells of classes.
+            None => methods.clear(),
+        }
+    }
+    out.into_iter()
+        .map(|(m, c)| (m, c.label().to_string()))
+        .collect()
 }
 
 fn single_variable_as_n(inner: &str) -> String {
@@ -510,6 +608,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn classes_are_read_from_a_type_doc_table() {
+        let doc = doc_text(&[
+            syn::parse_quote!(#[doc = " # Complexity"]),
+            syn::parse_quote!(#[doc = " | Operation | Average | Worst case |"]),
+            syn::parse_quote!(#[doc = " |:----------|--------:|-----------:|"]),
+            syn::parse_quote!(#[doc = " | `new()` | Θ(1) | Θ(1) |"]),
+            syn::parse_quote!(#[doc = " | `dequeue()` | Θ(1) | Θ(n) |"]),
+            syn::parse_quote!(#[doc = " | `dequeue()` amortized | Θ(1) | Θ(1) |"]),
+            syn::parse_quote!(#[doc = " | `get(k)` | Θ(log(n)) | Θ(log(n)) |"]),
+            syn::parse_quote!(#[doc = " | iterator step | Θ(1) | Θ(n) |"]),
+            syn::parse_quote!(#[doc = " | `first()`/`last()` | Θ(log(n)) | Θ(log(n)) |"]),
+        ]);
+        let t = table_classes(&doc);
+        assert_eq!(t.get("new").map(String::as_str), Some("O(1)"));
+        assert_eq!(t.get("dequeue").map(String::as_str), Some("O(n)"));
+        assert_eq!(t.get("get").map(String::as_str), Some("O(log n)"));
+        assert_eq!(t.get("last").map(String::as_str), Some("O(log n)"));
+        assert_eq!(t.len(), 5, "{t:?}");
+    }
+
+    #[test]
     fn documented_classes_are_read_from_doc_sentences() {
         let c = |s: &str| documented_class(s);
         assert_eq!(c("Runs in O(log n) time."), Some("O(log n)".into()));
@@ -527,5 +646,21 @@ mod tests {
             Some("O(log n)".into())
         );
         assert_eq!(c("FOO(1) is not a class"), None);
+        assert_eq!(c("Θ(log n) worst case"), Some("O(log n)".into()));
+        // A space bound is not the time class; a cost in several variables is no class.
+        assert_eq!(
+            c("Computes in **O(1)** time and **O(n)** space."),
+            Some("O(1)".into())
+        );
+        // A class under a condition is a best case: the doc bounds no other input.
+        assert_eq!(
+            c("Same as insert, except performance is O(1) when the element belongs at the back of the container. This avoids an O(log(N)) search."),
+            None
+        );
+        assert_eq!(c("O(1) time if the key is cached, else O(n)."), None);
+        assert_eq!(
+            c("Computes in **O(m n + n log n + c)** time and **O(n)** space, where the function is **O(m)**."),
+            None
+        );
     }
 }

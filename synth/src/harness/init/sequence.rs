@@ -1,0 +1,59 @@
+//! Sequence parameters: `append<I: IntoIterator<Item = u32>>(&mut self, iter: I)` (roaring),
+//! `extend_from(impl Iterator<Item = T>)` get a vector of the program's values (the vector
+//! itself, or its `into_iter()` for an `Iterator` bound), so the methods that take many items
+//! at once register instead of being skipped for their generic parameter.
+
+use syn::{GenericArgument, PathArguments, Type, TypeParamBound};
+
+/// A sequence bound's item type (as the model names it) and whether the bound is `Iterator`
+/// (the argument is then `vec.into_iter()`) rather than `IntoIterator` (the vector itself).
+pub fn sequence_bound(
+    bounds: &[TypeParamBound],
+    resolve: &dyn Fn(&Type) -> Option<String>,
+) -> Option<(String, bool)> {
+    bounds.iter().find_map(|b| {
+        let TypeParamBound::Trait(tb) = b else {
+            return None;
+        };
+        let seg = tb.path.segments.last()?;
+        let iterator = match seg.ident.to_string().as_str() {
+            "IntoIterator" => false,
+            "Iterator" | "ExactSizeIterator" | "DoubleEndedIterator" => true,
+            _ => return None,
+        };
+        let PathArguments::AngleBracketed(a) = &seg.arguments else {
+            return None;
+        };
+        let item = a.args.iter().find_map(|g| match g {
+            GenericArgument::AssocType(at) if at.ident == "Item" => Some(&at.ty),
+            _ => None,
+        })?;
+        let elem = resolve(item)?;
+        ELEMENTS
+            .contains(&elem.as_str())
+            .then_some((elem, iterator))
+    })
+}
+
+/// Element types a program's vectors hold.
+const ELEMENTS: &[&str] = &[
+    "Key", "u8", "u32", "u64", "usize", "i32", "i64", "bool", "char", "String",
+];
+
+/// The parameter: a `Vec<elem>` program value, passed as is or as its `into_iter()`.
+pub fn sequence(name: &str, elem: &str, iterator: bool) -> super::model::Param {
+    super::model::Param {
+        name: name.to_string(),
+        mode: "val",
+        ty: format!("Vec<{elem}>"),
+        cast: None,
+        expr: iterator.then(|| {
+            (
+                format!("{name}.into_iter()"),
+                format!("{{{name}}}.into_iter()"),
+            )
+        }),
+        dsl: true,
+        more: Vec::new(),
+    }
+}
