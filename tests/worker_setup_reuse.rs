@@ -366,23 +366,10 @@ fn children_extending_a_setup_seen_once_share_it() {
     // A parent's setup runs once (its own program), then each child appends a loop of its
     // own to it: no child's setup recurs, but they all start with the parent's, which the
     // worker then builds once in a zygote for the first child and reuses for the others.
-    let parent = || {
-        let mut p = Program::default();
-        // Costly enough for a zygote (forkserver::MIN_SETUP_FUEL).
-        let v = filled(&mut p, VEC, "new", 100_000, Pattern::I, false);
-        (p, v)
-    };
-    let mut batch = Vec::new();
-    let (mut p, v) = parent();
-    call(&mut p, VEC, "dedup", v, vec![], true);
-    batch.push(p);
-    for i in 0..6u32 {
-        let (mut p, v) = parent();
-        let method = if i % 2 == 0 { "push" } else { "contains" };
-        key_loop(&mut p, VEC, v, method, 300 + 40 * i, Pattern::ModK(3 + i));
-        call(&mut p, VEC, "dedup", v, vec![], true);
-        batch.push(p);
-    }
+    // Costly enough for a zygote (forkserver::MIN_SETUP_FUEL).
+    let (root, children) =
+        parent_and_children(100_000, 6, |i| if i % 2 == 0 { "push" } else { "contains" });
+    let batch: Vec<Program> = std::iter::once(root).chain(children).collect();
     let (reused, want) = compare(&batch, 0, 1);
     assert!(want.iter().all(Feedback::is_ok), "{want:?}");
     // The first child starts the parent's zygote; the five others are served from it.
@@ -396,22 +383,8 @@ fn workers_share_which_setups_ran() {
     // zygote for the parent's setup on its first child, the one that never ran the parent
     // too (it learns from the table the workers share that the setup ran), and serves the
     // other children from it.
-    let parent = || {
-        let mut p = Program::default();
-        // Costly enough for a zygote (forkserver::MIN_SETUP_FUEL).
-        let v = filled(&mut p, VEC, "new", 100_000, Pattern::I, false);
-        (p, v)
-    };
-    let (mut root, v) = parent();
-    call(&mut root, VEC, "dedup", v, vec![], true);
-    let children: Vec<Program> = (0..8u32)
-        .map(|i| {
-            let (mut p, v) = parent();
-            key_loop(&mut p, VEC, v, "push", 300 + 40 * i, Pattern::ModK(3 + i));
-            call(&mut p, VEC, "dedup", v, vec![], true);
-            p
-        })
-        .collect();
+    // Costly enough for a zygote (forkserver::MIN_SETUP_FUEL).
+    let (root, children) = parent_and_children(100_000, 8, |_| "push");
     let mut reuse = start(true, 2, 0);
     reuse.run(std::slice::from_ref(&root)).unwrap();
     let got = reuse.run(&children).unwrap();
@@ -427,23 +400,42 @@ fn workers_share_which_setups_ran() {
 fn children_extending_a_cheap_setup_seen_once_run_fresh() {
     // As above with a parent whose program spends less than forkserver::MIN_SETUP_FUEL: a
     // zygote would cost more than rebuilding its setup, so every child runs fresh.
-    let parent = || {
-        let mut p = Program::default();
-        let v = filled(&mut p, VEC, "new", 300, Pattern::I, false);
-        (p, v)
-    };
-    let mut batch = Vec::new();
-    let (mut p, v) = parent();
-    call(&mut p, VEC, "dedup", v, vec![], true);
-    batch.push(p);
-    for i in 0..6u32 {
-        let (mut p, v) = parent();
-        key_loop(&mut p, VEC, v, "push", 300 + 40 * i, Pattern::ModK(3 + i));
-        call(&mut p, VEC, "dedup", v, vec![], true);
-        batch.push(p);
-    }
+    let (root, children) = parent_and_children(300, 6, |_| "push");
+    let batch: Vec<Program> = std::iter::once(root).chain(children).collect();
     let (reused, want) = compare(&batch, 0, 1);
     assert!(want.iter().all(Feedback::is_ok), "{want:?}");
     assert!(want[0].fuel_spent < 2_000_000, "{}", want[0].fuel_spent);
     assert_eq!(reused, 0);
+}
+
+/// A parent program (a vector filled with `fill` keys, `dedup` under test) and `n` children,
+/// each appending a loop of its own (calls of `method(i)`) to the parent's setup.
+fn parent_and_children(
+    fill: u32,
+    n: u32,
+    method: fn(u32) -> &'static str,
+) -> (Program, Vec<Program>) {
+    let parent = || {
+        let mut p = Program::default();
+        let v = filled(&mut p, VEC, "new", fill, Pattern::I, false);
+        (p, v)
+    };
+    let (mut root, v) = parent();
+    call(&mut root, VEC, "dedup", v, vec![], true);
+    let children = (0..n)
+        .map(|i| {
+            let (mut p, v) = parent();
+            key_loop(
+                &mut p,
+                VEC,
+                v,
+                method(i),
+                300 + 40 * i,
+                Pattern::ModK(3 + i),
+            );
+            call(&mut p, VEC, "dedup", v, vec![], true);
+            p
+        })
+        .collect();
+    (root, children)
 }
