@@ -46,6 +46,36 @@ fn fit_csv_judges_a_quadratic_series_above_the_expected_linear_class() {
 }
 
 #[test]
+fn fit_refuses_a_class_far_above_the_slope_of_a_step_series() {
+    // A step like rpds `Vector::drop_last_mut`'s (flat, one step, one high point at the
+    // largest size) was named O(n^2) with a log-log slope interval of [0.02, 0.30].
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("step.csv");
+    std::fs::write(
+        &f,
+        "size,cost\n42,27\n70,27\n130,27\n250,27\n500,27\n1000,32\n2000,32\n4097,58\n",
+    )
+    .unwrap();
+    let out = perfsyn(&["fit", f.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let first = text.lines().next().unwrap_or_default();
+    assert!(
+        first.ends_with("O(1)") || first.ends_with("O(log n)") || first.ends_with("inconclusive"),
+        "{text}"
+    );
+    assert!(text.contains("far below its own slope"), "{text}");
+    let r = json(&perfsyn(&[
+        "fit",
+        f.to_str().unwrap(),
+        "--expect",
+        "O(1)",
+        "--json",
+    ]));
+    assert_eq!(r["above_expected"], false, "{r}");
+}
+
+#[test]
 fn fit_reads_a_criterion_group_whose_parameter_is_the_size() {
     let dir = tempfile::tempdir().unwrap();
     for n in [16u64, 64, 256, 1024, 4096] {

@@ -167,6 +167,9 @@ pub fn render_evidence(v: &Verdict) -> String {
     if let Some(r) = &e.reason {
         s.push_str(&format!("  no class: {r}\n"));
     }
+    if let Some(n) = &e.slope_note {
+        s.push_str(&format!("  {n}\n"));
+    }
     if let Some(n) = &v.note {
         s.push_str(&format!("  {n}\n"));
     }
