@@ -11,12 +11,15 @@ pub mod chain;
 pub mod closures;
 pub mod compound;
 pub mod gen;
+pub mod int_traits;
 pub mod model;
 pub mod repair;
 pub mod scan;
 pub mod sequence;
 pub mod storage;
 mod undo;
+#[cfg(test)]
+mod unseen_tests;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -337,7 +340,10 @@ mod tests {
     use std::collections::HashSet;
 
     /// The registrations `init` generates for a crate made of `files` (path, source).
-    fn generate(files: &[(&str, &str)], features: &[&str]) -> (super::model::Model, String) {
+    pub(super) fn generate(
+        files: &[(&str, &str)],
+        features: &[&str],
+    ) -> (super::model::Model, String) {
         let dir = tempfile::tempdir().unwrap();
         for (p, text) in files {
             let path = dir.path().join(p);

@@ -124,7 +124,8 @@ pub struct TypeReg {
     /// The spec prefix users type (`Stack`, or `a::Stack` for duplicates).
     pub path: String,
     pub doc: String,
-    pub has_len: bool,
+    /// The method that measures an instance's size (see [`size_rank`]).
+    pub size_method: Option<String>,
     pub ctors: Vec<Func>,
     pub methods: Vec<Func>,
     /// (`Type::item`, reason) of everything not registered.
@@ -208,6 +209,7 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
             false,
             &named,
             &scan.array_traits,
+            &scan.u64_traits,
         ) {
             Ok(s) => s,
             Err(reason) => {
@@ -303,7 +305,7 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
             name: duplicate.then(|| registry_name.clone()),
             path: path.clone(),
             doc: t.doc.clone(),
-            has_len: false,
+            size_method: None,
             ctors: Vec::new(),
             methods: Vec::new(),
             skipped: Vec::new(),
@@ -319,6 +321,7 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
             iterators: &scan.iterators,
             closures: &no_closures,
             arrays: &scan.array_traits,
+            u64_traits: &scan.u64_traits,
             table: &table,
         };
         if t.derives_default || t.implements_default {
@@ -368,12 +371,11 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
                         "a `self: Box<Self>` receiver: program variables hold values, not boxes (methods returning a Box reach it)".into(),
                     )),
                     Ok(func) => {
-                        if func.name == "len"
-                            && func.receiver == Some("ref")
-                            && func.params.is_empty()
-                            && func.ret.as_deref() == Some("usize")
-                        {
-                            reg.has_len = true;
+                        if let Some(r) = size_rank(&func) {
+                            let current = reg.size_method.as_deref().and_then(size_rank_of);
+                            if current.is_none_or(|c| r < c) {
+                                reg.size_method = Some(func.name.clone());
+                            }
                         }
                         if let ReturnType::Type(_, ret) = &f.sig.output {
                             let ch = super::chain::chains(
@@ -440,6 +442,26 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
     model.unregistered_methods -= chained.len().min(model.unregistered_methods);
     model.chained = chained.len();
     model
+}
+
+/// How good a measure of an instance's size a method is, lower first: `len()`, `size()`,
+/// then a `len_*()` (ropey's `Rope` has `len_bytes`, `len_chars`, ..., no `len`); `None` for
+/// anything else. Only `&self` methods taking nothing and returning an integer qualify.
+fn size_rank(f: &Func) -> Option<u8> {
+    let measures = f.receiver == Some("ref")
+        && f.params.is_empty()
+        && f.chain.is_none()
+        && f.ret.as_deref().is_some_and(|r| MODEL_INTS.contains(&r));
+    measures.then(|| size_rank_of(&f.name)).flatten()
+}
+
+fn size_rank_of(name: &str) -> Option<u8> {
+    match name {
+        "len" => Some(0),
+        "size" => Some(1),
+        n if n.starts_with("len_") => Some(2),
+        _ => None,
+    }
 }
 
 /// `Some(self type as written)` when an impl block is for another instantiation than the
@@ -524,6 +546,8 @@ pub(super) struct Ctx<'a> {
     pub(super) closures: &'a HashMap<String, Built>,
     /// The crate's inline-storage traits (see [`storage`](super::storage)).
     pub(super) arrays: &'a super::storage::ArrayTraits,
+    /// The crate's traits implemented for `u64` (see [`int_traits`](super::int_traits)).
+    pub(super) u64_traits: &'a super::int_traits::U64Traits,
     /// Classes the type's doc comment gives its methods in a table (see
     /// [`table_classes`](super::scan::table_classes)), for methods whose own doc has none.
     pub(super) table: &'a HashMap<String, String>,
@@ -820,17 +844,34 @@ impl Ctx<'_> {
         }
     }
 
+    /// `Self`, or the type itself at the instantiation the harness uses: `Control<B>` in
+    /// `impl<B> Control<B>`, not `Control<()>` (petgraph's `Control::breaking`).
     fn is_self(&self, t: &Type) -> bool {
         match t {
-            Type::Path(p) if p.qself.is_none() => p
-                .path
-                .segments
-                .last()
-                .is_some_and(|s| s.ident == "Self" || s.ident == self.ty_ident),
+            Type::Path(p) if p.qself.is_none() => p.path.segments.last().is_some_and(|s| {
+                s.ident == "Self" || (s.ident == self.ty_ident && self.same_arguments(&s.arguments))
+            }),
             Type::Paren(p) => self.is_self(&p.elem),
             Type::Group(g) => self.is_self(&g.elem),
             _ => false,
         }
+    }
+
+    /// Whether a path's generic arguments are the type's own parameters (or what the
+    /// harness instantiates them with), so that the path names the registered type.
+    fn same_arguments(&self, args: &syn::PathArguments) -> bool {
+        let syn::PathArguments::AngleBracketed(a) = args else {
+            return matches!(args, syn::PathArguments::None);
+        };
+        a.args.iter().all(|arg| {
+            let text = match arg {
+                syn::GenericArgument::Lifetime(_) => return true,
+                syn::GenericArgument::Type(t) => t.to_token_stream().to_string(),
+                syn::GenericArgument::Const(c) => c.to_token_stream().to_string(),
+                _ => return false,
+            };
+            self.subst.contains_key(&text) || self.subst.values().any(|v| *v == text)
+        })
     }
 
     /// A return type worth keeping as a variable: a model primitive or an own type by value.
@@ -1155,13 +1196,15 @@ fn declared_default(t: &syn::TypeParam, named: &HashMap<String, String>) -> Opti
 /// bounds (on the type and on every inherent impl) are among the probe key's traits, else
 /// `u64` if they are among `u64`'s, else the default it declares (`G: LevelGenerator =
 /// Geometric`: the crate's author chose it for callers who do not care, which is what a
-/// program is); const parameters get their declared default, else 64.
+/// program is); const parameters get their declared default, else 64. `u64`'s traits include
+/// those the crate implements for it (`for_u64`).
 pub(super) fn instantiate<'a>(
     g: &syn::Generics,
     impls: impl Iterator<Item = &'a syn::Generics>,
     borrowing_ok: bool,
     named: &HashMap<String, String>,
     arrays: &super::storage::ArrayTraits,
+    for_u64: &super::int_traits::U64Traits,
 ) -> Result<HashMap<String, String>, String> {
     let mut bounds: HashMap<String, BTreeSet<String>> = HashMap::new();
     let mut defaults: HashMap<String, String> = HashMap::new();
@@ -1223,9 +1266,11 @@ pub(super) fn instantiate<'a>(
     let mut subst = HashMap::new();
     for (name, bs) in bounds {
         let key_ok = bs.iter().all(|b| KEY_TRAITS.contains(&b.as_str()));
-        let u64_ok = bs
-            .iter()
-            .all(|b| KEY_TRAITS.contains(&b.as_str()) || U64_TRAITS.contains(&b.as_str()));
+        let u64_ok = bs.iter().all(|b| {
+            KEY_TRAITS.contains(&b.as_str())
+                || U64_TRAITS.contains(&b.as_str())
+                || for_u64.contains(b)
+        });
         let pick = if bs.iter().any(|b| b == "BuildHasher") {
             // Hash collections take a hasher parameter: the runtime's fixed, seedless one.
             "FixedState"
