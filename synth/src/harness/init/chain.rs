@@ -136,7 +136,7 @@ fn reach(
         true,
         &HashMap::new(),
         cx.arrays,
-        cx.u64_traits,
+        cx.int_traits,
     ) else {
         return;
     };

@@ -1,34 +1,67 @@
-//! Traits of the crate that `u64` implements. A key parameter bounded by the crate's own trait
-//! (intmap's `IntMap<K: IntKey, V>`, radix_trie's `Trie<K: TrieKey, V>`) is instantiated with
-//! `u64` when the crate implements that trait for `u64`: directly (`impl TrieKey for u64`) or,
-//! as integer-keyed crates usually do, through a `macro_rules!` that writes
-//! `impl Trait for $t` and is invoked with `u64` among its arguments
-//! (`impl_int_key_for_int!(u64, U64_PRIME_MAX)`, `int_keys!(u16, u32, u64)`). The compiler
-//! checks the guess when `init` builds the worker.
+//! Traits of the crate that an integer implements. A key parameter bounded by the crate's own
+//! trait (intmap's `IntMap<K: IntKey, V>`, radix_trie's `Trie<K: TrieKey, V>`, petgraph's
+//! `UnionFind<K: IndexType>` and `GraphMap<N: NodeTrait, ..>`) is instantiated with an integer
+//! the crate implements that trait for: directly (`impl TrieKey for u64`), through a
+//! `macro_rules!` that writes `impl Trait for $t` and is invoked with the integer among its
+//! arguments (`impl_int_key_for_int!(u64, U64_PRIME_MAX)`, `int_keys!(u16, u32, u64)`), or by a
+//! blanket impl whose bounds every integer meets (`impl<N> NodeTrait for N where N: Copy + Ord
+//! + Hash`). The compiler checks the guess when `init` builds the worker.
 
 use std::collections::{HashMap, HashSet};
 
-/// What a crate's items say about its trait impls for `u64`.
+use quote::ToTokens;
+
+/// The integers the program model builds, in the order they are tried: `u64` (the widest
+/// unsigned key) first.
+pub const INTS: &[&str] = &["u64", "usize", "u32", "i64", "i32", "u8"];
+
+/// What a crate's items say about its trait impls for integers.
 #[derive(Clone, Debug, Default)]
-pub struct U64Traits {
-    /// Traits implemented for `u64` by an `impl` item.
-    direct: HashSet<String>,
+pub struct IntTraits {
+    /// Traits implemented for each integer by an `impl` item.
+    direct: HashMap<String, HashSet<String>>,
     /// Traits each `macro_rules!` (by name) implements for a type it is given.
     macros: HashMap<String, Vec<String>>,
-    /// Names of macros invoked (at item level) with a `u64` argument.
-    invoked_with_u64: HashSet<String>,
+    /// The integers each macro is invoked with (at item level).
+    invoked: HashMap<String, HashSet<String>>,
+    /// Traits implemented for every type meeting bounds that integers meet.
+    blanket: HashSet<String>,
 }
 
-impl U64Traits {
-    /// Records an `impl` item.
-    pub fn record_impl(&mut self, i: &syn::ItemImpl) {
+impl IntTraits {
+    /// Records an `impl` item; `int_ok` says whether integers meet a bound (a trait name).
+    pub fn record_impl(&mut self, i: &syn::ItemImpl, int_ok: &dyn Fn(&str) -> bool) {
         let (Some((path, _)), syn::Type::Path(p)) = (&i.trait_, &*i.self_ty) else {
             return;
         };
-        if p.qself.is_none() && p.path.is_ident("u64") {
-            if let Some(s) = path.segments.last() {
-                self.direct.insert(s.ident.to_string());
-            }
+        let Some(tr) = path.segments.last().map(|s| s.ident.to_string()) else {
+            return;
+        };
+        let Some(id) = p.path.get_ident().filter(|_| p.qself.is_none()) else {
+            return;
+        };
+        let id = id.to_string();
+        if INTS.contains(&id.as_str()) {
+            self.direct.entry(id).or_default().insert(tr);
+            return;
+        }
+        // `impl<N> Trait for N where N: ...`: a blanket impl over the impl's own parameter.
+        let blanket = i
+            .generics
+            .type_params()
+            .any(|t| t.ident == id && t.bounds.iter().all(|b| bound_ok(b, int_ok)));
+        let where_ok = i.generics.where_clause.iter().all(|w| {
+            w.predicates.iter().all(|p| match p {
+                syn::WherePredicate::Type(pt)
+                    if pt.bounded_ty.to_token_stream().to_string() == id =>
+                {
+                    pt.bounds.iter().all(|b| bound_ok(b, int_ok))
+                }
+                _ => true,
+            })
+        });
+        if blanket && where_ok {
+            self.blanket.insert(tr);
         }
     }
 
@@ -41,24 +74,51 @@ impl U64Traits {
             if !traits.is_empty() {
                 self.macros.insert(name.to_string(), traits);
             }
-        } else if body
-            .split(|c: char| !c.is_alphanumeric() && c != '_')
-            .any(|t| t == "u64")
-        {
-            if let Some(s) = m.mac.path.segments.last() {
-                self.invoked_with_u64.insert(s.ident.to_string());
+            return;
+        }
+        let Some(s) = m.mac.path.segments.last() else {
+            return;
+        };
+        for tok in body.split(|c: char| !c.is_alphanumeric() && c != '_') {
+            if INTS.contains(&tok) {
+                self.invoked
+                    .entry(s.ident.to_string())
+                    .or_default()
+                    .insert(tok.to_string());
             }
         }
     }
 
-    /// Whether the crate implements `tr` for `u64`.
-    pub fn contains(&self, tr: &str) -> bool {
-        self.direct.contains(tr)
-            || self
-                .invoked_with_u64
-                .iter()
-                .filter_map(|m| self.macros.get(m))
-                .any(|ts| ts.iter().any(|t| t == tr))
+    /// Whether the crate implements `tr` for integer `int`.
+    pub fn implements(&self, int: &str, tr: &str) -> bool {
+        self.blanket.contains(tr)
+            || self.direct.get(int).is_some_and(|ts| ts.contains(tr))
+            || self.invoked.iter().any(|(m, ints)| {
+                ints.contains(int)
+                    && self
+                        .macros
+                        .get(m)
+                        .is_some_and(|ts| ts.iter().any(|t| t == tr))
+            })
+    }
+
+    /// The first integer that implements every one of `traits` (the crate's own bounds of a
+    /// parameter; integers meet the standard ones).
+    pub fn int_for(&self, traits: &[&String]) -> Option<&'static str> {
+        INTS.iter()
+            .copied()
+            .find(|int| traits.iter().all(|t| self.implements(int, t)))
+    }
+}
+
+fn bound_ok(b: &syn::TypeParamBound, int_ok: &dyn Fn(&str) -> bool) -> bool {
+    match b {
+        syn::TypeParamBound::Trait(t) => t
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| s.arguments.is_empty() && int_ok(&s.ident.to_string())),
+        _ => true,
     }
 }
 
@@ -102,13 +162,27 @@ mod tests {
         syn::parse_str(s).unwrap()
     }
 
+    fn std_ok(b: &str) -> bool {
+        ["Copy", "Ord", "Hash", "Eq"].contains(&b)
+    }
+
     #[test]
-    fn traits_implemented_for_u64_directly_or_by_an_invoked_macro() {
-        let mut t = U64Traits::default();
-        t.record_impl(&item(
+    fn traits_implemented_for_integers_directly_by_an_invoked_macro_or_a_blanket_impl() {
+        let mut t = IntTraits::default();
+        let imp = |t: &mut IntTraits, s: &str| t.record_impl(&item(s), &std_ok);
+        imp(
+            &mut t,
             "impl TrieKey for u64 { fn encode(&self) -> Vec<u8> { vec![] } }",
-        ));
-        t.record_impl(&item("impl Other for u32 {}"));
+        );
+        imp(&mut t, "unsafe impl IndexType for usize {}");
+        imp(&mut t, "unsafe impl IndexType for u32 {}");
+        imp(&mut t, "impl Other for String {}");
+        imp(
+            &mut t,
+            "impl<N> NodeTrait for N where N: Copy + Ord + Hash {}",
+        );
+        imp(&mut t, "impl<N: Copy + Display> Shown for N {}");
+        imp(&mut t, "impl<N: Copy> Wrapped for Vec<N> {}");
         t.record_macro(&item(
             "macro_rules! impl_int_key_for_int { ($self:ident, $prime:expr) => { impl IntKey for $self { type Int = $self; } }; }",
         ));
@@ -126,22 +200,40 @@ mod tests {
         ));
         t.record_macro(&item("keys!(u16, u64);"));
         t.record_macro(&item("vec_keys!(u16, u64);"));
-        t.record_macro(&item("macro_rules! unused2 { () => {}; }"));
         t.record_macro(&item("small!(u8, u16);"));
         assert!(
-            !t.contains("IntKey"),
-            "a macro not invoked with u64 implements nothing"
+            !t.implements("u64", "IntKey"),
+            "a macro not invoked with u64"
         );
         t.record_macro(&item("impl_int_key_for_int!(u64, U64_PRIME_MAX);"));
-        assert!(t.contains("TrieKey"));
-        assert!(t.contains("IntKey"));
-        assert!(!t.contains("Other"));
-        assert!(!t.contains("Unused"));
-        assert!(!t.contains("Small"), "invoked for u8 and u16 only");
-        assert!(
-            t.contains("TrieKey2"),
-            "radix_trie's `$(impl TrieKey for $t {{..}})*`"
+        let name = |s: &str| s.to_string();
+        let int_for = |traits: &[&str]| {
+            let owned: Vec<String> = traits.iter().map(|s| name(s)).collect();
+            t.int_for(&owned.iter().collect::<Vec<_>>())
+        };
+        assert_eq!(int_for(&["TrieKey"]), Some("u64"));
+        assert_eq!(int_for(&["IntKey"]), Some("u64"));
+        assert_eq!(
+            int_for(&["TrieKey2"]),
+            Some("u64"),
+            "`$(impl TrieKey for $t {{..}})*`"
         );
-        assert!(!t.contains("VecOnly"), "implemented for Vec<u64>, not u64");
+        assert_eq!(int_for(&["IndexType"]), Some("usize"));
+        assert_eq!(int_for(&["NodeTrait"]), Some("u64"));
+        assert_eq!(int_for(&["NodeTrait", "IndexType"]), Some("usize"));
+        assert_eq!(int_for(&["Small"]), Some("u8"));
+        assert_eq!(
+            int_for(&["Shown"]),
+            None,
+            "Display is not among the bounds integers meet here"
+        );
+        assert_eq!(int_for(&["Other"]), None);
+        assert_eq!(int_for(&["Unused"]), None);
+        assert_eq!(
+            int_for(&["VecOnly"]),
+            None,
+            "implemented for Vec<u64>, not u64"
+        );
+        assert_eq!(int_for(&["Wrapped"]), None);
     }
 }

@@ -50,6 +50,10 @@ pub struct InitSummary {
     pub types: usize,
     pub constructors: usize,
     pub methods: usize,
+    /// What `hunt --all` explores: one per registered method, and one per chained call (a
+    /// borrowing type's method reached through each method returning it), the rejected
+    /// ones dropped; how many of them have a documented class.
+    pub registrations: usize,
     pub documented: usize,
     pub skipped_items: usize,
     pub skipped_types: usize,
@@ -163,13 +167,21 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
         })
         .map(|(t, m)| format!("{}::{}", t.path, m.name));
     model.vecs.clear();
+    let kept: Vec<&model::Func> = model
+        .types
+        .iter()
+        .flat_map(|t| t.methods.iter().map(move |m| (t, m)))
+        .filter(|(t, m)| !rejected.contains(&format!("{}::{}", t.path, m.name)))
+        .map(|(_, m)| m)
+        .collect();
     Ok(InitSummary {
         crate_name: package,
         harness_dir: out,
         types: model.types.len(),
         constructors: model.ctors(),
         methods: model.methods() - rejected.len().min(model.methods()),
-        documented: model.documented(),
+        registrations: kept.len(),
+        documented: kept.iter().filter(|m| m.expected.is_some()).count(),
         skipped_items: model.skipped() + rejected.len(),
         rejected: rejected.len(),
         skipped_types: model.skipped_types.len(),
@@ -306,7 +318,7 @@ pub fn render(s: &InitSummary) -> String {
         0.0
     };
     let mut out = format!(
-        "wrote {} for {}\n{} types, {} constructors, {} methods registered ({share:.0}% of {} public methods, {} of them on types that do not register), {} skipped, {} with a documented class\n",
+        "wrote {} for {}\n{} types, {} constructors, {} methods registered ({share:.0}% of {} public methods, {} of them on types that do not register), {} skipped\n{} registrations to explore (chained calls each count), {} with a documented class\n",
         s.harness_dir.display(),
         s.crate_name,
         s.types,
@@ -315,6 +327,7 @@ pub fn render(s: &InitSummary) -> String {
         s.public_methods,
         s.unregistered_methods,
         s.skipped_items + s.skipped_types,
+        s.registrations,
         s.documented
     );
     if s.rejected > 0 {

@@ -29,6 +29,11 @@ const KEY_TRAITS: &[&str] = &[
 ];
 /// Traits `u64` implements beyond those (the fallback instantiation).
 const U64_TRAITS: &[&str] = &["Copy", "Display", "LowerHex", "UpperHex"];
+/// Whether every integer the model builds implements trait `b` (a std trait `u64` has).
+pub(super) fn integers_meet(b: &str) -> bool {
+    KEY_TRAITS.contains(&b) || U64_TRAITS.contains(&b)
+}
+
 /// The instantiation of a trailing type parameter left to its declared default, which the
 /// harness cannot name (hashbrown's `A: Allocator = Global`, a private re-export): the
 /// registration omits it, so the compiler supplies the default.
@@ -167,13 +172,6 @@ impl Model {
     pub fn skipped(&self) -> usize {
         self.types.iter().map(|t| t.skipped.len()).sum::<usize>()
     }
-    pub fn documented(&self) -> usize {
-        self.types
-            .iter()
-            .flat_map(|t| &t.methods)
-            .filter(|m| m.expected.is_some())
-            .count()
-    }
 }
 
 /// Builds the model of crate `lib` (its library name, underscores) from `scan`.
@@ -209,7 +207,7 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
             false,
             &named,
             &scan.array_traits,
-            &scan.u64_traits,
+            &scan.int_traits,
         ) {
             Ok(s) => s,
             Err(reason) => {
@@ -321,7 +319,7 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
             iterators: &scan.iterators,
             closures: &no_closures,
             arrays: &scan.array_traits,
-            u64_traits: &scan.u64_traits,
+            int_traits: &scan.int_traits,
             table: &table,
         };
         if t.derives_default || t.implements_default {
@@ -546,8 +544,8 @@ pub(super) struct Ctx<'a> {
     pub(super) closures: &'a HashMap<String, Built>,
     /// The crate's inline-storage traits (see [`storage`](super::storage)).
     pub(super) arrays: &'a super::storage::ArrayTraits,
-    /// The crate's traits implemented for `u64` (see [`int_traits`](super::int_traits)).
-    pub(super) u64_traits: &'a super::int_traits::U64Traits,
+    /// The crate's traits implemented for integers (see [`int_traits`](super::int_traits)).
+    pub(super) int_traits: &'a super::int_traits::IntTraits,
     /// Classes the type's doc comment gives its methods in a table (see
     /// [`table_classes`](super::scan::table_classes)), for methods whose own doc has none.
     pub(super) table: &'a HashMap<String, String>,
@@ -1196,15 +1194,15 @@ fn declared_default(t: &syn::TypeParam, named: &HashMap<String, String>) -> Opti
 /// bounds (on the type and on every inherent impl) are among the probe key's traits, else
 /// `u64` if they are among `u64`'s, else the default it declares (`G: LevelGenerator =
 /// Geometric`: the crate's author chose it for callers who do not care, which is what a
-/// program is); const parameters get their declared default, else 64. `u64`'s traits include
-/// those the crate implements for it (`for_u64`).
+/// program is); const parameters get their declared default, else 64. A parameter bounded by
+/// traits of the crate gets an integer the crate implements them for (`for_ints`).
 pub(super) fn instantiate<'a>(
     g: &syn::Generics,
     impls: impl Iterator<Item = &'a syn::Generics>,
     borrowing_ok: bool,
     named: &HashMap<String, String>,
     arrays: &super::storage::ArrayTraits,
-    for_u64: &super::int_traits::U64Traits,
+    for_ints: &super::int_traits::IntTraits,
 ) -> Result<HashMap<String, String>, String> {
     let mut bounds: HashMap<String, BTreeSet<String>> = HashMap::new();
     let mut defaults: HashMap<String, String> = HashMap::new();
@@ -1266,18 +1264,19 @@ pub(super) fn instantiate<'a>(
     let mut subst = HashMap::new();
     for (name, bs) in bounds {
         let key_ok = bs.iter().all(|b| KEY_TRAITS.contains(&b.as_str()));
-        let u64_ok = bs.iter().all(|b| {
-            KEY_TRAITS.contains(&b.as_str())
-                || U64_TRAITS.contains(&b.as_str())
-                || for_u64.contains(b)
-        });
+        let own: Vec<&String> = bs.iter().filter(|b| !integers_meet(b)).collect();
+        let int = if own.is_empty() {
+            Some("u64")
+        } else {
+            for_ints.int_for(&own)
+        };
         let pick = if bs.iter().any(|b| b == "BuildHasher") {
             // Hash collections take a hasher parameter: the runtime's fixed, seedless one.
             "FixedState"
         } else if key_ok {
             "Key"
-        } else if u64_ok {
-            "u64"
+        } else if let Some(int) = int {
+            int
         } else if bs
             .iter()
             .all(|b| KEY_TRAITS.contains(&b.as_str()) || arrays.contains_key(b))
@@ -1302,7 +1301,7 @@ pub(super) fn instantiate<'a>(
                 .filter(|b| !KEY_TRAITS.contains(&b.as_str()) && !U64_TRAITS.contains(&b.as_str()))
                 .collect();
             return Err(format!(
-                "its parameter {name} needs {} which neither the probe key nor u64 implements",
+                "its parameter {name} needs {} which neither the probe key nor an integer implements (the crate implements it for no integer the harness builds)",
                 extra
                     .iter()
                     .map(|s| s.as_str())

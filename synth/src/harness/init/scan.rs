@@ -39,7 +39,7 @@ pub struct Scan {
     /// [`storage`](super::storage)).
     pub array_traits: super::storage::ArrayTraits,
     /// Traits of the crate implemented for `u64` (see [`int_traits`](super::int_traits)).
-    pub u64_traits: super::int_traits::U64Traits,
+    pub int_traits: super::int_traits::IntTraits,
 }
 
 /// A `pub use`: `module` re-exports the item `target` (an absolute
@@ -61,7 +61,7 @@ struct Found<'f> {
     impls: Vec<(Vec<String>, syn::ItemImpl)>,
     reexports: Vec<Reexport>,
     array_traits: super::storage::ArrayTraits,
-    u64_traits: super::int_traits::U64Traits,
+    int_traits: super::int_traits::IntTraits,
 }
 
 /// Scans the crate whose library root is `lib_rs`, with `features` enabled.
@@ -72,7 +72,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         impls: Vec::new(),
         reexports: Vec::new(),
         array_traits: Default::default(),
-        u64_traits: Default::default(),
+        int_traits: Default::default(),
     };
     walk(lib_rs, &[], true, true, &mut f)?;
     let Found {
@@ -80,7 +80,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         impls,
         reexports,
         mut array_traits,
-        u64_traits,
+        int_traits,
         ..
     } = f;
     resolve_reexports(&mut types, &reexports);
@@ -124,7 +124,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         types,
         iterators,
         array_traits,
-        u64_traits,
+        int_traits,
     })
 }
 
@@ -265,14 +265,14 @@ fn items(
                     syn::ImplItem::Fn(func) => super::cfg::active(&func.attrs, f.features),
                     _ => true,
                 });
-                f.u64_traits.record_impl(&i);
+                f.int_traits.record_impl(&i, &super::model::integers_meet);
                 f.impls.push((module.to_vec(), i));
             }
             // Impls a macro writes are invisible to syn, except the array impls of an
             // inline-storage trait (smallvec's `impl_array!`), read from the macro's tokens.
             // So are integer impls of a key trait (intmap's `impl_int_key_for_int!(u64, ..)`).
             Item::Macro(m) => {
-                f.u64_traits.record_macro(m);
+                f.int_traits.record_macro(m);
                 if m.mac.path.is_ident("macro_rules") {
                     for (tr, assoc) in super::storage::from_macro(&m.mac.tokens.to_string()) {
                         super::storage::record(&mut f.array_traits, tr, assoc, false);

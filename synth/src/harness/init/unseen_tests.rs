@@ -31,18 +31,36 @@ fn a_key_trait_the_crate_implements_for_u64_by_macro_takes_u64() {
     );
 }
 
-/// A key trait the crate implements only for other integers leaves the type skipped, with
-/// the reason.
+/// petgraph's `UnionFind<K: IndexType>` (implemented for usize, u32, u16, u8) takes usize,
+/// its `GraphMap<N: NodeTrait>` (a blanket impl over `Copy + Ord + Hash`) u64; a key trait
+/// implemented for no integer the model builds leaves the type skipped, with the reason.
 #[test]
-fn a_key_trait_not_implemented_for_u64_still_skips_the_type() {
+fn a_key_trait_takes_an_integer_the_crate_implements_it_for() {
     let lib = r#"
+        pub trait IndexType: Copy {}
+        unsafe impl IndexType for usize {}
+        unsafe impl IndexType for u16 {}
+        pub struct UnionFind<K> { v: Vec<K> }
+        impl<K: IndexType> UnionFind<K> { pub fn new(n: usize) -> Self { UnionFind { v: Vec::new() } } }
+        pub trait NodeTrait: Copy + Ord {}
+        impl<N> NodeTrait for N where N: Copy + Ord + std::hash::Hash {}
+        pub struct GraphMap<N: NodeTrait> { v: Vec<N> }
+        impl<N: NodeTrait> GraphMap<N> { pub fn new() -> Self { GraphMap { v: Vec::new() } } }
         pub trait SmallKey: Copy {}
-        impl SmallKey for u8 {}
+        impl SmallKey for u16 {}
         pub struct SmallMap<K> { v: Vec<K> }
         impl<K: SmallKey> SmallMap<K> { pub fn new() -> Self { SmallMap { v: Vec::new() } } }
     "#;
-    let (m, _) = generate(&[("lib.rs", lib)], &[]);
-    assert_eq!(m.skipped_types.len(), 1);
+    let (m, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(
+        text.contains("pub fn union_find() -> UnionFind<usize>"),
+        "{text}"
+    );
+    assert!(
+        text.contains("pub fn graph_map() -> GraphMap<u64>"),
+        "{text}"
+    );
+    assert_eq!(m.skipped_types.len(), 1, "{:?}", m.skipped_types);
     assert!(
         m.skipped_types[0].1.contains("needs SmallKey"),
         "{:?}",
