@@ -26,6 +26,9 @@ pub struct IntTraits {
     invoked: HashMap<String, HashSet<String>>,
     /// Traits implemented for every type meeting bounds that integers meet.
     blanket: HashSet<String>,
+    /// The crate's own non-generic types with the traits an `impl` item gives them, in
+    /// source order (petgraph's `Directed: EdgeType`).
+    types: Vec<(String, HashSet<String>)>,
 }
 
 impl IntTraits {
@@ -43,6 +46,15 @@ impl IntTraits {
         let id = id.to_string();
         if INTS.contains(&id.as_str()) {
             self.direct.entry(id).or_default().insert(tr);
+            return;
+        }
+        if i.generics.params.is_empty() {
+            match self.types.iter_mut().find(|(t, _)| *t == id) {
+                Some((_, ts)) => {
+                    ts.insert(tr);
+                }
+                None => self.types.push((id, HashSet::from([tr]))),
+            }
             return;
         }
         // `impl<N> Trait for N where N: ...`: a blanket impl over the impl's own parameter.
@@ -108,6 +120,18 @@ impl IntTraits {
         INTS.iter()
             .copied()
             .find(|int| traits.iter().all(|t| self.implements(int, t)))
+    }
+}
+
+impl IntTraits {
+    /// The first of the crate's own types (by identifier, in source order) that implements
+    /// every one of `traits`: a marker type for a parameter no integer fits (petgraph's
+    /// `GraphMap<.., Ty: EdgeType, ..>` gets `Directed`).
+    pub fn type_for(&self, traits: &[&String]) -> Option<&str> {
+        self.types
+            .iter()
+            .find(|(_, ts)| traits.iter().all(|t| ts.contains(*t)))
+            .map(|(t, _)| t.as_str())
     }
 }
 
@@ -235,5 +259,17 @@ mod tests {
             "implemented for Vec<u64>, not u64"
         );
         assert_eq!(int_for(&["Wrapped"]), None);
+        imp(
+            &mut t,
+            "impl EdgeType for Directed { fn is_directed() -> bool { true } }",
+        );
+        imp(
+            &mut t,
+            "impl EdgeType for Undirected { fn is_directed() -> bool { false } }",
+        );
+        imp(&mut t, "impl<T> EdgeType for Marker<T> {}");
+        let edge = name("EdgeType");
+        assert_eq!(t.type_for(&[&edge]), Some("Directed"));
+        assert_eq!(t.type_for(&[&name("NodeTrait")]), None);
     }
 }

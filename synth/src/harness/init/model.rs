@@ -1265,11 +1265,19 @@ pub(super) fn instantiate<'a>(
     for (name, bs) in bounds {
         let key_ok = bs.iter().all(|b| KEY_TRAITS.contains(&b.as_str()));
         let own: Vec<&String> = bs.iter().filter(|b| !integers_meet(b)).collect();
+        // A declared default (petgraph's `Ix = DefaultIx`) is the author's choice: it wins
+        // over an integer or a type of the crate guessed from the bounds.
+        let declares_default = order.iter().any(|(n, d)| *n == name && *d);
         let int = if own.is_empty() {
             Some("u64")
+        } else if declares_default {
+            None
         } else {
             for_ints.int_for(&own)
         };
+        let crate_type = (int.is_none() && !declares_default && !own.is_empty())
+            .then(|| for_ints.type_for(&own).and_then(|t| named.get(t)))
+            .flatten();
         let pick = if bs.iter().any(|b| b == "BuildHasher") {
             // Hash collections take a hasher parameter: the runtime's fixed, seedless one.
             "FixedState"
@@ -1277,6 +1285,8 @@ pub(super) fn instantiate<'a>(
             "Key"
         } else if let Some(int) = int {
             int
+        } else if let Some(t) = crate_type {
+            t.as_str()
         } else if bs
             .iter()
             .all(|b| KEY_TRAITS.contains(&b.as_str()) || arrays.contains_key(b))
@@ -1293,7 +1303,7 @@ pub(super) fn instantiate<'a>(
             continue;
         } else if let Some(d) = defaults.get(&name) {
             d.as_str()
-        } else if order.iter().any(|(n, d)| *n == name && *d) {
+        } else if declares_default {
             OMITTED
         } else {
             let extra: Vec<&String> = bs

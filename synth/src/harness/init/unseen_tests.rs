@@ -32,7 +32,9 @@ fn a_key_trait_the_crate_implements_for_u64_by_macro_takes_u64() {
 }
 
 /// petgraph's `UnionFind<K: IndexType>` (implemented for usize, u32, u16, u8) takes usize,
-/// its `GraphMap<N: NodeTrait>` (a blanket impl over `Copy + Ord + Hash`) u64; a key trait
+/// its `GraphMap<N: NodeTrait, Ty: EdgeType>` u64 (a blanket impl over `Copy + Ord + Hash`)
+/// and `Directed` (a type of the crate implementing `EdgeType`); `Graph<N, Ix: IndexType =
+/// DefaultIx>` keeps its declared default; a key trait
 /// implemented for no integer the model builds leaves the type skipped, with the reason.
 #[test]
 fn a_key_trait_takes_an_integer_the_crate_implements_it_for() {
@@ -44,8 +46,15 @@ fn a_key_trait_takes_an_integer_the_crate_implements_it_for() {
         impl<K: IndexType> UnionFind<K> { pub fn new(n: usize) -> Self { UnionFind { v: Vec::new() } } }
         pub trait NodeTrait: Copy + Ord {}
         impl<N> NodeTrait for N where N: Copy + Ord + std::hash::Hash {}
-        pub struct GraphMap<N: NodeTrait> { v: Vec<N> }
-        impl<N: NodeTrait> GraphMap<N> { pub fn new() -> Self { GraphMap { v: Vec::new() } } }
+        pub trait EdgeType {}
+        #[derive(Default)]
+        pub struct Directed;
+        impl EdgeType for Directed {}
+        pub struct GraphMap<N: NodeTrait, Ty: EdgeType> { v: Vec<N>, t: Ty }
+        impl<N: NodeTrait, Ty: EdgeType> GraphMap<N, Ty> { pub fn new() -> Self { todo!() } }
+        pub type DefaultIx = u32;
+        pub struct Graph<N, Ix: IndexType = DefaultIx> { v: Vec<N>, i: Ix }
+        impl<N, Ix: IndexType> Graph<N, Ix> { pub fn new() -> Self { todo!() } }
         pub trait SmallKey: Copy {}
         impl SmallKey for u16 {}
         pub struct SmallMap<K> { v: Vec<K> }
@@ -57,9 +66,11 @@ fn a_key_trait_takes_an_integer_the_crate_implements_it_for() {
         "{text}"
     );
     assert!(
-        text.contains("pub fn graph_map() -> GraphMap<u64>"),
+        text.contains("pub fn graph_map() -> GraphMap<u64,demo::Directed>"),
         "{text}"
     );
+    // The declared default wins over a guessed integer.
+    assert!(text.contains("pub fn graph() -> Graph<Key>"), "{text}");
     assert_eq!(m.skipped_types.len(), 1, "{:?}", m.skipped_types);
     assert!(
         m.skipped_types[0].1.contains("needs SmallKey"),
