@@ -160,3 +160,16 @@ fn bad_options_are_one_line_errors() {
     assert!(err.contains("Vec::"), "suggests close matches: {err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
+
+/// A method without a documented class is `undocumented` even when no class could be
+/// measured (one program: the input never grows), with why; `inconclusive` is kept for
+/// documented classes the run could not judge.
+#[test]
+fn an_undocumented_method_without_a_measured_class_is_undocumented_not_inconclusive() {
+    let r = explore("Vec::len", &["--max-programs", "1"]);
+    assert_eq!(s(&r, "verdict"), "undocumented", "{r}");
+    assert!(
+        s(&r, "reason").contains("no class measured: only 1 distinct sizes"),
+        "{r}"
+    );
+}

@@ -661,6 +661,16 @@ fn judge_asymptotic(
                 ),
             ),
         }
+    } else if expected.is_none() {
+        // Nothing to judge against: still undocumented, with why no class was measured
+        // (petgraph's `NodeIndex::index`, on a value that never grows).
+        (
+            Verdict::Undocumented,
+            format!(
+                "no class was documented (judge it with --expect CLASS); no class measured: {} ({ev})",
+                unreliable_reason(&j, &cfg.thresholds)
+            ),
+        )
     } else {
         (
             Verdict::Inconclusive,

@@ -136,6 +136,7 @@ fn reach(
         true,
         &HashMap::new(),
         cx.arrays,
+        cx.int_traits,
     ) else {
         return;
     };
@@ -195,7 +196,7 @@ fn reach(
                         params,
                         // Through an Option or a match the result is conditional: not kept.
                         ret: if via == Via::Direct { second.ret } else { None },
-                        expected: second.expected,
+                        expected: chained_class(&first.expected, second.expected),
                         suffix: second.suffix,
                         chain: Some(Chain {
                             first: first.name.clone(),
@@ -210,6 +211,18 @@ fn reach(
                     .push((spec, format!("reached through {through}, but {why}"))),
             }
         }
+    }
+}
+
+/// The class of a chained call: the higher of its two calls' (ropey's `line(i)` is O(log n),
+/// so `line(i).as_str()` is too, whatever `as_str`'s own O(1)); the second's when the first
+/// states none (an `entry` is as cheap as the lookup its documented `insert` includes).
+fn chained_class(first: &Option<String>, second: Option<String>) -> Option<String> {
+    use crate::oracle::fit::Class;
+    let parse = |c: &Option<String>| c.as_deref().and_then(Class::parse);
+    match (parse(first), parse(&second)) {
+        (Some(a), Some(b)) => Some(a.max(b).label().to_string()),
+        _ => second,
     }
 }
 

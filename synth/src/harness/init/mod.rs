@@ -11,12 +11,15 @@ pub mod chain;
 pub mod closures;
 pub mod compound;
 pub mod gen;
+pub mod int_traits;
 pub mod model;
 pub mod repair;
 pub mod scan;
 pub mod sequence;
 pub mod storage;
 mod undo;
+#[cfg(test)]
+mod unseen_tests;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -47,6 +50,10 @@ pub struct InitSummary {
     pub types: usize,
     pub constructors: usize,
     pub methods: usize,
+    /// What `hunt --all` explores: one per registered method, and one per chained call (a
+    /// borrowing type's method reached through each method returning it), the rejected
+    /// ones dropped; how many of them have a documented class.
+    pub registrations: usize,
     pub documented: usize,
     pub skipped_items: usize,
     pub skipped_types: usize,
@@ -160,13 +167,21 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
         })
         .map(|(t, m)| format!("{}::{}", t.path, m.name));
     model.vecs.clear();
+    let kept: Vec<&model::Func> = model
+        .types
+        .iter()
+        .flat_map(|t| t.methods.iter().map(move |m| (t, m)))
+        .filter(|(t, m)| !rejected.contains(&format!("{}::{}", t.path, m.name)))
+        .map(|(_, m)| m)
+        .collect();
     Ok(InitSummary {
         crate_name: package,
         harness_dir: out,
         types: model.types.len(),
         constructors: model.ctors(),
         methods: model.methods() - rejected.len().min(model.methods()),
-        documented: model.documented(),
+        registrations: kept.len(),
+        documented: kept.iter().filter(|m| m.expected.is_some()).count(),
         skipped_items: model.skipped() + rejected.len(),
         rejected: rejected.len(),
         skipped_types: model.skipped_types.len(),
@@ -303,7 +318,7 @@ pub fn render(s: &InitSummary) -> String {
         0.0
     };
     let mut out = format!(
-        "wrote {} for {}\n{} types, {} constructors, {} methods registered ({share:.0}% of {} public methods, {} of them on types that do not register), {} skipped, {} with a documented class\n",
+        "wrote {} for {}\n{} types, {} constructors, {} methods registered ({share:.0}% of {} public methods, {} of them on types that do not register), {} skipped\n{} registrations to explore (chained calls each count), {} with a documented class\n",
         s.harness_dir.display(),
         s.crate_name,
         s.types,
@@ -312,6 +327,7 @@ pub fn render(s: &InitSummary) -> String {
         s.public_methods,
         s.unregistered_methods,
         s.skipped_items + s.skipped_types,
+        s.registrations,
         s.documented
     );
     if s.rejected > 0 {
@@ -337,7 +353,10 @@ mod tests {
     use std::collections::HashSet;
 
     /// The registrations `init` generates for a crate made of `files` (path, source).
-    fn generate(files: &[(&str, &str)], features: &[&str]) -> (super::model::Model, String) {
+    pub(super) fn generate(
+        files: &[(&str, &str)],
+        features: &[&str],
+    ) -> (super::model::Model, String) {
         let dir = tempfile::tempdir().unwrap();
         for (p, text) in files {
             let path = dir.path().join(p);
@@ -514,7 +533,7 @@ mod tests {
 
     /// A parameter the probe key cannot fill takes the default the crate declares for it
     /// (skiplist's `SkipList<T, const N: usize = 16, G: LevelGenerator = Geometric>`), named
-    /// by its full path; without a default the type is still skipped with the reason.
+    /// by its full path; without a default, a type of the crate implementing the bound.
     #[test]
     fn a_parameter_with_a_declared_default_takes_it() {
         let lib = r#"
@@ -528,16 +547,14 @@ mod tests {
                 pub fn insert(&mut self, t: T) { self.v.push(t) }
             }
             pub struct NoDefault<G: Levels> { g: G }
-            impl<G: Levels> NoDefault<G> { pub fn len(&self) -> usize { 0 } }
+            impl<G: Levels> NoDefault<G> { pub fn new() -> Self { todo!() } pub fn len(&self) -> usize { 0 } }
         "#;
         let (m, text) = generate(&[("lib.rs", lib)], &[]);
         let registered: Vec<&str> = m.types.iter().map(|t| t.path.as_str()).collect();
         assert!(registered.contains(&"Skip"), "{registered:?}\n{text}");
         assert!(text.contains("Skip<Key,16,demo::Coin>"), "{text}");
-        assert!(
-            text.contains("// skipped: NoDefault: its parameter G needs Levels"),
-            "{text}"
-        );
+        // Without a default, a type of the crate that implements the bound fills it.
+        assert!(text.contains("NoDefault<demo::Coin>"), "{text}");
     }
 
     /// A returned iterator is consumed, so a call documented O(1) (creating the iterator) is

@@ -29,6 +29,11 @@ const KEY_TRAITS: &[&str] = &[
 ];
 /// Traits `u64` implements beyond those (the fallback instantiation).
 const U64_TRAITS: &[&str] = &["Copy", "Display", "LowerHex", "UpperHex"];
+/// Whether every integer the model builds implements trait `b` (a std trait `u64` has).
+pub(super) fn integers_meet(b: &str) -> bool {
+    KEY_TRAITS.contains(&b) || U64_TRAITS.contains(&b)
+}
+
 /// The instantiation of a trailing type parameter left to its declared default, which the
 /// harness cannot name (hashbrown's `A: Allocator = Global`, a private re-export): the
 /// registration omits it, so the compiler supplies the default.
@@ -124,7 +129,8 @@ pub struct TypeReg {
     /// The spec prefix users type (`Stack`, or `a::Stack` for duplicates).
     pub path: String,
     pub doc: String,
-    pub has_len: bool,
+    /// The method that measures an instance's size (see [`size_rank`]).
+    pub size_method: Option<String>,
     pub ctors: Vec<Func>,
     pub methods: Vec<Func>,
     /// (`Type::item`, reason) of everything not registered.
@@ -166,13 +172,6 @@ impl Model {
     pub fn skipped(&self) -> usize {
         self.types.iter().map(|t| t.skipped.len()).sum::<usize>()
     }
-    pub fn documented(&self) -> usize {
-        self.types
-            .iter()
-            .flat_map(|t| &t.methods)
-            .filter(|m| m.expected.is_some())
-            .count()
-    }
 }
 
 /// Builds the model of crate `lib` (its library name, underscores) from `scan`.
@@ -208,6 +207,7 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
             false,
             &named,
             &scan.array_traits,
+            &scan.int_traits,
         ) {
             Ok(s) => s,
             Err(reason) => {
@@ -303,7 +303,7 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
             name: duplicate.then(|| registry_name.clone()),
             path: path.clone(),
             doc: t.doc.clone(),
-            has_len: false,
+            size_method: None,
             ctors: Vec::new(),
             methods: Vec::new(),
             skipped: Vec::new(),
@@ -319,6 +319,7 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
             iterators: &scan.iterators,
             closures: &no_closures,
             arrays: &scan.array_traits,
+            int_traits: &scan.int_traits,
             table: &table,
         };
         if t.derives_default || t.implements_default {
@@ -368,12 +369,11 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
                         "a `self: Box<Self>` receiver: program variables hold values, not boxes (methods returning a Box reach it)".into(),
                     )),
                     Ok(func) => {
-                        if func.name == "len"
-                            && func.receiver == Some("ref")
-                            && func.params.is_empty()
-                            && func.ret.as_deref() == Some("usize")
-                        {
-                            reg.has_len = true;
+                        if let Some(r) = size_rank(&func) {
+                            let current = reg.size_method.as_deref().and_then(size_rank_of);
+                            if current.is_none_or(|c| r < c) {
+                                reg.size_method = Some(func.name.clone());
+                            }
                         }
                         if let ReturnType::Type(_, ret) = &f.sig.output {
                             let ch = super::chain::chains(
@@ -440,6 +440,26 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
     model.unregistered_methods -= chained.len().min(model.unregistered_methods);
     model.chained = chained.len();
     model
+}
+
+/// How good a measure of an instance's size a method is, lower first: `len()`, `size()`,
+/// then a `len_*()` (ropey's `Rope` has `len_bytes`, `len_chars`, ..., no `len`); `None` for
+/// anything else. Only `&self` methods taking nothing and returning an integer qualify.
+fn size_rank(f: &Func) -> Option<u8> {
+    let measures = f.receiver == Some("ref")
+        && f.params.is_empty()
+        && f.chain.is_none()
+        && f.ret.as_deref().is_some_and(|r| MODEL_INTS.contains(&r));
+    measures.then(|| size_rank_of(&f.name)).flatten()
+}
+
+fn size_rank_of(name: &str) -> Option<u8> {
+    match name {
+        "len" => Some(0),
+        "size" => Some(1),
+        n if n.starts_with("len_") => Some(2),
+        _ => None,
+    }
 }
 
 /// `Some(self type as written)` when an impl block is for another instantiation than the
@@ -524,6 +544,8 @@ pub(super) struct Ctx<'a> {
     pub(super) closures: &'a HashMap<String, Built>,
     /// The crate's inline-storage traits (see [`storage`](super::storage)).
     pub(super) arrays: &'a super::storage::ArrayTraits,
+    /// The crate's traits implemented for integers (see [`int_traits`](super::int_traits)).
+    pub(super) int_traits: &'a super::int_traits::IntTraits,
     /// Classes the type's doc comment gives its methods in a table (see
     /// [`table_classes`](super::scan::table_classes)), for methods whose own doc has none.
     pub(super) table: &'a HashMap<String, String>,
@@ -820,17 +842,34 @@ impl Ctx<'_> {
         }
     }
 
+    /// `Self`, or the type itself at the instantiation the harness uses: `Control<B>` in
+    /// `impl<B> Control<B>`, not `Control<()>` (petgraph's `Control::breaking`).
     fn is_self(&self, t: &Type) -> bool {
         match t {
-            Type::Path(p) if p.qself.is_none() => p
-                .path
-                .segments
-                .last()
-                .is_some_and(|s| s.ident == "Self" || s.ident == self.ty_ident),
+            Type::Path(p) if p.qself.is_none() => p.path.segments.last().is_some_and(|s| {
+                s.ident == "Self" || (s.ident == self.ty_ident && self.same_arguments(&s.arguments))
+            }),
             Type::Paren(p) => self.is_self(&p.elem),
             Type::Group(g) => self.is_self(&g.elem),
             _ => false,
         }
+    }
+
+    /// Whether a path's generic arguments are the type's own parameters (or what the
+    /// harness instantiates them with), so that the path names the registered type.
+    fn same_arguments(&self, args: &syn::PathArguments) -> bool {
+        let syn::PathArguments::AngleBracketed(a) = args else {
+            return matches!(args, syn::PathArguments::None);
+        };
+        a.args.iter().all(|arg| {
+            let text = match arg {
+                syn::GenericArgument::Lifetime(_) => return true,
+                syn::GenericArgument::Type(t) => t.to_token_stream().to_string(),
+                syn::GenericArgument::Const(c) => c.to_token_stream().to_string(),
+                _ => return false,
+            };
+            self.subst.contains_key(&text) || self.subst.values().any(|v| *v == text)
+        })
     }
 
     /// A return type worth keeping as a variable: a model primitive or an own type by value.
@@ -1155,13 +1194,15 @@ fn declared_default(t: &syn::TypeParam, named: &HashMap<String, String>) -> Opti
 /// bounds (on the type and on every inherent impl) are among the probe key's traits, else
 /// `u64` if they are among `u64`'s, else the default it declares (`G: LevelGenerator =
 /// Geometric`: the crate's author chose it for callers who do not care, which is what a
-/// program is); const parameters get their declared default, else 64.
+/// program is); const parameters get their declared default, else 64. A parameter bounded by
+/// traits of the crate gets an integer the crate implements them for (`for_ints`).
 pub(super) fn instantiate<'a>(
     g: &syn::Generics,
     impls: impl Iterator<Item = &'a syn::Generics>,
     borrowing_ok: bool,
     named: &HashMap<String, String>,
     arrays: &super::storage::ArrayTraits,
+    for_ints: &super::int_traits::IntTraits,
 ) -> Result<HashMap<String, String>, String> {
     let mut bounds: HashMap<String, BTreeSet<String>> = HashMap::new();
     let mut defaults: HashMap<String, String> = HashMap::new();
@@ -1223,16 +1264,29 @@ pub(super) fn instantiate<'a>(
     let mut subst = HashMap::new();
     for (name, bs) in bounds {
         let key_ok = bs.iter().all(|b| KEY_TRAITS.contains(&b.as_str()));
-        let u64_ok = bs
-            .iter()
-            .all(|b| KEY_TRAITS.contains(&b.as_str()) || U64_TRAITS.contains(&b.as_str()));
+        let own: Vec<&String> = bs.iter().filter(|b| !integers_meet(b)).collect();
+        // A declared default (petgraph's `Ix = DefaultIx`) is the author's choice: it wins
+        // over an integer or a type of the crate guessed from the bounds.
+        let declares_default = order.iter().any(|(n, d)| *n == name && *d);
+        let int = if own.is_empty() {
+            Some("u64")
+        } else if declares_default {
+            None
+        } else {
+            for_ints.int_for(&own)
+        };
+        let crate_type = (int.is_none() && !declares_default && !own.is_empty())
+            .then(|| for_ints.type_for(&own).and_then(|t| named.get(t)))
+            .flatten();
         let pick = if bs.iter().any(|b| b == "BuildHasher") {
             // Hash collections take a hasher parameter: the runtime's fixed, seedless one.
             "FixedState"
         } else if key_ok {
             "Key"
-        } else if u64_ok {
-            "u64"
+        } else if let Some(int) = int {
+            int
+        } else if let Some(t) = crate_type {
+            t.as_str()
         } else if bs
             .iter()
             .all(|b| KEY_TRAITS.contains(&b.as_str()) || arrays.contains_key(b))
@@ -1249,7 +1303,7 @@ pub(super) fn instantiate<'a>(
             continue;
         } else if let Some(d) = defaults.get(&name) {
             d.as_str()
-        } else if order.iter().any(|(n, d)| *n == name && *d) {
+        } else if declares_default {
             OMITTED
         } else {
             let extra: Vec<&String> = bs
@@ -1257,7 +1311,7 @@ pub(super) fn instantiate<'a>(
                 .filter(|b| !KEY_TRAITS.contains(&b.as_str()) && !U64_TRAITS.contains(&b.as_str()))
                 .collect();
             return Err(format!(
-                "its parameter {name} needs {} which neither the probe key nor u64 implements",
+                "its parameter {name} needs {} which neither the probe key nor an integer implements (the crate implements it for no integer the harness builds)",
                 extra
                     .iter()
                     .map(|s| s.as_str())

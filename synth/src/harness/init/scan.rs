@@ -38,6 +38,8 @@ pub struct Scan {
     /// Traits the crate implements for arrays (inline-storage bounds, see
     /// [`storage`](super::storage)).
     pub array_traits: super::storage::ArrayTraits,
+    /// Traits of the crate implemented for `u64` (see [`int_traits`](super::int_traits)).
+    pub int_traits: super::int_traits::IntTraits,
 }
 
 /// A `pub use`: `module` re-exports the item `target` (an absolute
@@ -59,6 +61,7 @@ struct Found<'f> {
     impls: Vec<(Vec<String>, syn::ItemImpl)>,
     reexports: Vec<Reexport>,
     array_traits: super::storage::ArrayTraits,
+    int_traits: super::int_traits::IntTraits,
 }
 
 /// Scans the crate whose library root is `lib_rs`, with `features` enabled.
@@ -69,6 +72,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         impls: Vec::new(),
         reexports: Vec::new(),
         array_traits: Default::default(),
+        int_traits: Default::default(),
     };
     walk(lib_rs, &[], true, true, &mut f)?;
     let Found {
@@ -76,6 +80,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         impls,
         reexports,
         mut array_traits,
+        int_traits,
         ..
     } = f;
     resolve_reexports(&mut types, &reexports);
@@ -119,6 +124,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         types,
         iterators,
         array_traits,
+        int_traits,
     })
 }
 
@@ -228,11 +234,13 @@ fn items(
         }
         match item {
             Item::Struct(s) if is_pub(&s.vis) => {
-                f.types
-                    .push(found(&s.ident, module, reachable, &s.generics, &s.attrs))
+                let mut t = found(&s.ident, module, reachable, &s.generics, &s.attrs);
+                active_generics(&mut t.generics, f.features);
+                f.types.push(t)
             }
             Item::Enum(e) if is_pub(&e.vis) => {
                 let mut t = found(&e.ident, module, reachable, &e.generics, &e.attrs);
+                active_generics(&mut t.generics, f.features);
                 t.variants = e
                     .variants
                     .iter()
@@ -257,13 +265,18 @@ fn items(
                     syn::ImplItem::Fn(func) => super::cfg::active(&func.attrs, f.features),
                     _ => true,
                 });
+                f.int_traits.record_impl(&i, &super::model::integers_meet);
                 f.impls.push((module.to_vec(), i));
             }
             // Impls a macro writes are invisible to syn, except the array impls of an
             // inline-storage trait (smallvec's `impl_array!`), read from the macro's tokens.
-            Item::Macro(m) if m.mac.path.is_ident("macro_rules") => {
-                for (tr, assoc) in super::storage::from_macro(&m.mac.tokens.to_string()) {
-                    super::storage::record(&mut f.array_traits, tr, assoc, false);
+            // So are integer impls of a key trait (intmap's `impl_int_key_for_int!(u64, ..)`).
+            Item::Macro(m) => {
+                f.int_traits.record_macro(m);
+                if m.mac.path.is_ident("macro_rules") {
+                    for (tr, assoc) in super::storage::from_macro(&m.mac.tokens.to_string()) {
+                        super::storage::record(&mut f.array_traits, tr, assoc, false);
+                    }
                 }
             }
             Item::Use(u) if is_pub(&u.vis) => {
@@ -313,6 +326,22 @@ fn items(
         }
     }
     Ok(())
+}
+
+/// Drops the generic parameters `#[cfg]` switches off: petgraph declares `MatrixGraph<N, E,
+/// #[cfg(not(feature = "std"))] S, #[cfg(feature = "std")] S = RandomState, Ty = ..>`, one
+/// `S` per build, so counting both would shift every later argument by one.
+fn active_generics(g: &mut syn::Generics, features: &HashSet<String>) {
+    let attrs = |p: &syn::GenericParam| match p {
+        syn::GenericParam::Type(t) => t.attrs.clone(),
+        syn::GenericParam::Const(c) => c.attrs.clone(),
+        syn::GenericParam::Lifetime(l) => l.attrs.clone(),
+    };
+    g.params = std::mem::take(&mut g.params)
+        .into_pairs()
+        .map(syn::punctuated::Pair::into_value)
+        .filter(|p| super::cfg::active(&attrs(p), features))
+        .collect();
 }
 
 fn found(

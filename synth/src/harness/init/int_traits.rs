@@ -1,0 +1,275 @@
+//! Traits of the crate that an integer implements. A key parameter bounded by the crate's own
+//! trait (intmap's `IntMap<K: IntKey, V>`, radix_trie's `Trie<K: TrieKey, V>`, petgraph's
+//! `UnionFind<K: IndexType>` and `GraphMap<N: NodeTrait, ..>`) is instantiated with an integer
+//! the crate implements that trait for: directly (`impl TrieKey for u64`), through a
+//! `macro_rules!` that writes `impl Trait for $t` and is invoked with the integer among its
+//! arguments (`impl_int_key_for_int!(u64, U64_PRIME_MAX)`, `int_keys!(u16, u32, u64)`), or by a
+//! blanket impl whose bounds every integer meets (`impl<N> NodeTrait for N where N: Copy + Ord
+//! + Hash`). The compiler checks the guess when `init` builds the worker.
+
+use std::collections::{HashMap, HashSet};
+
+use quote::ToTokens;
+
+/// The integers the program model builds, in the order they are tried: `u64` (the widest
+/// unsigned key) first.
+pub const INTS: &[&str] = &["u64", "usize", "u32", "i64", "i32", "u8"];
+
+/// What a crate's items say about its trait impls for integers.
+#[derive(Clone, Debug, Default)]
+pub struct IntTraits {
+    /// Traits implemented for each integer by an `impl` item.
+    direct: HashMap<String, HashSet<String>>,
+    /// Traits each `macro_rules!` (by name) implements for a type it is given.
+    macros: HashMap<String, Vec<String>>,
+    /// The integers each macro is invoked with (at item level).
+    invoked: HashMap<String, HashSet<String>>,
+    /// Traits implemented for every type meeting bounds that integers meet.
+    blanket: HashSet<String>,
+    /// The crate's own non-generic types with the traits an `impl` item gives them, in
+    /// source order (petgraph's `Directed: EdgeType`).
+    types: Vec<(String, HashSet<String>)>,
+}
+
+impl IntTraits {
+    /// Records an `impl` item; `int_ok` says whether integers meet a bound (a trait name).
+    pub fn record_impl(&mut self, i: &syn::ItemImpl, int_ok: &dyn Fn(&str) -> bool) {
+        let (Some((path, _)), syn::Type::Path(p)) = (&i.trait_, &*i.self_ty) else {
+            return;
+        };
+        let Some(tr) = path.segments.last().map(|s| s.ident.to_string()) else {
+            return;
+        };
+        let Some(id) = p.path.get_ident().filter(|_| p.qself.is_none()) else {
+            return;
+        };
+        let id = id.to_string();
+        if INTS.contains(&id.as_str()) {
+            self.direct.entry(id).or_default().insert(tr);
+            return;
+        }
+        if i.generics.params.is_empty() {
+            match self.types.iter_mut().find(|(t, _)| *t == id) {
+                Some((_, ts)) => {
+                    ts.insert(tr);
+                }
+                None => self.types.push((id, HashSet::from([tr]))),
+            }
+            return;
+        }
+        // `impl<N> Trait for N where N: ...`: a blanket impl over the impl's own parameter.
+        let blanket = i
+            .generics
+            .type_params()
+            .any(|t| t.ident == id && t.bounds.iter().all(|b| bound_ok(b, int_ok)));
+        let where_ok = i.generics.where_clause.iter().all(|w| {
+            w.predicates.iter().all(|p| match p {
+                syn::WherePredicate::Type(pt)
+                    if pt.bounded_ty.to_token_stream().to_string() == id =>
+                {
+                    pt.bounds.iter().all(|b| bound_ok(b, int_ok))
+                }
+                _ => true,
+            })
+        });
+        if blanket && where_ok {
+            self.blanket.insert(tr);
+        }
+    }
+
+    /// Records an item-level macro: a `macro_rules!` definition or an invocation.
+    pub fn record_macro(&mut self, m: &syn::ItemMacro) {
+        let body = m.mac.tokens.to_string();
+        if m.mac.path.is_ident("macro_rules") {
+            let Some(name) = &m.ident else { return };
+            let traits = impls_for_metavariable(&body);
+            if !traits.is_empty() {
+                self.macros.insert(name.to_string(), traits);
+            }
+            return;
+        }
+        let Some(s) = m.mac.path.segments.last() else {
+            return;
+        };
+        for tok in body.split(|c: char| !c.is_alphanumeric() && c != '_') {
+            if INTS.contains(&tok) {
+                self.invoked
+                    .entry(s.ident.to_string())
+                    .or_default()
+                    .insert(tok.to_string());
+            }
+        }
+    }
+
+    /// Whether the crate implements `tr` for integer `int`.
+    pub fn implements(&self, int: &str, tr: &str) -> bool {
+        self.blanket.contains(tr)
+            || self.direct.get(int).is_some_and(|ts| ts.contains(tr))
+            || self.invoked.iter().any(|(m, ints)| {
+                ints.contains(int)
+                    && self
+                        .macros
+                        .get(m)
+                        .is_some_and(|ts| ts.iter().any(|t| t == tr))
+            })
+    }
+
+    /// The first integer that implements every one of `traits` (the crate's own bounds of a
+    /// parameter; integers meet the standard ones).
+    pub fn int_for(&self, traits: &[&String]) -> Option<&'static str> {
+        INTS.iter()
+            .copied()
+            .find(|int| traits.iter().all(|t| self.implements(int, t)))
+    }
+}
+
+impl IntTraits {
+    /// The first of the crate's own types (by identifier, in source order) that implements
+    /// every one of `traits`: a marker type for a parameter no integer fits (petgraph's
+    /// `GraphMap<.., Ty: EdgeType, ..>` gets `Directed`).
+    pub fn type_for(&self, traits: &[&String]) -> Option<&str> {
+        self.types
+            .iter()
+            .find(|(_, ts)| traits.iter().all(|t| ts.contains(*t)))
+            .map(|(t, _)| t.as_str())
+    }
+}
+
+fn bound_ok(b: &syn::TypeParamBound, int_ok: &dyn Fn(&str) -> bool) -> bool {
+    match b {
+        syn::TypeParamBound::Trait(t) => t
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| s.arguments.is_empty() && int_ok(&s.ident.to_string())),
+        _ => true,
+    }
+}
+
+/// The traits a macro body implements for a metavariable: `impl Trait for $t`,
+/// `impl<..> Trait for $t`.
+fn impls_for_metavariable(body: &str) -> Vec<String> {
+    // Delimiters apart, so that `$(impl` is `$ ( impl`.
+    let spaced: String = body
+        .chars()
+        .flat_map(|c| {
+            let delim = "()[]{}<>,;".contains(c);
+            [delim.then_some(' '), Some(c), delim.then_some(' ')]
+        })
+        .flatten()
+        .collect();
+    let toks: Vec<&str> = spaced.split_whitespace().collect();
+    let mut out = Vec::new();
+    for i in 1..toks.len().saturating_sub(2) {
+        // `$t` prints as one token or as `$ t`, depending on how the tokens were parsed.
+        if toks[i] != "for" || !toks[i + 1].starts_with('$') {
+            continue;
+        }
+        let tr = toks[i - 1];
+        let after_impl = toks[i.saturating_sub(12)..i].contains(&"impl");
+        if after_impl
+            && !tr.is_empty()
+            && tr.chars().all(|c| c.is_alphanumeric() || c == '_')
+            && !out.iter().any(|t| t == tr)
+        {
+            out.push(tr.to_string());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item<T: syn::parse::Parse>(s: &str) -> T {
+        syn::parse_str(s).unwrap()
+    }
+
+    fn std_ok(b: &str) -> bool {
+        ["Copy", "Ord", "Hash", "Eq"].contains(&b)
+    }
+
+    #[test]
+    fn traits_implemented_for_integers_directly_by_an_invoked_macro_or_a_blanket_impl() {
+        let mut t = IntTraits::default();
+        let imp = |t: &mut IntTraits, s: &str| t.record_impl(&item(s), &std_ok);
+        imp(
+            &mut t,
+            "impl TrieKey for u64 { fn encode(&self) -> Vec<u8> { vec![] } }",
+        );
+        imp(&mut t, "unsafe impl IndexType for usize {}");
+        imp(&mut t, "unsafe impl IndexType for u32 {}");
+        imp(&mut t, "impl Other for String {}");
+        imp(
+            &mut t,
+            "impl<N> NodeTrait for N where N: Copy + Ord + Hash {}",
+        );
+        imp(&mut t, "impl<N: Copy + Display> Shown for N {}");
+        imp(&mut t, "impl<N: Copy> Wrapped for Vec<N> {}");
+        t.record_macro(&item(
+            "macro_rules! impl_int_key_for_int { ($self:ident, $prime:expr) => { impl IntKey for $self { type Int = $self; } }; }",
+        ));
+        t.record_macro(&item(
+            "macro_rules! never_called { ($t:ty) => { impl Unused for $t {} }; }",
+        ));
+        t.record_macro(&item(
+            "macro_rules! small { ($($t:ty),*) => { $(impl<'a> Small for $t {})* }; }",
+        ));
+        t.record_macro(&item(
+            "macro_rules! keys { ($($t:ty),*) => { $(impl TrieKey2 for $t { fn f(&self) {} })* }; }",
+        ));
+        t.record_macro(&item(
+            "macro_rules! vec_keys { ($($t:ty),*) => { $(impl VecOnly for Vec<$t> {})* }; }",
+        ));
+        t.record_macro(&item("keys!(u16, u64);"));
+        t.record_macro(&item("vec_keys!(u16, u64);"));
+        t.record_macro(&item("small!(u8, u16);"));
+        assert!(
+            !t.implements("u64", "IntKey"),
+            "a macro not invoked with u64"
+        );
+        t.record_macro(&item("impl_int_key_for_int!(u64, U64_PRIME_MAX);"));
+        let name = |s: &str| s.to_string();
+        let int_for = |traits: &[&str]| {
+            let owned: Vec<String> = traits.iter().map(|s| name(s)).collect();
+            t.int_for(&owned.iter().collect::<Vec<_>>())
+        };
+        assert_eq!(int_for(&["TrieKey"]), Some("u64"));
+        assert_eq!(int_for(&["IntKey"]), Some("u64"));
+        assert_eq!(
+            int_for(&["TrieKey2"]),
+            Some("u64"),
+            "`$(impl TrieKey for $t {{..}})*`"
+        );
+        assert_eq!(int_for(&["IndexType"]), Some("usize"));
+        assert_eq!(int_for(&["NodeTrait"]), Some("u64"));
+        assert_eq!(int_for(&["NodeTrait", "IndexType"]), Some("usize"));
+        assert_eq!(int_for(&["Small"]), Some("u8"));
+        assert_eq!(
+            int_for(&["Shown"]),
+            None,
+            "Display is not among the bounds integers meet here"
+        );
+        assert_eq!(int_for(&["Other"]), None);
+        assert_eq!(int_for(&["Unused"]), None);
+        assert_eq!(
+            int_for(&["VecOnly"]),
+            None,
+            "implemented for Vec<u64>, not u64"
+        );
+        assert_eq!(int_for(&["Wrapped"]), None);
+        imp(
+            &mut t,
+            "impl EdgeType for Directed { fn is_directed() -> bool { true } }",
+        );
+        imp(
+            &mut t,
+            "impl EdgeType for Undirected { fn is_directed() -> bool { false } }",
+        );
+        imp(&mut t, "impl<T> EdgeType for Marker<T> {}");
+        let edge = name("EdgeType");
+        assert_eq!(t.type_for(&[&edge]), Some("Directed"));
+        assert_eq!(t.type_for(&[&name("NodeTrait")]), None);
+    }
+}
