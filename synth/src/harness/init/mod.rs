@@ -546,8 +546,8 @@ mod tests {
                 pub fn new() -> Self { Skip { v: Vec::new(), g: G::default() } }
                 pub fn insert(&mut self, t: T) { self.v.push(t) }
             }
-            pub struct NoDefault<G: Levels> { g: G }
-            impl<G: Levels> NoDefault<G> { pub fn new() -> Self { todo!() } pub fn len(&self) -> usize { 0 } }
+            pub struct NoDefault<G: Levels> { g: std::marker::PhantomData<G> }
+            impl<G: Levels> NoDefault<G> { pub fn new() -> Self { NoDefault { g: std::marker::PhantomData } } pub fn len(&self) -> usize { 0 } }
         "#;
         let (m, text) = generate(&[("lib.rs", lib)], &[]);
         let registered: Vec<&str> = m.types.iter().map(|t| t.path.as_str()).collect();
