@@ -181,6 +181,39 @@ pub fn is_perfsyn(file: &str) -> bool {
 /// A source line: file (as displayed), line, whether it is a library line.
 pub type Loc = (String, u32, bool);
 
+/// One frame of an address, innermost first: its function's raw (mangled) name and the file
+/// and line it is at.
+type Frame = (Option<String>, Option<(String, u32)>);
+
+/// The edge callback sancov calls on every edge. The worker is built with ThinLTO (see
+/// `worker_build::WORKER_LTO`), which inlines it: a guard's PC-table address is then the
+/// callback's first inlined instruction, whose innermost frames are perfsyn's runtime and the
+/// worker binary's `worker_runtime!` expansion.
+const EDGE_CALLBACK: &str = "__sanitizer_cov_trace_pc_guard";
+
+/// The line an address with `frames` (innermost first) is charged to: the innermost frame in
+/// the crate under test, else the innermost frame with a line outside perfsyn's runtime;
+/// `None` for a block of perfsyn's runtime alone. Frames inside an inlined edge callback
+/// (up to and including the callback itself) are not the edge's: its location is the frame
+/// that called the callback.
+fn charge(frames: &[Frame]) -> Option<(String, u32, bool)> {
+    let start = frames
+        .iter()
+        .position(|(f, _)| f.as_deref() == Some(EDGE_CALLBACK))
+        .map_or(0, |i| i + 1);
+    let mut found: Option<(String, u32)> = None;
+    for (_, loc) in &frames[start..] {
+        let Some((file, line)) = loc else { continue };
+        if !is_library(file) {
+            return Some((file.clone(), *line, false));
+        }
+        if found.is_none() && !is_perfsyn(file) {
+            found = Some((file.clone(), *line));
+        }
+    }
+    found.map(|(f, l)| (f, l, true))
+}
+
 /// File:line lookups in one binary's line tables, cached per address.
 struct Symbolizer {
     loader: addr2line::Loader,
@@ -206,25 +239,21 @@ impl Symbolizer {
         if let Some(hit) = self.cache.get(&addr) {
             return hit.clone();
         }
-        let mut found: Option<(String, u32)> = None;
-        let mut library = true;
-        if let Ok(mut frames) = self.loader.find_frames(addr) {
-            while let Ok(Some(frame)) = frames.next() {
-                let Some(loc) = frame.location else { continue };
-                let (Some(file), Some(line)) = (loc.file, loc.line) else {
-                    continue;
-                };
-                if !is_library(file) {
-                    found = Some((file.to_string(), line));
-                    library = false;
-                    break;
-                }
-                if found.is_none() && !is_perfsyn(file) {
-                    found = Some((file.to_string(), line));
-                }
+        let mut frames: Vec<Frame> = Vec::new();
+        if let Ok(mut iter) = self.loader.find_frames(addr) {
+            while let Ok(Some(frame)) = iter.next() {
+                let function = frame
+                    .function
+                    .as_ref()
+                    .and_then(|f| f.raw_name().ok())
+                    .map(|n| n.to_string());
+                let loc = frame
+                    .location
+                    .and_then(|l| Some((l.file?.to_string(), l.line?)));
+                frames.push((function, loc));
             }
         }
-        let found = found.map(|(f, l)| (self.display(&f), l, library));
+        let found = charge(&frames).map(|(f, l, lib)| (self.display(&f), l, lib));
         self.cache.insert(addr, found.clone());
         found
     }
@@ -343,6 +372,62 @@ mod tests {
             _ => None,
         };
         assert_eq!(rank(&feedback, &mut only_library).len(), 2);
+    }
+
+    #[test]
+    fn an_inlined_edge_callback_is_charged_to_its_caller() {
+        let frame = |f: Option<&str>, file: &str, line| {
+            (f.map(String::from), Some((file.to_string(), line)))
+        };
+        // The guard's address is the callback's first instruction, inlined into a crate line.
+        let frames = vec![
+            frame(
+                Some("_ZN4core4sync6atomic10AtomicU644load17h0E"),
+                "/rustc/abc/library/core/src/sync/atomic.rs",
+                3890,
+            ),
+            frame(
+                Some("_ZN20perfsyn_profiler_ipc5meter4edge17h0E"),
+                "/work/x/profiler-ipc/src/meter.rs",
+                121,
+            ),
+            frame(
+                Some("__sanitizer_cov_trace_pc_guard"),
+                "/work/x/corpus/src/bin/perfsyn-worker.rs",
+                3,
+            ),
+            frame(
+                Some("_ZN6corpus7planted4scan17h0E"),
+                "/work/x/corpus/src/planted.rs",
+                153,
+            ),
+        ];
+        assert_eq!(
+            charge(&frames),
+            Some(("/work/x/corpus/src/planted.rs".to_string(), 153, false))
+        );
+        // Without the callback among the frames, the innermost crate frame is the line.
+        assert_eq!(
+            charge(&frames[3..]),
+            Some(("/work/x/corpus/src/planted.rs".to_string(), 153, false))
+        );
+        // A std line called from no crate line stays a library line.
+        let std_only = vec![
+            frames[2].clone(),
+            frame(
+                Some("_ZN4core3ptr4swap17h0E"),
+                "/rustc/abc/library/core/src/ptr/mod.rs",
+                547,
+            ),
+        ];
+        assert_eq!(
+            charge(&std_only),
+            Some((
+                "/rustc/abc/library/core/src/ptr/mod.rs".to_string(),
+                547,
+                true
+            ))
+        );
     }
 
     #[test]
