@@ -186,6 +186,10 @@ pub struct Arm {
     #[serde(rename = "type")]
     pub ty: String,
     pub input_size: u64,
+    /// Heap bytes the program holds at the call (what the sweep measures when the registered
+    /// size does not move; see `size_measure`).
+    #[serde(default)]
+    pub heap_bytes: u64,
     /// Sancov edges of one run (deterministic).
     pub edges: u64,
     /// The search's deterministic cost (edges + bytes moved / 8) of one run.
@@ -402,6 +406,7 @@ fn confirm_one(
         label: label.clone(),
         ty: ty.clone(),
         input_size: f.input_size,
+        heap_bytes: f.heap_bytes,
         edges: f.cost.edges,
         cost: f.cost.combined(),
         time: TimeStats {

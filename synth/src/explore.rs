@@ -728,8 +728,7 @@ fn confirm(
         return Ok(());
     }
     if cfg.confirm.top > 0 && !sweep.is_empty() {
-        let big = sweep[0].clone();
-        let small = sweep[sweep.len() - 1].clone();
+        let (big, small) = confirm_arms(exec, sweep)?;
         if big != small {
             let ty = report.ty.clone();
             let jobs = vec![confirm::Job {
@@ -743,6 +742,32 @@ fn confirm(
         }
     }
     Ok(())
+}
+
+/// The arms of an asymptotic confirmation: the largest and the smallest sweep programs
+/// (`sweep` runs largest first) that complete on `exec`. The sweep's largest size can run out
+/// of fuel or panic (its point is then missing from the fit); timing it would leave nothing to
+/// confirm although every other size completed (seen on slab's `shrink_to_fit`, whose sweep
+/// grows a `retain` loop along with the slab). When the two ends complete, they are the arms
+/// without running the rest again; when no two sizes complete, the ends are kept and the
+/// confirmation says that the program does not complete.
+fn confirm_arms(exec: &mut dyn Executor, sweep: &[Program]) -> Result<(Program, Program)> {
+    let ends = [sweep[0].clone(), sweep[sweep.len() - 1].clone()];
+    let completes = |f: &Feedback| f.is_ok() && f.calls > 0;
+    let fb = exec.run(&ends)?;
+    if fb.iter().all(completes) {
+        let [big, small] = ends;
+        return Ok((big, small));
+    }
+    let fb = exec.run(sweep)?;
+    let done: Vec<usize> = (0..sweep.len()).filter(|&i| completes(&fb[i])).collect();
+    Ok(match (done.first(), done.last()) {
+        (Some(&i), Some(&j)) if i != j => (sweep[i].clone(), sweep[j].clone()),
+        _ => {
+            let [big, small] = ends;
+            (big, small)
+        }
+    })
 }
 
 /// The relative confirmation jobs: the top `top` programs on `new` and on `old`.
@@ -775,4 +800,76 @@ fn attach(report: &mut ExploreReport, c: ConfirmReport, jobs: &[confirm::Job]) {
         report.time_significant = Some(first.significant);
     }
     report.confirmation = Some(c);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use perfsyn_profiler_ipc::Outcome;
+
+    /// Program `k` has `k` variables; programs with more than `limit` time out. Counts runs.
+    struct Ends {
+        schema: ApiSchema,
+        limit: usize,
+        runs: usize,
+    }
+
+    impl Executor for Ends {
+        fn schema(&self) -> &ApiSchema {
+            &self.schema
+        }
+        fn run(&mut self, programs: &[Program]) -> Result<Vec<Feedback>> {
+            self.runs += programs.len();
+            Ok(programs
+                .iter()
+                .map(|p| {
+                    if p.vars.len() > self.limit {
+                        Feedback::failed(Outcome::Timeout)
+                    } else {
+                        let mut f = Feedback::failed(Outcome::Ok);
+                        f.calls = 1;
+                        f
+                    }
+                })
+                .collect())
+        }
+    }
+
+    fn sweep(sizes: &[usize]) -> Vec<Program> {
+        sizes
+            .iter()
+            .map(|&k| Program {
+                vars: vec!["Vec<Key>".to_string(); k],
+                body: Vec::new(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn confirmation_times_the_largest_sweep_size_that_completes() {
+        let sw = sweep(&[10, 8, 6, 4, 2]);
+        let mut ex = Ends {
+            schema: ApiSchema::default(),
+            limit: 8,
+            runs: 0,
+        };
+        let (big, small) = confirm_arms(&mut ex, &sw).unwrap();
+        assert_eq!((big.vars.len(), small.vars.len()), (8, 2));
+        // When both ends complete, only they run.
+        let mut ex = Ends {
+            schema: ApiSchema::default(),
+            limit: 10,
+            runs: 0,
+        };
+        let (big, small) = confirm_arms(&mut ex, &sw).unwrap();
+        assert_eq!((big.vars.len(), small.vars.len(), ex.runs), (10, 2, 2));
+        // Nothing completes but the smallest: the ends stay, and confirmation says why.
+        let mut ex = Ends {
+            schema: ApiSchema::default(),
+            limit: 2,
+            runs: 0,
+        };
+        let (big, small) = confirm_arms(&mut ex, &sw).unwrap();
+        assert_eq!((big.vars.len(), small.vars.len()), (10, 2));
+    }
 }

@@ -262,12 +262,20 @@ fn render_confirmation(r: &ExploreReport) -> String {
         };
         // Says what was timed: one program at two input sizes, or on two versions.
         let timed = if x.kind == "sweep" {
+            // The size the points were taken in: the registered size, or heap bytes.
+            let size = |a: &crate::confirm::Arm| {
+                if r.points_from.contains("heap") {
+                    format!("{} heap bytes", a.heap_bytes)
+                } else {
+                    format!("size {}", a.input_size)
+                }
+            };
             format!(
-                "one run of the program took {} at its largest input (size {}) and {} at its smallest (size {})",
+                "one run of the program took {} at its largest input ({}) and {} at its smallest ({})",
                 ci(&x.a.time),
-                x.a.input_size,
+                size(&x.a),
                 ci(&x.b.time),
-                x.b.input_size
+                size(&x.b)
             )
         } else {
             format!(
@@ -410,4 +418,45 @@ fn reproduce_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
         c += &h.reproduce_flag();
     }
     c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A report whose sweep was judged on `points_from`, with a confirmation of its two ends:
+    /// registered size 0 at both, heap bytes 262184 and 8232.
+    fn confirmed(points_from: &str) -> ExploreReport {
+        let time = serde_json::json!({"mean_ns": 1.0, "ci95_low_ns": 1.0, "ci95_high_ns": 1.0,
+            "std_dev_ns": 0.0, "n": 30, "outliers": 0});
+        let arm = |label: &str, heap: u64| {
+            serde_json::json!({"label": label, "type": "Slab",
+            "input_size": 0, "heap_bytes": heap, "edges": 1, "cost": 1, "time": time})
+        };
+        serde_json::from_value(serde_json::json!({
+            "method": "Slab::shrink_to_fit", "type": "Slab", "oracle": "asymptotic",
+            "strategy": "astar", "seed": 1, "metric": "cost", "verdict": "no-bottleneck",
+            "reason": "", "expected": null, "empirical": null, "fit_error": null, "ratio": null,
+            "best": null, "others": [], "points": [], "points_from": points_from,
+            "stats": serde_json::to_value(crate::search::Stats::default()).unwrap(),
+            "tree": {"nodes": 1, "depth_histogram": [1], "learning_top": []},
+            "confirmation": {"reps": 30, "warmup": 5, "method": "", "unconfirmed": [],
+                "confirmed": [{"rank": 1, "kind": "sweep", "a": arm("largest", 262184),
+                    "b": arm("smallest", 8232), "cost_ratio": 1.0, "time_ratio": 1.0,
+                    "p_value": 1.0, "significant": false, "failed_runs": 0}]}
+        }))
+        .expect("a minimal report")
+    }
+
+    #[test]
+    fn a_sweep_confirmation_names_sizes_in_the_measure_the_points_use() {
+        let heap = render_confirmation(&confirmed("sweep-heap-bytes"));
+        assert!(
+            heap.contains("largest input (262184 heap bytes)")
+                && heap.contains("smallest (8232 heap bytes)"),
+            "{heap}"
+        );
+        let size = render_confirmation(&confirmed("sweep"));
+        assert!(size.contains("largest input (size 0)"), "{size}");
+    }
 }
