@@ -482,8 +482,12 @@ pub fn doc_text(attrs: &[Attribute]) -> String {
 pub fn documented_class(doc: &str) -> Option<String> {
     let mut best: Option<crate::oracle::fit::Class> = None;
     let mut unparsed = false;
-    // A tight bound (rpds: "Θ(log n)") bounds from above too.
-    let doc = doc.replace("Θ(", "O(");
+    // A tight bound (rpds: "Θ(log n)") bounds from above too; an italic O ("*O*(*N*)",
+    // circular-buffer) is the plain one.
+    let doc = doc
+        .replace("Θ(", "O(")
+        .replace("*O*(", "O(")
+        .replace("_O_(", "O(");
     let mut rest = doc.as_str();
     while let Some(i) = rest.find("O(") {
         let after = &rest[i + 2..];
@@ -503,7 +507,8 @@ pub fn documented_class(doc: &str) -> Option<String> {
             .chars()
             .filter(|c| !matches!(c, '[' | ']' | '`'))
             .collect();
-        let inner = inner.trim();
+        // An italic variable ("*O*(*N*)") is the variable.
+        let inner = inner.trim().trim_matches('*');
         let before_ok = i == 0
             || !rest[..i]
                 .chars()
@@ -533,9 +538,16 @@ pub fn documented_class(doc: &str) -> Option<String> {
             unparsed = true;
         }
         if before_ok && !space {
-            let class = [inner.to_string(), single_variable_as_n(inner)]
-                .iter()
-                .find_map(|candidate| crate::oracle::fit::Class::parse(&format!("O({candidate})")));
+            // A size named by its method ("O(len())", "O(self.len())", arraydeque) is that
+            // variable.
+            let called = inner.replace("self.", "").replace("()", "");
+            let class = [
+                inner.to_string(),
+                single_variable_as_n(inner),
+                single_variable_as_n(&called),
+            ]
+            .iter()
+            .find_map(|candidate| crate::oracle::fit::Class::parse(&format!("O({candidate})")));
             match class {
                 Some(c) => best = best.max(Some(c)),
                 // A cost in several variables (indexmap's "O(m n + n log n + c) time"): no
@@ -665,6 +677,12 @@ mod tests {
         assert_eq!(c("Takes O(len) time"), Some("O(n)".into()));
         assert_eq!(c("Takes O([`len`]) time."), Some("O(n)".into()));
         assert_eq!(c("Takes O(`n`) time."), Some("O(n)".into()));
+        assert_eq!(
+            c("Takes `O(len())` time and no extra space."),
+            Some("O(n)".into())
+        );
+        assert_eq!(c("Runs in O(self.len()) time."), Some("O(n)".into()));
+        assert_eq!(c("this method takes *O*(*N*) time"), Some("O(n)".into()));
         assert_eq!(c("Costs O(n*m)."), None);
         assert_eq!(c("worst case O(n²)"), Some("O(n^2)".into()));
         assert_eq!(c("O(n log n) comparisons"), Some("O(n log n)".into()));
