@@ -505,16 +505,56 @@ fn other_instantiation(
             .collect(),
         _ => Vec::new(),
     };
+    // What the harness instantiates each parameter with, in order.
+    let chosen: Vec<Option<&String>> = g
+        .params
+        .iter()
+        .filter_map(|p| match p {
+            GenericParam::Type(t) => Some(subst.get(&t.ident.to_string())),
+            GenericParam::Const(c) => Some(subst.get(&c.ident.to_string())),
+            GenericParam::Lifetime(_) => None,
+        })
+        .collect();
     let generic = args.len() <= omitted.len()
         && omitted[args.len()..].iter().all(|o| *o)
-        && args.iter().all(|a| match a {
-            syn::GenericArgument::Type(Type::Path(p)) => p
-                .path
-                .get_ident()
-                .is_some_and(|i| own.contains(&i.to_string())),
+        && args.iter().zip(&chosen).all(|(a, chosen)| match a {
+            syn::GenericArgument::Type(Type::Path(p)) => {
+                p.path
+                    .get_ident()
+                    .is_some_and(|i| own.contains(&i.to_string()))
+                    // The very type the harness chose (arraydeque's
+                    // `impl ArrayDeque<T, CAP, Saturating>`, the declared default behaviour).
+                    || chosen.is_some_and(|c| same_type_path(&p.path, c))
+            }
             _ => false,
         });
     (!generic).then(|| imp.self_ty.to_token_stream().to_string().replace(' ', ""))
+}
+
+/// Whether `path` (as an impl block writes it) names `chosen`, a type the harness writes with
+/// the crate's path (`arraydeque::Saturating` for `Saturating`): the same segments at the
+/// end, and a plain type, not an instantiation or a harness stand-in.
+fn same_type_path(path: &syn::Path, chosen: &str) -> bool {
+    if chosen == OMITTED
+        || chosen.contains('<')
+        || path.segments.iter().any(|s| !s.arguments.is_none())
+    {
+        return false;
+    }
+    let written: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let chosen: Vec<&str> = chosen.split("::").collect();
+    // `crate::x::T` is the crate's own path; compare what follows it.
+    let written: Vec<&str> = written
+        .iter()
+        .map(String::as_str)
+        .skip_while(|s| *s == "crate" || *s == "self" || *s == "super")
+        .collect();
+    if written.is_empty() || chosen[0].is_empty() {
+        return false;
+    }
+    // A crate path ending in the written one, or the same integer (`impl Foo<u32>`).
+    (chosen.len() > written.len() && chosen.ends_with(&written))
+        || (chosen == written && MODEL_INTS.contains(&chosen[0]))
 }
 
 /// The public methods (functions with a `self` receiver) of a type's inherent impls.
