@@ -124,6 +124,9 @@ pub struct TypeReg {
     pub rust: String,
     /// `use` path needed for `rust` (None when `rust` is a full path).
     pub import: Option<String>,
+    /// `use` paths of the crate's traits whose methods are registered (called as methods,
+    /// they must be in scope).
+    pub traits: Vec<String>,
     /// Registry name when it must differ from `rust` (same ident in two modules).
     pub name: Option<String>,
     /// The spec prefix users type (`Stack`, or `a::Stack` for duplicates).
@@ -300,6 +303,16 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
             ident: t.ident.clone(),
             rust: rust.clone(),
             import,
+            traits: t
+                .traits
+                .iter()
+                .map(|p| {
+                    std::iter::once(lib.to_string())
+                        .chain(p.iter().cloned())
+                        .collect::<Vec<_>>()
+                        .join("::")
+                })
+                .collect(),
             name: duplicate.then(|| registry_name.clone()),
             path: path.clone(),
             doc: t.doc.clone(),

@@ -27,6 +27,9 @@ pub struct FoundType {
     pub doc: String,
     /// For an enum, each variant holding one value: (variant, identifier of its type).
     pub variants: Vec<(String, String)>,
+    /// Paths (from the crate root) of the crate's public traits whose methods `impls` holds
+    /// (see [`trait_methods`]): the harness imports them to call those methods.
+    pub traits: Vec<Vec<String>>,
 }
 
 /// Every public type found, in source order.
@@ -62,6 +65,8 @@ struct Found<'f> {
     reexports: Vec<Reexport>,
     array_traits: super::storage::ArrayTraits,
     int_traits: super::int_traits::IntTraits,
+    /// The crate's public traits (as types, for their public paths) and their items.
+    traits: Vec<(FoundType, syn::ItemTrait)>,
 }
 
 /// Scans the crate whose library root is `lib_rs`, with `features` enabled.
@@ -73,6 +78,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         reexports: Vec::new(),
         array_traits: Default::default(),
         int_traits: Default::default(),
+        traits: Vec::new(),
     };
     walk(lib_rs, &[], true, true, &mut f)?;
     let Found {
@@ -81,9 +87,13 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         reexports,
         mut array_traits,
         int_traits,
+        traits,
         ..
     } = f;
     resolve_reexports(&mut types, &reexports);
+    let (mut trait_types, trait_items): (Vec<FoundType>, Vec<syn::ItemTrait>) =
+        traits.into_iter().unzip();
+    resolve_reexports(&mut trait_types, &reexports);
     let mut iterators = HashSet::new();
     for (in_module, i) in impls {
         if let Some((tr, assoc, any_len)) = super::storage::from_impl(&i) {
@@ -117,6 +127,17 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
                 t.implements_default = true;
             } else if tr.is_none() {
                 t.impls.push(i.clone());
+            } else if let Some(k) = trait_types
+                .iter()
+                .position(|d| d.reachable && Some(&d.ident) == tr.as_ref())
+            {
+                // The crate's own public trait: its methods are the type's API too.
+                if let Some(imp) = trait_methods(&i, &trait_items[k]) {
+                    t.impls.push(imp);
+                    if !t.traits.contains(&trait_types[k].public_path) {
+                        t.traits.push(trait_types[k].public_path.clone());
+                    }
+                }
             }
         }
     }
@@ -126,6 +147,106 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         array_traits,
         int_traits,
     })
+}
+
+/// The methods a crate's trait gives a type, as an inherent impl would declare them:
+/// ringbuffer's whole API is `RingBuffer<T>`'s (`push`, `dequeue`, `get`...), implemented
+/// by each buffer type, and a caller reaches it by importing the trait. Each of the
+/// trait's functions (required or provided) is public with the trait's doc, its own doc in
+/// the impl added; the trait's type parameters become the impl's arguments (`impl
+/// Trait<u32> for T`: the trait's `X` is `u32`). `None` when they cannot be matched.
+pub fn trait_methods(imp: &syn::ItemImpl, tr: &syn::ItemTrait) -> Option<syn::ItemImpl> {
+    use quote::ToTokens;
+    let (path, _) = imp.trait_.as_ref()?;
+    let params: Vec<String> = tr
+        .generics
+        .params
+        .iter()
+        .filter_map(|p| match p {
+            syn::GenericParam::Type(t) => Some(t.ident.to_string()),
+            syn::GenericParam::Const(c) => Some(c.ident.to_string()),
+            syn::GenericParam::Lifetime(_) => None,
+        })
+        .collect();
+    let args: Vec<proc_macro2::TokenStream> = match &path.segments.last()?.arguments {
+        syn::PathArguments::AngleBracketed(a) => a
+            .args
+            .iter()
+            .filter(|a| !matches!(a, syn::GenericArgument::Lifetime(_)))
+            .map(|a| a.to_token_stream())
+            .collect(),
+        syn::PathArguments::None => Vec::new(),
+        syn::PathArguments::Parenthesized(_) => return None,
+    };
+    if args.len() != params.len() {
+        return None;
+    }
+    let subst: HashMap<String, proc_macro2::TokenStream> = params.into_iter().zip(args).collect();
+    let own_docs: HashMap<String, Vec<Attribute>> = imp
+        .items
+        .iter()
+        .filter_map(|it| match it {
+            syn::ImplItem::Fn(f) => Some((
+                f.sig.ident.to_string(),
+                f.attrs
+                    .iter()
+                    .filter(|a| a.path().is_ident("doc"))
+                    .cloned()
+                    .collect(),
+            )),
+            _ => None,
+        })
+        .collect();
+    let mut out = imp.clone();
+    out.trait_ = None;
+    out.items = Vec::new();
+    for it in &tr.items {
+        let syn::TraitItem::Fn(f) = it else { continue };
+        let sig = replace_idents(f.sig.to_token_stream(), &subst);
+        let Ok(sig) = syn::parse2::<syn::Signature>(sig) else {
+            continue;
+        };
+        let mut attrs = f.attrs.clone();
+        attrs.extend(
+            own_docs
+                .get(&f.sig.ident.to_string())
+                .cloned()
+                .unwrap_or_default(),
+        );
+        out.items.push(syn::ImplItem::Fn(syn::ImplItemFn {
+            attrs,
+            vis: syn::parse_quote!(pub),
+            modifiers: Default::default(),
+            sig,
+            block: syn::parse_quote!({}),
+        }));
+    }
+    Some(out)
+}
+
+/// `tokens` with each identifier `subst` names replaced by its tokens.
+fn replace_idents(
+    tokens: proc_macro2::TokenStream,
+    subst: &HashMap<String, proc_macro2::TokenStream>,
+) -> proc_macro2::TokenStream {
+    use proc_macro2::{Group, TokenTree};
+    tokens
+        .into_iter()
+        .flat_map(|tt| -> Vec<TokenTree> {
+            match tt {
+                TokenTree::Ident(i) => match subst.get(&i.to_string()) {
+                    Some(r) => r.clone().into_iter().collect(),
+                    None => vec![TokenTree::Ident(i)],
+                },
+                TokenTree::Group(g) => {
+                    let mut n = Group::new(g.delimiter(), replace_idents(g.stream(), subst));
+                    n.set_span(g.span());
+                    vec![TokenTree::Group(n)]
+                }
+                other => vec![other],
+            }
+        })
+        .collect()
 }
 
 /// Makes types reachable through `pub use` (chains of them too) and names each by its
@@ -258,6 +379,15 @@ fn items(
                     .collect();
                 f.types.push(t)
             }
+            Item::Trait(tr) if is_pub(&tr.vis) => {
+                let mut tr = tr.clone();
+                tr.items.retain(|it| match it {
+                    syn::TraitItem::Fn(func) => super::cfg::active(&func.attrs, f.features),
+                    _ => true,
+                });
+                let t = found(&tr.ident, module, reachable, &tr.generics, &tr.attrs);
+                f.traits.push((t, tr));
+            }
             Item::Impl(i) => {
                 // Items switched off by `#[cfg]` are not part of this build's API.
                 let mut i = i.clone();
@@ -369,6 +499,7 @@ fn found(
         implements_default: false,
         doc: doc_text(attrs),
         variants: Vec::new(),
+        traits: Vec::new(),
     }
 }
 

@@ -34,3 +34,64 @@ fn an_impl_for_the_instantiation_the_harness_chose_registers() {
         "{text}"
     );
 }
+
+/// ringbuffer's API is its trait `RingBuffer<T>` (re-exported from a private module),
+/// implemented by each buffer type: the trait's methods, required and provided, register on
+/// each type with the trait's docs, and the harness imports the trait. A trait of the crate
+/// that is not public, and std's traits, add nothing.
+#[test]
+fn methods_of_the_crates_own_trait_register_on_its_types() {
+    let lib = r#"
+        mod trait_def;
+        pub use trait_def::RingBuffer;
+        trait Hidden { fn secret(&self); }
+        pub struct AllocRingBuffer<T> { v: Vec<T> }
+        impl<T> AllocRingBuffer<T> {
+            pub fn new(capacity: usize) -> Self { AllocRingBuffer { v: Vec::new() } }
+        }
+        impl<T> RingBuffer<T> for AllocRingBuffer<T> {
+            fn len(&self) -> usize { self.v.len() }
+            /// Pushes to the back.
+            fn enqueue(&mut self, value: T) -> Option<T> { None }
+        }
+        impl<T> Hidden for AllocRingBuffer<T> { fn secret(&self) {} }
+        impl<T> Clone for AllocRingBuffer<T> { fn clone(&self) -> Self { todo!() } }
+        pub struct Bytes { v: Vec<u8> }
+        impl Bytes { pub fn new() -> Self { Bytes { v: Vec::new() } } }
+        impl RingBuffer<u8> for Bytes {
+            fn len(&self) -> usize { self.v.len() }
+            fn enqueue(&mut self, value: u8) -> Option<u8> { None }
+        }
+    "#;
+    let def = r#"
+        pub trait RingBuffer<T> {
+            fn len(&self) -> usize;
+            /// Runs in O(1).
+            fn enqueue(&mut self, value: T) -> Option<T>;
+            /// Runs in O(n).
+            fn contains(&self, elem: &T) -> bool where T: PartialEq { false }
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib), ("trait_def.rs", def)], &[]);
+    assert!(text.contains("use demo::RingBuffer as _;"), "{text}");
+    assert!(
+        text.contains(r#"imports: ["demo::AllocRingBuffer", "demo::RingBuffer", "#),
+        "{text}"
+    );
+    assert!(text.contains("size: [|v| v.len() as u64]"), "{text}");
+    assert!(
+        text.contains(r#"enqueue(mut self, value: val Key) ["O(1)"];"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"contains(ref self, elem: ref Key) -> bool ["O(n)"];"#),
+        "{text}"
+    );
+    // The trait's parameter is the impl's argument on `Bytes`.
+    assert!(
+        text.contains(r#"enqueue(mut self, value: copy u8) ["O(1)"];"#),
+        "{text}"
+    );
+    assert!(!text.contains("secret"), "{text}");
+    assert!(!text.contains("clone(ref self)"), "{text}");
+}
