@@ -39,7 +39,7 @@ pub(super) fn integers_meet(b: &str) -> bool {
 /// registration omits it, so the compiler supplies the default.
 pub(super) const OMITTED: &str = "_";
 /// Primitive types the program model has literals for.
-const MODEL_INTS: &[&str] = &["u8", "u32", "u64", "usize", "i32", "i64"];
+pub(super) const MODEL_INTS: &[&str] = &["u8", "u32", "u64", "usize", "i32", "i64"];
 
 /// One registration parameter.
 #[derive(Clone, Debug)]
@@ -826,8 +826,17 @@ impl Ctx<'_> {
                 continue;
             }
             // `R: RangeBounds<usize>` (or of another integer, or of the key): `start..end`.
+            // `R: Borrow<Range<K>>` (rangemap's `overlapping`) takes a `Range<K>` itself.
             let ranged = names.iter().find_map(|b| {
-                let inner = b.strip_prefix("RangeBounds<")?.strip_suffix('>')?;
+                let inner = b
+                    .strip_prefix("RangeBounds<")
+                    .and_then(|i| i.strip_suffix('>'))
+                    .or_else(|| {
+                        let i = b.strip_prefix("Borrow<")?.strip_suffix('>')?;
+                        let i = i.strip_prefix("std::ops::").unwrap_or(i);
+                        let i = i.strip_prefix("core::ops::").unwrap_or(i);
+                        i.strip_prefix("Range<")?.strip_suffix('>')
+                    })?;
                 if MODEL_INTS.contains(&inner) {
                     return Some(inner.to_string());
                 }
@@ -1023,6 +1032,9 @@ impl Ctx<'_> {
             return array(self, name, a, vecs);
         }
         if let Some(p) = super::compound::non_zero(name, t) {
+            return Ok(p);
+        }
+        if let Some(p) = super::compound::concrete_range(name, t, &|t| self.resolve(t)) {
             return Ok(p);
         }
         match t {

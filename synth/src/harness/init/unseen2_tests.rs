@@ -95,3 +95,38 @@ fn methods_of_the_crates_own_trait_register_on_its_types() {
     assert!(!text.contains("secret"), "{text}");
     assert!(!text.contains("clone(ref self)"), "{text}");
 }
+
+/// rangemap's `RangeMap<K, V>` takes ranges of its key as values (`insert(Range<K>, V)`),
+/// references (`overlaps(&Range<K>)`), inclusive ones, and `R: Borrow<Range<K>>`: each is
+/// `start..end` (`..=`) of two program values.
+#[test]
+fn range_typed_parameters_are_built_from_two_values() {
+    let lib = r#"
+        use std::ops::{Range, RangeInclusive};
+        use core::borrow::Borrow;
+        pub struct RangeMap<K, V> { v: Vec<(Range<K>, V)> }
+        impl<K: Ord + Clone, V: Eq + Clone> RangeMap<K, V> {
+            pub fn new() -> Self { RangeMap { v: Vec::new() } }
+            pub fn insert(&mut self, range: Range<K>, value: V) {}
+            pub fn overlaps(&self, range: &Range<K>) -> bool { false }
+            pub fn remove_inclusive(&mut self, range: std::ops::RangeInclusive<K>) {}
+            pub fn overlapping<R: Borrow<Range<K>>>(&self, range: R) -> usize { 0 }
+            pub fn span(&self, r: Range<usize>) -> usize { 0 }
+            pub fn strings(&self, r: Range<String>) -> usize { 0 }
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    for call in [
+        "insert(mut self, range: val Key, range_end: val Key, value: val Key)",
+        "overlaps(ref self, range: val Key, range_end: val Key)",
+        "remove_inclusive(mut self, range: val Key, range_end: val Key)",
+        "overlapping(ref self, range: val Key, range_end: val Key)",
+        "span(ref self, r: copy usize, r_end: copy usize)",
+    ] {
+        assert!(text.contains(call), "{call}\n{text}");
+    }
+    assert!(text.contains("{range}..{range_end}"), "{text}");
+    assert!(text.contains("&({range}..{range_end})"), "{text}");
+    assert!(text.contains("{range}..={range_end}"), "{text}");
+    assert!(text.contains("// skipped: RangeMap::strings"), "{text}");
+}
