@@ -201,10 +201,11 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
         Option<String>,
         String,
         bool,
+        Option<&FoundType>,
     )> = Vec::new();
     let named = default_paths(lib, scan);
     for t in scan.types.iter().filter(|t| t.reachable) {
-        let subst = match instantiate(
+        let (subst, alias) = match instantiate(
             &t.generics,
             t.impls.iter().map(|i| &i.generics),
             false,
@@ -212,12 +213,15 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
             &scan.array_traits,
             &scan.int_traits,
         ) {
-            Ok(s) => s,
-            Err(reason) => {
-                model.unregistered_methods += method_count(t);
-                model.skipped_types.push((t.public_path.join("::"), reason));
-                continue;
-            }
+            Ok(s) => (s, None),
+            Err(reason) => match through_alias(t, scan, &named) {
+                Some((s, a)) => (s, Some(a)),
+                None => {
+                    model.unregistered_methods += method_count(t);
+                    model.skipped_types.push((t.public_path.join("::"), reason));
+                    continue;
+                }
+            },
         };
         let args: Vec<String> = t
             .generics
@@ -235,13 +239,22 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
         } else {
             format!("<{}>", args.join(","))
         };
-        let duplicate = counts.get(&t.ident).copied().unwrap_or(0) > 1;
+        let named_by = alias.as_ref().map_or(t, |(a, _)| *a);
+        let generic = match &alias {
+            Some((_, g)) => g.clone(),
+            None => generic,
+        };
+        let duplicate = alias.is_none() && counts.get(&t.ident).copied().unwrap_or(0) > 1;
         let full = std::iter::once(lib.to_string())
-            .chain(t.public_path.iter().cloned())
+            .chain(named_by.public_path.iter().cloned())
             .collect::<Vec<_>>()
             .join("::");
         // A `pub use ... as Alias` names the type by its alias.
-        let shown = t.public_path.last().cloned().unwrap_or(t.ident.clone());
+        let shown = named_by
+            .public_path
+            .last()
+            .cloned()
+            .unwrap_or(named_by.ident.clone());
         let (rust, import, name) = if duplicate {
             let rel = t.public_path.join("::");
             (
@@ -259,7 +272,15 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
             // both registered under module-qualified names, which parameters refuse.
             regs.insert(t.ident.clone(), (registry_name.clone(), rust.clone()));
         }
-        chosen.push((t, subst, rust, import, registry_name, registers));
+        chosen.push((
+            t,
+            subst,
+            rust,
+            import,
+            registry_name,
+            registers,
+            alias.map(|(a, _)| a),
+        ));
     }
     let mut fn_names: HashMap<String, usize> = HashMap::new();
     let no_closures = HashMap::new();
@@ -291,12 +312,17 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
         })
         .collect();
     let mut chained: BTreeSet<(String, String)> = BTreeSet::new();
-    for (t, subst, rust, import, registry_name, registers) in chosen {
-        let duplicate = counts.get(&t.ident).copied().unwrap_or(0) > 1;
+    for (t, subst, rust, import, registry_name, registers, alias) in chosen {
+        let duplicate = alias.is_none() && counts.get(&t.ident).copied().unwrap_or(0) > 1;
+        let named_by = alias.unwrap_or(t);
         let path = if duplicate {
             t.public_path.join("::")
         } else {
-            t.public_path.last().cloned().unwrap_or(t.ident.clone())
+            named_by
+                .public_path
+                .last()
+                .cloned()
+                .unwrap_or(named_by.ident.clone())
         };
         let mut reg = TypeReg {
             fn_name: unique_fn_name(&snake(&path), &mut fn_names),
@@ -315,7 +341,11 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
                 .collect(),
             name: duplicate.then(|| registry_name.clone()),
             path: path.clone(),
-            doc: t.doc.clone(),
+            doc: if named_by.doc.is_empty() {
+                t.doc.clone()
+            } else {
+                named_by.doc.clone()
+            },
             size_method: None,
             ctors: Vec::new(),
             methods: Vec::new(),
@@ -453,6 +483,83 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
     model.unregistered_methods -= chained.len().min(model.unregistered_methods);
     model.chained = chained.len();
     model
+}
+
+/// A public alias that fills what init cannot (stable-vec's `pub type StableVec<T> =
+/// StableVecFacade<T, DefaultCore<T>>`, whose `C: Core<T>` no key or integer implements):
+/// the type registers under the alias's name, the alias's parameters instantiated as a type's
+/// are. The type's own parameters are the alias's arguments: one naming an alias parameter
+/// takes its instantiation, any other is fixed by the alias and is not a program value.
+/// `(subst, the alias's generic arguments)` and the alias; `None` when no alias fits.
+fn through_alias<'s>(
+    t: &FoundType,
+    scan: &'s Scan,
+    named: &HashMap<String, String>,
+) -> Option<(HashMap<String, String>, (&'s FoundType, String))> {
+    scan.aliases
+        .iter()
+        .filter(|(a, _)| a.reachable)
+        .find_map(|(a, target)| {
+            let Type::Path(tp) = target else { return None };
+            let seg = tp.path.segments.last()?;
+            if seg.ident != t.ident || tp.qself.is_some() {
+                return None;
+            }
+            let own = instantiate(
+                &a.generics,
+                std::iter::empty(),
+                false,
+                named,
+                &scan.array_traits,
+                &scan.int_traits,
+            )
+            .ok()?;
+            let args: Vec<String> = match &seg.arguments {
+                syn::PathArguments::AngleBracketed(x) => x
+                    .args
+                    .iter()
+                    .filter(|a| !matches!(a, syn::GenericArgument::Lifetime(_)))
+                    .map(|a| a.to_token_stream().to_string())
+                    .collect(),
+                _ => Vec::new(),
+            };
+            let params: Vec<String> = t
+                .generics
+                .params
+                .iter()
+                .filter_map(|p| match p {
+                    GenericParam::Type(tp) => Some(tp.ident.to_string()),
+                    GenericParam::Const(c) => Some(c.ident.to_string()),
+                    GenericParam::Lifetime(_) => None,
+                })
+                .collect();
+            let mut subst = HashMap::new();
+            for (k, p) in params.iter().enumerate() {
+                let v = args
+                    .get(k)
+                    .and_then(|a| own.get(a.trim()))
+                    .cloned()
+                    .unwrap_or_else(|| OMITTED.to_string());
+                subst.insert(p.clone(), v);
+            }
+            let shown: Vec<String> = a
+                .generics
+                .params
+                .iter()
+                .filter_map(|p| match p {
+                    GenericParam::Type(tp) => own.get(&tp.ident.to_string()).cloned(),
+                    GenericParam::Const(c) => own.get(&c.ident.to_string()).cloned(),
+                    GenericParam::Lifetime(_) => None,
+                })
+                .filter(|v| v != OMITTED)
+                .collect();
+            let generic = if shown.is_empty() {
+                String::new()
+            } else {
+                format!("<{}>", shown.join(","))
+            };
+            Some((subst, (a, generic)))
+        })
 }
 
 /// How good a measure of an instance's size a method is, lower first: `len()`, `size()`,

@@ -43,6 +43,10 @@ pub struct Scan {
     pub array_traits: super::storage::ArrayTraits,
     /// Traits of the crate implemented for `u64` (see [`int_traits`](super::int_traits)).
     pub int_traits: super::int_traits::IntTraits,
+    /// The crate's public type aliases (`pub type StableVec<T> = StableVecFacade<T,
+    /// DefaultCore<T>>`): the alias (its generics, path, doc) and the aliased type. A type
+    /// whose parameter init cannot fill registers through an alias that fills it.
+    pub aliases: Vec<(FoundType, syn::Type)>,
 }
 
 /// A `pub use`: `module` re-exports the item `target` (an absolute
@@ -67,6 +71,7 @@ struct Found<'f> {
     int_traits: super::int_traits::IntTraits,
     /// The crate's public traits (as types, for their public paths) and their items.
     traits: Vec<(FoundType, syn::ItemTrait)>,
+    aliases: Vec<(FoundType, syn::Type)>,
 }
 
 /// Scans the crate whose library root is `lib_rs`, with `features` enabled.
@@ -79,6 +84,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         array_traits: Default::default(),
         int_traits: Default::default(),
         traits: Vec::new(),
+        aliases: Vec::new(),
     };
     walk(lib_rs, &[], true, true, &mut f)?;
     let Found {
@@ -88,8 +94,12 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         mut array_traits,
         int_traits,
         traits,
+        aliases,
         ..
     } = f;
+    let (mut alias_types, alias_targets): (Vec<FoundType>, Vec<syn::Type>) =
+        aliases.into_iter().unzip();
+    resolve_reexports(&mut alias_types, &reexports);
     resolve_reexports(&mut types, &reexports);
     let (mut trait_types, trait_items): (Vec<FoundType>, Vec<syn::ItemTrait>) =
         traits.into_iter().unzip();
@@ -146,6 +156,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         iterators,
         array_traits,
         int_traits,
+        aliases: alias_types.into_iter().zip(alias_targets).collect(),
     })
 }
 
@@ -378,6 +389,10 @@ fn items(
                     })
                     .collect();
                 f.types.push(t)
+            }
+            Item::Type(ty) if is_pub(&ty.vis) => {
+                let t = found(&ty.ident, module, reachable, &ty.generics, &ty.attrs);
+                f.aliases.push((t, (*ty.ty).clone()));
             }
             Item::Trait(tr) if is_pub(&tr.vis) => {
                 let mut tr = tr.clone();

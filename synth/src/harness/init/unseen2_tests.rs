@@ -130,3 +130,51 @@ fn range_typed_parameters_are_built_from_two_values() {
     assert!(text.contains("{range}..={range_end}"), "{text}");
     assert!(text.contains("// skipped: RangeMap::strings"), "{text}");
 }
+
+/// stable-vec's `StableVecFacade<T, C: Core<T>>` has a core parameter no key or integer
+/// implements; the crate's public alias `StableVec<T> = StableVecFacade<T, DefaultCore<T>>`
+/// fixes it. The type registers under the alias (`StableVec<Key>`), its methods with it;
+/// a method taking the fixed parameter is skipped.
+#[test]
+fn a_type_registers_through_a_public_alias_that_fixes_its_parameter() {
+    let lib = r#"
+        pub trait Core<T> { fn cap(&self) -> usize; }
+        pub struct BitVecCore<T> { v: Vec<T> }
+        impl<T> Core<T> for BitVecCore<T> { fn cap(&self) -> usize { 0 } }
+        pub type DefaultCore<T> = BitVecCore<T>;
+        /// A vector whose indices stay stable.
+        pub type StableVec<T> = StableVecFacade<T, DefaultCore<T>>;
+        pub struct StableVecFacade<T, C: Core<T>> { core: C, t: std::marker::PhantomData<T> }
+        impl<T, C: Core<T>> StableVecFacade<T, C> {
+            pub fn new() -> Self { todo!() }
+            pub fn num_elements(&self) -> usize { 0 }
+            /// Runs in O(1).
+            pub fn push(&mut self, elem: T) -> usize { 0 }
+            pub fn from_core(core: C) -> Self { todo!() }
+            pub fn set_core(&mut self, core: C) {}
+            pub fn copied(&self) -> StableVecFacade<T, C> { todo!() }
+        }
+    "#;
+    let (m, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(text.contains("use demo::StableVec;"), "{text}");
+    assert!(
+        text.contains("pub fn stable_vec() -> StableVec<Key> {"),
+        "{text}"
+    );
+    assert!(text.contains(r#"path: "StableVec","#), "{text}");
+    assert!(text.contains("new() => <StableVec<Key>>::new();"), "{text}");
+    assert!(
+        text.contains(r#"push(mut self, elem: val Key) -> usize ["O(1)"];"#),
+        "{text}"
+    );
+    assert!(
+        text.contains("copied(ref self) -> StableVec<Key>;"),
+        "{text}"
+    );
+    assert!(text.contains("// skipped: StableVec::set_core"), "{text}");
+    assert!(
+        !m.skipped_types.iter().any(|(t, _)| t == "StableVecFacade"),
+        "{:?}",
+        m.skipped_types
+    );
+}
