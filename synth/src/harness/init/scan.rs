@@ -105,6 +105,8 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         traits.into_iter().unzip();
     resolve_reexports(&mut trait_types, &reexports);
     let mut iterators = HashSet::new();
+    let mut derefs: Vec<(String, Vec<String>, syn::ItemImpl)> = Vec::new();
+    let mut deref_muts: HashSet<(String, Vec<String>)> = HashSet::new();
     for (in_module, i) in impls {
         if let Some((tr, assoc, any_len)) = super::storage::from_impl(&i) {
             super::storage::record(&mut array_traits, tr, assoc, any_len);
@@ -135,6 +137,10 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         {
             if tr.as_deref() == Some("Default") {
                 t.implements_default = true;
+            } else if tr.as_deref() == Some("Deref") {
+                derefs.push((t.ident.clone(), t.module.clone(), i.clone()));
+            } else if tr.as_deref() == Some("DerefMut") {
+                deref_muts.insert((t.ident.clone(), t.module.clone()));
             } else if tr.is_none() {
                 t.impls.push(i.clone());
             } else if let Some(k) = trait_types
@@ -151,6 +157,37 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
             }
         }
     }
+    // Methods reached by auto-deref, after every impl is in place.
+    for (ident, module, imp) in derefs {
+        let mutable = deref_muts.contains(&(ident.clone(), module.clone()));
+        let Some(target) = deref_target(&imp) else {
+            continue;
+        };
+        let Some(x) = types.iter().find(|t| {
+            matches!(&target, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == t.ident))
+                && t.ident != ident
+        }) else {
+            continue;
+        };
+        let (added, traits): (Vec<syn::ItemImpl>, Vec<Vec<String>>) = (
+            x.impls
+                .iter()
+                .filter_map(|xi| deref_methods(&imp, &target, xi, mutable))
+                .collect(),
+            x.traits.clone(),
+        );
+        if let Some(t) = types
+            .iter_mut()
+            .find(|t| t.ident == ident && t.module == module)
+        {
+            t.impls.extend(added);
+            for tr in traits {
+                if !t.traits.contains(&tr) {
+                    t.traits.push(tr);
+                }
+            }
+        }
+    }
     Ok(Scan {
         types,
         iterators,
@@ -158,6 +195,82 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         int_traits,
         aliases: alias_types.into_iter().zip(alias_targets).collect(),
     })
+}
+
+/// `X<..>` of an `impl Deref for Y { type Target = X<..>; }`.
+fn deref_target(imp: &syn::ItemImpl) -> Option<syn::Type> {
+    imp.items.iter().find_map(|it| match it {
+        syn::ImplItem::Type(t) if t.ident == "Target" => Some(t.ty.clone()),
+        _ => None,
+    })
+}
+
+/// The methods of the crate's type `X` a type `Y` reaches by auto-deref (circular-buffer's
+/// `FixedCircularBuffer<T, N>` derefs to the unsized `CircularBuffer<T>`, which holds the
+/// whole API: `push_back`, `len`...), as an inherent impl of `Y` would declare them: `X`'s
+/// parameters become the `Target`'s arguments, and `Self` in a signature is `X` (not `Y`).
+/// `&mut self` methods need `DerefMut`; `self` by value cannot go through a reference.
+fn deref_methods(
+    deref: &syn::ItemImpl,
+    target: &syn::Type,
+    x_impl: &syn::ItemImpl,
+    mutable: bool,
+) -> Option<syn::ItemImpl> {
+    use quote::ToTokens;
+    let args = |t: &syn::Type| -> Option<Vec<proc_macro2::TokenStream>> {
+        let syn::Type::Path(p) = t else { return None };
+        Some(match &p.path.segments.last()?.arguments {
+            syn::PathArguments::AngleBracketed(a) => a
+                .args
+                .iter()
+                .filter(|a| !matches!(a, syn::GenericArgument::Lifetime(_)))
+                .map(|a| a.to_token_stream())
+                .collect(),
+            _ => Vec::new(),
+        })
+    };
+    let (written, given) = (args(&x_impl.self_ty)?, args(target)?);
+    if written.len() != given.len() {
+        return None;
+    }
+    let mut subst: HashMap<String, proc_macro2::TokenStream> = HashMap::new();
+    for (w, g) in written.iter().zip(&given) {
+        let w = w.to_string();
+        // `impl X<u8>` for a `Target = X<T>`: another instantiation, not reached.
+        if !x_impl.generics.params.iter().any(|p| match p {
+            syn::GenericParam::Type(t) => t.ident == w,
+            syn::GenericParam::Const(c) => c.ident == w,
+            syn::GenericParam::Lifetime(_) => false,
+        }) {
+            return None;
+        }
+        subst.insert(w, g.clone());
+    }
+    subst.insert("Self".into(), target.to_token_stream());
+    let mut out = deref.clone();
+    out.trait_ = None;
+    out.items = Vec::new();
+    for it in &x_impl.items {
+        let syn::ImplItem::Fn(f) = it else { continue };
+        let ok = match f.sig.receiver() {
+            None => false,
+            Some(r) => match &r.kind {
+                syn::ReceiverKind::Reference(_, _, m) => m.is_none() || mutable,
+                _ => false,
+            },
+        };
+        if !ok || !is_pub(&f.vis) {
+            continue;
+        }
+        let Ok(sig) =
+            syn::parse2::<syn::Signature>(replace_idents(f.sig.to_token_stream(), &subst))
+        else {
+            continue;
+        };
+        out.items
+            .push(syn::ImplItem::Fn(syn::ImplItemFn { sig, ..f.clone() }));
+    }
+    Some(out)
 }
 
 /// The methods a crate's trait gives a type, as an inherent impl would declare them:

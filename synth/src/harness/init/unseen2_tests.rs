@@ -178,3 +178,49 @@ fn a_type_registers_through_a_public_alias_that_fixes_its_parameter() {
         m.skipped_types
     );
 }
+
+/// circular-buffer's `FixedCircularBuffer<T, N>` derefs (mutably too) to the crate's
+/// unsized `CircularBuffer<T>`, which holds the API: its `&self`/`&mut self` methods
+/// register on the buffer (measured by its `len`), `Self` in their signatures is the target;
+/// through a `Deref` without `DerefMut`, `&mut self` methods are not reached.
+#[test]
+fn methods_reached_by_deref_to_a_crate_type_register() {
+    let lib = r#"
+        use std::ops::{Deref, DerefMut};
+        pub struct CircularBuffer<T> { v: [T] }
+        impl<T> CircularBuffer<T> {
+            pub fn len(&self) -> usize { 0 }
+            /// Runs in O(1).
+            pub fn push_back(&mut self, item: T) {}
+            pub fn same(&self, other: &Self) -> bool { false }
+        }
+        pub struct FixedCircularBuffer<T, const N: usize> { v: Vec<T> }
+        impl<T, const N: usize> FixedCircularBuffer<T, N> {
+            pub fn new() -> Self { FixedCircularBuffer { v: Vec::new() } }
+        }
+        impl<T, const N: usize> Deref for FixedCircularBuffer<T, N> {
+            type Target = CircularBuffer<T>;
+            fn deref(&self) -> &CircularBuffer<T> { todo!() }
+        }
+        impl<T, const N: usize> DerefMut for FixedCircularBuffer<T, N> {
+            fn deref_mut(&mut self) -> &mut CircularBuffer<T> { todo!() }
+        }
+        pub struct View<T> { v: Vec<T> }
+        impl<T> View<T> { pub fn new() -> Self { View { v: Vec::new() } } }
+        impl<T> Deref for View<T> {
+            type Target = CircularBuffer<T>;
+            fn deref(&self) -> &CircularBuffer<T> { todo!() }
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    let fixed = text.split("pub fn view()").next().unwrap();
+    assert!(fixed.contains("size: [|v| v.len() as u64]"), "{text}");
+    assert!(
+        fixed.contains(r#"push_back(mut self, item: val Key) ["O(1)"];"#),
+        "{text}"
+    );
+    assert!(!fixed.contains("same(ref self"), "{text}");
+    let view = text.split("pub fn view()").nth(1).unwrap();
+    assert!(view.contains("len(ref self) -> usize;"), "{text}");
+    assert!(!view.contains("push_back"), "{text}");
+}
