@@ -43,8 +43,8 @@ pub fn range(name: &str, elem: &str) -> Param {
 
 /// A parameter of a range type itself (rangemap's `insert(range: Range<K>, ..)`,
 /// `overlaps(&self, range: &RangeInclusive<K>)`), by value or by shared reference, of an
-/// integer or the key (as `resolve` names the element's model type): `name..name_end` or
-/// `name..=name_end`. `None` for any other type.
+/// integer or the key (as `resolve` names the element's model type): from the lower to the
+/// higher of two program values, `..` (one past it) or `..=`. `None` for any other type.
 pub fn concrete_range(
     name: &str,
     t: &syn::Type,
@@ -89,9 +89,22 @@ pub fn concrete_range(
     }
     let mut p = range(name, &elem);
     let end = format!("{name}_end");
+    // Never empty: the lower value starts it, the higher ends it (one past, for `..`).
+    // Methods taking a range type itself often refuse an empty one (rangemap's `insert`
+    // asserts `start < end`), which left them with no initial program.
+    let past = if op == ".." { ".saturating_add(1)" } else { "" };
+    let code = |a: &str, b: &str| {
+        if elem == "Key" {
+            format!(
+                "{{ let (s, e) = ({a}.get(), {b}.get()); Key::new(s.min(e)){op}Key::new(s.max(e){past}) }}"
+            )
+        } else {
+            format!("{a}.min({b}){op}{a}.max({b}){past}")
+        }
+    };
     let (rust, shown) = (
-        format!("{name}{op}{end}"),
-        format!("{{{name}}}{op}{{{end}}}"),
+        code(name, &end),
+        code(&format!("{{{name}}}"), &format!("{{{end}}}")),
     );
     p.expr = Some(if by_ref {
         (format!("&({rust})"), format!("&({shown})"))
