@@ -1401,8 +1401,15 @@ pub(super) fn instantiate<'a>(
                 }
             }
             GenericParam::Const(c) => {
+                // A `usize` without a default is a capacity in practice (arraydeque's
+                // `ArrayDeque<T, const CAP: usize>`, circular-buffer's `N`): it must exceed
+                // the largest size a sweep reaches, as inline storage does (see
+                // `storage::ANY_STORAGE_LEN`), or every sweep stops at it, inconclusive.
                 let default = match &c.default {
                     Some((_, syn::Expr::Lit(l))) => Some(l.lit.to_token_stream().to_string()),
+                    _ if c.ty.to_token_stream().to_string() == "usize" => {
+                        Some(super::storage::ANY_STORAGE_LEN.to_string())
+                    }
                     _ => None,
                 };
                 consts.push((c.ident.to_string(), default));
