@@ -774,9 +774,9 @@ pub fn documented_class(doc: &str) -> Option<String> {
                 .next_back()
                 .is_some_and(|c| c.is_alphanumeric() || c == '_');
         // "**O(n)** space", "O(1) extra memory": a bound on memory, not on time.
-        let following = after[end + 1..]
-            .trim_start_matches(|c: char| c == '*' || c == '_' || c.is_whitespace())
-            .to_lowercase();
+        let as_written = after[end + 1..]
+            .trim_start_matches(|c: char| c == '*' || c == '_' || c.is_whitespace());
+        let following = as_written.to_lowercase();
         let space = [
             "space",
             "extra space",
@@ -788,7 +788,10 @@ pub fn documented_class(doc: &str) -> Option<String> {
         .any(|w| following.starts_with(w));
         // "performance is O(1) when the element belongs at the back" (sorted-vec's `push`):
         // a best case, not a bound; the doc then states no class for every input.
-        let mut words = following.split_whitespace();
+        // A capitalized word starts the next sentence (keyed_priority_queue's doc lines
+        // "Average complexity is ***O(log n)***" / "If elements pushed in descending order,
+        // ..."), not a condition on this class.
+        let mut words = as_written.split_whitespace();
         let mut first = words.next().unwrap_or("");
         if ["time", "amortized", "performance"].contains(&first) {
             first = words.next().unwrap_or("");
@@ -964,6 +967,10 @@ mod tests {
             None
         );
         assert_eq!(c("O(1) time if the key is cached, else O(n)."), None);
+        assert_eq!(
+            c("Average complexity is ***O(log n)*** If elements pushed in descending order, amortized complexity is ***O(1)***."),
+            Some("O(log n)".into())
+        );
         assert_eq!(
             c("Computes in **O(m n + n log n + c)** time and **O(n)** space, where the function is **O(m)**."),
             None
