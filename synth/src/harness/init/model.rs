@@ -312,6 +312,7 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
         })
         .collect();
     let mut chained: BTreeSet<(String, String)> = BTreeSet::new();
+    let crate_table = super::scan::table_classes(&scan.crate_doc);
     for (t, subst, rust, import, registry_name, registers, alias) in chosen {
         let duplicate = alias.is_none() && counts.get(&t.ident).copied().unwrap_or(0) > 1;
         let named_by = alias.unwrap_or(t);
@@ -352,7 +353,13 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
             skipped: Vec::new(),
             skipped_not_methods: 0,
         };
-        let table = super::scan::table_classes(&t.doc);
+        let mut table = super::scan::table_classes(&named_by.doc);
+        for (m, c) in super::scan::table_classes(&t.doc)
+            .into_iter()
+            .chain(crate_table.clone())
+        {
+            table.entry(m).or_insert(c);
+        }
         let cx = Ctx {
             ty_ident: &t.ident,
             self_name: &registry_name,

@@ -43,6 +43,9 @@ pub struct Scan {
     pub array_traits: super::storage::ArrayTraits,
     /// Traits of the crate implemented for `u64` (see [`int_traits`](super::int_traits)).
     pub int_traits: super::int_traits::IntTraits,
+    /// The crate root's doc (`//!`): a complexity table there (scapegoat's) gives the classes
+    /// of every type's methods that neither their own doc nor their type's table gives.
+    pub crate_doc: String,
     /// The crate's public type aliases (`pub type StableVec<T> = StableVecFacade<T,
     /// DefaultCore<T>>`): the alias (its generics, path, doc) and the aliased type. A type
     /// whose parameter init cannot fill registers through an alias that fills it.
@@ -87,6 +90,11 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         aliases: Vec::new(),
     };
     walk(lib_rs, &[], true, true, &mut f)?;
+    let crate_doc = std::fs::read_to_string(lib_rs)
+        .ok()
+        .and_then(|t| syn::parse_file(&t).ok())
+        .map(|ast| doc_text(&ast.attrs))
+        .unwrap_or_default();
     let Found {
         mut types,
         impls,
@@ -194,6 +202,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         array_traits,
         int_traits,
         aliases: alias_types.into_iter().zip(alias_targets).collect(),
+        crate_doc,
     })
 }
 
@@ -838,9 +847,12 @@ pub fn table_classes(doc: &str) -> HashMap<String, String> {
         if cell.is_empty() {
             continue;
         }
+        let class = documented_class(cell).and_then(|c| crate::oracle::fit::Class::parse(&c));
         // A first cell naming methods: `` `name()` ``, `` `name(x)` `` (maybe followed by
-        // words), or several (`` `first()`/`last()`/`get()` ``).
-        if cell.starts_with('`') {
+        // words), several (`` `first()`/`last()`/`get()` ``), or one bare `` `name` ``
+        // (scapegoat: "| `get` | `O(log n)` | `O(log n)` |"). A class in code (`` `O(1)` ``)
+        // is a class, not a method `O`.
+        if cell.starts_with('`') && class.is_none() {
             let named: Vec<String> = cell
                 .split('`')
                 .skip(1)
@@ -849,12 +861,19 @@ pub fn table_classes(doc: &str) -> HashMap<String, String> {
                 .map(|(n, _)| n.trim().to_string())
                 .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_'))
                 .collect();
+            let bare = cell
+                .strip_prefix('`')
+                .and_then(|c| c.strip_suffix('`'))
+                .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_'));
             if !named.is_empty() {
                 methods = named;
                 continue;
             }
+            if let Some(n) = bare {
+                methods = vec![n.to_string()];
+                continue;
+            }
         }
-        let class = documented_class(cell).and_then(|c| crate::oracle::fit::Class::parse(&c));
         match class {
             Some(c) => {
                 for m in &methods {

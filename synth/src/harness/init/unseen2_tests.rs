@@ -240,3 +240,46 @@ fn methods_reached_by_deref_to_a_crate_type_register() {
     assert!(view.contains("len(ref self) -> usize;"), "{text}");
     assert!(!view.contains("push_back"), "{text}");
 }
+
+/// scapegoat documents its classes once, in a table of the crate root's doc, naming each
+/// method bare (`` `get` ``) with classes in code (`` `O(log n)` ``): they apply to every
+/// type's methods that their own docs leave without a class.
+#[test]
+fn a_crate_doc_table_gives_classes_to_every_type() {
+    let lib = r#"
+        /*!
+        Space complexity is always `O(n)`. Time complexity:
+
+        | Operation | Average Case | Worst Case |
+        | --- | --- | --- |
+        | `get` | `O(log n)` | `O(log n)` |
+        | `insert` | `O(log n)` | Amortized `O(log n)` |
+        | `first` | `O(1)` | `O(1)` |
+        */
+        pub struct SgMap<K, V> { v: Vec<(K, V)> }
+        impl<K: Ord, V> SgMap<K, V> {
+            pub fn new() -> Self { SgMap { v: Vec::new() } }
+            pub fn get(&self, k: &K) -> Option<&V> { None }
+            /// Runs in O(n).
+            pub fn first(&self) -> Option<&K> { None }
+            pub fn len(&self) -> usize { 0 }
+        }
+        pub struct SgSet<T> { v: Vec<T> }
+        impl<T: Ord> SgSet<T> {
+            pub fn new() -> Self { SgSet { v: Vec::new() } }
+            pub fn insert(&mut self, t: T) -> bool { false }
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(
+        text.contains(r#"get(ref self, k: ref Key) ["O(log n)"];"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"insert(mut self, t: val Key) -> bool ["O(log n)"];"#),
+        "{text}"
+    );
+    // The method's own doc wins.
+    assert!(text.contains(r#"first(ref self) ["O(n)"];"#), "{text}");
+    assert!(text.contains("len(ref self) -> usize;"), "{text}");
+}
