@@ -383,6 +383,13 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
                 chain: None,
             });
         }
+        // The type it derefs to has its methods registered directly: chains through methods
+        // returning it (circular-buffer's `as_mut_circular_buffer`, `leak`) would repeat
+        // each of them.
+        let mut own_borrowers = borrowers.clone();
+        if let Some(x) = &t.deref_target {
+            own_borrowers.remove(x);
+        }
         let mut seen: HashSet<String> = HashSet::new();
         // Methods of borrowing types this type's chains reach (counted if it registers).
         let mut reached: Vec<(String, String)> = Vec::new();
@@ -431,7 +438,7 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
                                 &t.module,
                                 &func,
                                 ret,
-                                &borrowers,
+                                &own_borrowers,
                                 &enums,
                                 &mut model.vecs,
                             );

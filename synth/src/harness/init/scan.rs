@@ -27,6 +27,9 @@ pub struct FoundType {
     pub doc: String,
     /// For an enum, each variant holding one value: (variant, identifier of its type).
     pub variants: Vec<(String, String)>,
+    /// The crate's type this one derefs to, whose methods `impls` holds (see
+    /// [`deref_methods`]).
+    pub deref_target: Option<String>,
     /// Paths (from the crate root) of the crate's public traits whose methods `impls` holds
     /// (see [`trait_methods`]): the harness imports them to call those methods.
     pub traits: Vec<Vec<String>>,
@@ -177,6 +180,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         }) else {
             continue;
         };
+        let x_ident = x.ident.clone();
         let (added, traits): (Vec<syn::ItemImpl>, Vec<Vec<String>>) = (
             x.impls
                 .iter()
@@ -189,6 +193,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
             .find(|t| t.ident == ident && t.module == module)
         {
             t.impls.extend(added);
+            t.deref_target = Some(x_ident);
             for tr in traits {
                 if !t.traits.contains(&tr) {
                     t.traits.push(tr);
@@ -636,6 +641,7 @@ fn found(
         implements_default: false,
         doc: doc_text(attrs),
         variants: Vec::new(),
+        deref_target: None,
         traits: Vec::new(),
     }
 }
