@@ -478,6 +478,28 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
             // Its own methods: methods of other types it chains to are counted with those.
             let own = reg.methods.iter().filter(|m| m.chain.is_none()).count();
             let methods = own + reg.skipped.len() - reg.skipped_not_methods;
+            // A type others deref to (circular-buffer's `CircularBuffer`): its methods are
+            // theirs, registered and counted there.
+            let derefers: Vec<String> = scan
+                .types
+                .iter()
+                .filter(|y| {
+                    y.reachable
+                        && y.deref_target.as_deref() == Some(t.ident.as_str())
+                        && registered.is_none_or(|r| r.contains(&y.ident))
+                })
+                .map(|y| y.public_path.join("::"))
+                .collect();
+            if !derefers.is_empty() {
+                model.skipped_types.push((
+                    path.clone(),
+                    format!(
+                        "no public constructor; its methods are registered on {}, which deref to it",
+                        derefers.join(", ")
+                    ),
+                ));
+                continue;
+            }
             model.unregistered_methods += methods;
             let mut why = if empty_iterator {
                 "an iterator whose only constructor (Default) yields an empty one; methods returning it consume it or chain to its methods".to_string()
