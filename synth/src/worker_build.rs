@@ -41,6 +41,26 @@ pub const SANCOV_FLAGS: &str = "-Cpasses=sancov-module -Cllvm-args=-sanitizer-co
 /// often here (35 call sites left of 32909, against 1214 with fat LTO).
 pub const WORKER_LTO: (&str, &str) = ("CARGO_PROFILE_RELEASE_LTO", "thin");
 
+/// Lints capped at warnings in a user's crate's worker builds: the crate is a path
+/// dependency of its harness, so cargo does not cap its lints as it caps a registry
+/// dependency's, and a lint a newer rustc denies by default (dlv-list 0.6:
+/// `dangerous_implicit_autorefs`) would stop a crate that builds as a dependency. Lints never
+/// change the code, so the worker measures the same crate. The built-in corpus keeps its own
+/// lints (its workers are not rebuilt for this).
+pub const CAP_LINTS: &str = "--cap-lints=warn";
+
+/// The RUSTFLAGS of a worker build of `h`; `None`: none (cargo's own defaults).
+pub fn rustflags(h: &Harness, build: Build) -> Option<String> {
+    let cap = (!h.builtin).then_some(CAP_LINTS);
+    match build {
+        Build::Instrumented => Some(match cap {
+            Some(c) => format!("{SANCOV_FLAGS} {c}"),
+            None => SANCOV_FLAGS.to_string(),
+        }),
+        Build::Plain => cap.map(str::to_string),
+    }
+}
+
 /// The binary every harness builds.
 pub const WORKER_BIN: &str = "perfsyn-worker";
 
@@ -264,19 +284,20 @@ fn build_at(
         .env_remove("CARGO_TARGET_DIR")
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
-    let flags = match build {
-        Build::Instrumented => {
-            cmd.args(["--target", &triple])
-                .env("RUSTFLAGS", SANCOV_FLAGS)
-                .env(WORKER_LTO.0, WORKER_LTO.1);
-            format!(
-                "{}={} RUSTFLAGS=\"{SANCOV_FLAGS}\" ",
-                WORKER_LTO.0, WORKER_LTO.1
-            )
+    let mut flags = String::new();
+    if build == Build::Instrumented {
+        cmd.args(["--target", &triple])
+            .env(WORKER_LTO.0, WORKER_LTO.1);
+        flags = format!("{}={} ", WORKER_LTO.0, WORKER_LTO.1);
+    }
+    let flags = match rustflags(h, build) {
+        Some(f) => {
+            cmd.env("RUSTFLAGS", &f);
+            format!("{flags}RUSTFLAGS=\"{f}\" ")
         }
-        Build::Plain => {
+        None => {
             cmd.env_remove("RUSTFLAGS");
-            String::new()
+            flags
         }
     };
     let shown = format!(
@@ -605,6 +626,33 @@ mod tests {
 
     use super::harness_errors;
     use crate::harness::Harness;
+
+    /// A user's crate is a path dependency of its harness, whose lints cargo does not cap:
+    /// both of its worker builds cap them, so a lint a newer rustc denies does not stop it;
+    /// the corpus keeps its flags.
+    #[test]
+    fn a_user_crate_builds_with_its_lints_capped() {
+        use super::{rustflags, Build, SANCOV_FLAGS};
+        let user = Harness {
+            crate_dir: PathBuf::from("/c"),
+            manifest: PathBuf::from("/c/perfsyn/Cargo.toml"),
+            package: "perfsyn-harness".into(),
+            builtin: false,
+            baseline: false,
+        };
+        let inst = rustflags(&user, Build::Instrumented).unwrap();
+        assert!(inst.starts_with(SANCOV_FLAGS) && inst.ends_with("--cap-lints=warn"));
+        assert_eq!(
+            rustflags(&user, Build::Plain).as_deref(),
+            Some("--cap-lints=warn")
+        );
+        let corpus = Harness::builtin();
+        assert_eq!(
+            rustflags(&corpus, Build::Instrumented).as_deref(),
+            Some(SANCOV_FLAGS)
+        );
+        assert_eq!(rustflags(&corpus, Build::Plain), None);
+    }
 
     /// arrayvec's first `init` (abridged): one error at a registration, one inside the
     /// `register_type!` macro whose snippet labels the registration, and a note in the crate.

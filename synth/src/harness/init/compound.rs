@@ -41,6 +41,79 @@ pub fn range(name: &str, elem: &str) -> Param {
     }
 }
 
+/// A parameter of a range type itself (rangemap's `insert(range: Range<K>, ..)`,
+/// `overlaps(&self, range: &RangeInclusive<K>)`), by value or by shared reference, of an
+/// integer or the key (as `resolve` names the element's model type): from the lower to the
+/// higher of two program values, `..` (one past it) or `..=`. `None` for any other type.
+pub fn concrete_range(
+    name: &str,
+    t: &syn::Type,
+    resolve: &dyn Fn(&syn::Type) -> Option<String>,
+) -> Option<Param> {
+    let (t, by_ref) = match t {
+        syn::Type::Reference(r) if r.mutability.is_none() => (&*r.elem, true),
+        t => (t, false),
+    };
+    let syn::Type::Path(tp) = t else { return None };
+    if tp.qself.is_some() {
+        return None;
+    }
+    let segs: Vec<String> = tp
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    // `Range`, `ops::Range`, `std::ops::Range`, `core::ops::Range`.
+    let prefix_ok = match segs.len() {
+        1 => true,
+        2 => segs[0] == "ops",
+        3 => ["std", "core"].contains(&segs[0].as_str()) && segs[1] == "ops",
+        _ => false,
+    };
+    let seg = tp.path.segments.last()?;
+    let op = match seg.ident.to_string().as_str() {
+        "Range" => "..",
+        "RangeInclusive" => "..=",
+        _ => return None,
+    };
+    let syn::PathArguments::AngleBracketed(a) = &seg.arguments else {
+        return None;
+    };
+    let elem = match a.args.first() {
+        Some(syn::GenericArgument::Type(e)) if a.args.len() == 1 && prefix_ok => resolve(e)?,
+        _ => return None,
+    };
+    if elem != "Key" && !super::model::MODEL_INTS.contains(&elem.as_str()) {
+        return None;
+    }
+    let mut p = range(name, &elem);
+    let end = format!("{name}_end");
+    // Never empty: the lower value starts it, the higher ends it (one past, for `..`).
+    // Methods taking a range type itself often refuse an empty one (rangemap's `insert`
+    // asserts `start < end`), which left them with no initial program.
+    let past = if op == ".." { ".saturating_add(1)" } else { "" };
+    let code = |a: &str, b: &str| {
+        if elem == "Key" {
+            format!(
+                "{{ let (s, e) = ({a}.get(), {b}.get()); Key::new(s.min(e)){op}Key::new(s.max(e){past}) }}"
+            )
+        } else {
+            format!("{a}.min({b}){op}{a}.max({b}){past}")
+        }
+    };
+    let (rust, shown) = (
+        code(name, &end),
+        code(&format!("{{{name}}}"), &format!("{{{end}}}")),
+    );
+    p.expr = Some(if by_ref {
+        (format!("&({rust})"), format!("&({shown})"))
+    } else {
+        (rust, shown)
+    });
+    Some(p)
+}
+
 /// An array argument `[T; N]` (or `[&T; N]`) of [`ARRAY_LEN`] elements, `name`, `name_1`, ...
 pub(super) fn array(
     cx: &Ctx<'_>,

@@ -78,10 +78,17 @@ pub fn registrations(lib: &str, m: &Model) -> String {
     }
     s.push_str("\n#![allow(unused_imports, unused_mut, clippy::all)]\n\n");
     s.push_str("use perfsyn_profiler_ipc::probe::{FixedState, Key};\nuse perfsyn_profiler_ipc::{register_type, Registry};\n");
+    let mut traits: Vec<&String> = m.types.iter().flat_map(|t| &t.traits).collect();
+    traits.sort();
+    traits.dedup();
     for t in &m.types {
         if let Some(i) = &t.import {
             let _ = writeln!(s, "use {i};");
         }
+    }
+    for tr in traits {
+        // Anonymous: in scope for method calls, no clash with a type of the same name.
+        let _ = writeln!(s, "use {tr} as _;");
     }
     s.push_str("\n/// Every registered type of this harness.\npub fn registry() -> Registry {\n    Registry::new(vec![\n        perfsyn_profiler_ipc::probe::key(),\n");
     for e in &m.vecs {
@@ -131,6 +138,9 @@ fn registration(s: &mut String, t: &TypeReg) {
     let mut imports = Vec::new();
     if let Some(i) = &t.import {
         imports.push(format!("{i:?}"));
+    }
+    for tr in &t.traits {
+        imports.push(format!("{tr:?}"));
     }
     if t.rust.contains("Key") {
         imports.push("\"perfsyn_profiler_ipc::probe::Key\"".into());

@@ -19,6 +19,8 @@ pub mod sequence;
 pub mod storage;
 mod undo;
 #[cfg(test)]
+mod unseen2_tests;
+#[cfg(test)]
 mod unseen_tests;
 
 use std::path::{Path, PathBuf};

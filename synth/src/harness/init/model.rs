@@ -39,7 +39,7 @@ pub(super) fn integers_meet(b: &str) -> bool {
 /// registration omits it, so the compiler supplies the default.
 pub(super) const OMITTED: &str = "_";
 /// Primitive types the program model has literals for.
-const MODEL_INTS: &[&str] = &["u8", "u32", "u64", "usize", "i32", "i64"];
+pub(super) const MODEL_INTS: &[&str] = &["u8", "u32", "u64", "usize", "i32", "i64"];
 
 /// One registration parameter.
 #[derive(Clone, Debug)]
@@ -124,6 +124,9 @@ pub struct TypeReg {
     pub rust: String,
     /// `use` path needed for `rust` (None when `rust` is a full path).
     pub import: Option<String>,
+    /// `use` paths of the crate's traits whose methods are registered (called as methods,
+    /// they must be in scope).
+    pub traits: Vec<String>,
     /// Registry name when it must differ from `rust` (same ident in two modules).
     pub name: Option<String>,
     /// The spec prefix users type (`Stack`, or `a::Stack` for duplicates).
@@ -198,10 +201,11 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
         Option<String>,
         String,
         bool,
+        Option<&FoundType>,
     )> = Vec::new();
     let named = default_paths(lib, scan);
     for t in scan.types.iter().filter(|t| t.reachable) {
-        let subst = match instantiate(
+        let (subst, alias) = match instantiate(
             &t.generics,
             t.impls.iter().map(|i| &i.generics),
             false,
@@ -209,12 +213,15 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
             &scan.array_traits,
             &scan.int_traits,
         ) {
-            Ok(s) => s,
-            Err(reason) => {
-                model.unregistered_methods += method_count(t);
-                model.skipped_types.push((t.public_path.join("::"), reason));
-                continue;
-            }
+            Ok(s) => (s, None),
+            Err(reason) => match through_alias(t, scan, &named) {
+                Some((s, a)) => (s, Some(a)),
+                None => {
+                    model.unregistered_methods += method_count(t);
+                    model.skipped_types.push((t.public_path.join("::"), reason));
+                    continue;
+                }
+            },
         };
         let args: Vec<String> = t
             .generics
@@ -232,13 +239,22 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
         } else {
             format!("<{}>", args.join(","))
         };
-        let duplicate = counts.get(&t.ident).copied().unwrap_or(0) > 1;
+        let named_by = alias.as_ref().map_or(t, |(a, _)| *a);
+        let generic = match &alias {
+            Some((_, g)) => g.clone(),
+            None => generic,
+        };
+        let duplicate = alias.is_none() && counts.get(&t.ident).copied().unwrap_or(0) > 1;
         let full = std::iter::once(lib.to_string())
-            .chain(t.public_path.iter().cloned())
+            .chain(named_by.public_path.iter().cloned())
             .collect::<Vec<_>>()
             .join("::");
         // A `pub use ... as Alias` names the type by its alias.
-        let shown = t.public_path.last().cloned().unwrap_or(t.ident.clone());
+        let shown = named_by
+            .public_path
+            .last()
+            .cloned()
+            .unwrap_or(named_by.ident.clone());
         let (rust, import, name) = if duplicate {
             let rel = t.public_path.join("::");
             (
@@ -256,7 +272,15 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
             // both registered under module-qualified names, which parameters refuse.
             regs.insert(t.ident.clone(), (registry_name.clone(), rust.clone()));
         }
-        chosen.push((t, subst, rust, import, registry_name, registers));
+        chosen.push((
+            t,
+            subst,
+            rust,
+            import,
+            registry_name,
+            registers,
+            alias.map(|(a, _)| a),
+        ));
     }
     let mut fn_names: HashMap<String, usize> = HashMap::new();
     let no_closures = HashMap::new();
@@ -288,28 +312,54 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
         })
         .collect();
     let mut chained: BTreeSet<(String, String)> = BTreeSet::new();
-    for (t, subst, rust, import, registry_name, registers) in chosen {
-        let duplicate = counts.get(&t.ident).copied().unwrap_or(0) > 1;
+    let crate_table = super::scan::table_classes(&scan.crate_doc);
+    for (t, subst, rust, import, registry_name, registers, alias) in chosen {
+        let duplicate = alias.is_none() && counts.get(&t.ident).copied().unwrap_or(0) > 1;
+        let named_by = alias.unwrap_or(t);
         let path = if duplicate {
             t.public_path.join("::")
         } else {
-            t.public_path.last().cloned().unwrap_or(t.ident.clone())
+            named_by
+                .public_path
+                .last()
+                .cloned()
+                .unwrap_or(named_by.ident.clone())
         };
         let mut reg = TypeReg {
             fn_name: unique_fn_name(&snake(&path), &mut fn_names),
             ident: t.ident.clone(),
             rust: rust.clone(),
             import,
+            traits: t
+                .traits
+                .iter()
+                .map(|p| {
+                    std::iter::once(lib.to_string())
+                        .chain(p.iter().cloned())
+                        .collect::<Vec<_>>()
+                        .join("::")
+                })
+                .collect(),
             name: duplicate.then(|| registry_name.clone()),
             path: path.clone(),
-            doc: t.doc.clone(),
+            doc: if named_by.doc.is_empty() {
+                t.doc.clone()
+            } else {
+                named_by.doc.clone()
+            },
             size_method: None,
             ctors: Vec::new(),
             methods: Vec::new(),
             skipped: Vec::new(),
             skipped_not_methods: 0,
         };
-        let table = super::scan::table_classes(&t.doc);
+        let mut table = super::scan::table_classes(&named_by.doc);
+        for (m, c) in super::scan::table_classes(&t.doc)
+            .into_iter()
+            .chain(crate_table.clone())
+        {
+            table.entry(m).or_insert(c);
+        }
         let cx = Ctx {
             ty_ident: &t.ident,
             self_name: &registry_name,
@@ -332,6 +382,13 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
                 suffix: None,
                 chain: None,
             });
+        }
+        // The type it derefs to has its methods registered directly: chains through methods
+        // returning it (circular-buffer's `as_mut_circular_buffer`, `leak`) would repeat
+        // each of them.
+        let mut own_borrowers = borrowers.clone();
+        if let Some(x) = &t.deref_target {
+            own_borrowers.remove(x);
         }
         let mut seen: HashSet<String> = HashSet::new();
         // Methods of borrowing types this type's chains reach (counted if it registers).
@@ -381,7 +438,7 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
                                 &t.module,
                                 &func,
                                 ret,
-                                &borrowers,
+                                &own_borrowers,
                                 &enums,
                                 &mut model.vecs,
                             );
@@ -421,6 +478,28 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
             // Its own methods: methods of other types it chains to are counted with those.
             let own = reg.methods.iter().filter(|m| m.chain.is_none()).count();
             let methods = own + reg.skipped.len() - reg.skipped_not_methods;
+            // A type others deref to (circular-buffer's `CircularBuffer`): its methods are
+            // theirs, registered and counted there.
+            let derefers: Vec<String> = scan
+                .types
+                .iter()
+                .filter(|y| {
+                    y.reachable
+                        && y.deref_target.as_deref() == Some(t.ident.as_str())
+                        && registered.is_none_or(|r| r.contains(&y.ident))
+                })
+                .map(|y| y.public_path.join("::"))
+                .collect();
+            if !derefers.is_empty() {
+                model.skipped_types.push((
+                    path.clone(),
+                    format!(
+                        "no public constructor; its methods are registered on {}, which deref to it",
+                        derefers.join(", ")
+                    ),
+                ));
+                continue;
+            }
             model.unregistered_methods += methods;
             let mut why = if empty_iterator {
                 "an iterator whose only constructor (Default) yields an empty one; methods returning it consume it or chain to its methods".to_string()
@@ -440,6 +519,83 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
     model.unregistered_methods -= chained.len().min(model.unregistered_methods);
     model.chained = chained.len();
     model
+}
+
+/// A public alias that fills what init cannot (stable-vec's `pub type StableVec<T> =
+/// StableVecFacade<T, DefaultCore<T>>`, whose `C: Core<T>` no key or integer implements):
+/// the type registers under the alias's name, the alias's parameters instantiated as a type's
+/// are. The type's own parameters are the alias's arguments: one naming an alias parameter
+/// takes its instantiation, any other is fixed by the alias and is not a program value.
+/// `(subst, the alias's generic arguments)` and the alias; `None` when no alias fits.
+fn through_alias<'s>(
+    t: &FoundType,
+    scan: &'s Scan,
+    named: &HashMap<String, String>,
+) -> Option<(HashMap<String, String>, (&'s FoundType, String))> {
+    scan.aliases
+        .iter()
+        .filter(|(a, _)| a.reachable)
+        .find_map(|(a, target)| {
+            let Type::Path(tp) = target else { return None };
+            let seg = tp.path.segments.last()?;
+            if seg.ident != t.ident || tp.qself.is_some() {
+                return None;
+            }
+            let own = instantiate(
+                &a.generics,
+                std::iter::empty(),
+                false,
+                named,
+                &scan.array_traits,
+                &scan.int_traits,
+            )
+            .ok()?;
+            let args: Vec<String> = match &seg.arguments {
+                syn::PathArguments::AngleBracketed(x) => x
+                    .args
+                    .iter()
+                    .filter(|a| !matches!(a, syn::GenericArgument::Lifetime(_)))
+                    .map(|a| a.to_token_stream().to_string())
+                    .collect(),
+                _ => Vec::new(),
+            };
+            let params: Vec<String> = t
+                .generics
+                .params
+                .iter()
+                .filter_map(|p| match p {
+                    GenericParam::Type(tp) => Some(tp.ident.to_string()),
+                    GenericParam::Const(c) => Some(c.ident.to_string()),
+                    GenericParam::Lifetime(_) => None,
+                })
+                .collect();
+            let mut subst = HashMap::new();
+            for (k, p) in params.iter().enumerate() {
+                let v = args
+                    .get(k)
+                    .and_then(|a| own.get(a.trim()))
+                    .cloned()
+                    .unwrap_or_else(|| OMITTED.to_string());
+                subst.insert(p.clone(), v);
+            }
+            let shown: Vec<String> = a
+                .generics
+                .params
+                .iter()
+                .filter_map(|p| match p {
+                    GenericParam::Type(tp) => own.get(&tp.ident.to_string()).cloned(),
+                    GenericParam::Const(c) => own.get(&c.ident.to_string()).cloned(),
+                    GenericParam::Lifetime(_) => None,
+                })
+                .filter(|v| v != OMITTED)
+                .collect();
+            let generic = if shown.is_empty() {
+                String::new()
+            } else {
+                format!("<{}>", shown.join(","))
+            };
+            Some((subst, (a, generic)))
+        })
 }
 
 /// How good a measure of an instance's size a method is, lower first: `len()`, `size()`,
@@ -505,16 +661,56 @@ fn other_instantiation(
             .collect(),
         _ => Vec::new(),
     };
+    // What the harness instantiates each parameter with, in order.
+    let chosen: Vec<Option<&String>> = g
+        .params
+        .iter()
+        .filter_map(|p| match p {
+            GenericParam::Type(t) => Some(subst.get(&t.ident.to_string())),
+            GenericParam::Const(c) => Some(subst.get(&c.ident.to_string())),
+            GenericParam::Lifetime(_) => None,
+        })
+        .collect();
     let generic = args.len() <= omitted.len()
         && omitted[args.len()..].iter().all(|o| *o)
-        && args.iter().all(|a| match a {
-            syn::GenericArgument::Type(Type::Path(p)) => p
-                .path
-                .get_ident()
-                .is_some_and(|i| own.contains(&i.to_string())),
+        && args.iter().zip(&chosen).all(|(a, chosen)| match a {
+            syn::GenericArgument::Type(Type::Path(p)) => {
+                p.path
+                    .get_ident()
+                    .is_some_and(|i| own.contains(&i.to_string()))
+                    // The very type the harness chose (arraydeque's
+                    // `impl ArrayDeque<T, CAP, Saturating>`, the declared default behaviour).
+                    || chosen.is_some_and(|c| same_type_path(&p.path, c))
+            }
             _ => false,
         });
     (!generic).then(|| imp.self_ty.to_token_stream().to_string().replace(' ', ""))
+}
+
+/// Whether `path` (as an impl block writes it) names `chosen`, a type the harness writes with
+/// the crate's path (`arraydeque::Saturating` for `Saturating`): the same segments at the
+/// end, and a plain type, not an instantiation or a harness stand-in.
+fn same_type_path(path: &syn::Path, chosen: &str) -> bool {
+    if chosen == OMITTED
+        || chosen.contains('<')
+        || path.segments.iter().any(|s| !s.arguments.is_none())
+    {
+        return false;
+    }
+    let written: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let chosen: Vec<&str> = chosen.split("::").collect();
+    // `crate::x::T` is the crate's own path; compare what follows it.
+    let written: Vec<&str> = written
+        .iter()
+        .map(String::as_str)
+        .skip_while(|s| *s == "crate" || *s == "self" || *s == "super")
+        .collect();
+    if written.is_empty() || chosen[0].is_empty() {
+        return false;
+    }
+    // A crate path ending in the written one, or the same integer (`impl Foo<u32>`).
+    (chosen.len() > written.len() && chosen.ends_with(&written))
+        || (chosen == written && MODEL_INTS.contains(&chosen[0]))
 }
 
 /// The public methods (functions with a `self` receiver) of a type's inherent impls.
@@ -773,8 +969,17 @@ impl Ctx<'_> {
                 continue;
             }
             // `R: RangeBounds<usize>` (or of another integer, or of the key): `start..end`.
+            // `R: Borrow<Range<K>>` (rangemap's `overlapping`) takes a `Range<K>` itself.
             let ranged = names.iter().find_map(|b| {
-                let inner = b.strip_prefix("RangeBounds<")?.strip_suffix('>')?;
+                let inner = b
+                    .strip_prefix("RangeBounds<")
+                    .and_then(|i| i.strip_suffix('>'))
+                    .or_else(|| {
+                        let i = b.strip_prefix("Borrow<")?.strip_suffix('>')?;
+                        let i = i.strip_prefix("std::ops::").unwrap_or(i);
+                        let i = i.strip_prefix("core::ops::").unwrap_or(i);
+                        i.strip_prefix("Range<")?.strip_suffix('>')
+                    })?;
                 if MODEL_INTS.contains(&inner) {
                     return Some(inner.to_string());
                 }
@@ -970,6 +1175,9 @@ impl Ctx<'_> {
             return array(self, name, a, vecs);
         }
         if let Some(p) = super::compound::non_zero(name, t) {
+            return Ok(p);
+        }
+        if let Some(p) = super::compound::concrete_range(name, t, &|t| self.resolve(t)) {
             return Ok(p);
         }
         match t {
@@ -1229,8 +1437,15 @@ pub(super) fn instantiate<'a>(
                 }
             }
             GenericParam::Const(c) => {
+                // A `usize` without a default is a capacity in practice (arraydeque's
+                // `ArrayDeque<T, const CAP: usize>`, circular-buffer's `N`): it must exceed
+                // the largest size a sweep reaches, as inline storage does (see
+                // `storage::ANY_STORAGE_LEN`), or every sweep stops at it, inconclusive.
                 let default = match &c.default {
                     Some((_, syn::Expr::Lit(l))) => Some(l.lit.to_token_stream().to_string()),
+                    _ if c.ty.to_token_stream().to_string() == "usize" => {
+                        Some(super::storage::ANY_STORAGE_LEN.to_string())
+                    }
                     _ => None,
                 };
                 consts.push((c.ident.to_string(), default));

@@ -27,6 +27,12 @@ pub struct FoundType {
     pub doc: String,
     /// For an enum, each variant holding one value: (variant, identifier of its type).
     pub variants: Vec<(String, String)>,
+    /// The crate's type this one derefs to, whose methods `impls` holds (see
+    /// [`deref_methods`]).
+    pub deref_target: Option<String>,
+    /// Paths (from the crate root) of the crate's public traits whose methods `impls` holds
+    /// (see [`trait_methods`]): the harness imports them to call those methods.
+    pub traits: Vec<Vec<String>>,
 }
 
 /// Every public type found, in source order.
@@ -40,6 +46,13 @@ pub struct Scan {
     pub array_traits: super::storage::ArrayTraits,
     /// Traits of the crate implemented for `u64` (see [`int_traits`](super::int_traits)).
     pub int_traits: super::int_traits::IntTraits,
+    /// The crate root's doc (`//!`): a complexity table there (scapegoat's) gives the classes
+    /// of every type's methods that neither their own doc nor their type's table gives.
+    pub crate_doc: String,
+    /// The crate's public type aliases (`pub type StableVec<T> = StableVecFacade<T,
+    /// DefaultCore<T>>`): the alias (its generics, path, doc) and the aliased type. A type
+    /// whose parameter init cannot fill registers through an alias that fills it.
+    pub aliases: Vec<(FoundType, syn::Type)>,
 }
 
 /// A `pub use`: `module` re-exports the item `target` (an absolute
@@ -62,6 +75,9 @@ struct Found<'f> {
     reexports: Vec<Reexport>,
     array_traits: super::storage::ArrayTraits,
     int_traits: super::int_traits::IntTraits,
+    /// The crate's public traits (as types, for their public paths) and their items.
+    traits: Vec<(FoundType, syn::ItemTrait)>,
+    aliases: Vec<(FoundType, syn::Type)>,
 }
 
 /// Scans the crate whose library root is `lib_rs`, with `features` enabled.
@@ -73,18 +89,35 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         reexports: Vec::new(),
         array_traits: Default::default(),
         int_traits: Default::default(),
+        traits: Vec::new(),
+        aliases: Vec::new(),
     };
     walk(lib_rs, &[], true, true, &mut f)?;
+    let crate_doc = std::fs::read_to_string(lib_rs)
+        .ok()
+        .and_then(|t| syn::parse_file(&t).ok())
+        .map(|ast| doc_text(&ast.attrs))
+        .unwrap_or_default();
     let Found {
         mut types,
         impls,
         reexports,
         mut array_traits,
         int_traits,
+        traits,
+        aliases,
         ..
     } = f;
+    let (mut alias_types, alias_targets): (Vec<FoundType>, Vec<syn::Type>) =
+        aliases.into_iter().unzip();
+    resolve_reexports(&mut alias_types, &reexports);
     resolve_reexports(&mut types, &reexports);
+    let (mut trait_types, trait_items): (Vec<FoundType>, Vec<syn::ItemTrait>) =
+        traits.into_iter().unzip();
+    resolve_reexports(&mut trait_types, &reexports);
     let mut iterators = HashSet::new();
+    let mut derefs: Vec<(String, Vec<String>, syn::ItemImpl)> = Vec::new();
+    let mut deref_muts: HashSet<(String, Vec<String>)> = HashSet::new();
     for (in_module, i) in impls {
         if let Some((tr, assoc, any_len)) = super::storage::from_impl(&i) {
             super::storage::record(&mut array_traits, tr, assoc, any_len);
@@ -115,8 +148,56 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         {
             if tr.as_deref() == Some("Default") {
                 t.implements_default = true;
+            } else if tr.as_deref() == Some("Deref") {
+                derefs.push((t.ident.clone(), t.module.clone(), i.clone()));
+            } else if tr.as_deref() == Some("DerefMut") {
+                deref_muts.insert((t.ident.clone(), t.module.clone()));
             } else if tr.is_none() {
                 t.impls.push(i.clone());
+            } else if let Some(k) = trait_types
+                .iter()
+                .position(|d| d.reachable && Some(&d.ident) == tr.as_ref())
+            {
+                // The crate's own public trait: its methods are the type's API too.
+                if let Some(imp) = trait_methods(&i, &trait_items[k]) {
+                    t.impls.push(imp);
+                    if !t.traits.contains(&trait_types[k].public_path) {
+                        t.traits.push(trait_types[k].public_path.clone());
+                    }
+                }
+            }
+        }
+    }
+    // Methods reached by auto-deref, after every impl is in place.
+    for (ident, module, imp) in derefs {
+        let mutable = deref_muts.contains(&(ident.clone(), module.clone()));
+        let Some(target) = deref_target(&imp) else {
+            continue;
+        };
+        let Some(x) = types.iter().find(|t| {
+            matches!(&target, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == t.ident))
+                && t.ident != ident
+        }) else {
+            continue;
+        };
+        let x_ident = x.ident.clone();
+        let (added, traits): (Vec<syn::ItemImpl>, Vec<Vec<String>>) = (
+            x.impls
+                .iter()
+                .filter_map(|xi| deref_methods(&imp, &target, xi, mutable))
+                .collect(),
+            x.traits.clone(),
+        );
+        if let Some(t) = types
+            .iter_mut()
+            .find(|t| t.ident == ident && t.module == module)
+        {
+            t.impls.extend(added);
+            t.deref_target = Some(x_ident);
+            for tr in traits {
+                if !t.traits.contains(&tr) {
+                    t.traits.push(tr);
+                }
             }
         }
     }
@@ -125,7 +206,185 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         iterators,
         array_traits,
         int_traits,
+        aliases: alias_types.into_iter().zip(alias_targets).collect(),
+        crate_doc,
     })
+}
+
+/// `X<..>` of an `impl Deref for Y { type Target = X<..>; }`.
+fn deref_target(imp: &syn::ItemImpl) -> Option<syn::Type> {
+    imp.items.iter().find_map(|it| match it {
+        syn::ImplItem::Type(t) if t.ident == "Target" => Some(t.ty.clone()),
+        _ => None,
+    })
+}
+
+/// The methods of the crate's type `X` a type `Y` reaches by auto-deref (circular-buffer's
+/// `FixedCircularBuffer<T, N>` derefs to the unsized `CircularBuffer<T>`, which holds the
+/// whole API: `push_back`, `len`...), as an inherent impl of `Y` would declare them: `X`'s
+/// parameters become the `Target`'s arguments, and `Self` in a signature is `X` (not `Y`).
+/// `&mut self` methods need `DerefMut`; `self` by value cannot go through a reference.
+fn deref_methods(
+    deref: &syn::ItemImpl,
+    target: &syn::Type,
+    x_impl: &syn::ItemImpl,
+    mutable: bool,
+) -> Option<syn::ItemImpl> {
+    use quote::ToTokens;
+    let args = |t: &syn::Type| -> Option<Vec<proc_macro2::TokenStream>> {
+        let syn::Type::Path(p) = t else { return None };
+        Some(match &p.path.segments.last()?.arguments {
+            syn::PathArguments::AngleBracketed(a) => a
+                .args
+                .iter()
+                .filter(|a| !matches!(a, syn::GenericArgument::Lifetime(_)))
+                .map(|a| a.to_token_stream())
+                .collect(),
+            _ => Vec::new(),
+        })
+    };
+    let (written, given) = (args(&x_impl.self_ty)?, args(target)?);
+    if written.len() != given.len() {
+        return None;
+    }
+    let mut subst: HashMap<String, proc_macro2::TokenStream> = HashMap::new();
+    for (w, g) in written.iter().zip(&given) {
+        let w = w.to_string();
+        // `impl X<u8>` for a `Target = X<T>`: another instantiation, not reached.
+        if !x_impl.generics.params.iter().any(|p| match p {
+            syn::GenericParam::Type(t) => t.ident == w,
+            syn::GenericParam::Const(c) => c.ident == w,
+            syn::GenericParam::Lifetime(_) => false,
+        }) {
+            return None;
+        }
+        subst.insert(w, g.clone());
+    }
+    subst.insert("Self".into(), target.to_token_stream());
+    let mut out = deref.clone();
+    out.trait_ = None;
+    out.items = Vec::new();
+    for it in &x_impl.items {
+        let syn::ImplItem::Fn(f) = it else { continue };
+        let ok = match f.sig.receiver() {
+            None => false,
+            Some(r) => match &r.kind {
+                syn::ReceiverKind::Reference(_, _, m) => m.is_none() || mutable,
+                _ => false,
+            },
+        };
+        if !ok || !is_pub(&f.vis) {
+            continue;
+        }
+        let Ok(sig) =
+            syn::parse2::<syn::Signature>(replace_idents(f.sig.to_token_stream(), &subst))
+        else {
+            continue;
+        };
+        out.items
+            .push(syn::ImplItem::Fn(syn::ImplItemFn { sig, ..f.clone() }));
+    }
+    Some(out)
+}
+
+/// The methods a crate's trait gives a type, as an inherent impl would declare them:
+/// ringbuffer's whole API is `RingBuffer<T>`'s (`push`, `dequeue`, `get`...), implemented
+/// by each buffer type, and a caller reaches it by importing the trait. Each of the
+/// trait's functions (required or provided) is public with the trait's doc, its own doc in
+/// the impl added; the trait's type parameters become the impl's arguments (`impl
+/// Trait<u32> for T`: the trait's `X` is `u32`). `None` when they cannot be matched.
+pub fn trait_methods(imp: &syn::ItemImpl, tr: &syn::ItemTrait) -> Option<syn::ItemImpl> {
+    use quote::ToTokens;
+    let (path, _) = imp.trait_.as_ref()?;
+    let params: Vec<String> = tr
+        .generics
+        .params
+        .iter()
+        .filter_map(|p| match p {
+            syn::GenericParam::Type(t) => Some(t.ident.to_string()),
+            syn::GenericParam::Const(c) => Some(c.ident.to_string()),
+            syn::GenericParam::Lifetime(_) => None,
+        })
+        .collect();
+    let args: Vec<proc_macro2::TokenStream> = match &path.segments.last()?.arguments {
+        syn::PathArguments::AngleBracketed(a) => a
+            .args
+            .iter()
+            .filter(|a| !matches!(a, syn::GenericArgument::Lifetime(_)))
+            .map(|a| a.to_token_stream())
+            .collect(),
+        syn::PathArguments::None => Vec::new(),
+        syn::PathArguments::Parenthesized(_) => return None,
+    };
+    if args.len() != params.len() {
+        return None;
+    }
+    let subst: HashMap<String, proc_macro2::TokenStream> = params.into_iter().zip(args).collect();
+    let own_docs: HashMap<String, Vec<Attribute>> = imp
+        .items
+        .iter()
+        .filter_map(|it| match it {
+            syn::ImplItem::Fn(f) => Some((
+                f.sig.ident.to_string(),
+                f.attrs
+                    .iter()
+                    .filter(|a| a.path().is_ident("doc"))
+                    .cloned()
+                    .collect(),
+            )),
+            _ => None,
+        })
+        .collect();
+    let mut out = imp.clone();
+    out.trait_ = None;
+    out.items = Vec::new();
+    for it in &tr.items {
+        let syn::TraitItem::Fn(f) = it else { continue };
+        let sig = replace_idents(f.sig.to_token_stream(), &subst);
+        let Ok(sig) = syn::parse2::<syn::Signature>(sig) else {
+            continue;
+        };
+        let mut attrs = f.attrs.clone();
+        attrs.extend(
+            own_docs
+                .get(&f.sig.ident.to_string())
+                .cloned()
+                .unwrap_or_default(),
+        );
+        out.items.push(syn::ImplItem::Fn(syn::ImplItemFn {
+            attrs,
+            vis: syn::parse_quote!(pub),
+            modifiers: Default::default(),
+            sig,
+            block: syn::parse_quote!({}),
+        }));
+    }
+    Some(out)
+}
+
+/// `tokens` with each identifier `subst` names replaced by its tokens.
+fn replace_idents(
+    tokens: proc_macro2::TokenStream,
+    subst: &HashMap<String, proc_macro2::TokenStream>,
+) -> proc_macro2::TokenStream {
+    use proc_macro2::{Group, TokenTree};
+    tokens
+        .into_iter()
+        .flat_map(|tt| -> Vec<TokenTree> {
+            match tt {
+                TokenTree::Ident(i) => match subst.get(&i.to_string()) {
+                    Some(r) => r.clone().into_iter().collect(),
+                    None => vec![TokenTree::Ident(i)],
+                },
+                TokenTree::Group(g) => {
+                    let mut n = Group::new(g.delimiter(), replace_idents(g.stream(), subst));
+                    n.set_span(g.span());
+                    vec![TokenTree::Group(n)]
+                }
+                other => vec![other],
+            }
+        })
+        .collect()
 }
 
 /// Makes types reachable through `pub use` (chains of them too) and names each by its
@@ -258,6 +517,19 @@ fn items(
                     .collect();
                 f.types.push(t)
             }
+            Item::Type(ty) if is_pub(&ty.vis) => {
+                let t = found(&ty.ident, module, reachable, &ty.generics, &ty.attrs);
+                f.aliases.push((t, (*ty.ty).clone()));
+            }
+            Item::Trait(tr) if is_pub(&tr.vis) => {
+                let mut tr = tr.clone();
+                tr.items.retain(|it| match it {
+                    syn::TraitItem::Fn(func) => super::cfg::active(&func.attrs, f.features),
+                    _ => true,
+                });
+                let t = found(&tr.ident, module, reachable, &tr.generics, &tr.attrs);
+                f.traits.push((t, tr));
+            }
             Item::Impl(i) => {
                 // Items switched off by `#[cfg]` are not part of this build's API.
                 let mut i = i.clone();
@@ -369,6 +641,8 @@ fn found(
         implements_default: false,
         doc: doc_text(attrs),
         variants: Vec::new(),
+        deref_target: None,
+        traits: Vec::new(),
     }
 }
 
@@ -482,8 +756,12 @@ pub fn doc_text(attrs: &[Attribute]) -> String {
 pub fn documented_class(doc: &str) -> Option<String> {
     let mut best: Option<crate::oracle::fit::Class> = None;
     let mut unparsed = false;
-    // A tight bound (rpds: "Θ(log n)") bounds from above too.
-    let doc = doc.replace("Θ(", "O(");
+    // A tight bound (rpds: "Θ(log n)") bounds from above too; an italic O ("*O*(*N*)",
+    // circular-buffer) is the plain one.
+    let doc = doc
+        .replace("Θ(", "O(")
+        .replace("*O*(", "O(")
+        .replace("_O_(", "O(");
     let mut rest = doc.as_str();
     while let Some(i) = rest.find("O(") {
         let after = &rest[i + 2..];
@@ -503,16 +781,17 @@ pub fn documented_class(doc: &str) -> Option<String> {
             .chars()
             .filter(|c| !matches!(c, '[' | ']' | '`'))
             .collect();
-        let inner = inner.trim();
+        // An italic variable ("*O*(*N*)") is the variable.
+        let inner = inner.trim().trim_matches('*');
         let before_ok = i == 0
             || !rest[..i]
                 .chars()
                 .next_back()
                 .is_some_and(|c| c.is_alphanumeric() || c == '_');
         // "**O(n)** space", "O(1) extra memory": a bound on memory, not on time.
-        let following = after[end + 1..]
-            .trim_start_matches(|c: char| c == '*' || c == '_' || c.is_whitespace())
-            .to_lowercase();
+        let as_written = after[end + 1..]
+            .trim_start_matches(|c: char| c == '*' || c == '_' || c.is_whitespace());
+        let following = as_written.to_lowercase();
         let space = [
             "space",
             "extra space",
@@ -524,7 +803,10 @@ pub fn documented_class(doc: &str) -> Option<String> {
         .any(|w| following.starts_with(w));
         // "performance is O(1) when the element belongs at the back" (sorted-vec's `push`):
         // a best case, not a bound; the doc then states no class for every input.
-        let mut words = following.split_whitespace();
+        // A capitalized word starts the next sentence (keyed_priority_queue's doc lines
+        // "Average complexity is ***O(log n)***" / "If elements pushed in descending order,
+        // ..."), not a condition on this class.
+        let mut words = as_written.split_whitespace();
         let mut first = words.next().unwrap_or("");
         if ["time", "amortized", "performance"].contains(&first) {
             first = words.next().unwrap_or("");
@@ -533,9 +815,16 @@ pub fn documented_class(doc: &str) -> Option<String> {
             unparsed = true;
         }
         if before_ok && !space {
-            let class = [inner.to_string(), single_variable_as_n(inner)]
-                .iter()
-                .find_map(|candidate| crate::oracle::fit::Class::parse(&format!("O({candidate})")));
+            // A size named by its method ("O(len())", "O(self.len())", arraydeque) is that
+            // variable.
+            let called = inner.replace("self.", "").replace("()", "");
+            let class = [
+                inner.to_string(),
+                single_variable_as_n(inner),
+                single_variable_as_n(&called),
+            ]
+            .iter()
+            .find_map(|candidate| crate::oracle::fit::Class::parse(&format!("O({candidate})")));
             match class {
                 Some(c) => best = best.max(Some(c)),
                 // A cost in several variables (indexmap's "O(m n + n log n + c) time"): no
@@ -564,9 +853,12 @@ pub fn table_classes(doc: &str) -> HashMap<String, String> {
         if cell.is_empty() {
             continue;
         }
+        let class = documented_class(cell).and_then(|c| crate::oracle::fit::Class::parse(&c));
         // A first cell naming methods: `` `name()` ``, `` `name(x)` `` (maybe followed by
-        // words), or several (`` `first()`/`last()`/`get()` ``).
-        if cell.starts_with('`') {
+        // words), several (`` `first()`/`last()`/`get()` ``), or one bare `` `name` ``
+        // (scapegoat: "| `get` | `O(log n)` | `O(log n)` |"). A class in code (`` `O(1)` ``)
+        // is a class, not a method `O`.
+        if cell.starts_with('`') && class.is_none() {
             let named: Vec<String> = cell
                 .split('`')
                 .skip(1)
@@ -575,12 +867,19 @@ pub fn table_classes(doc: &str) -> HashMap<String, String> {
                 .map(|(n, _)| n.trim().to_string())
                 .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_'))
                 .collect();
+            let bare = cell
+                .strip_prefix('`')
+                .and_then(|c| c.strip_suffix('`'))
+                .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_'));
             if !named.is_empty() {
                 methods = named;
                 continue;
             }
+            if let Some(n) = bare {
+                methods = vec![n.to_string()];
+                continue;
+            }
         }
-        let class = documented_class(cell).and_then(|c| crate::oracle::fit::Class::parse(&c));
         match class {
             Some(c) => {
                 for m in &methods {
@@ -665,6 +964,12 @@ mod tests {
         assert_eq!(c("Takes O(len) time"), Some("O(n)".into()));
         assert_eq!(c("Takes O([`len`]) time."), Some("O(n)".into()));
         assert_eq!(c("Takes O(`n`) time."), Some("O(n)".into()));
+        assert_eq!(
+            c("Takes `O(len())` time and no extra space."),
+            Some("O(n)".into())
+        );
+        assert_eq!(c("Runs in O(self.len()) time."), Some("O(n)".into()));
+        assert_eq!(c("this method takes *O*(*N*) time"), Some("O(n)".into()));
         assert_eq!(c("Costs O(n*m)."), None);
         assert_eq!(c("worst case O(n²)"), Some("O(n^2)".into()));
         assert_eq!(c("O(n log n) comparisons"), Some("O(n log n)".into()));
@@ -687,6 +992,10 @@ mod tests {
             None
         );
         assert_eq!(c("O(1) time if the key is cached, else O(n)."), None);
+        assert_eq!(
+            c("Average complexity is ***O(log n)*** If elements pushed in descending order, amortized complexity is ***O(1)***."),
+            Some("O(log n)".into())
+        );
         assert_eq!(
             c("Computes in **O(m n + n log n + c)** time and **O(n)** space, where the function is **O(m)**."),
             None
