@@ -20,6 +20,7 @@ pub mod export;
 pub mod export_into;
 pub mod fit_cmd;
 pub mod fuelcap;
+pub mod grow;
 pub mod harness;
 pub mod hotlines;
 pub mod hunt;

@@ -1,0 +1,210 @@
+//! Growth the search must find although no single mutation is rewarded for it, over an
+//! in-memory executor (programs are costed by a function of what they do, as in
+//! `search_in_memory.rs`), with the small per-method budget of a hunt.
+//!
+//! The target, `Slots`, is a sparse set: `with_capacity(n)` and `insert(k)`, which panics
+//! when `k >= n` (sparseset's `insert` asserts `key < capacity`). Its input only grows when
+//! the capacity and the keys grow together.
+
+use std::collections::{HashMap, HashSet};
+
+use perfsyn::confirm::ConfirmConfig;
+use perfsyn::exec::Executor;
+use perfsyn::explore::{explore, ExploreConfig, ExploreReport, OracleKind};
+use perfsyn::oracle::asymptotic::{ScoreKind, Thresholds};
+use perfsyn::oracle::relative::Direction;
+use perfsyn::search::{Budget, Metric, SearchConfig, StrategyKind};
+use perfsyn::verdict::Verdict;
+use perfsyn_profiler_ipc::{
+    register_type, ApiSchema, Cost, Feedback, Literal, Outcome, Program, Registry, Stmt, Var,
+};
+
+/// The registered shape of the target (only its schema is used: nothing runs it).
+#[derive(Debug, Default)]
+pub struct Slots {
+    keys: Vec<usize>,
+}
+
+impl Slots {
+    pub fn with_capacity(_n: usize) -> Slots {
+        Slots::default()
+    }
+    pub fn insert(&mut self, k: usize) {
+        self.keys.push(k);
+    }
+    pub fn get(&self, _k: usize) -> bool {
+        false
+    }
+    pub fn contains(&self, _k: usize) -> bool {
+        false
+    }
+}
+
+register_type! {
+    pub fn slots() -> Slots {
+        path: "Slots",
+        imports: [],
+        version: None,
+        size: [|s| s.keys.len() as u64],
+        ctors { with_capacity(n: copy usize) => Slots::with_capacity(n); }
+        methods {
+            insert(mut self, k: copy usize) ["O(1)"];
+            get(ref self, k: copy usize) -> bool ["O(1)"];
+            contains(ref self, k: copy usize) -> bool ["O(1)"];
+        }
+        fields {}
+    }
+}
+
+struct CostFn {
+    schema: ApiSchema,
+}
+
+#[derive(Default)]
+struct State {
+    ints: HashMap<Var, i64>,
+    capacity: HashMap<Var, i64>,
+    keys: HashMap<Var, HashSet<i64>>,
+    cost: u64,
+    size: u64,
+    calls: u32,
+    panicked: Option<u32>,
+}
+
+fn step(s: &mut State, top: u32, st: &Stmt, index: Option<(i64, i64)>) {
+    if s.panicked.is_some() {
+        return;
+    }
+    match st {
+        Stmt::Lit { out, value } => match value {
+            Literal::Int { value, .. } => {
+                s.ints.insert(*out, *value);
+            }
+            Literal::Index { pattern, .. } => {
+                let (i, n) = index.expect("index literal inside a loop");
+                s.ints.insert(*out, pattern.eval(i, n));
+            }
+            _ => {}
+        },
+        Stmt::Ctor { out, args, .. } => {
+            let n = s.ints.get(&args[0]).copied().unwrap_or(0);
+            s.capacity.insert(*out, n);
+            s.keys.insert(*out, HashSet::new());
+        }
+        Stmt::Repeat { n, body } => {
+            for i in 0..*n as i64 {
+                for b in body {
+                    step(s, top, b, Some((i, *n as i64)));
+                }
+            }
+        }
+        Stmt::Call {
+            method,
+            recv,
+            args,
+            under_test,
+            ..
+        } => {
+            let k = s.ints.get(&args[0]).copied().unwrap_or(0);
+            let cap = s.capacity.get(recv).copied().unwrap_or(0);
+            let keys = s.keys.entry(*recv).or_default();
+            if *under_test {
+                s.size = keys.len() as u64;
+                s.calls += 1;
+                s.cost += 3;
+            }
+            if method == "insert" {
+                if k >= cap || k < 0 {
+                    s.panicked = Some(top);
+                    return;
+                }
+                keys.insert(k);
+            }
+        }
+        _ => {}
+    }
+}
+
+impl Executor for CostFn {
+    fn schema(&self) -> &ApiSchema {
+        &self.schema
+    }
+
+    fn run(&mut self, programs: &[Program]) -> anyhow::Result<Vec<Feedback>> {
+        Ok(programs
+            .iter()
+            .map(|p| {
+                let mut s = State::default();
+                for (i, st) in p.body.iter().enumerate() {
+                    step(&mut s, i as u32, st, None);
+                }
+                let outcome = match s.panicked {
+                    Some(stmt) => Outcome::Panic {
+                        stmt,
+                        message: "key out of capacity".into(),
+                    },
+                    None => Outcome::Ok,
+                };
+                Feedback {
+                    outcome,
+                    cost: Cost {
+                        probe_ops: s.cost,
+                        edges: s.cost,
+                        ..Cost::default()
+                    },
+                    input_size: s.size,
+                    heap_bytes: 0,
+                    calls: s.calls,
+                    hot: Vec::new(),
+                    fuel_spent: 0,
+                }
+            })
+            .collect())
+    }
+}
+
+fn run(method: &str, programs: u64, seed: u64) -> ExploreReport {
+    let cfg = ExploreConfig {
+        method: method.into(),
+        strategy: StrategyKind::Astar,
+        oracle: OracleKind::Asymptotic,
+        score: ScoreKind::Growth,
+        direction: Direction::Both,
+        t_rel: 1.2,
+        thresholds: Thresholds::default(),
+        expect: None,
+        search: SearchConfig {
+            budget: Budget::Programs(programs),
+            seed,
+            metric: Metric::ProbeOps,
+            ..SearchConfig::default()
+        },
+        start: None,
+        confirm: ConfirmConfig {
+            top: 0,
+            ..ConfirmConfig::default()
+        },
+    };
+    let mut exec = CostFn {
+        schema: Registry::new(vec![slots()]).schema(),
+    };
+    explore(&mut exec, &cfg, &mut |_| {}).expect("explore over the cost function")
+}
+
+#[test]
+fn a_capacity_grows_with_the_keys_within_a_hunts_budget() {
+    for seed in 1..=3 {
+        for method in ["Slots::get", "Slots::insert"] {
+            let r = run(method, 60, seed);
+            let best = r.best.as_ref().expect("a best program");
+            assert_eq!(
+                r.verdict,
+                Verdict::NoBottleneck,
+                "{method} seed {seed}: {} (best at size {}):\n{}",
+                r.reason,
+                best.input_size,
+                best.rust
+            );
+        }
+    }
+}
