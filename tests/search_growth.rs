@@ -4,7 +4,8 @@
 //!
 //! The target, `Slots`, is a sparse set: `with_capacity(n)` and `insert(k)`, which panics
 //! when `k >= n` (sparseset's `insert` asserts `key < capacity`). Its input only grows when
-//! the capacity and the keys grow together.
+//! the capacity and the keys grow together. `Wide` has many methods that read it and one,
+//! `push`, that grows it: sampled among the others, the growing loop is rarely tried.
 
 use std::collections::{HashMap, HashSet};
 
@@ -56,6 +57,100 @@ register_type! {
     }
 }
 
+/// A type with many methods that read it and one that grows it (ropey's `Rope` has 135
+/// registered methods, a handful of them mutating).
+#[derive(Debug, Default)]
+pub struct Wide {
+    keys: Vec<usize>,
+}
+
+impl Wide {
+    pub fn new() -> Wide {
+        Wide::default()
+    }
+    pub fn push(&mut self, k: usize) {
+        self.keys.push(k);
+    }
+    pub fn r0(&self, _a: usize, _b: usize, _c: usize) -> usize {
+        self.keys.len()
+    }
+    pub fn r1(&self, _a: usize, _b: usize, _c: usize) -> usize {
+        self.keys.len()
+    }
+    pub fn r2(&self, _a: usize, _b: usize, _c: usize) -> usize {
+        self.keys.len()
+    }
+    pub fn r3(&self, _a: usize, _b: usize, _c: usize) -> usize {
+        self.keys.len()
+    }
+    pub fn r4(&self, _a: usize, _b: usize, _c: usize) -> usize {
+        self.keys.len()
+    }
+    pub fn r5(&self, _a: usize, _b: usize, _c: usize) -> usize {
+        self.keys.len()
+    }
+    pub fn r6(&self, _a: usize, _b: usize, _c: usize) -> usize {
+        self.keys.len()
+    }
+    pub fn r7(&self, _a: usize, _b: usize, _c: usize) -> usize {
+        self.keys.len()
+    }
+    pub fn r8(&self, _a: usize, _b: usize, _c: usize) -> usize {
+        self.keys.len()
+    }
+    pub fn r9(&self, _a: usize, _b: usize, _c: usize) -> usize {
+        self.keys.len()
+    }
+    pub fn r10(&self, _a: usize, _b: usize, _c: usize) -> usize {
+        self.keys.len()
+    }
+    pub fn r11(&self, _a: usize, _b: usize, _c: usize) -> usize {
+        self.keys.len()
+    }
+    pub fn r12(&self, _a: usize, _b: usize, _c: usize) -> usize {
+        self.keys.len()
+    }
+    pub fn r13(&self, _a: usize, _b: usize, _c: usize) -> usize {
+        self.keys.len()
+    }
+    pub fn r14(&self, _a: usize, _b: usize, _c: usize) -> usize {
+        self.keys.len()
+    }
+    pub fn r15(&self, _a: usize, _b: usize, _c: usize) -> usize {
+        self.keys.len()
+    }
+}
+
+register_type! {
+    pub fn wide() -> Wide {
+        path: "Wide",
+        imports: [],
+        version: None,
+        size: [|s| s.keys.len() as u64],
+        ctors { new() => Wide::new(); }
+        methods {
+            push(mut self, k: copy usize);
+            r0(ref self, a: copy usize, b: copy usize, c: copy usize) -> usize ["O(1)"];
+            r1(ref self, a: copy usize, b: copy usize, c: copy usize) -> usize ["O(1)"];
+            r2(ref self, a: copy usize, b: copy usize, c: copy usize) -> usize ["O(1)"];
+            r3(ref self, a: copy usize, b: copy usize, c: copy usize) -> usize ["O(1)"];
+            r4(ref self, a: copy usize, b: copy usize, c: copy usize) -> usize ["O(1)"];
+            r5(ref self, a: copy usize, b: copy usize, c: copy usize) -> usize ["O(1)"];
+            r6(ref self, a: copy usize, b: copy usize, c: copy usize) -> usize ["O(1)"];
+            r7(ref self, a: copy usize, b: copy usize, c: copy usize) -> usize ["O(1)"];
+            r8(ref self, a: copy usize, b: copy usize, c: copy usize) -> usize ["O(1)"];
+            r9(ref self, a: copy usize, b: copy usize, c: copy usize) -> usize ["O(1)"];
+            r10(ref self, a: copy usize, b: copy usize, c: copy usize) -> usize ["O(1)"];
+            r11(ref self, a: copy usize, b: copy usize, c: copy usize) -> usize ["O(1)"];
+            r12(ref self, a: copy usize, b: copy usize, c: copy usize) -> usize ["O(1)"];
+            r13(ref self, a: copy usize, b: copy usize, c: copy usize) -> usize ["O(1)"];
+            r14(ref self, a: copy usize, b: copy usize, c: copy usize) -> usize ["O(1)"];
+            r15(ref self, a: copy usize, b: copy usize, c: copy usize) -> usize ["O(1)"];
+        }
+        fields {}
+    }
+}
+
 struct CostFn {
     schema: ApiSchema,
 }
@@ -87,8 +182,9 @@ fn step(s: &mut State, top: u32, st: &Stmt, index: Option<(i64, i64)>) {
             _ => {}
         },
         Stmt::Ctor { out, args, .. } => {
-            let n = s.ints.get(&args[0]).copied().unwrap_or(0);
-            s.capacity.insert(*out, n);
+            if let Some(a) = args.first() {
+                s.capacity.insert(*out, s.ints.get(a).copied().unwrap_or(0));
+            }
             s.keys.insert(*out, HashSet::new());
         }
         Stmt::Repeat { n, body } => {
@@ -106,14 +202,14 @@ fn step(s: &mut State, top: u32, st: &Stmt, index: Option<(i64, i64)>) {
             ..
         } => {
             let k = s.ints.get(&args[0]).copied().unwrap_or(0);
-            let cap = s.capacity.get(recv).copied().unwrap_or(0);
+            let cap = s.capacity.get(recv).copied().unwrap_or(i64::MAX);
             let keys = s.keys.entry(*recv).or_default();
             if *under_test {
                 s.size = keys.len() as u64;
                 s.calls += 1;
                 s.cost += 3;
             }
-            if method == "insert" {
+            if method == "insert" || method == "push" {
                 if k >= cap || k < 0 {
                     s.panicked = Some(top);
                     return;
@@ -186,7 +282,7 @@ fn run(method: &str, programs: u64, seed: u64) -> ExploreReport {
         },
     };
     let mut exec = CostFn {
-        schema: Registry::new(vec![slots()]).schema(),
+        schema: Registry::new(vec![slots(), wide()]).schema(),
     };
     explore(&mut exec, &cfg, &mut |_| {}).expect("explore over the cost function")
 }
@@ -195,6 +291,24 @@ fn run(method: &str, programs: u64, seed: u64) -> ExploreReport {
 fn a_capacity_grows_with_the_keys_within_a_hunts_budget() {
     for seed in 1..=3 {
         for method in ["Slots::get", "Slots::insert"] {
+            let r = run(method, 60, seed);
+            let best = r.best.as_ref().expect("a best program");
+            assert_eq!(
+                r.verdict,
+                Verdict::NoBottleneck,
+                "{method} seed {seed}: {} (best at size {}):\n{}",
+                r.reason,
+                best.input_size,
+                best.rust
+            );
+        }
+    }
+}
+
+#[test]
+fn a_type_with_many_readers_grows_within_a_hunts_budget() {
+    for seed in 1..=3 {
+        for method in ["Wide::r0", "Wide::r7"] {
             let r = run(method, 60, seed);
             let best = r.best.as_ref().expect("a best program");
             assert_eq!(

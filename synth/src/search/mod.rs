@@ -10,6 +10,7 @@
 pub mod aco;
 pub mod astar;
 pub mod novelty;
+pub mod probe;
 pub mod random;
 pub mod sides;
 
@@ -332,6 +333,7 @@ impl<'a> Search<'a> {
 
     /// Runs the search with `strategy` until the budget is spent.
     pub fn run(&mut self, strategy: &mut dyn Strategy) -> Result<()> {
+        probe::run(self)?;
         let mut idle = 0;
         while self.has_budget() {
             let before = self.stats.programs;
