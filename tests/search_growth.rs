@@ -6,6 +6,7 @@
 //! when `k >= n` (sparseset's `insert` asserts `key < capacity`). Its input only grows when
 //! the capacity and the keys grow together. `Wide` has many methods that read it and one,
 //! `push`, that grows it: sampled among the others, the growing loop is rarely tried.
+//! `Leafy` costs a lookup one way up to a leaf's size and another way above it.
 
 use std::collections::{HashMap, HashSet};
 
@@ -151,6 +152,59 @@ register_type! {
     }
 }
 
+/// A B-tree-like text: up to [`LEAF`] keys one leaf that lookups scan, then leaves under an
+/// index (ropey's `Rope`, ~1 KB leaves). `find` costs the scan of one leaf, then a descent
+/// (documented O(log n), truly so at large sizes); `scan` is a planted bug: above the leaf
+/// size it still costs a tenth of the keys, documented O(log n).
+#[derive(Debug, Default)]
+pub struct Leafy {
+    keys: Vec<usize>,
+}
+
+impl Leafy {
+    pub fn new() -> Leafy {
+        Leafy::default()
+    }
+    pub fn push(&mut self, k: usize) {
+        self.keys.push(k);
+    }
+    pub fn find(&self, _k: usize) -> bool {
+        false
+    }
+    pub fn scan(&self, _k: usize) -> bool {
+        false
+    }
+}
+
+register_type! {
+    pub fn leafy() -> Leafy {
+        path: "Leafy",
+        imports: [],
+        version: None,
+        size: [|s| s.keys.len() as u64],
+        ctors { new() => Leafy::new(); }
+        methods {
+            push(mut self, k: copy usize);
+            find(ref self, k: copy usize) -> bool ["O(log n)"];
+            scan(ref self, k: copy usize) -> bool ["O(log n)"];
+        }
+        fields {}
+    }
+}
+
+const LEAF: u64 = 1000;
+
+/// The cost of `method` under test on `n` keys.
+fn cost_of(method: &str, n: u64) -> u64 {
+    match method {
+        "find" if n <= LEAF => 10 + n,
+        "find" => 40 + 8 * (64 - n.leading_zeros() as u64),
+        "scan" if n <= LEAF => 10 + n,
+        "scan" => n / 10,
+        _ => 3,
+    }
+}
+
 struct CostFn {
     schema: ApiSchema,
 }
@@ -207,7 +261,7 @@ fn step(s: &mut State, top: u32, st: &Stmt, index: Option<(i64, i64)>) {
             if *under_test {
                 s.size = keys.len() as u64;
                 s.calls += 1;
-                s.cost += 3;
+                s.cost += cost_of(method, keys.len() as u64);
             }
             if method == "insert" || method == "push" {
                 if k >= cap || k < 0 {
@@ -282,7 +336,7 @@ fn run(method: &str, programs: u64, seed: u64) -> ExploreReport {
         },
     };
     let mut exec = CostFn {
-        schema: Registry::new(vec![slots(), wide()]).schema(),
+        schema: Registry::new(vec![slots(), wide(), leafy()]).schema(),
     };
     explore(&mut exec, &cfg, &mut |_| {}).expect("explore over the cost function")
 }
@@ -321,4 +375,17 @@ fn a_type_with_many_readers_grows_within_a_hunts_budget() {
             );
         }
     }
+}
+
+#[test]
+fn a_change_of_regime_is_judged_above_it_both_ways() {
+    let r = run("Leafy::find", 60, 1);
+    assert_eq!(r.verdict, Verdict::NoBottleneck, "find: {}", r.reason);
+    assert_eq!(r.points_from, "sweep-above-fall", "{}", r.reason);
+    assert!(r.points.iter().all(|p| p.0 > LEAF), "{:?}", r.points);
+    assert!(r.reason.contains("judged on sizes"), "{}", r.reason);
+    // Above the fall the planted linear cost is still a bottleneck.
+    let r = run("Leafy::scan", 60, 1);
+    assert_eq!(r.verdict, Verdict::Bottleneck, "scan: {}", r.reason);
+    assert_eq!(r.empirical.as_deref(), Some("O(n)"), "{}", r.reason);
 }

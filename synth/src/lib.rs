@@ -34,6 +34,7 @@ pub mod partition;
 pub mod plot;
 pub mod pool;
 pub mod rank;
+pub mod regime;
 pub mod replay;
 pub mod runfile;
 pub mod search;
