@@ -275,6 +275,11 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Whether every program also runs on the old version (the relative oracle).
+    pub fn is_relative(&self) -> bool {
+        self.relative
+    }
+
     /// Reports progress to `f` after every batch.
     pub fn on_progress(&mut self, f: impl FnMut(&Progress) + 'a) {
         self.progress = Some(Box::new(f));
