@@ -32,6 +32,11 @@ pub enum OpKind {
     InjectLoop,
     ScaleLoop,
     ChangePattern,
+    /// An injected loop whose receiver's constructor literals are raised to its count
+    /// (`grow.rs`).
+    InjectLoopSized,
+    /// Every loop count and size-like literal scaled together (`grow.rs`).
+    ScaleAll,
 }
 
 impl OpKind {
@@ -45,6 +50,8 @@ impl OpKind {
             OpKind::InjectLoop => "inject-loop",
             OpKind::ScaleLoop => "scale-loop",
             OpKind::ChangePattern => "change-pattern",
+            OpKind::InjectLoopSized => "inject-loop-sized",
+            OpKind::ScaleAll => "scale-all",
         }
     }
 
@@ -52,7 +59,11 @@ impl OpKind {
     pub fn is_loop(self) -> bool {
         matches!(
             self,
-            OpKind::InjectLoop | OpKind::ScaleLoop | OpKind::ChangePattern
+            OpKind::InjectLoop
+                | OpKind::ScaleLoop
+                | OpKind::ChangePattern
+                | OpKind::InjectLoopSized
+                | OpKind::ScaleAll
         )
     }
 }
@@ -234,6 +245,18 @@ pub fn mutations(p: &Program, schema: &ApiSchema, cfg: &MutationConfig) -> Vec<M
             mutate_fields(p, schema, at, &vis, &mut out);
         }
     }
+    if cfg.loops && crate::grow::scale_all_applies(p) {
+        for f in ["x8", "x2"] {
+            out.push(Mutation {
+                op: OpKind::ScaleAll,
+                target: format!("scale-all:{f}"),
+                at: 0,
+                inner: None,
+                operands: vec![],
+                count: 0,
+            });
+        }
+    }
     for (i, s) in p.body.iter().enumerate() {
         match s {
             Stmt::Ctor { ty, ctor, .. } => modify_ctor(schema, ty, ctor, i, None, &mut out),
@@ -367,6 +390,16 @@ fn inject_calls(
                             operands: operands.clone(),
                             count,
                         });
+                        if crate::grow::sized_loop_applies(p, r, count) {
+                            out.push(Mutation {
+                                op: OpKind::InjectLoopSized,
+                                target: target.clone(),
+                                at,
+                                inner: None,
+                                operands: operands.clone(),
+                                count,
+                            });
+                        }
                     }
                 }
             }
@@ -587,10 +620,10 @@ pub fn apply(
     let mut q = p.clone();
     let mut choice = Choice::Random(rng);
     match m.op {
-        OpKind::InjectCall | OpKind::InjectLoop => {
+        OpKind::InjectCall | OpKind::InjectLoop | OpKind::InjectLoopSized => {
             let (tname, mname) = m.target.rsplit_once("::")?;
             let ms = schema.ty(tname)?.method(mname)?.clone();
-            let in_loop = m.op == OpKind::InjectLoop;
+            let in_loop = m.op != OpKind::InjectCall;
             let mut stmts = Vec::new();
             let mut vars = Vec::new();
             for o in &m.operands {
@@ -618,6 +651,7 @@ pub fn apply(
             });
             let at = m.at.min(q.body.len());
             if in_loop {
+                let recv = vars[0];
                 q.body.insert(
                     at,
                     Stmt::Repeat {
@@ -625,6 +659,9 @@ pub fn apply(
                         body: stmts,
                     },
                 );
+                if m.op == OpKind::InjectLoopSized {
+                    crate::grow::raise_ctor_literals(&mut q, recv, m.count);
+                }
             } else {
                 q.body.splice(at..at, stmts);
             }
@@ -711,6 +748,13 @@ pub fn apply(
                 "scale:x2" => n.saturating_mul(2).min(cfg.max_loop),
                 _ => (*n / 2).max(1),
             };
+        }
+        OpKind::ScaleAll => {
+            let factor = match m.target.as_str() {
+                "scale-all:x8" => 8,
+                _ => 2,
+            };
+            q = crate::grow::scale_all(&q, factor, cfg.max_loop)?;
         }
         OpKind::ChangePattern => {
             let name = m.target.strip_prefix("pattern:")?;

@@ -115,7 +115,19 @@ pub struct Sweeps {
 
 /// [`sweep_programs`], with the alternative sweep of [`rearranging`] loops.
 pub fn sweeps(exec: &mut dyn Executor, p: &Program, size: u64, max_loop: u32) -> Result<Sweeps> {
-    let Some(top) = scaled_up(&bounded(p), size, max_loop) else {
+    sweeps_to(exec, p, size, max_loop, SWEEP_TARGET_SIZE)
+}
+
+/// [`sweeps`] with its top aiming for `target` instead of [`SWEEP_TARGET_SIZE`] (see
+/// `regime.rs`, which sweeps above a change of regime).
+pub fn sweeps_to(
+    exec: &mut dyn Executor,
+    p: &Program,
+    size: u64,
+    max_loop: u32,
+    target: u64,
+) -> Result<Sweeps> {
+    let Some(top) = scaled_up(&bounded(p), size, max_loop, target) else {
         return Ok(Sweeps::default());
     };
     let qs = quantities(&top);
@@ -236,14 +248,13 @@ fn bounded(p: &Program) -> Program {
 }
 
 /// The program scaled up by a power of two (every loop count, and every literal equal to a
-/// loop count) until its input reaches [`SWEEP_TARGET_SIZE`] or a loop would pass
-/// `max_loop`; `None` without a loop.
-fn scaled_up(p: &Program, size: u64, max_loop: u32) -> Option<Program> {
+/// loop count) until its input reaches `target` or a loop would pass `max_loop`; `None`
+/// without a loop.
+fn scaled_up(p: &Program, size: u64, max_loop: u32, target: u64) -> Option<Program> {
     let counts = loop_counts(p);
     let max_n = counts.iter().copied().max()?;
     let mut up = 1u32;
-    while (size.max(1) * up as u64) < SWEEP_TARGET_SIZE && max_n.saturating_mul(up * 2) <= max_loop
-    {
+    while (size.max(1) * up as u64) < target && max_n.saturating_mul(up * 2) <= max_loop {
         up *= 2;
     }
     let qs = quantities(p);
@@ -685,7 +696,7 @@ mod tests {
             vars: vec!["usize".into(), "usize".into()],
             body: vec![repeat(1024, false), repeat(1, true)],
         };
-        let top = scaled_up(&p, 1024, 1 << 16).unwrap();
+        let top = scaled_up(&p, 1024, 1 << 16, SWEEP_TARGET_SIZE).unwrap();
         assert_eq!(parts(&top), (4096, 0, 0));
         let mut exec = Sizes(ApiSchema::default(), 0);
         for q in sweep_programs(&mut exec, &p, 1024, 1 << 16).unwrap() {
@@ -696,15 +707,18 @@ mod tests {
             vars: vec!["usize".into(), "usize".into()],
             body: vec![repeat(1, false)],
         };
-        assert_eq!(parts(&scaled_up(&alone, 1, 1 << 16).unwrap()).0, 4096);
+        assert_eq!(
+            parts(&scaled_up(&alone, 1, 1 << 16, SWEEP_TARGET_SIZE).unwrap()).0,
+            4096
+        );
     }
 
     #[test]
     fn a_small_program_is_scaled_up_to_the_target_size_first() {
         let p = program(16, 8);
-        let top = scaled_up(&p, 44, 1 << 14).unwrap();
+        let top = scaled_up(&p, 44, 1 << 14, SWEEP_TARGET_SIZE).unwrap();
         assert_eq!(parts(&top), (2048, 1024 * 1023 / 2, 2048));
-        assert!(scaled_up(&Program::default(), 0, 1 << 14).is_none());
+        assert!(scaled_up(&Program::default(), 0, 1 << 14, SWEEP_TARGET_SIZE).is_none());
     }
 
     /// A loop of 32 `resize(hash(i), k)` (statement 0: its input is the last length drawn)

@@ -55,7 +55,8 @@ pub struct Swept {
     pub measure: SizeMeasure,
     /// Why a bottleneck on the sweep was not kept: the sweep with the loops that only
     /// rearrange the input kept at their count (`sweep::Sweeps`) gave another verdict, which
-    /// is the one judged here.
+    /// is the one judged here; or which sizes a sweep above a change of regime judged
+    /// (`regime.rs`).
     pub rearranging_note: Option<String>,
 }
 
@@ -98,7 +99,7 @@ pub fn sweep_and_judge(
         points = p;
         points_from = "sweep-heap-bytes";
     }
-    let swept = Swept {
+    let mut swept = Swept {
         sweep,
         sweep_fb,
         points,
@@ -107,6 +108,31 @@ pub fn sweep_and_judge(
         measure,
         rearranging_note: None,
     };
+    if !swept.judgement.reliable && swept.points_from == "sweep" {
+        let above = crate::regime::judge_above_fall(
+            exec,
+            program,
+            size,
+            &swept.points,
+            max_loop,
+            metric,
+            expected,
+            t,
+        )?;
+        if let Some(a) = above {
+            swept = Swept {
+                sweep: a.sweep,
+                sweep_fb: a.sweep_fb,
+                points: a.points,
+                points_from: "sweep-above-fall",
+                judgement: a.judgement,
+                measure: SizeMeasure::Len,
+                rearranging_note: Some(a.note),
+            };
+            // The rearranging check below is the first sweep's; this one stands alone.
+            return Ok(swept);
+        }
+    }
     match rearranging_kept {
         Some(alt) if swept.judgement.bottleneck && swept.points_from != "path" => {
             robust_to_rearranging(exec, swept, alt, metric, expected, t)

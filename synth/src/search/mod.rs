@@ -10,6 +10,7 @@
 pub mod aco;
 pub mod astar;
 pub mod novelty;
+pub mod probe;
 pub mod random;
 pub mod sides;
 
@@ -274,6 +275,11 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Whether every program also runs on the old version (the relative oracle).
+    pub fn is_relative(&self) -> bool {
+        self.relative
+    }
+
     /// Reports progress to `f` after every batch.
     pub fn on_progress(&mut self, f: impl FnMut(&Progress) + 'a) {
         self.progress = Some(Box::new(f));
@@ -332,6 +338,7 @@ impl<'a> Search<'a> {
 
     /// Runs the search with `strategy` until the budget is spent.
     pub fn run(&mut self, strategy: &mut dyn Strategy) -> Result<()> {
+        probe::run(self)?;
         let mut idle = 0;
         while self.has_budget() {
             let before = self.stats.programs;
