@@ -233,15 +233,7 @@ fn deref_methods(
     use quote::ToTokens;
     let args = |t: &syn::Type| -> Option<Vec<proc_macro2::TokenStream>> {
         let syn::Type::Path(p) = t else { return None };
-        Some(match &p.path.segments.last()?.arguments {
-            syn::PathArguments::AngleBracketed(a) => a
-                .args
-                .iter()
-                .filter(|a| !matches!(a, syn::GenericArgument::Lifetime(_)))
-                .map(|a| a.to_token_stream())
-                .collect(),
-            _ => Vec::new(),
-        })
+        Some(type_args(&p.path.segments.last()?.arguments).unwrap_or_default())
     };
     let (written, given) = (args(&x_impl.self_ty)?, args(target)?);
     if written.len() != given.len() {
@@ -306,16 +298,7 @@ pub fn trait_methods(imp: &syn::ItemImpl, tr: &syn::ItemTrait) -> Option<syn::It
             syn::GenericParam::Lifetime(_) => None,
         })
         .collect();
-    let args: Vec<proc_macro2::TokenStream> = match &path.segments.last()?.arguments {
-        syn::PathArguments::AngleBracketed(a) => a
-            .args
-            .iter()
-            .filter(|a| !matches!(a, syn::GenericArgument::Lifetime(_)))
-            .map(|a| a.to_token_stream())
-            .collect(),
-        syn::PathArguments::None => Vec::new(),
-        syn::PathArguments::Parenthesized(_) => return None,
-    };
+    let args = type_args(&path.segments.last()?.arguments)?;
     if args.len() != params.len() {
         return None;
     }
@@ -929,6 +912,23 @@ pub fn ident_counts(types: &[FoundType]) -> HashMap<String, usize> {
         *m.entry(t.ident.clone()).or_insert(0) += 1;
     }
     m
+}
+
+/// The generic arguments of a path segment other than lifetimes, as tokens (none for a bare
+/// segment); `None` for parenthesized ones (`Fn(A) -> B`).
+fn type_args(args: &syn::PathArguments) -> Option<Vec<proc_macro2::TokenStream>> {
+    use quote::ToTokens;
+    match args {
+        syn::PathArguments::AngleBracketed(a) => Some(
+            a.args
+                .iter()
+                .filter(|a| !matches!(a, syn::GenericArgument::Lifetime(_)))
+                .map(|a| a.to_token_stream())
+                .collect(),
+        ),
+        syn::PathArguments::None => Some(Vec::new()),
+        syn::PathArguments::Parenthesized(_) => None,
+    }
 }
 
 #[cfg(test)]
