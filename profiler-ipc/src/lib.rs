@@ -6,6 +6,7 @@
 //! lives only in [`wire`]. It knows nothing of mutation trees, search or oracles (that is the
 //! engine, `perfsyn`), and nothing of concrete target types (that is `perfsyn-corpus`).
 
+pub mod affinity;
 pub mod bind;
 pub mod check;
 pub mod concurrent;
@@ -23,6 +24,7 @@ pub mod protocol;
 pub mod registry;
 pub mod regress;
 pub mod sandbox;
+pub mod schedule;
 pub mod schema;
 pub mod shm;
 pub mod supervisor;

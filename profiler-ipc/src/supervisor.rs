@@ -291,6 +291,8 @@ pub struct Pool {
     fuel: Option<u64>,
     /// Cores this process may run on.
     cores: usize,
+    /// The core each slot's worker is pinned to (see [`crate::affinity`]), if pinned.
+    pins: Option<Vec<usize>>,
 }
 
 impl Pool {
@@ -322,10 +324,11 @@ impl Pool {
             hot: false,
             fuel: None,
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            pins: crate::affinity::plan(cfg.workers),
             cfg,
         };
-        for _ in 0..pool.cfg.workers {
-            let inc = pool.spawn()?;
+        for i in 0..pool.cfg.workers {
+            let inc = pool.spawn(i)?;
             pool.slots.push(Slot {
                 inc,
                 state: SlotState::Starting {
@@ -366,6 +369,14 @@ impl Pool {
         self.stats
     }
 
+    /// The process id each slot's worker reported in its hello (0 before it did).
+    pub fn worker_pids(&self) -> Vec<u32> {
+        self.slots
+            .iter()
+            .map(|s| s.inc.header().from_worker.pid.load(Relaxed))
+            .collect()
+    }
+
     /// The configuration the pool runs with.
     pub fn config(&self) -> &PoolConfig {
         &self.cfg
@@ -378,7 +389,40 @@ impl Pool {
     /// Runs `programs` over all workers in parallel and returns one feedback per program, in
     /// submission order. Programs that panic, crash, exit, hang or exhaust memory get that
     /// outcome; an `Err` means the pool itself cannot serve.
+    ///
+    /// With more than one worker the programs are posted heaviest first (see
+    /// [`crate::schedule`]), so that a batch does not end on one slow program while the
+    /// other workers idle.
     pub fn run(&mut self, programs: &[Program]) -> Result<Vec<Feedback>, PoolError> {
+        let n = programs.len();
+        if self.slots.len() < 2 || n < 2 {
+            let all: Vec<(usize, usize)> = if n == 0 { Vec::new() } else { vec![(0, n)] };
+            return self.run_planned(programs, &all);
+        }
+        let work: Vec<u64> = programs
+            .iter()
+            .map(crate::schedule::work_estimate)
+            .collect();
+        let plan = crate::schedule::plan(&work, self.slots.len());
+        let ordered: Vec<Program> = plan.order.iter().map(|&i| programs[i].clone()).collect();
+        let fb = self.run_planned(&ordered, &plan.chunks)?;
+        let mut out: Vec<Option<Feedback>> = vec![None; n];
+        for (k, f) in fb.into_iter().enumerate() {
+            out[plan.order[k]] = Some(f);
+        }
+        Ok(out
+            .into_iter()
+            .map(|f| f.expect("the plan's order is a permutation"))
+            .collect())
+    }
+
+    /// Runs `programs`, posting the index ranges `chunks` (consecutive, covering all of
+    /// them) in that order, each to the first idle worker; feedback in `programs`' order.
+    fn run_planned(
+        &mut self,
+        programs: &[Program],
+        chunks: &[(usize, usize)],
+    ) -> Result<Vec<Feedback>, PoolError> {
         // A previous call that returned an error may have left requests in flight: their
         // answers belong to no one now.
         for i in 0..self.slots.len() {
@@ -389,16 +433,7 @@ impl Pool {
         let n = programs.len();
         let mut results: Vec<Option<Feedback>> = vec![None; n];
         let mut remaining = n;
-        let workers = self.slots.len();
-        let chunk = if workers == 1 {
-            n.max(1)
-        } else {
-            n.div_ceil(workers * 4).max(1)
-        };
-        let mut queue: VecDeque<(usize, usize)> = (0..n)
-            .step_by(chunk)
-            .map(|s| (s, (s + chunk).min(n)))
-            .collect();
+        let mut queue: VecDeque<(usize, usize)> = chunks.iter().copied().collect();
         while remaining > 0 {
             for i in 0..self.slots.len() {
                 if matches!(self.slots[i].state, SlotState::Idle) {
@@ -827,7 +862,7 @@ impl Pool {
     /// Replaces slot `i`'s worker with a new one (its handshake completes asynchronously).
     fn respawn(&mut self, i: usize) -> Result<(), PoolError> {
         self.slots[i].inc.keeper.kill();
-        let fresh = self.spawn()?;
+        let fresh = self.spawn(i)?;
         let old = std::mem::replace(&mut self.slots[i].inc, fresh);
         self.slots[i].state = SlotState::Starting {
             since: Instant::now(),
@@ -957,8 +992,8 @@ impl Pool {
         Duration::from_nanos(next)
     }
 
-    /// Starts one worker process on a fresh region.
-    fn spawn(&self) -> Result<Incarnation, PoolError> {
+    /// Starts the worker process of slot `slot` on a fresh region.
+    fn spawn(&self, slot: usize) -> Result<Incarnation, PoolError> {
         let region = Region::create("perfsyn-worker", self.cfg.shm_size).map_err(PoolError::Shm)?;
         let h: &Header = region.at(0);
         let (req_off, req_cap, resp_off, resp_cap) = protocol::areas(region.len());
@@ -996,6 +1031,10 @@ impl Pool {
         match &self.cfg.bind {
             Some(v) => cmd.env(crate::bind::BIND_ENV, v),
             None => cmd.env_remove(crate::bind::BIND_ENV),
+        };
+        match self.pins.as_ref().and_then(|p| p.get(slot)) {
+            Some(cpu) => cmd.env(crate::affinity::ENV, cpu.to_string()),
+            None => cmd.env_remove(crate::affinity::ENV),
         };
         cmd.arg("--serve")
             .env("RUST_BACKTRACE", "0")

@@ -427,9 +427,16 @@ impl<'a> Search<'a> {
         if cands.is_empty() {
             return Ok(Vec::new());
         }
-        // Run in small chunks so a time budget is not overrun by a batch of slow programs.
+        // Under a time budget, run in small chunks so that the budget is not overrun by a
+        // batch of slow programs. A program budget is already applied above: one call, so
+        // that the pool balances the whole batch over the workers (see
+        // `perfsyn_profiler_ipc::schedule`).
+        let chunk = match self.cfg.budget {
+            Budget::Time(_) => EVAL_CHUNK,
+            Budget::Programs(_) => cands.len(),
+        };
         let mut fb = Vec::with_capacity(cands.len());
-        for chunk in cands.chunks(EVAL_CHUNK) {
+        for chunk in cands.chunks(chunk) {
             if !fb.is_empty() && !self.has_budget() {
                 break;
             }
