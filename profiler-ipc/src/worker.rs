@@ -140,6 +140,8 @@ fn serve(registry: &Registry) -> i32 {
         return 3;
     }
 
+    // Before the hello: the zygotes and children forked from here on inherit the core.
+    let pinned = crate::affinity::pin_from_env();
     warm_up();
     let mut interp = Interpreter::new(registry);
     let heap = match h.fixed.heap_limit.load(Relaxed) {
@@ -224,8 +226,15 @@ fn serve(registry: &Registry) -> i32 {
                 let req = unsafe { region.bytes(req_off, bytes) };
                 // SAFETY: as for the hello.
                 let resp = unsafe { region.bytes_mut(resp_off, resp_cap) };
+                // A concurrent test's threads need every core the worker may use.
+                if let Some(p) = &pinned {
+                    p.release();
+                }
                 if let Err(code) = run_concurrent(registry, &interp, out, req, resp) {
                     out.error.store(code, Relaxed);
+                }
+                if let Some(p) = &pinned {
+                    p.pin();
                 }
                 if process_cpu_ns() > cpu_budget / 2 {
                     out.retire.store(1, Relaxed);
