@@ -28,6 +28,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, Result};
 use perfsyn_profiler_ipc::{Feedback, Program};
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::exec::Executor;
@@ -116,11 +117,27 @@ pub fn rank(feedback: &[Feedback], locate: &mut dyn FnMut(u64) -> Option<Loc>) -
         .map(|f| f.input_size)
         .max()
         .unwrap_or(0);
+    // Lines of one basic-block sequence have the same hits at every size: each distinct
+    // series is fitted once, the series in parallel (the robust fits are most of this
+    // function's time; each is deterministic, so the result does not depend on the threads).
+    let distinct: Vec<&Vec<(u64, u64)>> = lines
+        .values()
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let classes: Vec<Option<crate::oracle::fit::Class>> = distinct
+        .par_iter()
+        .map(|pts| {
+            let xy: Vec<(f64, f64)> = pts.iter().map(|&(n, h)| (n as f64, h as f64)).collect();
+            model_select::select(&xy).class
+        })
+        .collect();
+    let fitted: HashMap<Vec<(u64, u64)>, Option<crate::oracle::fit::Class>> =
+        distinct.into_iter().cloned().zip(classes).collect();
     let mut ranked: Vec<(Option<crate::oracle::fit::Class>, HotLine)> = lines
         .into_iter()
         .map(|((file, line, library), pts)| {
-            let xy: Vec<(f64, f64)> = pts.iter().map(|&(n, h)| (n as f64, h as f64)).collect();
-            let class = model_select::select(&xy).class;
+            let class = fitted[&pts];
             let hits = pts
                 .iter()
                 .filter(|p| p.0 == largest)
