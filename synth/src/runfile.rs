@@ -180,7 +180,7 @@ pub fn worker_identity(path: &Path) -> std::io::Result<WorkerIdentity> {
     let bytes = std::fs::read(path)?;
     Ok(WorkerIdentity {
         path: std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()),
-        hash: hex(fnv1a(&bytes)),
+        hash: hex(twox_hash::XxHash3_64::oneshot(&bytes)),
         size: bytes.len() as u64,
     })
 }
@@ -221,12 +221,6 @@ fn hex(v: u64) -> String {
 }
 
 /// FNV-1a, 64 bits: stable across Rust releases (unlike `DefaultHasher`).
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ *b as u64).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
