@@ -541,33 +541,51 @@ pub fn check_instrumented(bin: &Path) -> Result<()> {
 }
 
 /// The number of sanitizer-coverage guards in the ELF binary `bin`: the size of its
-/// `__sancov_guards` section over 4 (0 when it has none).
+/// `__sancov_guards` section over 4 (0 when it has none). Reads only the ELF header, the
+/// section headers and their name table: every explore checks its worker, a 20-30 MB file.
 pub fn sancov_guards(bin: &Path) -> Result<u64> {
-    let data = std::fs::read(bin)?;
-    elf_section_size(&data, b"__sancov_guards")
+    use std::os::unix::fs::FileExt;
+    let f = std::fs::File::open(bin)?;
+    let mut read = |off: u64, len: usize| {
+        let mut buf = vec![0u8; len];
+        f.read_exact_at(&mut buf, off).ok().map(|_| buf)
+    };
+    elf_section_size(&mut read, b"__sancov_guards")
         .map(|n| n / 4)
         .context("not a 64-bit little-endian ELF file")
 }
 
-/// The size of section `name` in a 64-bit little-endian ELF image (`Some(0)` if absent).
-fn elf_section_size(d: &[u8], name: &[u8]) -> Option<u64> {
-    let u16_at = |o: usize| Some(u16::from_le_bytes(d.get(o..o + 2)?.try_into().ok()?));
-    let u32_at = |o: usize| Some(u32::from_le_bytes(d.get(o..o + 4)?.try_into().ok()?));
-    let u64_at = |o: usize| Some(u64::from_le_bytes(d.get(o..o + 8)?.try_into().ok()?));
-    if d.get(..4)? != b"\x7fELF" || *d.get(4)? != 2 || *d.get(5)? != 1 {
+/// The size of section `name` in a 64-bit little-endian ELF image that `read(offset, len)`
+/// reads from (`Some(0)` if absent).
+fn elf_section_size(
+    read: &mut dyn FnMut(u64, usize) -> Option<Vec<u8>>,
+    name: &[u8],
+) -> Option<u64> {
+    let u16_at = |d: &[u8], o: usize| Some(u16::from_le_bytes(d.get(o..o + 2)?.try_into().ok()?));
+    let u32_at = |d: &[u8], o: usize| Some(u32::from_le_bytes(d.get(o..o + 4)?.try_into().ok()?));
+    let u64_at = |d: &[u8], o: usize| Some(u64::from_le_bytes(d.get(o..o + 8)?.try_into().ok()?));
+    let eh = read(0, 64)?;
+    if eh.get(..4)? != b"\x7fELF" || *eh.get(4)? != 2 || *eh.get(5)? != 1 {
         return None;
     }
-    let shoff = u64_at(0x28)? as usize;
-    let shentsize = u16_at(0x3a)? as usize;
-    let shnum = u16_at(0x3c)? as usize;
-    let shstrndx = u16_at(0x3e)? as usize;
-    let sh = |i: usize| shoff + i * shentsize;
-    let strtab = u64_at(sh(shstrndx) + 0x18)? as usize;
+    let shoff = u64_at(&eh, 0x28)?;
+    let shentsize = u16_at(&eh, 0x3a)? as usize;
+    let shnum = u16_at(&eh, 0x3c)? as usize;
+    let shstrndx = u16_at(&eh, 0x3e)? as usize;
+    if shentsize < 0x28 || shstrndx >= shnum {
+        return None;
+    }
+    let sh = read(shoff, shnum.checked_mul(shentsize)?)?;
+    let at = |i: usize| i * shentsize;
+    let strtab = read(
+        u64_at(&sh, at(shstrndx) + 0x18)?,
+        usize::try_from(u64_at(&sh, at(shstrndx) + 0x20)?).ok()?,
+    )?;
     for i in 0..shnum {
-        let off = strtab + u32_at(sh(i))? as usize;
-        let n = d.get(off..)?.iter().position(|b| *b == 0)?;
-        if &d[off..off + n] == name {
-            return u64_at(sh(i) + 0x20);
+        let off = u32_at(&sh, at(i))? as usize;
+        let n = strtab.get(off..)?.iter().position(|b| *b == 0)?;
+        if &strtab[off..off + n] == name {
+            return u64_at(&sh, at(i) + 0x20);
         }
     }
     Some(0)
