@@ -944,11 +944,7 @@ fn nnls(rows: &[Vec<f64>], ys: &[f64], w: &[f64]) -> Option<Vec<f64>> {
             continue;
         }
         let keep: Vec<usize> = (0..p).filter(|j| mask & (1 << j) != 0).collect();
-        let sub: Vec<Vec<f64>> = rows
-            .iter()
-            .map(|r| keep.iter().map(|j| r[*j]).collect())
-            .collect();
-        let Some(b) = wls(&sub, ys, w) else {
+        let Some(b) = wls(rows, &keep, ys, w) else {
             continue;
         };
         if b.iter().any(|v| *v < 0.0) {
@@ -974,14 +970,16 @@ fn nnls(rows: &[Vec<f64>], ys: &[f64], w: &[f64]) -> Option<Vec<f64>> {
     best.map(|(_, b)| b)
 }
 
-/// Weighted least squares through the normal equations, columns scaled to unit norm;
-/// `None` when the design is rank deficient (a pivot vanishes) or not finite.
-fn wls(rows: &[Vec<f64>], ys: &[f64], w: &[f64]) -> Option<Vec<f64>> {
-    let p = rows[0].len();
+/// Weighted least squares through the normal equations on the columns `cols` of `rows`
+/// (read in place: the column subsets of [`nnls`] copied the design once per subset, most
+/// of a hot-line ranking's time), columns scaled to unit norm; `None` when the design is
+/// rank deficient (a pivot vanishes) or not finite.
+fn wls(rows: &[Vec<f64>], cols: &[usize], ys: &[f64], w: &[f64]) -> Option<Vec<f64>> {
+    let p = cols.len();
     let mut norm = vec![0.0; p];
     for (row, wi) in rows.iter().zip(w) {
         for j in 0..p {
-            norm[j] += wi * row[j] * row[j];
+            norm[j] += wi * row[cols[j]] * row[cols[j]];
         }
     }
     if norm.iter().any(|v| !(v.is_finite() && *v > 0.0)) {
@@ -991,9 +989,9 @@ fn wls(rows: &[Vec<f64>], ys: &[f64], w: &[f64]) -> Option<Vec<f64>> {
     let mut a = vec![vec![0.0; p + 1]; p];
     for ((row, wi), y) in rows.iter().zip(w).zip(ys) {
         for j in 0..p {
-            let xj = row[j] / sc[j];
+            let xj = row[cols[j]] / sc[j];
             for k in 0..p {
-                a[j][k] += wi * xj * row[k] / sc[k];
+                a[j][k] += wi * xj * row[cols[k]] / sc[k];
             }
             a[j][p] += wi * xj * y;
         }
