@@ -11,6 +11,8 @@ pub mod chain;
 pub mod closures;
 pub mod compound;
 pub mod gen;
+#[cfg(test)]
+mod handles_tests;
 pub mod int_traits;
 pub mod model;
 pub mod repair;

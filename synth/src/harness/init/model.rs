@@ -156,6 +156,9 @@ pub struct Model {
     pub unregistered_methods: usize,
     /// Distinct methods of borrowing types registered through chains.
     pub chained: usize,
+    /// (identifier, registry name) of the types left out for want of a constructor: the
+    /// first pass's candidates for [`handles`].
+    pub no_ctor: Vec<(String, String)>,
 }
 
 impl Model {
@@ -182,12 +185,51 @@ pub fn build(lib: &str, scan: &Scan) -> Model {
     // A type's constructors may take the crate's other types, so whether a type registers
     // depends on the others: the first pass assumes every instantiable type registers, the
     // second keeps only those the first gave a constructor.
-    let first = build_with(lib, scan, None);
-    let registered: HashSet<String> = first.types.iter().map(|t| t.ident.clone()).collect();
-    build_with(lib, scan, Some(&registered))
+    let first = build_with(lib, scan, None, &HashSet::new());
+    let mut registered: HashSet<String> = first.types.iter().map(|t| t.ident.clone()).collect();
+    let handles = handles(scan, &first);
+    registered.extend(handles.iter().cloned());
+    build_with(lib, scan, Some(&registered), &handles)
 }
 
-fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> Model {
+/// Handle types: public owned types without a constructor that a registered type's method
+/// returns by value (thunderdome's `Index` from `Arena::insert`, dlv-list's `Index<T>` from
+/// `push_back`). They register without constructors, so that the methods taking them
+/// register too; a program gets one from a call that returns it (see `mutate::obtain`).
+/// Iterators are not handles: a method returning one consumes it.
+fn handles(scan: &Scan, first: &Model) -> HashSet<String> {
+    let returned: HashSet<&str> = first
+        .types
+        .iter()
+        .flat_map(|t| &t.methods)
+        .filter(|m| m.chain.is_none())
+        .filter_map(|m| m.ret.as_deref())
+        .collect();
+    first
+        .no_ctor
+        .iter()
+        .filter(|(ident, name)| {
+            returned.contains(name.as_str())
+                && !scan.iterators.contains(ident)
+                && scan.types.iter().any(|t| {
+                    t.ident == *ident
+                        && !t
+                            .generics
+                            .params
+                            .iter()
+                            .any(|p| matches!(p, GenericParam::Lifetime(_)))
+                })
+        })
+        .map(|(ident, _)| ident.clone())
+        .collect()
+}
+
+fn build_with(
+    lib: &str,
+    scan: &Scan,
+    registered: Option<&HashSet<String>>,
+    handles: &HashSet<String>,
+) -> Model {
     let counts = ident_counts(&scan.types);
     let mut model = Model::default();
     // Which types register and at which instantiation, so that parameters and results of
@@ -282,6 +324,12 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
             alias.map(|(a, _)| a),
         ));
     }
+    // Registry names of the crate's `Copy` types: passed as `copy`, they are not moved.
+    let copies: HashSet<String> = chosen
+        .iter()
+        .filter(|c| c.0.copy && c.5)
+        .map(|c| c.4.clone())
+        .collect();
     let mut fn_names: HashMap<String, usize> = HashMap::new();
     let no_closures = HashMap::new();
     // Borrowing types (a lifetime parameter), exported or not, and public types without a
@@ -366,6 +414,7 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
             self_rust: &rust,
             subst: &subst,
             regs: &regs,
+            copies: &copies,
             iterators: &scan.iterators,
             closures: &no_closures,
             arrays: &scan.array_traits,
@@ -474,6 +523,15 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
                 .filter(|p| p.dsl)
                 .count()
         });
+        if handles.contains(&t.ident) && reg.ctors.is_empty() {
+            reg.doc = handle_doc(&reg.doc);
+            chained.extend(reached);
+            model.types.push(reg);
+            continue;
+        }
+        if reg.ctors.is_empty() && registers {
+            model.no_ctor.push((t.ident.clone(), registry_name.clone()));
+        }
         if reg.ctors.is_empty() || !registers {
             // Its own methods: methods of other types it chains to are counted with those.
             let own = reg.methods.iter().filter(|m| m.chain.is_none()).count();
@@ -519,6 +577,16 @@ fn build_with(lib: &str, scan: &Scan, registered: Option<&HashSet<String>>) -> M
     model.unregistered_methods -= chained.len().min(model.unregistered_methods);
     model.chained = chained.len();
     model
+}
+
+/// A handle type's doc line says where its values come from.
+fn handle_doc(doc: &str) -> String {
+    let note = "(no constructor: programs get it from a method returning it)";
+    if doc.is_empty() {
+        note.to_string()
+    } else {
+        format!("{doc} {note}")
+    }
 }
 
 /// A public alias that fills what init cannot (stable-vec's `pub type StableVec<T> =
@@ -734,6 +802,8 @@ pub(super) struct Ctx<'a> {
     pub(super) subst: &'a HashMap<String, String>,
     /// Registered own types: ident -> (registry name, rust type).
     pub(super) regs: &'a HashMap<String, (String, String)>,
+    /// Registry names of the registered own types that are `Copy` (passed as `copy`).
+    pub(super) copies: &'a HashSet<String>,
     /// The crate's iterator types (see [`Scan::iterators`]).
     pub(super) iterators: &'a HashSet<String>,
     /// The current function's closure parameters.
@@ -775,6 +845,8 @@ impl Ctx<'_> {
             match arg {
                 FnArg::Receiver(r) => {
                     receiver = Some(match &r.kind {
+                        // A `Copy` receiver by value stays usable (a handle's `to_bits`).
+                        syn::ReceiverKind::Value if self.copies.contains(self.self_name) => "copy",
                         syn::ReceiverKind::Value => "val",
                         syn::ReceiverKind::Reference(_, _, m) => {
                             if m.is_some() {
@@ -1200,7 +1272,10 @@ impl Ctx<'_> {
             }
             _ => {
                 let (ty, cast) = self.value(t, vecs)?;
-                let copy = ty == "bool" || ty == "char" || MODEL_INTS.contains(&ty.as_str());
+                let copy = ty == "bool"
+                    || ty == "char"
+                    || MODEL_INTS.contains(&ty.as_str())
+                    || (cast.is_none() && self.copies.contains(&ty));
                 Ok(p(if copy { "copy" } else { "val" }, ty, cast))
             }
         }

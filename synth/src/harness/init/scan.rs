@@ -24,6 +24,11 @@ pub struct FoundType {
     pub derives_default: bool,
     pub impls: Vec<syn::ItemImpl>,
     pub implements_default: bool,
+    /// Whether every value of the type is `Copy` at any instantiation: `#[derive(Copy)]` on
+    /// a type without type parameters (derived `Copy` needs the parameters `Copy`, and the
+    /// probe key is not), or an `impl Copy` without bounds (dlv-list's `Index<T>`). A handle
+    /// type that is `Copy` is passed as `copy`, so one handle serves several calls.
+    pub copy: bool,
     pub doc: String,
     /// For an enum, each variant holding one value: (variant, identifier of its type).
     pub variants: Vec<(String, String)>,
@@ -148,6 +153,8 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         {
             if tr.as_deref() == Some("Default") {
                 t.implements_default = true;
+            } else if tr.as_deref() == Some("Copy") {
+                t.copy |= unbounded(&i.generics);
             } else if tr.as_deref() == Some("Deref") {
                 derefs.push((t.ident.clone(), t.module.clone(), i.clone()));
             } else if tr.as_deref() == Some("DerefMut") {
@@ -613,6 +620,17 @@ fn found(
             )
             .is_ok_and(|ps| ps.iter().any(|p| p.is_ident("Default")))
     });
+    let derives_copy = attrs.iter().any(|a| {
+        a.path().is_ident("derive")
+            && a.parse_args_with(
+                syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
+            )
+            .is_ok_and(|ps| ps.iter().any(|p| p.is_ident("Copy")))
+    });
+    let type_params = generics
+        .params
+        .iter()
+        .any(|p| matches!(p, syn::GenericParam::Type(_)));
     FoundType {
         ident: ident.to_string(),
         module: module.to_vec(),
@@ -622,11 +640,24 @@ fn found(
         derives_default,
         impls: Vec::new(),
         implements_default: false,
+        copy: derives_copy && !type_params,
         doc: doc_text(attrs),
         variants: Vec::new(),
         deref_target: None,
         traits: Vec::new(),
     }
+}
+
+/// Whether an impl's generics bound none of its parameters (`impl<T> Copy for Index<T> {}`
+/// holds for every `T`).
+fn unbounded(g: &syn::Generics) -> bool {
+    g.where_clause
+        .as_ref()
+        .is_none_or(|w| w.predicates.is_empty())
+        && g.params.iter().all(|p| match p {
+            syn::GenericParam::Type(t) => t.bounds.is_empty(),
+            _ => true,
+        })
 }
 
 /// Each leaf of a `use` tree: (module path as written, item name or `None` for a glob,
