@@ -3,9 +3,10 @@
 //! that runs without a panic, trying further candidates before giving up.
 
 use anyhow::Result;
-use perfsyn_profiler_ipc::{Mode, Outcome, Program, Stmt};
+use perfsyn_profiler_ipc::{Mode, Outcome, Program, Stmt, Var};
 
 use crate::exec::Executor;
+use crate::handles::init_or_obtain;
 use crate::mutate::{creatable, init_fresh, Choice, MutationConfig};
 use crate::spec::MethodRef;
 
@@ -39,10 +40,21 @@ pub fn candidate(
     let mut p = Program::default();
     let mut choice = Choice::Nth(&mut digits, 0);
     let mut vars = Vec::new();
-    let (s, recv) = init_fresh(&mut p, schema, cfg, &target.ty.name, false, &mut choice, 3)?;
+    let (s, recv) = init_or_obtain(
+        &mut p,
+        schema,
+        cfg,
+        &target.ty.name,
+        &[],
+        false,
+        &mut choice,
+        3,
+    )?;
     p.body.extend(s);
     for prm in &target.method.params {
-        let (s, v) = init_fresh(&mut p, schema, cfg, &prm.ty, false, &mut choice, 3)?;
+        // A handle operand comes from a call on the receiver (see `handles`).
+        let prefer: Vec<Var> = std::iter::once(recv).chain(vars.iter().copied()).collect();
+        let (s, v) = init_or_obtain(&mut p, schema, cfg, &prm.ty, &prefer, false, &mut choice, 3)?;
         p.body.extend(s);
         vars.push(v);
     }

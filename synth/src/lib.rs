@@ -21,6 +21,7 @@ pub mod export_into;
 pub mod fit_cmd;
 pub mod fuelcap;
 pub mod grow;
+pub mod handles;
 pub mod harness;
 pub mod hotlines;
 pub mod hunt;

@@ -22,6 +22,8 @@ use rand::rngs::StdRng;
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
+use crate::handles::{init_or_obtain, obtainable};
+
 /// The operator of a mutation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum OpKind {
@@ -355,7 +357,8 @@ fn inject_calls(
                     .take(cfg.existing_per_operand)
                     .map(|v| Operand::Existing(*v))
                     .collect();
-                if creatable(schema, &prm.ty, 3) {
+                // A handle type is fresh too: obtained from a call that returns it.
+                if creatable(schema, &prm.ty, 3) || obtainable(schema, p, vis, &prm.ty) {
                     c.push(Operand::Fresh(prm.ty.clone()));
                 }
                 choices.push(c);
@@ -377,7 +380,9 @@ fn inject_calls(
                 // the loop index. A receiver moved by the call cannot be looped.
                 if cfg.loops
                     && !m.receiver.moves()
-                    && m.params.iter().all(|q| creatable(schema, &q.ty, 3))
+                    && m.params
+                        .iter()
+                        .all(|q| creatable(schema, &q.ty, 3) || obtainable(schema, p, vis, &q.ty))
                 {
                     let mut operands = vec![Operand::Existing(r)];
                     operands.extend(m.params.iter().map(|q| Operand::Fresh(q.ty.clone())));
@@ -501,7 +506,7 @@ pub enum Choice<'a> {
 }
 
 impl Choice<'_> {
-    fn pick(&mut self, len: usize) -> usize {
+    pub(crate) fn pick(&mut self, len: usize) -> usize {
         if len == 0 {
             return 0;
         }
@@ -626,11 +631,28 @@ pub fn apply(
             let in_loop = m.op != OpKind::InjectCall;
             let mut stmts = Vec::new();
             let mut vars = Vec::new();
+            // A handle comes from the call's own receiver first, then the latest variables.
+            let vis = visible_at(p, schema, m.at);
             for o in &m.operands {
                 match o {
                     Operand::Existing(v) => vars.push(*v),
                     Operand::Fresh(ty) => {
-                        let (s, v) = init_fresh(&mut q, schema, cfg, ty, in_loop, &mut choice, 3)?;
+                        let prefer: Vec<Var> = vars
+                            .iter()
+                            .take(1)
+                            .chain(vis.iter().rev())
+                            .copied()
+                            .collect();
+                        let (s, v) = init_or_obtain(
+                            &mut q,
+                            schema,
+                            cfg,
+                            ty,
+                            &prefer,
+                            in_loop,
+                            &mut choice,
+                            3,
+                        )?;
                         stmts.extend(s);
                         vars.push(v);
                     }
