@@ -88,12 +88,27 @@ pub fn print_with(
     if let Some(e) = pr.error {
         return Err(e);
     }
-    pr.imports.sort();
-    pr.imports.dedup();
+    dedup_imports(&mut pr.imports);
     Ok(Printed {
         imports: pr.imports,
         body: pr.out,
     })
+}
+
+/// Sorts `imports` and keeps one per name it brings into scope: two paths to one item (the
+/// probe key is `perfsyn_corpus::probe::Key` in the built-in registrations and
+/// `perfsyn_profiler_ipc::probe::Key` in a generated harness) would be `E0252` in Rust.
+pub fn dedup_imports(imports: &mut Vec<String>) {
+    imports.sort();
+    imports.dedup();
+    let mut names = std::collections::HashSet::new();
+    imports.retain(|i| {
+        let name = match i.rsplit_once(" as ") {
+            Some((_, alias)) => alias.trim(),
+            None => i.rsplit("::").next().unwrap_or(i),
+        };
+        name == "*" || names.insert(name.to_string())
+    });
 }
 
 /// The variable-name prefix a type suggests.
@@ -498,6 +513,30 @@ mod tests {
             methods { push(mut self, x: copy u64); pop(mut self); peek(ref self); }
             fields {}
         }
+    }
+
+    /// A generated harness imports the probe key from profiler-ipc, the built-in key type
+    /// from corpus: an exported program used both, `E0252` (dlv-list's `VecList<Key>`).
+    #[test]
+    fn two_paths_to_one_name_import_it_once() {
+        let mut imports = vec![
+            "perfsyn_profiler_ipc::probe::Key".to_string(),
+            "dlv_list::VecList".to_string(),
+            "perfsyn_corpus::probe::Key".to_string(),
+            "dlv_list::VecList".to_string(),
+            "a::Index as AIndex".to_string(),
+            "b::Index".to_string(),
+        ];
+        dedup_imports(&mut imports);
+        assert_eq!(
+            imports,
+            [
+                "a::Index as AIndex",
+                "b::Index",
+                "dlv_list::VecList",
+                "perfsyn_corpus::probe::Key"
+            ]
+        );
     }
 
     /// `let _ = s.push(x);` is clippy's `let_unit_value` in an exported test; a non-unit

@@ -529,8 +529,7 @@ impl Plan {
     /// The module's `use` lines: the runtime's, then every type's the programs print.
     fn uses(&self, runtime: &str) -> String {
         let mut all = self.imports.borrow().clone();
-        all.sort();
-        all.dedup();
+        perfsyn_profiler_ipc::print::dedup_imports(&mut all);
         let mut s = format!("{runtime}\n");
         for i in all {
             s.push_str(&format!("use {i};\n"));
