@@ -70,7 +70,8 @@ fn has_dep(doc: &DocumentMut, table: &str, name: &str) -> bool {
 }
 
 /// Writes `source` as `tests/NAME.rs` or `benches/NAME.rs` of the crate at `dir` and adds the
-/// dev-dependencies (and `[[bench]]` entry) it needs. Refuses, with one line, when `dir` has no
+/// dev-dependencies (and `[[bench]]` entry, or `[[test]]` entry when the crate sets
+/// `autotests = false`) it needs. Refuses, with one line, when `dir` has no
 /// Cargo.toml, the file exists and `force` is false, or a crate the file uses is unknown.
 pub fn place(
     dir: &Path,
@@ -129,6 +130,35 @@ pub fn place(
         }
         doc["dev-dependencies"][pkg] = item;
         added.push(format!("[dev-dependencies] {pkg}"));
+    }
+    // A crate with `autotests = false` runs only the tests its manifest lists.
+    let autotests_off = doc
+        .get("package")
+        .and_then(|p| p.get("autotests"))
+        .and_then(|a| a.as_bool())
+        == Some(false);
+    if format != Format::Bench && autotests_off {
+        let declared = doc
+            .get("test")
+            .and_then(|b| b.as_array_of_tables())
+            .is_some_and(|a| {
+                a.iter()
+                    .any(|t| t.get("name").and_then(|n| n.as_str()) == Some(name))
+            });
+        if !declared {
+            let mut t = Table::new();
+            t.insert("name", value(name));
+            if !doc.contains_key("test") {
+                doc.insert("test", Item::ArrayOfTables(Default::default()));
+            }
+            doc["test"]
+                .as_array_of_tables_mut()
+                .ok_or_else(|| format!("{}: `test` is not an array of tables", manifest.display()))?
+                .push(t);
+            added.push(format!(
+                "[[test]] name = \"{name}\" (the crate sets autotests = false)"
+            ));
+        }
     }
     if format == Format::Bench {
         let declared = doc
@@ -198,6 +228,25 @@ mod tests {
         let again = place(dir.path(), Format::Bench, "b1", src, false).unwrap_err();
         assert!(again.contains("--force"), "{again}");
         let p = place(dir.path(), Format::Bench, "b1", src, true).unwrap();
+        assert!(p.added.is_empty(), "{:?}", p.added);
+    }
+
+    #[test]
+    fn a_test_is_declared_when_the_crate_turns_autotests_off() {
+        let dir = tempfile::tempdir().unwrap();
+        let manifest = "[package]\nname = \"a\"\nautotests = false\n";
+        std::fs::write(dir.path().join("Cargo.toml"), manifest).unwrap();
+        let p = place(dir.path(), Format::Test, "t1", "use a::X;\n", false).unwrap();
+        assert_eq!(p.file, dir.path().join("tests/t1.rs"));
+        let out = std::fs::read_to_string(dir.path().join("Cargo.toml")).unwrap();
+        assert!(out.contains("[[test]]\nname = \"t1\""), "{out}");
+        // Declared once, and not at all when cargo finds tests by itself.
+        place(dir.path(), Format::Test, "t1", "use a::X;\n", true).unwrap();
+        let again = std::fs::read_to_string(dir.path().join("Cargo.toml")).unwrap();
+        assert_eq!(again.matches("[[test]]").count(), 1, "{again}");
+        let auto = tempfile::tempdir().unwrap();
+        std::fs::write(auto.path().join("Cargo.toml"), "[package]\nname = \"a\"\n").unwrap();
+        let p = place(auto.path(), Format::Test, "t1", "use a::X;\n", false).unwrap();
         assert!(p.added.is_empty(), "{:?}", p.added);
     }
 
