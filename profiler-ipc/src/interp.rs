@@ -815,13 +815,14 @@ impl<'b> Machine<'b> {
     }
 }
 
-/// Materializes a literal as a value of its Rust type.
+/// Materializes a literal as a value of its Rust type (boxed by [`meter::boxed`]: no
+/// instrumented call when inlined into the uninstrumented interpreter).
 #[inline(always)]
 pub fn literal(l: &Literal, i: i64, n: i64) -> Box<dyn Any> {
     match l {
-        Literal::Bool(b) => Box::new(*b),
-        Literal::Char(c) => Box::new(*c),
-        Literal::Str(s) => Box::new(s.clone()),
+        Literal::Bool(b) => meter::boxed(*b),
+        Literal::Char(c) => meter::boxed(*c),
+        Literal::Str(s) => meter::boxed(s.clone()),
         Literal::Int { ty, value } => int_value(*ty, *value),
         Literal::Index { ty, pattern } => int_value(*ty, ty.clamp(pattern.eval(i, n))),
     }
@@ -830,12 +831,12 @@ pub fn literal(l: &Literal, i: i64, n: i64) -> Box<dyn Any> {
 #[inline(always)]
 fn int_value(ty: IntTy, v: i64) -> Box<dyn Any> {
     match ty {
-        IntTy::U8 => Box::new(v as u8),
-        IntTy::U32 => Box::new(v as u32),
-        IntTy::U64 => Box::new(v as u64),
-        IntTy::Usize => Box::new(v as usize),
-        IntTy::I32 => Box::new(v as i32),
-        IntTy::I64 => Box::new(v),
+        IntTy::U8 => meter::boxed(v as u8),
+        IntTy::U32 => meter::boxed(v as u32),
+        IntTy::U64 => meter::boxed(v as u64),
+        IntTy::Usize => meter::boxed(v as usize),
+        IntTy::I32 => meter::boxed(v as i32),
+        IntTy::I64 => meter::boxed(v),
     }
 }
 

@@ -616,6 +616,48 @@ unsafe impl GlobalAlloc for CountingAlloc {
     }
 }
 
+/// `Box::new(v)` for the uninstrumented interpreter's own values (its literals): in the
+/// worker, the counting allocator's accounting and its `System` allocation inlined into the
+/// caller, so that a literal costs no instrumented call (`Box::new`'s out-of-line
+/// `box_new_uninit`, `__rust_alloc`, [`CountingAlloc::alloc`]: about a tenth of a setup
+/// loop's worker time, all of it charged to the program's fuel).
+///
+/// The same allocation as `Box::new`'s: the worker's global allocator is always
+/// [`CountingAlloc`] (`worker_runtime!`), which forwards to `System`, so the box is freed by
+/// it like any other, and the counters ([`LIVE_BYTES`], the heap limit, an allocation that
+/// fails) move exactly as they did. Elsewhere (tests, the engine, whose global allocator may
+/// be another) it is `Box::new`.
+#[inline(always)]
+pub fn boxed<T>(v: T) -> Box<T> {
+    #[cfg(perfsyn_worker)]
+    {
+        let layout = Layout::new::<T>();
+        if layout.size() != 0 {
+            bump(&ALLOCS, 1);
+            bump(&ALLOC_BYTES, layout.size() as u64);
+            let p = if heap_allows(layout.size()) {
+                // SAFETY: the layout's size is not zero.
+                unsafe { System.alloc(layout) }
+            } else {
+                std::ptr::null_mut()
+            };
+            if p.is_null() {
+                failed(layout.size());
+                std::alloc::handle_alloc_error(layout);
+            }
+            bump(&LIVE_BYTES, layout.size() as u64);
+            let p = p.cast::<T>();
+            // SAFETY: `p` is a fresh allocation of `T`'s layout by the allocator behind the
+            // global one (see above), written before the box owns it.
+            unsafe {
+                p.write(v);
+                return Box::from_raw(p);
+            }
+        }
+    }
+    Box::new(v)
+}
+
 fn failed(size: usize) {
     ALLOC_FAILED.store(true, Relaxed);
     if let Some(h) = OOM_HOOK.get() {
