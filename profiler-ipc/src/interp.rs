@@ -609,13 +609,13 @@ impl Machine<'_> {
         match c {
             Code::Lit { out, value } => {
                 let v = literal(value, self.i, self.n);
-                self.b.slots[out.index()] = Some(v);
+                put(&mut self.b.slots[out.index()], v);
             }
             Code::Ctor { out, f, args } => {
                 self.gather(args);
                 let r = f(&mut self.b.scratch);
                 self.restore(args);
-                self.b.slots[out.index()] = Some(r.map_err(|e| e.0)?);
+                put(&mut self.b.slots[out.index()], r.map_err(|e| e.0)?);
             }
             Code::Call {
                 out,
@@ -660,9 +660,10 @@ impl Machine<'_> {
                     f(&mut self.b.scratch)
                 };
                 self.restore(ops);
-                let r = r.map_err(|e| e.0)?;
-                if let (Some(o), Some(v)) = (out, r) {
-                    self.b.slots[o.index()] = Some(v);
+                match (out, r.map_err(|e| e.0)?) {
+                    (Some(o), Some(v)) => put(&mut self.b.slots[o.index()], v),
+                    (None, Some(v)) => meter::drop_boxed(v),
+                    (_, None) => {}
                 }
             }
             Code::Shared { out, f, args } => {
@@ -673,8 +674,10 @@ impl Machine<'_> {
                 let shared = self.shared.as_deref().expect("checked above");
                 let r = f(shared, &mut self.b.scratch);
                 self.restore(args);
-                if let (Some(o), Some(v)) = (out, r.map_err(|e| e.0)?) {
-                    self.b.slots[o.index()] = Some(v);
+                match (out, r.map_err(|e| e.0)?) {
+                    (Some(o), Some(v)) => put(&mut self.b.slots[o.index()], v),
+                    (None, Some(v)) => meter::drop_boxed(v),
+                    (_, None) => {}
                 }
             }
             Code::Op { out, op, arg } => {
@@ -682,14 +685,14 @@ impl Machine<'_> {
                     .as_deref()
                     .ok_or("operator on a dead variable")?;
                 let r = apply_op(*op, v).ok_or("operator on a wrong type")?;
-                self.b.slots[out.index()] = Some(r);
+                put(&mut self.b.slots[out.index()], r);
             }
             Code::Get { out, target, f } => {
                 let v = self.b.slots[target.index()]
                     .as_deref()
                     .ok_or("field read on a dead variable")?;
                 let r = f(v).map_err(|e| e.0)?;
-                self.b.slots[out.index()] = Some(r);
+                put(&mut self.b.slots[out.index()], r);
             }
             Code::Set { target, value, f } => {
                 let x = self.b.slots[value.index()]
@@ -708,7 +711,9 @@ impl Machine<'_> {
                         self.exec(c)?;
                     }
                     for l in locals {
-                        self.b.slots[l.index()] = None;
+                        if let Some(v) = self.b.slots[l.index()].take() {
+                            meter::drop_boxed(v);
+                        }
                     }
                 }
             }
@@ -729,7 +734,10 @@ impl Machine<'_> {
     fn restore(&mut self, ops: &[(Var, Mode)]) {
         for (k, (v, mode)) in ops.iter().enumerate() {
             if !mode.moves() {
-                self.b.slots[v.index()] = self.b.scratch[k].take();
+                let back = self.b.scratch[k].take();
+                if let Some(old) = std::mem::replace(&mut self.b.slots[v.index()], back) {
+                    meter::drop_boxed(old);
+                }
             }
         }
         drop_all(&mut self.b.scratch);
@@ -742,10 +750,24 @@ impl Machine<'_> {
 #[inline(always)]
 fn drop_all(slots: &mut Vec<Slot>) {
     for s in slots.iter_mut() {
-        drop(s.take());
+        if let Some(v) = s.take() {
+            meter::drop_boxed(v);
+        }
     }
     // SAFETY: 0 is within the capacity, and every element is `None`, which owns nothing.
     unsafe { slots.set_len(0) };
+}
+
+/// Stores `v` in `slot`, dropping what it held by [`meter::drop_boxed`]: an assignment calls
+/// the drop glue of `Slot`, an instrumented function out of line, even when the slot is
+/// empty (as it almost always is). The old value is dropped after the store rather than
+/// before; nothing can see the slot in between, and after a panic in that drop the slot
+/// holds `v` either way.
+#[inline(always)]
+fn put(slot: &mut Slot, v: Box<dyn Any>) {
+    if let Some(old) = slot.replace(v) {
+        meter::drop_boxed(old);
+    }
 }
 
 /// The vectors of a [`Machine`]: a run borrows them, and a cached program keeps them

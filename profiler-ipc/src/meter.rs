@@ -658,6 +658,41 @@ pub fn boxed<T>(v: T) -> Box<T> {
     Box::new(v)
 }
 
+/// Drops a boxed value the uninstrumented interpreter owns, as dropping the box does: the
+/// value's own drop (target code, instrumented as ever), then, in the worker, the counting
+/// allocator's free inlined (see [`boxed`]) rather than through `__rust_dealloc` and
+/// [`CountingAlloc::dealloc`], instrumented calls charged to the program's fuel. The memory
+/// is freed also when the value's drop panics, as the box's drop glue does.
+#[inline(always)]
+pub fn drop_boxed(b: Box<dyn std::any::Any>) {
+    #[cfg(perfsyn_worker)]
+    {
+        /// Frees the box's memory when dropped (also while unwinding).
+        struct Free(*mut u8, Layout);
+        impl Drop for Free {
+            #[inline(always)]
+            fn drop(&mut self) {
+                if self.1.size() != 0 {
+                    LIVE_BYTES.store(
+                        LIVE_BYTES.load(Relaxed).wrapping_sub(self.1.size() as u64),
+                        Relaxed,
+                    );
+                    // SAFETY: allocated by `System` with this layout (see `boxed`), once.
+                    unsafe { System.dealloc(self.0, self.1) }
+                }
+            }
+        }
+        let layout = Layout::for_value(&*b);
+        let p = Box::into_raw(b);
+        let _free = Free(p.cast::<u8>(), layout);
+        // SAFETY: `p` came from a box, which no longer owns it; dropped once.
+        unsafe { std::ptr::drop_in_place(p) };
+        return;
+    }
+    #[allow(unreachable_code)]
+    drop(b)
+}
+
 fn failed(size: usize) {
     ALLOC_FAILED.store(true, Relaxed);
     if let Some(h) = OOM_HOOK.get() {
