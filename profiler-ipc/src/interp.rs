@@ -607,6 +607,31 @@ impl Machine<'_> {
     #[export_name = "__sanitizer_perfsyn_interp_exec"]
     pub(crate) fn exec(&mut self, c: &Code) -> Result<(), String> {
         match c {
+            Code::Repeat { n, body, locals } => {
+                self.n = *n as i64;
+                for i in 0..*n {
+                    self.i = i as i64;
+                    for c in body {
+                        self.step(c)?;
+                    }
+                    for l in locals {
+                        if let Some(v) = self.b.slots[l.index()].take() {
+                            meter::drop_boxed(v);
+                        }
+                    }
+                }
+                Ok(())
+            }
+            c => self.step(c),
+        }
+    }
+
+    /// Executes one compiled statement other than a loop, inlined into [`Machine::exec`]
+    /// twice: for a top-level statement and for each statement of a loop's body, so that a
+    /// loop's statements cost no call of `exec`. A nested loop is a call of `exec`.
+    #[inline(always)]
+    fn step(&mut self, c: &Code) -> Result<(), String> {
+        match c {
             Code::Lit { out, value } => {
                 let v = literal(value, self.i, self.n);
                 put(&mut self.b.slots[out.index()], v);
@@ -703,20 +728,7 @@ impl Machine<'_> {
                     .ok_or("field write on a dead variable")?;
                 f(t, x).map_err(|e| e.0)?;
             }
-            Code::Repeat { n, body, locals } => {
-                self.n = *n as i64;
-                for i in 0..*n {
-                    self.i = i as i64;
-                    for c in body {
-                        self.exec(c)?;
-                    }
-                    for l in locals {
-                        if let Some(v) = self.b.slots[l.index()].take() {
-                            meter::drop_boxed(v);
-                        }
-                    }
-                }
-            }
+            Code::Repeat { .. } => return self.exec(c),
         }
         Ok(())
     }
