@@ -607,15 +607,40 @@ impl Machine<'_> {
     #[export_name = "__sanitizer_perfsyn_interp_exec"]
     pub(crate) fn exec(&mut self, c: &Code) -> Result<(), String> {
         match c {
+            Code::Repeat { n, body, locals } => {
+                self.n = *n as i64;
+                for i in 0..*n {
+                    self.i = i as i64;
+                    for c in body {
+                        self.step(c)?;
+                    }
+                    for l in locals {
+                        if let Some(v) = self.b.slots[l.index()].take() {
+                            meter::drop_boxed(v);
+                        }
+                    }
+                }
+                Ok(())
+            }
+            c => self.step(c),
+        }
+    }
+
+    /// Executes one compiled statement other than a loop, inlined into [`Machine::exec`]
+    /// twice: for a top-level statement and for each statement of a loop's body, so that a
+    /// loop's statements cost no call of `exec`. A nested loop is a call of `exec`.
+    #[inline(always)]
+    fn step(&mut self, c: &Code) -> Result<(), String> {
+        match c {
             Code::Lit { out, value } => {
                 let v = literal(value, self.i, self.n);
-                self.b.slots[out.index()] = Some(v);
+                put(&mut self.b.slots[out.index()], v);
             }
             Code::Ctor { out, f, args } => {
                 self.gather(args);
                 let r = f(&mut self.b.scratch);
                 self.restore(args);
-                self.b.slots[out.index()] = Some(r.map_err(|e| e.0)?);
+                put(&mut self.b.slots[out.index()], r.map_err(|e| e.0)?);
             }
             Code::Call {
                 out,
@@ -660,9 +685,10 @@ impl Machine<'_> {
                     f(&mut self.b.scratch)
                 };
                 self.restore(ops);
-                let r = r.map_err(|e| e.0)?;
-                if let (Some(o), Some(v)) = (out, r) {
-                    self.b.slots[o.index()] = Some(v);
+                match (out, r.map_err(|e| e.0)?) {
+                    (Some(o), Some(v)) => put(&mut self.b.slots[o.index()], v),
+                    (None, Some(v)) => meter::drop_boxed(v),
+                    (_, None) => {}
                 }
             }
             Code::Shared { out, f, args } => {
@@ -673,8 +699,10 @@ impl Machine<'_> {
                 let shared = self.shared.as_deref().expect("checked above");
                 let r = f(shared, &mut self.b.scratch);
                 self.restore(args);
-                if let (Some(o), Some(v)) = (out, r.map_err(|e| e.0)?) {
-                    self.b.slots[o.index()] = Some(v);
+                match (out, r.map_err(|e| e.0)?) {
+                    (Some(o), Some(v)) => put(&mut self.b.slots[o.index()], v),
+                    (None, Some(v)) => meter::drop_boxed(v),
+                    (_, None) => {}
                 }
             }
             Code::Op { out, op, arg } => {
@@ -682,14 +710,14 @@ impl Machine<'_> {
                     .as_deref()
                     .ok_or("operator on a dead variable")?;
                 let r = apply_op(*op, v).ok_or("operator on a wrong type")?;
-                self.b.slots[out.index()] = Some(r);
+                put(&mut self.b.slots[out.index()], r);
             }
             Code::Get { out, target, f } => {
                 let v = self.b.slots[target.index()]
                     .as_deref()
                     .ok_or("field read on a dead variable")?;
                 let r = f(v).map_err(|e| e.0)?;
-                self.b.slots[out.index()] = Some(r);
+                put(&mut self.b.slots[out.index()], r);
             }
             Code::Set { target, value, f } => {
                 let x = self.b.slots[value.index()]
@@ -700,18 +728,7 @@ impl Machine<'_> {
                     .ok_or("field write on a dead variable")?;
                 f(t, x).map_err(|e| e.0)?;
             }
-            Code::Repeat { n, body, locals } => {
-                self.n = *n as i64;
-                for i in 0..*n {
-                    self.i = i as i64;
-                    for c in body {
-                        self.exec(c)?;
-                    }
-                    for l in locals {
-                        self.b.slots[l.index()] = None;
-                    }
-                }
-            }
+            Code::Repeat { .. } => return self.exec(c),
         }
         Ok(())
     }
@@ -729,7 +746,10 @@ impl Machine<'_> {
     fn restore(&mut self, ops: &[(Var, Mode)]) {
         for (k, (v, mode)) in ops.iter().enumerate() {
             if !mode.moves() {
-                self.b.slots[v.index()] = self.b.scratch[k].take();
+                let back = self.b.scratch[k].take();
+                if let Some(old) = std::mem::replace(&mut self.b.slots[v.index()], back) {
+                    meter::drop_boxed(old);
+                }
             }
         }
         drop_all(&mut self.b.scratch);
@@ -742,10 +762,24 @@ impl Machine<'_> {
 #[inline(always)]
 fn drop_all(slots: &mut Vec<Slot>) {
     for s in slots.iter_mut() {
-        drop(s.take());
+        if let Some(v) = s.take() {
+            meter::drop_boxed(v);
+        }
     }
     // SAFETY: 0 is within the capacity, and every element is `None`, which owns nothing.
     unsafe { slots.set_len(0) };
+}
+
+/// Stores `v` in `slot`, dropping what it held by [`meter::drop_boxed`]: an assignment calls
+/// the drop glue of `Slot`, an instrumented function out of line, even when the slot is
+/// empty (as it almost always is). The old value is dropped after the store rather than
+/// before; nothing can see the slot in between, and after a panic in that drop the slot
+/// holds `v` either way.
+#[inline(always)]
+fn put(slot: &mut Slot, v: Box<dyn Any>) {
+    if let Some(old) = slot.replace(v) {
+        meter::drop_boxed(old);
+    }
 }
 
 /// The vectors of a [`Machine`]: a run borrows them, and a cached program keeps them
@@ -815,13 +849,14 @@ impl<'b> Machine<'b> {
     }
 }
 
-/// Materializes a literal as a value of its Rust type.
+/// Materializes a literal as a value of its Rust type (boxed by [`meter::boxed`]: no
+/// instrumented call when inlined into the uninstrumented interpreter).
 #[inline(always)]
 pub fn literal(l: &Literal, i: i64, n: i64) -> Box<dyn Any> {
     match l {
-        Literal::Bool(b) => Box::new(*b),
-        Literal::Char(c) => Box::new(*c),
-        Literal::Str(s) => Box::new(s.clone()),
+        Literal::Bool(b) => meter::boxed(*b),
+        Literal::Char(c) => meter::boxed(*c),
+        Literal::Str(s) => meter::boxed(s.clone()),
         Literal::Int { ty, value } => int_value(*ty, *value),
         Literal::Index { ty, pattern } => int_value(*ty, ty.clamp(pattern.eval(i, n))),
     }
@@ -830,12 +865,12 @@ pub fn literal(l: &Literal, i: i64, n: i64) -> Box<dyn Any> {
 #[inline(always)]
 fn int_value(ty: IntTy, v: i64) -> Box<dyn Any> {
     match ty {
-        IntTy::U8 => Box::new(v as u8),
-        IntTy::U32 => Box::new(v as u32),
-        IntTy::U64 => Box::new(v as u64),
-        IntTy::Usize => Box::new(v as usize),
-        IntTy::I32 => Box::new(v as i32),
-        IntTy::I64 => Box::new(v),
+        IntTy::U8 => meter::boxed(v as u8),
+        IntTy::U32 => meter::boxed(v as u32),
+        IntTy::U64 => meter::boxed(v as u64),
+        IntTy::Usize => meter::boxed(v as usize),
+        IntTy::I32 => meter::boxed(v as i32),
+        IntTy::I64 => meter::boxed(v),
     }
 }
 

@@ -616,6 +616,83 @@ unsafe impl GlobalAlloc for CountingAlloc {
     }
 }
 
+/// `Box::new(v)` for the uninstrumented interpreter's own values (its literals): in the
+/// worker, the counting allocator's accounting and its `System` allocation inlined into the
+/// caller, so that a literal costs no instrumented call (`Box::new`'s out-of-line
+/// `box_new_uninit`, `__rust_alloc`, [`CountingAlloc::alloc`]: about a tenth of a setup
+/// loop's worker time, all of it charged to the program's fuel).
+///
+/// The same allocation as `Box::new`'s: the worker's global allocator is always
+/// [`CountingAlloc`] (`worker_runtime!`), which forwards to `System`, so the box is freed by
+/// it like any other, and the counters ([`LIVE_BYTES`], the heap limit, an allocation that
+/// fails) move exactly as they did. Elsewhere (tests, the engine, whose global allocator may
+/// be another) it is `Box::new`.
+#[inline(always)]
+pub fn boxed<T>(v: T) -> Box<T> {
+    #[cfg(perfsyn_worker)]
+    {
+        let layout = Layout::new::<T>();
+        if layout.size() != 0 {
+            bump(&ALLOCS, 1);
+            bump(&ALLOC_BYTES, layout.size() as u64);
+            let p = if heap_allows(layout.size()) {
+                // SAFETY: the layout's size is not zero.
+                unsafe { System.alloc(layout) }
+            } else {
+                std::ptr::null_mut()
+            };
+            if p.is_null() {
+                failed(layout.size());
+                std::alloc::handle_alloc_error(layout);
+            }
+            bump(&LIVE_BYTES, layout.size() as u64);
+            let p = p.cast::<T>();
+            // SAFETY: `p` is a fresh allocation of `T`'s layout by the allocator behind the
+            // global one (see above), written before the box owns it.
+            unsafe {
+                p.write(v);
+                return Box::from_raw(p);
+            }
+        }
+    }
+    Box::new(v)
+}
+
+/// Drops a boxed value the uninstrumented interpreter owns, as dropping the box does: the
+/// value's own drop (target code, instrumented as ever), then, in the worker, the counting
+/// allocator's free inlined (see [`boxed`]) rather than through `__rust_dealloc` and
+/// [`CountingAlloc::dealloc`], instrumented calls charged to the program's fuel. The memory
+/// is freed also when the value's drop panics, as the box's drop glue does.
+#[inline(always)]
+pub fn drop_boxed(b: Box<dyn std::any::Any>) {
+    #[cfg(perfsyn_worker)]
+    {
+        /// Frees the box's memory when dropped (also while unwinding).
+        struct Free(*mut u8, Layout);
+        impl Drop for Free {
+            #[inline(always)]
+            fn drop(&mut self) {
+                if self.1.size() != 0 {
+                    LIVE_BYTES.store(
+                        LIVE_BYTES.load(Relaxed).wrapping_sub(self.1.size() as u64),
+                        Relaxed,
+                    );
+                    // SAFETY: allocated by `System` with this layout (see `boxed`), once.
+                    unsafe { System.dealloc(self.0, self.1) }
+                }
+            }
+        }
+        let layout = Layout::for_value(&*b);
+        let p = Box::into_raw(b);
+        let _free = Free(p.cast::<u8>(), layout);
+        // SAFETY: `p` came from a box, which no longer owns it; dropped once.
+        unsafe { std::ptr::drop_in_place(p) };
+        return;
+    }
+    #[allow(unreachable_code)]
+    drop(b)
+}
+
 fn failed(size: usize) {
     ALLOC_FAILED.store(true, Relaxed);
     if let Some(h) = OOM_HOOK.get() {

@@ -59,6 +59,12 @@ impl IntTy {
     }
 
     /// Clamps `v` into the range of this type, so that literals are always representable.
+    ///
+    /// Inlined, as [`Pattern::eval`]: the interpreter materializes an index literal per loop
+    /// iteration, and out of line both were instrumented calls charged to the program's fuel
+    /// (about 4% of a setup loop's worker time); inlined into the uninstrumented interpreter
+    /// they count no edges.
+    #[inline(always)]
     pub fn clamp(self, v: i64) -> i64 {
         let (lo, hi): (i64, i64) = match self {
             IntTy::U8 => (0, u8::MAX as i64),
@@ -104,6 +110,8 @@ impl Pattern {
     /// The value of the pattern at loop index `i` of a loop of `n` iterations.
     ///
     /// Kept in lockstep with [`Pattern::rust`]; a test compiles the printed form and compares.
+    /// Inlined (see [`IntTy::clamp`]).
+    #[inline(always)]
     pub fn eval(self, i: i64, n: i64) -> i64 {
         match self {
             Pattern::I => i,
@@ -154,6 +162,7 @@ impl Pattern {
 const HASH_MUL: &str = "0x9E37_79B9_7F4A_7C15";
 
 /// The index hash: a scattered but deterministic 64-bit value for loop index `i`.
+#[inline(always)]
 fn index_hash(i: i64, seed: u32) -> u64 {
     (i as u64)
         .wrapping_add(seed as u64)
@@ -161,12 +170,14 @@ fn index_hash(i: i64, seed: u32) -> u64 {
 }
 
 /// A scattered but deterministic value for loop index `i` (16 bits, non-negative).
+#[inline(always)]
 pub fn hash_index(i: i64, seed: u32) -> i64 {
     hash_below(i, seed, 1 << 16)
 }
 
 /// A scattered but deterministic value for loop index `i` in `[0, bound)` (see
 /// [`Pattern::HashBelow`]).
+#[inline(always)]
 pub fn hash_below(i: i64, seed: u32, bound: u32) -> i64 {
     (((index_hash(i, seed) >> 32) * bound as u64) >> 32) as i64
 }
