@@ -18,10 +18,11 @@
 
 use crate::program::{Program, Stmt};
 
-/// Requests per worker that a batch's estimated work is cut into, at most: enough that the
-/// last requests are small next to the batch, few enough that light programs share one
-/// round trip.
-const REQUESTS_PER_WORKER: u64 = 8;
+/// Each request holds about the work left over this many times the workers (guided
+/// self-scheduling): large requests while much is left (few round trips), single programs
+/// at the end of a batch, where a request of several would keep one worker busy while the
+/// others idle.
+const REQUESTS_PER_WORKER: u64 = 4;
 
 /// Statements a run of `p` executes, loop bodies once per iteration (saturating): a
 /// static stand-in for its cost, used only to order a batch.
@@ -49,23 +50,26 @@ pub struct Plan {
 }
 
 /// Plans a batch of programs whose estimated work is `work` for `workers` workers: each
-/// request holds programs until its estimate reaches the batch's total over
-/// `workers * REQUESTS_PER_WORKER`, so a heavy program travels alone and light ones
-/// together.
+/// request holds programs until its estimate reaches the work not yet planned over
+/// `workers * REQUESTS_PER_WORKER`, so a heavy program travels alone, light ones together,
+/// and the last requests hold one program each.
 pub fn plan(work: &[u64], workers: usize) -> Plan {
     let mut order: Vec<usize> = (0..work.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(work[i]));
-    let total = work.iter().fold(0u64, |a, &w| a.saturating_add(w.max(1)));
-    let target = (total / (workers.max(1) as u64 * REQUESTS_PER_WORKER)).max(1);
+    let share = workers.max(1) as u64 * REQUESTS_PER_WORKER;
+    let mut left = work.iter().fold(0u64, |a, &w| a.saturating_add(w.max(1)));
     let mut chunks = Vec::new();
     let mut start = 0;
     let mut acc = 0u64;
+    let mut target = (left / share).max(1);
     for (k, &i) in order.iter().enumerate() {
         acc = acc.saturating_add(work[i].max(1));
         if acc >= target {
             chunks.push((start, k + 1));
             start = k + 1;
+            left = left.saturating_sub(acc);
             acc = 0;
+            target = (left / share).max(1);
         }
     }
     if start < order.len() {
@@ -100,8 +104,6 @@ mod tests {
 
     #[test]
     fn heavy_programs_go_first_and_alone() {
-        // Two workers, 16 requests' worth: the 1000-unit program is over a 16th of the
-        // total and travels alone; the light ones share requests.
         let mut work = vec![1u64; 20];
         work[7] = 1000;
         work[12] = 500;
@@ -117,9 +119,16 @@ mod tests {
     }
 
     #[test]
-    fn equal_programs_are_spread_over_requests() {
+    fn requests_shrink_to_single_programs_at_the_end_of_a_batch() {
         let p = plan(&[10; 32], 2);
         assert_eq!(p.order, (0..32).collect::<Vec<_>>());
-        assert_eq!(p.chunks.len(), 16);
+        let sizes: Vec<usize> = p.chunks.iter().map(|(s, e)| e - s).collect();
+        assert_eq!(sizes.iter().sum::<usize>(), 32);
+        assert_eq!(sizes[0], 4, "{sizes:?}");
+        assert!(sizes.windows(2).all(|w| w[0] >= w[1]), "{sizes:?}");
+        assert!(
+            sizes[sizes.len() - 4..].iter().all(|&s| s == 1),
+            "{sizes:?}"
+        );
     }
 }
