@@ -72,8 +72,14 @@ fn a_generic_handle_is_copy_only_when_every_instantiation_is() {
         impl<T> VecList<T> {
             pub fn new() -> Self { VecList { v: Vec::new() } }
             pub fn len(&self) -> usize { self.v.len() }
-            pub fn push_back(&mut self, value: T) -> Index<T> { todo!() }
-            pub fn slot_of(&mut self, value: T) -> Slot<T> { todo!() }
+            pub fn push_back(&mut self, value: T) -> Index<T> {
+                self.v.push(value);
+                Index { i: self.v.len() - 1, p: std::marker::PhantomData }
+            }
+            pub fn slot_of(&mut self, value: T) -> Slot<T> {
+                self.v.push(value);
+                Slot { i: self.v.len() - 1, p: std::marker::PhantomData }
+            }
             pub fn remove(&mut self, index: Index<T>) -> Option<T> { None }
             pub fn free(&mut self, slot: Slot<T>) {}
         }
