@@ -137,52 +137,16 @@ pub fn place(
         .and_then(|p| p.get("autotests"))
         .and_then(|a| a.as_bool())
         == Some(false);
-    if format != Format::Bench && autotests_off {
-        let declared = doc
-            .get("test")
-            .and_then(|b| b.as_array_of_tables())
-            .is_some_and(|a| {
-                a.iter()
-                    .any(|t| t.get("name").and_then(|n| n.as_str()) == Some(name))
-            });
-        if !declared {
-            let mut t = Table::new();
-            t.insert("name", value(name));
-            if !doc.contains_key("test") {
-                doc.insert("test", Item::ArrayOfTables(Default::default()));
-            }
-            doc["test"]
-                .as_array_of_tables_mut()
-                .ok_or_else(|| format!("{}: `test` is not an array of tables", manifest.display()))?
-                .push(t);
-            added.push(format!(
-                "[[test]] name = \"{name}\" (the crate sets autotests = false)"
-            ));
-        }
+    if format != Format::Bench && autotests_off && declare(&mut doc, "test", name, &[], &manifest)?
+    {
+        added.push(format!(
+            "[[test]] name = \"{name}\" (the crate sets autotests = false)"
+        ));
     }
-    if format == Format::Bench {
-        let declared = doc
-            .get("bench")
-            .and_then(|b| b.as_array_of_tables())
-            .is_some_and(|a| {
-                a.iter()
-                    .any(|t| t.get("name").and_then(|n| n.as_str()) == Some(name))
-            });
-        if !declared {
-            let mut t = Table::new();
-            t.insert("name", value(name));
-            t.insert("harness", value(false));
-            if !doc.contains_key("bench") {
-                doc.insert("bench", Item::ArrayOfTables(Default::default()));
-            }
-            doc["bench"]
-                .as_array_of_tables_mut()
-                .ok_or_else(|| {
-                    format!("{}: `bench` is not an array of tables", manifest.display())
-                })?
-                .push(t);
-            added.push(format!("[[bench]] name = \"{name}\" harness = false"));
-        }
+    if format == Format::Bench
+        && declare(&mut doc, "bench", name, &[("harness", false)], &manifest)?
+    {
+        added.push(format!("[[bench]] name = \"{name}\" harness = false"));
     }
     std::fs::create_dir_all(dir.join(sub)).map_err(|e| format!("cannot create {sub}/: {e}"))?;
     crate::runfile::write_atomic(&file, source.as_bytes())
@@ -192,6 +156,40 @@ pub fn place(
             .map_err(|e| format!("cannot write {}: {e}", manifest.display()))?;
     }
     Ok(Placed { file, added })
+}
+
+/// Adds a `[[kind]]` target named `name` (with the boolean keys `extra`) unless the manifest
+/// declares one of that name already; returns whether it added it.
+fn declare(
+    doc: &mut DocumentMut,
+    kind: &str,
+    name: &str,
+    extra: &[(&str, bool)],
+    manifest: &Path,
+) -> Result<bool, String> {
+    let declared = doc
+        .get(kind)
+        .and_then(|b| b.as_array_of_tables())
+        .is_some_and(|a| {
+            a.iter()
+                .any(|t| t.get("name").and_then(|n| n.as_str()) == Some(name))
+        });
+    if declared {
+        return Ok(false);
+    }
+    let mut t = Table::new();
+    t.insert("name", value(name));
+    for (k, v) in extra {
+        t.insert(k, value(*v));
+    }
+    if !doc.contains_key(kind) {
+        doc.insert(kind, Item::ArrayOfTables(Default::default()));
+    }
+    doc[kind]
+        .as_array_of_tables_mut()
+        .ok_or_else(|| format!("{}: `{kind}` is not an array of tables", manifest.display()))?
+        .push(t);
+    Ok(true)
 }
 
 fn one_line(s: &str) -> String {
