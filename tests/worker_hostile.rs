@@ -13,7 +13,7 @@ fn expected(method: &str, o: &Outcome) -> bool {
     match method {
         "noop" | "spam_stdout" => *o == Outcome::Ok,
         "panic" => matches!(o, Outcome::Panic { stmt: 1, message } if message == "hostile panic"),
-        "abort" => {
+        "abort" | "orphan_then_abort" => {
             matches!(o, Outcome::Crash { signal, detail } if *signal == libc::SIGABRT && detail != "stack overflow")
         }
         "null_write" => matches!(o, Outcome::Crash { signal, .. } if *signal == libc::SIGSEGV),
@@ -27,7 +27,7 @@ fn expected(method: &str, o: &Outcome) -> bool {
     }
 }
 
-const METHODS: [&str; 9] = [
+const METHODS: [&str; 10] = [
     "noop",
     "panic",
     "abort",
@@ -37,6 +37,7 @@ const METHODS: [&str; 9] = [
     "alloc_64gib",
     "exit0",
     "spam_stdout",
+    "orphan_then_abort",
 ];
 
 /// A benign program whose feedback identifies it: `input_size == probe_ops == n`.
@@ -74,9 +75,10 @@ fn each_hostile_target_is_classified_and_the_batch_goes_on() {
     assert_eq!(st.ooms, 1);
     assert_eq!(st.exits, 1);
     assert_eq!(st.panics, 1);
-    assert_eq!(st.crashes, 3);
-    // abort, null_write, recurse_forever, spin_forever, alloc_64gib, exit0 each cost a worker.
-    assert_eq!(st.restarts, 6);
+    assert_eq!(st.crashes, 4);
+    // abort, null_write, recurse_forever, spin_forever, alloc_64gib, exit0 and
+    // orphan_then_abort each cost a worker.
+    assert_eq!(st.restarts, 7);
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! Hostile targets, for testing the worker sandbox only: each method misbehaves on purpose in
 //! one way a real target might (panic, abort, wild write, stack overflow, hang, huge
-//! allocation, `exit`, flooding stdout). The search never benefits from exploring them; they
-//! exist so that tests can check that every such death is classified and contained.
+//! allocation, `exit`, flooding stdout, a child process that outlives it). The search never
+//! benefits from exploring them; they exist so that tests can check that every such death is
+//! classified and contained.
 
 use std::hint::black_box;
 use std::io::Write;
@@ -62,6 +63,18 @@ impl Hostile {
         std::process::exit(0);
     }
 
+    /// Starts a process that outlives this one (it inherits stderr, as any child a library
+    /// spawns does), then aborts: the abort must be reported as the crash it is, without
+    /// waiting for the other process.
+    pub fn orphan_then_abort(&self) {
+        let _ = std::process::Command::new("sleep")
+            .arg("60")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .spawn();
+        std::process::abort();
+    }
+
     /// Writes 8 MiB to stdout.
     pub fn spam_stdout(&self) {
         let line = [b'x'; 1024];
@@ -99,6 +112,7 @@ register_type! {
             alloc_64gib(ref self);
             exit0(ref self);
             spam_stdout(ref self);
+            orphan_then_abort(ref self);
         }
         fields {}
     }

@@ -10,6 +10,7 @@ pub mod affinity;
 pub mod bind;
 pub mod check;
 pub mod concurrent;
+pub mod deathwatch;
 pub mod fastwire;
 pub mod feedback;
 pub mod forkserver;

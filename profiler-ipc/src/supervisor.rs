@@ -1099,22 +1099,16 @@ fn keep(
     let pid = child.id() as i32;
     keeper.state.lock().unwrap_or_else(|e| e.into_inner()).pid = Some(pid);
     let _ = started.send(Ok(()));
-    if let Some(mut err) = child.stderr.take() {
-        use std::io::Read;
-        let mut buf = [0u8; 4096];
-        loop {
-            match err.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => keeper
-                    .tail
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push(&buf[..n]),
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(_) => break,
-            }
-        }
-    }
+    // Until the worker itself exits (not its zygotes, which inherit the pipe: see
+    // `deathwatch`), keeping its stderr tail.
+    let mut err = child.stderr.take();
+    crate::deathwatch::watch(pid, err.as_mut(), &mut |b| {
+        keeper
+            .tail
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(b)
+    });
     // Wait for the death without reaping, so that `Keeper::kill` never signals a reused pid.
     if let Some(p) = rustix::process::Pid::from_raw(pid) {
         while let Err(rustix::io::Errno::INTR) = rustix::process::waitid(
