@@ -74,7 +74,12 @@ impl Harness {
         let cwd = std::env::current_dir().context("cannot read the current directory")?;
         match nearest_initialized(&cwd) {
             Some(dir) => Harness::of_manifest(&dir),
-            None => Ok(Harness::builtin()),
+            None => {
+                if let Some(dir) = uninitialized_crate(&cwd) {
+                    note_uninitialized(&dir);
+                }
+                Ok(Harness::builtin())
+            }
         }
     }
 
@@ -129,6 +134,37 @@ pub fn crate_dir_of(path: &Path) -> Result<PathBuf> {
         .with_context(|| format!("cannot resolve {}", dir.display()))
 }
 
+/// The nearest crate at or above `from` unless it is part of perfsyn's own workspace, for when
+/// no crate there has a harness: a user who runs `perfsyn list` or `explore` in their crate before `perfsyn init`
+/// gets the built-in corpus, and without a word they would take its methods for their
+/// crate's, or an "unknown method" for a problem of their crate.
+fn uninitialized_crate(from: &Path) -> Option<PathBuf> {
+    let dir = from.ancestors().find(|d| d.join("Cargo.toml").is_file())?;
+    let root = Harness::builtin().crate_dir;
+    if dir.starts_with(&root) {
+        // Perfsyn's own members share its workspace; a crate with a workspace of its own
+        // inside the tree (`examples/own-crate`) is a user's crate like any other.
+        let own_workspace = std::fs::read_to_string(dir.join("Cargo.toml"))
+            .is_ok_and(|m| m.lines().any(|l| l.trim() == "[workspace]"));
+        if dir == root || !own_workspace {
+            return None;
+        }
+    }
+    Some(dir.to_path_buf())
+}
+
+/// Says once per process, on stderr, that `dir` is not initialized and the built-in corpus
+/// is used instead.
+fn note_uninitialized(dir: &Path) {
+    static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if !SAID.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        eprintln!(
+            "note: {} has no perfsyn harness, so this uses perfsyn's built-in corpus; run `perfsyn init` there to explore that crate",
+            dir.display()
+        );
+    }
+}
+
 /// The nearest directory at or above `from` with a `Cargo.toml` and `perfsyn/Cargo.toml`.
 fn nearest_initialized(from: &Path) -> Option<PathBuf> {
     from.ancestors()
@@ -175,6 +211,24 @@ mod tests {
             krate.canonicalize().unwrap().join("target/perfsyn/runs")
         );
         assert!(Harness::find(Some(&tmp.path().join("nothing"))).is_err());
+    }
+
+    #[test]
+    fn a_crate_without_a_harness_is_named_unless_it_is_perfsyns_own() {
+        let tmp = tempfile::tempdir().unwrap();
+        let deep = tmp.path().join("src").join("deep");
+        std::fs::create_dir_all(&deep).unwrap();
+        assert_eq!(uninitialized_crate(&deep), None, "no crate at all");
+        std::fs::write(tmp.path().join("Cargo.toml"), "[package]\nname = \"x\"\n").unwrap();
+        assert_eq!(uninitialized_crate(&deep).as_deref(), Some(tmp.path()));
+        let root = Harness::builtin().crate_dir;
+        assert_eq!(uninitialized_crate(&root), None);
+        assert_eq!(uninitialized_crate(&root.join("corpus").join("src")), None);
+        let example = root.join("examples").join("own-crate");
+        assert_eq!(
+            uninitialized_crate(&example.join("src")).as_deref(),
+            Some(example.as_path())
+        );
     }
 
     #[test]
