@@ -14,9 +14,12 @@
 # Workers: OLD_WORKER / NEW_WORKER if set, else a `perfsyn-worker` beside the binary, else the
 # binary builds or finds its own (which needs the source tree it was built from).
 # Environment: CASES (default "Vec::dedup:1,2,3 BTreeMap::insert:1 HashMap::remove:1"),
-# MAX_PROGRAMS (300), WORKERS (2), KEEP (a directory to keep the JSON in), FLAGS (more explore
-# flags for both builds, e.g. "--deadline 100ms").
-# Old and new alternate which goes first from one case to the next.
+# MAX_PROGRAMS (300), WORKERS (2), ROUNDS (3), KEEP (a directory to keep the JSON in), FLAGS
+# (more explore flags for both builds, e.g. "--deadline 100ms").
+# Each case runs ROUNDS times per build, old and new alternating which goes first; a row shows
+# the median round's search time (the programs run are the same in every round: the seed and
+# the program budget fix them). One round per build was not enough on a busy host: the same
+# two builds gave 7.5x one day and 9.7x the day before, with single cases moving by 20%.
 # Exit status: 0 done, 1 a run failed or printed no JSON, 2 usage.
 set -euo pipefail
 
@@ -34,6 +37,7 @@ command -v jq >/dev/null || { echo "throughput_before_after: needs jq (apt-get i
 
 cases=${CASES:-"Vec::dedup:1,2,3 BTreeMap::insert:1 HashMap::remove:1"}
 max_programs=${MAX_PROGRAMS:-300}
+rounds=${ROUNDS:-3}
 workers=${WORKERS:-2}
 out=${KEEP:-$(mktemp -d)}
 mkdir -p "$out"
@@ -71,11 +75,14 @@ run() {
         '"\(.stats.programs) \(.stats.elapsed_ms) \($wall) \(.stats.timeouts)"' "$json"
 }
 
+# median LINES: of lines "programs elapsed_ms wall_ms timeouts", the one with the median
+# elapsed_ms (the upper one of an even count).
+median() { sort -n -k2 <<<"${1%$'\n'}" | awk '{ l[NR] = $0 } END { print l[int(NR / 2) + 1] }'; }
 rate() { awk -v p="$1" -v ms="$2" 'BEGIN { printf "%.1f", (ms > 0 ? p * 1000 / ms : 0) }'; }
 secs() { awk -v ms="$1" 'BEGIN { printf "%.2f", ms / 1000 }'; }
 
 echo "# load before: $(uptime)"
-echo "# $max_programs programs, $workers workers${FLAGS:+, $FLAGS}; n = programs run, t/o = timeouts among them"
+echo "# $max_programs programs, $workers workers, median of $rounds rounds${FLAGS:+, $FLAGS}; n = programs run, t/o = timeouts among them"
 row='%-18s %4s | %5s %4s %8s %7s %7s | %5s %4s %8s %7s %7s | %7s\n'
 printf "$row" method seed old_n t/o search_s wall_s p/s new_n t/o search_s wall_s p/s new/old
 i=0
@@ -84,16 +91,22 @@ for c in $cases; do
     method=${c%:*}
     seeds=${c##*:}
     for s in ${seeds//,/ }; do
-        if (( i % 2 == 0 )); then
-            o=$(run old "$old_bin" "$old_worker" "$method" "$s")
-            n=$(run new "$new_bin" "$new_worker" "$method" "$s")
-        else
-            n=$(run new "$new_bin" "$new_worker" "$method" "$s")
-            o=$(run old "$old_bin" "$old_worker" "$method" "$s")
-        fi
+        olist=""
+        nlist=""
+        for ((r = 0; r < rounds; r++)); do
+            if (( (i + r) % 2 == 0 )); then
+                o=$(run old "$old_bin" "$old_worker" "$method" "$s")
+                n=$(run new "$new_bin" "$new_worker" "$method" "$s")
+            else
+                n=$(run new "$new_bin" "$new_worker" "$method" "$s")
+                o=$(run old "$old_bin" "$old_worker" "$method" "$s")
+            fi
+            olist+="$o"$'\n'
+            nlist+="$n"$'\n'
+        done
         i=$((i + 1))
-        read -r op oms owall oto <<<"$o"
-        read -r np nms nwall nto <<<"$n"
+        read -r op oms owall oto <<<"$(median "$olist")"
+        read -r np nms nwall nto <<<"$(median "$nlist")"
         orate=$(rate "$op" "$oms")
         nrate=$(rate "$np" "$nms")
         ratio=$(awk -v a="$nrate" -v b="$orate" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
