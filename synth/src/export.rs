@@ -318,6 +318,19 @@ struct Member {
     label: String,
 }
 
+/// What the alias of a registered type stands for: the import naming it, with the type's
+/// generic arguments (`slotmap::SlotMap<slotmap::DefaultKey,Key>`: without them the alias of
+/// a generic type does not compile), else the Rust type itself.
+fn alias_target(rust: &str, imports: &[String]) -> String {
+    let (base, args) = rust.split_at(rust.find('<').unwrap_or(rust.len()));
+    let last = base.rsplit("::").next().unwrap_or(base);
+    imports
+        .iter()
+        .find(|i| i.rsplit("::").next() == Some(last))
+        .map(|i| format!("{i}{args}"))
+        .unwrap_or_else(|| rust.to_string())
+}
+
 impl Member {
     fn new(
         schema: &ApiSchema,
@@ -330,14 +343,7 @@ impl Member {
             .ty(name)
             .ok_or_else(|| ExportError::UnknownType(name.to_string()))?;
         let rust = t.rust_type();
-        let last = rust.split('<').next().unwrap_or(rust);
-        let last = last.rsplit("::").next().unwrap_or(last);
-        let target = t
-            .imports
-            .iter()
-            .find(|i| i.rsplit("::").next() == Some(last))
-            .cloned()
-            .unwrap_or_else(|| rust.to_string());
+        let target = alias_target(rust, &t.imports);
         Ok(Member {
             name: name.to_string(),
             alias,
@@ -1115,6 +1121,28 @@ mod tests {
             "perfsyn explore --method A::b"
         );
         assert_eq!(shell_join(&["a b".to_string()]), "'a b'");
+    }
+
+    /// The alias of a generic type keeps its arguments (slotmap's exported test said
+    /// `type Subject = slotmap::SlotMap;`, which does not compile).
+    #[test]
+    fn the_alias_of_a_generic_type_keeps_its_arguments() {
+        let imports = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            alias_target(
+                "SlotMap<slotmap::DefaultKey,Key>",
+                &imports(&["slotmap::SlotMap", "perfsyn_profiler_ipc::probe::Key"])
+            ),
+            "slotmap::SlotMap<slotmap::DefaultKey,Key>"
+        );
+        assert_eq!(
+            alias_target(
+                "TombstoneSet",
+                &imports(&["perfsyn_corpus::planted::TombstoneSet"])
+            ),
+            "perfsyn_corpus::planted::TombstoneSet"
+        );
+        assert_eq!(alias_target("Vec<Key>", &imports(&[])), "Vec<Key>");
     }
 
     #[test]

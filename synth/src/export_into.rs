@@ -148,6 +148,11 @@ pub fn place(
     {
         added.push(format!("[[bench]] name = \"{name}\" harness = false"));
     }
+    let source = if edition_2015(&doc) {
+        with_extern_crates(source)
+    } else {
+        source.to_string()
+    };
     std::fs::create_dir_all(dir.join(sub)).map_err(|e| format!("cannot create {sub}/: {e}"))?;
     crate::runfile::write_atomic(&file, source.as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
@@ -156,6 +161,43 @@ pub fn place(
             .map_err(|e| format!("cannot write {}: {e}", manifest.display()))?;
     }
     Ok(Placed { file, added })
+}
+
+/// Whether the crate is of the 2015 edition: it says so, or names none (a manifest without
+/// `edition` is 2015; one inheriting it from a workspace is taken as later).
+fn edition_2015(doc: &DocumentMut) -> bool {
+    match doc.get("package").and_then(|p| p.get("edition")) {
+        None => true,
+        Some(e) => e.as_str() == Some("2015"),
+    }
+}
+
+/// `source` with an `extern crate` line for each crate it uses, after its inner doc comment
+/// and attributes: in a 2015-edition crate (bit-vec, multimap) a test or bench reaches a
+/// dependency only through one (`use criterion::..` alone is E0432); the line is harmless in
+/// later editions' terms too.
+fn with_extern_crates(source: &str) -> String {
+    let lines: Vec<&str> = source.lines().collect();
+    let head = lines
+        .iter()
+        .take_while(|l| l.starts_with("//!") || l.starts_with("#![") || l.trim().is_empty())
+        .count();
+    let mut out: Vec<String> = lines[..head].iter().map(|l| l.to_string()).collect();
+    if head > 0 && !lines[head - 1].trim().is_empty() {
+        out.push(String::new());
+    }
+    out.extend(
+        used_crates(source)
+            .into_iter()
+            .map(|c| format!("extern crate {c};")),
+    );
+    out.push(String::new());
+    out.extend(lines[head..].iter().map(|l| l.to_string()));
+    let mut text = out.join("\n");
+    if source.ends_with('\n') {
+        text.push('\n');
+    }
+    text
 }
 
 /// Adds a `[[kind]]` target named `name` (with the boolean keys `extra`) unless the manifest
@@ -203,7 +245,7 @@ mod tests {
     #[test]
     fn places_a_bench_and_keeps_the_manifest_formatting() {
         let dir = tempfile::tempdir().unwrap();
-        let manifest = "# my crate\n[package]\nname = \"my-crate\"\nversion = \"0.1.0\"   # keep\n";
+        let manifest = "# my crate\n[package]\nname = \"my-crate\"\nversion = \"0.1.0\"   # keep\nedition = \"2021\"\n";
         std::fs::write(dir.path().join("Cargo.toml"), manifest).unwrap();
         let src = "use criterion::Criterion;\nuse my_crate::Thing;\nuse perfsyn_profiler_ipc::regress::Meter;\nuse std::time::Duration;\n";
         let p = place(dir.path(), Format::Bench, "b1", src, false).unwrap();
@@ -246,6 +288,34 @@ mod tests {
         std::fs::write(auto.path().join("Cargo.toml"), "[package]\nname = \"a\"\n").unwrap();
         let p = place(auto.path(), Format::Test, "t1", "use a::X;\n", false).unwrap();
         assert!(p.added.is_empty(), "{:?}", p.added);
+    }
+
+    /// A 2015-edition crate (or one whose manifest names no edition) reaches the crates an
+    /// export uses through `extern crate` lines; a later edition's file is left as it was.
+    #[test]
+    fn a_2015_edition_crate_gets_extern_crate_lines() {
+        let src = "//! doc\n//! more\n\nuse criterion::Criterion;\nuse perfsyn_profiler_ipc::regress::Meter;\n\ntype Subject = bit_vec::BitVec<u32>;\nfn f() {}\n";
+        for manifest in [
+            "[package]\nname = \"bit-vec\"\nedition = \"2015\"\n",
+            "[package]\nname = \"bit-vec\"\n",
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            std::fs::write(dir.path().join("Cargo.toml"), manifest).unwrap();
+            let p = place(dir.path(), Format::Bench, "b", src, false).unwrap();
+            let out = std::fs::read_to_string(&p.file).unwrap();
+            assert_eq!(
+                out,
+                "//! doc\n//! more\n\nextern crate criterion;\nextern crate perfsyn_profiler_ipc;\nextern crate bit_vec;\n\nuse criterion::Criterion;\nuse perfsyn_profiler_ipc::regress::Meter;\n\ntype Subject = bit_vec::BitVec<u32>;\nfn f() {}\n"
+            );
+        }
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("Cargo.toml"),
+            "[package]\nname = \"bit-vec\"\nedition = \"2018\"\n",
+        )
+        .unwrap();
+        let p = place(dir.path(), Format::Bench, "b", src, false).unwrap();
+        assert_eq!(std::fs::read_to_string(&p.file).unwrap(), src);
     }
 
     #[test]

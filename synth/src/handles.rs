@@ -91,6 +91,34 @@ pub fn obtain(
     Some((stmts, out))
 }
 
+/// A producer of `ty` for a loop to obtain its handles from, built before the loop (the
+/// statements to place there, and the variable): a receiver built inside the loop is a new
+/// one every iteration and hands out its first handle every time (a new slot map's first
+/// key), so a map keyed by handles (slotmap's `SecondaryMap::insert(key, value)`) never held
+/// more than one entry. `None` when constructors build `ty` or one of `prefer` produces it.
+pub fn producer_for_loop(
+    p: &mut Program,
+    schema: &ApiSchema,
+    cfg: &MutationConfig,
+    ty: &str,
+    prefer: &[Var],
+    choice: &mut Choice<'_>,
+) -> Option<(Vec<Stmt>, Var)> {
+    if creatable(schema, ty, 3) {
+        return None;
+    }
+    let all: Vec<(&TypeSchema, &MethodSchema)> = producers(schema, ty).collect();
+    if prefer
+        .iter()
+        .any(|v| all.iter().any(|(t, _)| t.name == p.ty(*v)))
+    {
+        return None;
+    }
+    let (t, _) = all.iter().find(|(t, _)| creatable(schema, &t.name, 3))?;
+    let name = t.name.clone();
+    init_fresh(p, schema, cfg, &name, false, choice, 3)
+}
+
 /// The producers among `all` whose receiver is of type `recv_ty`.
 fn own<'a>(all: &'a [(TypeSchema, MethodSchema)], recv_ty: &str) -> Vec<&'a MethodSchema> {
     all.iter()
@@ -154,6 +182,58 @@ mod tests {
         pub fn remove(&mut self, i: Index) -> Option<u64> {
             self.v[i.0].take()
         }
+    }
+
+    /// Values keyed by handles of another type (slotmap's `SecondaryMap`): it produces none.
+    #[derive(Default)]
+    pub struct Secondary {
+        m: std::collections::BTreeMap<usize, u64>,
+    }
+
+    impl Secondary {
+        pub fn insert(&mut self, i: Index, x: u64) {
+            self.m.insert(i.0, x);
+        }
+        pub fn len(&self) -> usize {
+            self.m.len()
+        }
+    }
+
+    register_type! {
+        pub fn secondary() -> Secondary {
+            path: "Secondary", imports: [], version: None,
+            size: [|s| s.m.len() as u64],
+            ctors { new() => Secondary::default(); }
+            methods {
+                insert(mut self, i: copy Index, x: copy u64);
+                len(ref self) -> usize ["O(1)"];
+            }
+            fields {}
+        }
+    }
+
+    /// A loop calling a method of `Secondary` with handles gets them from one `Arena` built
+    /// before the loop, not from a new arena each iteration (whose first handle is always the
+    /// same): the secondary map holds one entry per iteration.
+    #[test]
+    fn a_loop_obtains_its_handles_from_one_producer_built_before_it() {
+        let reg = Registry::new(vec![arena(), index(), secondary()]);
+        let interp = perfsyn_profiler_ipc::interp::Interpreter::new(&reg);
+        let schema = reg.schema();
+        let cfg = MutationConfig::default();
+        let target = resolve_method(&schema, "Secondary::len").unwrap();
+        let p0: Program = crate::init::candidate(&target, &schema, &cfg, 0).unwrap();
+        let m = mutations(&p0, &schema, &cfg)
+            .into_iter()
+            .find(|m| m.op == OpKind::InjectLoop && m.target == "Secondary::insert" && m.count >= 4)
+            .expect("a loop of Secondary::insert");
+        let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+        let q = apply(&p0, &m, &schema, &cfg, &mut rng).unwrap();
+        let printed = print(&q, &schema).unwrap().body;
+        assert!(interp.accepts(&q), "{printed}");
+        let fb = interp.run(&q);
+        assert_eq!(fb.outcome, Outcome::Ok, "{printed}");
+        assert_eq!(fb.input_size, m.count as u64, "{printed}");
     }
 
     register_type! {

@@ -631,18 +631,36 @@ pub fn apply(
             let in_loop = m.op != OpKind::InjectCall;
             let mut stmts = Vec::new();
             let mut vars = Vec::new();
-            // A handle comes from the call's own receiver first, then the latest variables.
+            // A handle comes from the call's own receiver first, then the latest variables;
+            // in a loop, from a producer built before the loop when none of them is one.
             let vis = visible_at(p, schema, m.at);
+            let mut before = Vec::new();
+            let mut hoisted: Vec<Var> = Vec::new();
             for o in &m.operands {
                 match o {
                     Operand::Existing(v) => vars.push(*v),
                     Operand::Fresh(ty) => {
-                        let prefer: Vec<Var> = vars
+                        let mut prefer: Vec<Var> = vars
                             .iter()
                             .take(1)
+                            .chain(&hoisted)
                             .chain(vis.iter().rev())
                             .copied()
                             .collect();
+                        if in_loop {
+                            if let Some((s, v)) = crate::handles::producer_for_loop(
+                                &mut q,
+                                schema,
+                                cfg,
+                                ty,
+                                &prefer,
+                                &mut choice,
+                            ) {
+                                before.extend(s);
+                                hoisted.push(v);
+                                prefer.push(v);
+                            }
+                        }
                         let (s, v) = init_or_obtain(
                             &mut q,
                             schema,
@@ -681,6 +699,7 @@ pub fn apply(
                         body: stmts,
                     },
                 );
+                q.body.splice(at..at, before);
                 if m.op == OpKind::InjectLoopSized {
                     crate::grow::raise_ctor_literals(&mut q, recv, m.count);
                 }

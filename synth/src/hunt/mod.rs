@@ -28,6 +28,7 @@ use perfsyn_profiler_ipc::ApiSchema;
 
 use crate::confirm::{ConfirmConfig, MIN_REPS};
 use crate::explore::{explore, ExploreConfig, ExploreReport, OracleKind, TreeSummary};
+use crate::list::Origin;
 use crate::oracle::asymptotic::{ScoreKind, Thresholds};
 use crate::oracle::relative::Direction;
 use crate::pool::WorkerPool;
@@ -40,19 +41,37 @@ use dir::{HuntDir, HuntSettings, PlannedMethod};
 /// memory on purpose); a hunt never explores them.
 pub const TEST_ONLY_TYPES: &[&str] = &["Hostile"];
 
+/// The harness runtime's crate, whose probe key every harness registers.
+const PROBE_CRATE: &str = "perfsyn_profiler_ipc";
+
 /// The methods a hunt explores, in `perfsyn list` order: every method of the matching
 /// types (all types for `None`) except test-only ones; a version group's method once (as
 /// `Group::method`, relative oracle) when both versions have it with the same signature.
+/// In a crate's harness (`perfsyn init`), `--all` leaves out the std vectors it registers
+/// only to build the crate's arguments (bit-vec's `Vec<bool>::push`, for `eq_vec(&[bool])`):
+/// they are not the crate's API (`--type Vec` still explores them).
 pub fn plan(schema: &ApiSchema, ty: Option<&str>) -> Result<Vec<PlannedMethod>> {
     let types = match ty {
         Some(t) => spec::resolve_type_filter(schema, t)?,
         None => schema.types.iter().collect(),
     };
+    // A crate's harness: a type of a crate other than the runtime's, and none of the corpus.
+    let origins: Vec<Origin> = schema.types.iter().map(crate::list::type_origin).collect();
+    let crate_harness = ty.is_none()
+        && origins
+            .iter()
+            .any(|o| matches!(o, Origin::Crate(k) if k != PROBE_CRATE))
+        && !origins
+            .iter()
+            .any(|o| matches!(o, Origin::Corpus | Origin::Planted));
     let mut out: Vec<PlannedMethod> = Vec::new();
     let mut skipped = 0;
     for t in types {
         if TEST_ONLY_TYPES.contains(&t.path.as_str()) {
             skipped += t.methods.len();
+            continue;
+        }
+        if crate_harness && crate::list::type_origin(t) == Origin::Std {
             continue;
         }
         let same_path = spec::resolve_type(schema, &t.path).len();
@@ -335,5 +354,27 @@ mod tests {
         assert_eq!(p[2].file, "runs/003-Map__get.json");
         let e = plan(&schema, Some("Hostile")).unwrap_err().to_string();
         assert!(e.contains("sandbox tests only"), "{e}");
+    }
+
+    /// A crate's harness registers `Vec<bool>` (with `push`) so that programs can build a
+    /// `&[bool]` argument: `--all` explores the crate's methods, not that; `--type Vec` does.
+    #[test]
+    fn all_in_a_crate_harness_skips_the_std_vectors_that_build_arguments() {
+        let mut vec_bool = ty("Vec<bool>", "Vec", &["push"], None);
+        vec_bool.imports = vec!["perfsyn_profiler_ipc::probe::Key".into()];
+        let mut key = ty("Key", "Key", &[], None);
+        key.imports = vec!["perfsyn_profiler_ipc::probe::Key".into()];
+        let mut bits = ty("BitVec<u32>", "BitVec", &["get", "eq_vec"], None);
+        bits.imports = vec!["bit_vec::BitVec".into()];
+        let schema = ApiSchema {
+            types: vec![key, vec_bool, bits],
+        };
+        let names =
+            |p: Vec<PlannedMethod>| -> Vec<String> { p.into_iter().map(|m| m.method).collect() };
+        assert_eq!(
+            names(plan(&schema, None).unwrap()),
+            ["BitVec::get", "BitVec::eq_vec"]
+        );
+        assert_eq!(names(plan(&schema, Some("Vec")).unwrap()), ["Vec::push"]);
     }
 }

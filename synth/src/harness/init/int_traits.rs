@@ -124,6 +124,17 @@ impl IntTraits {
 }
 
 impl IntTraits {
+    /// Records a non-generic type of the crate that implements `traits` where syn cannot see
+    /// the impls (a type a macro defines, see [`macro_types`](super::macro_types)).
+    pub fn record_type(&mut self, ident: &str, traits: &[String]) {
+        match self.types.iter_mut().find(|(t, _)| t == ident) {
+            Some((_, ts)) => ts.extend(traits.iter().cloned()),
+            None => self
+                .types
+                .push((ident.to_string(), traits.iter().cloned().collect())),
+        }
+    }
+
     /// The first of the crate's own types (by identifier, in source order) that implements
     /// every one of `traits`: a marker type for a parameter no integer fits (petgraph's
     /// `GraphMap<.., Ty: EdgeType, ..>` gets `Directed`).
@@ -148,7 +159,7 @@ fn bound_ok(b: &syn::TypeParamBound, int_ok: &dyn Fn(&str) -> bool) -> bool {
 
 /// The traits a macro body implements for a metavariable: `impl Trait for $t`,
 /// `impl<..> Trait for $t`.
-fn impls_for_metavariable(body: &str) -> Vec<String> {
+pub(super) fn impls_for_metavariable(body: &str) -> Vec<String> {
     // Delimiters apart, so that `$(impl` is `$ ( impl`.
     let spaced: String = body
         .chars()

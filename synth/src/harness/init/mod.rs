@@ -14,6 +14,7 @@ pub mod gen;
 #[cfg(test)]
 mod handles_tests;
 pub mod int_traits;
+pub mod macro_types;
 pub mod model;
 pub mod repair;
 pub mod scan;
@@ -22,6 +23,8 @@ pub mod storage;
 mod undo;
 #[cfg(test)]
 mod unseen2_tests;
+#[cfg(test)]
+mod unseen3_tests;
 #[cfg(test)]
 mod unseen_tests;
 

@@ -1145,7 +1145,13 @@ impl Ctx<'_> {
                 syn::GenericArgument::Const(c) => c.to_token_stream().to_string(),
                 _ => return false,
             };
-            self.subst.contains_key(&text) || self.subst.values().any(|v| *v == text)
+            // A crate type filling a parameter is instantiated by its full path
+            // (`demo::DefaultKey`) and written by its name (`-> SlotMap<DefaultKey, V>`).
+            self.subst.contains_key(&text)
+                || self
+                    .subst
+                    .values()
+                    .any(|v| *v == text || v.ends_with(&format!("::{text}")))
         })
     }
 
@@ -1162,9 +1168,27 @@ impl Ctx<'_> {
         if id == "Self" || id == self.ty_ident {
             return (self.self_name == self.self_rust).then(|| self.self_name.to_string());
         }
+        if let Some(n) = self.own_filled(&id) {
+            return Some(n);
+        }
         self.regs
             .get(&id)
             .filter(|(n, r)| n == r)
+            .map(|(n, _)| n.clone())
+    }
+
+    /// The registry name of the crate's registered non-generic type that fills type
+    /// parameter `id` (slotmap's `K: Key` is `demo::DefaultKey`): a value of `K` is one of
+    /// that type (a handle `insert` returns and `get` takes).
+    fn own_filled(&self, id: &str) -> Option<String> {
+        let s = self.subst.get(id)?;
+        let last = s.rsplit("::").next()?;
+        if !s.contains("::") || s.contains('<') {
+            return None;
+        }
+        self.regs
+            .values()
+            .find(|(n, r)| n == r && r == last)
             .map(|(n, _)| n.clone())
     }
 
@@ -1320,6 +1344,9 @@ impl Ctx<'_> {
         let id = seg.ident.to_string();
         if tp.path.segments.len() == 1 {
             if let Some(s) = self.subst.get(&id) {
+                if let Some(n) = self.own_filled(&id) {
+                    return Ok((n, None));
+                }
                 if s == "FixedState" || s.contains("::") || s.starts_with('[') || s == OMITTED {
                     return Err(format!(
                         "a value of type `{id}` (`{s}`) inside another type is not in the program model"

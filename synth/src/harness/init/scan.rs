@@ -80,6 +80,7 @@ struct Found<'f> {
     reexports: Vec<Reexport>,
     array_traits: super::storage::ArrayTraits,
     int_traits: super::int_traits::IntTraits,
+    macro_types: super::macro_types::MacroTypes,
     /// The crate's public traits (as types, for their public paths) and their items.
     traits: Vec<(FoundType, syn::ItemTrait)>,
     aliases: Vec<(FoundType, syn::Type)>,
@@ -94,6 +95,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         reexports: Vec::new(),
         array_traits: Default::default(),
         int_traits: Default::default(),
+        macro_types: Default::default(),
         traits: Vec::new(),
         aliases: Vec::new(),
     };
@@ -535,6 +537,14 @@ fn items(
             // So are integer impls of a key trait (intmap's `impl_int_key_for_int!(u64, ..)`).
             Item::Macro(m) => {
                 f.int_traits.record_macro(m);
+                // A struct a macro of the crate defines (slotmap's `new_key_type!`).
+                for d in f.macro_types.record(m).into_iter().filter(|d| d.public) {
+                    f.int_traits.record_type(&d.ident, &d.traits);
+                    let ident = syn::Ident::new(&d.ident, proc_macro2::Span::call_site());
+                    let mut t = found(&ident, module, reachable, &Default::default(), &[]);
+                    t.copy = d.copy;
+                    f.types.push(t);
+                }
                 if m.mac.path.is_ident("macro_rules") {
                     for (tr, assoc) in super::storage::from_macro(&m.mac.tokens.to_string()) {
                         super::storage::record(&mut f.array_traits, tr, assoc, false);
