@@ -12,7 +12,7 @@ use super::tests::generate;
 #[test]
 fn a_key_type_defined_by_the_crates_own_macro_fills_a_parameter() {
     let lib = r#"
-        pub unsafe trait Key: Copy + Eq { fn data(&self) -> u64; }
+        pub unsafe trait Key: Copy + Eq + Default { fn data(&self) -> u64; }
         #[macro_export]
         macro_rules! new_key_type {
             ( $(#[$outer:meta])* $vis:vis struct $name:ident; $($rest:tt)* ) => {
@@ -41,7 +41,11 @@ fn a_key_type_defined_by_the_crates_own_macro_fills_a_parameter() {
         impl<K: Key, V> SlotMap<K, V> {
             pub fn len(&self) -> usize { self.v.len() }
             /// Runs in O(1).
-            pub fn insert(&mut self, value: V) -> K { todo!() }
+            pub fn insert(&mut self, value: V) -> K {
+                let key = K::default();
+                self.v.push((key, value));
+                key
+            }
             pub fn get(&self, key: K) -> Option<&V> { None }
         }
     "#;
