@@ -160,19 +160,10 @@ fn bound_ok(b: &syn::TypeParamBound, int_ok: &dyn Fn(&str) -> bool) -> bool {
 /// The traits a macro body implements for a metavariable: `impl Trait for $t`,
 /// `impl<..> Trait for $t`.
 pub(super) fn impls_for_metavariable(body: &str) -> Vec<String> {
-    // Delimiters apart, so that `$(impl` is `$ ( impl`.
-    let spaced: String = body
-        .chars()
-        .flat_map(|c| {
-            let delim = "()[]{}<>,;".contains(c);
-            [delim.then_some(' '), Some(c), delim.then_some(' ')]
-        })
-        .flatten()
-        .collect();
-    let toks: Vec<&str> = spaced.split_whitespace().collect();
+    let owned = spaced_tokens(body);
+    let toks: Vec<&str> = owned.iter().map(String::as_str).collect();
     let mut out = Vec::new();
     for i in 1..toks.len().saturating_sub(2) {
-        // `$t` prints as one token or as `$ t`, depending on how the tokens were parsed.
         if toks[i] != "for" || !toks[i + 1].starts_with('$') {
             continue;
         }
@@ -184,6 +175,35 @@ pub(super) fn impls_for_metavariable(body: &str) -> Vec<String> {
             && !out.iter().any(|t| t == tr)
         {
             out.push(tr.to_string());
+        }
+    }
+    out
+}
+
+/// Whether a token is an identifier (letters, digits, `_`; not starting with a digit).
+pub(super) fn is_ident(t: &str) -> bool {
+    t.chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
+        && t.chars().all(|c| c.is_alphanumeric() || c == '_')
+}
+
+/// The tokens of a macro's printed token stream, delimiters apart (`$(impl` is `$ ( impl`),
+/// and a metavariable one token (`$ name` is `$name`, however it was printed).
+pub(super) fn spaced_tokens(body: &str) -> Vec<String> {
+    let spaced: String = body
+        .chars()
+        .flat_map(|c| {
+            let delim = "()[]{}<>,;#".contains(c);
+            [delim.then_some(' '), Some(c), delim.then_some(' ')]
+        })
+        .flatten()
+        .collect();
+    let mut out: Vec<String> = Vec::new();
+    for t in spaced.split_whitespace() {
+        match out.last_mut() {
+            Some(last) if last == "$" && is_ident(t) => last.push_str(t),
+            _ => out.push(t.to_string()),
         }
     }
     out

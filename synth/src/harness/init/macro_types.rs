@@ -41,7 +41,7 @@ impl MacroTypes {
     /// Records an item-level macro: a `macro_rules!` definition is remembered when it defines
     /// a struct; an invocation of a remembered macro returns the structs it defines.
     pub fn record(&mut self, m: &syn::ItemMacro) -> Vec<MacroType> {
-        let owned = spaced_tokens(&m.mac.tokens.to_string());
+        let owned = super::int_traits::spaced_tokens(&m.mac.tokens.to_string());
         let toks: Vec<&str> = owned.iter().map(String::as_str).collect();
         if m.mac.path.is_ident("macro_rules") {
             if let (Some(name), Some(copy)) = (&m.ident, defines_struct(&toks)) {
@@ -60,7 +60,7 @@ impl MacroTypes {
             return Vec::new();
         };
         (1..toks.len())
-            .filter(|&i| toks[i - 1] == "struct" && is_ident(toks[i]))
+            .filter(|&i| toks[i - 1] == "struct" && super::int_traits::is_ident(toks[i]))
             .map(|i| MacroType {
                 ident: toks[i].to_string(),
                 public: i >= 2 && toks[i - 2] == "pub",
@@ -99,32 +99,4 @@ fn derives_copy(toks: &[&str], at: usize) -> bool {
         }
     }
     false
-}
-
-fn is_ident(t: &str) -> bool {
-    t.chars()
-        .next()
-        .is_some_and(|c| c.is_alphabetic() || c == '_')
-        && t.chars().all(|c| c.is_alphanumeric() || c == '_')
-}
-
-/// The tokens of a macro's printed token stream, delimiters apart (`$(impl` is `$ ( impl`),
-/// and a metavariable one token (`$ name` is `$name`, however it was printed).
-fn spaced_tokens(body: &str) -> Vec<String> {
-    let spaced: String = body
-        .chars()
-        .flat_map(|c| {
-            let delim = "()[]{}<>,;#".contains(c);
-            [delim.then_some(' '), Some(c), delim.then_some(' ')]
-        })
-        .flatten()
-        .collect();
-    let mut out: Vec<String> = Vec::new();
-    for t in spaced.split_whitespace() {
-        match out.last_mut() {
-            Some(last) if last == "$" && is_ident(t) => last.push_str(t),
-            _ => out.push(t.to_string()),
-        }
-    }
-    out
 }
