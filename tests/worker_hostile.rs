@@ -54,11 +54,40 @@ fn assert_marker(fb: &Feedback, n: u32, context: &str) {
     );
 }
 
+/// Whether no live process is left in process group `pgid` within a few seconds (a killed
+/// process takes a moment to die).
+fn group_ends(pgid: u32) -> bool {
+    let members = || {
+        std::fs::read_dir("/proc")
+            .unwrap()
+            .filter_map(|e| std::fs::read_to_string(e.ok()?.path().join("stat")).ok())
+            .filter(|stat| {
+                // pid (comm) state ppid pgrp ...: fields after the last ')'. A zombie has
+                // ended already (its reaping is its new parent's business).
+                let Some((_, rest)) = stat.rsplit_once(')') else {
+                    return false;
+                };
+                let f: Vec<&str> = rest.split_whitespace().collect();
+                f.first() != Some(&"Z")
+                    && f.get(2).and_then(|g| g.parse::<u32>().ok()) == Some(pgid)
+            })
+            .count()
+    };
+    (0..100).any(|_| {
+        let none = members() == 0;
+        if !none {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        none
+    })
+}
+
 #[test]
 fn each_hostile_target_is_classified_and_the_batch_goes_on() {
     let mut pool = pool(1, Duration::from_millis(500));
     for m in METHODS {
         let batch = vec![marker(3), hostile(m), marker(5), marker(7)];
+        let group = pool.worker_pids()[0];
         let fbs = pool.run(&batch).unwrap();
         assert_eq!(fbs.len(), 4);
         assert_marker(&fbs[0], 3, &format!("before {m}"));
@@ -69,6 +98,12 @@ fn each_hostile_target_is_classified_and_the_batch_goes_on() {
         );
         assert_marker(&fbs[2], 5, &format!("after {m}"));
         assert_marker(&fbs[3], 7, &format!("after {m}"));
+        if m == "orphan_then_abort" {
+            assert!(
+                group_ends(group),
+                "the process the target spawned outlived its worker"
+            );
+        }
     }
     let st = pool.stats();
     assert_eq!(st.timeouts, 1);

@@ -65,7 +65,7 @@ impl Hostile {
 
     /// Starts a process that outlives this one (it inherits stderr, as any child a library
     /// spawns does), then aborts: the abort must be reported as the crash it is, without
-    /// waiting for the other process.
+    /// waiting for the other process, and the other process must end with the worker.
     pub fn orphan_then_abort(&self) {
         let _ = std::process::Command::new("sleep")
             .arg("60")

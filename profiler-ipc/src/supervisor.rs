@@ -1115,6 +1115,11 @@ fn keep(
             rustix::process::WaitId::Pid(p),
             rustix::process::WaitIdOptions::EXITED | rustix::process::WaitIdOptions::NOWAIT,
         ) {}
+        // What the worker leaves in its process group goes with it: its zygotes, and any
+        // process the target spawned (which the keeper no longer waits for, see
+        // `deathwatch`). The unreaped worker still holds the group's id, so it names no
+        // other group yet.
+        let _ = rustix::process::kill_process_group(p, rustix::process::Signal::KILL);
     }
     {
         let mut st = keeper.state.lock().unwrap_or_else(|e| e.into_inner());
