@@ -21,6 +21,7 @@ pub mod print;
 pub mod probe;
 pub mod progcache;
 pub mod program;
+pub mod progwire;
 pub mod protocol;
 pub mod registry;
 pub mod regress;

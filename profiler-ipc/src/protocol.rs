@@ -222,6 +222,19 @@ pub fn put_frame<T: serde::Serialize>(buf: &mut [u8], v: &T) -> Option<usize> {
     Some(4 + n)
 }
 
+/// Writes one frame holding the program `p` (the same bytes as [`put_frame`], by the
+/// engine's hand-written encoder, see [`crate::progwire`]); returns its length, or `None`
+/// if it does not fit.
+#[inline]
+pub fn put_program(buf: &mut [u8], p: &crate::program::Program) -> Option<usize> {
+    if buf.len() < 4 {
+        return None;
+    }
+    let n = crate::progwire::encode_program(p, &mut buf[4..])?;
+    buf[..4].copy_from_slice(&(n as u32).to_le_bytes());
+    Some(4 + n)
+}
+
 /// Writes one frame holding the feedback record `fb` (the same bytes as [`put_frame`], by
 /// the worker's fast encoder, see [`crate::fastwire`]); returns its length, or `None` if
 /// it does not fit.

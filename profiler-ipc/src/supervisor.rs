@@ -642,7 +642,7 @@ impl Pool {
             if k == max_programs {
                 break;
             }
-            match protocol::put_frame(&mut req[at..], p) {
+            match protocol::put_program(&mut req[at..], p) {
                 Some(used) => {
                     at += used;
                     k += 1;
