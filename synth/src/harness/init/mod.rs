@@ -73,6 +73,22 @@ pub struct InitSummary {
     pub first_method: Option<String>,
     /// Registrations the compiler rejected, dropped and listed as skipped.
     pub rejected: usize,
+    /// Public free functions, listed as skipped (counted in `skipped_items`).
+    pub free_fns: usize,
+}
+
+/// `; its N free functions are not explored`, or nothing: said where init refuses a crate
+/// that has only free functions, so its author learns why.
+fn free_fns_note(free_fns: &[String]) -> String {
+    match free_fns.len() {
+        0 => String::new(),
+        1 => format!("; its free function {} is not explored", free_fns[0]),
+        n => format!(
+            "; its {n} free functions ({}{}) are not explored",
+            free_fns[..n.min(3)].join(", "),
+            if n > 3 { ", ..." } else { "" }
+        ),
+    }
 }
 
 /// Runs `perfsyn init`.
@@ -93,9 +109,10 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
     let scan = scan::scan(&lib_rs, &features)?;
     if !scan.types.iter().any(|t| t.reachable) {
         bail!(
-            "{} has no public types reachable from {} (perfsyn explores the methods of a library's public types)",
+            "{} has no public types reachable from {} (perfsyn explores the methods of a library's public types{})",
             package,
-            lib_rs.display()
+            lib_rs.display(),
+            free_fns_note(&scan.free_fns)
         );
     }
     let mut model = model::build(&lib, &scan);
@@ -129,7 +146,10 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
     )?;
     undo.write(&out.join("src/bin/perfsyn-worker.rs"), gen::WORKER_MAIN)?;
     undo.write(&out.join(".gitignore"), "/target\nCargo.lock\n")?;
-    undo.write(&out.join("src/lib.rs"), &gen::registrations(&lib, &model))?;
+    undo.write(
+        &out.join("src/lib.rs"),
+        &gen::registrations(&lib, &model, &scan.free_fns),
+    )?;
     let mut rejected = Vec::new();
     if cfg.build {
         let h = Harness::of_manifest(&crate_dir).map_err(undone)?;
@@ -189,7 +209,8 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
         methods: model.methods() - rejected.len().min(model.methods()),
         registrations: kept.len(),
         documented: kept.iter().filter(|m| m.expected.is_some()).count(),
-        skipped_items: model.skipped() + rejected.len(),
+        skipped_items: model.skipped() + rejected.len() + scan.free_fns.len(),
+        free_fns: scan.free_fns.len(),
         rejected: rejected.len(),
         skipped_types: model.skipped_types.len(),
         public_methods,
@@ -303,10 +324,26 @@ pub fn skipped_reason(h: &Harness, spec: &str) -> Option<String> {
         return None;
     }
     let text = std::fs::read_to_string(h.manifest.parent()?.join("src").join("lib.rs")).ok()?;
+    skipped_reason_in(&text, spec)
+}
+
+/// [`skipped_reason`] in the registrations file's `text`.
+fn skipped_reason_in(text: &str, spec: &str) -> Option<String> {
     let ty = spec.rsplit_once("::").map(|(t, _)| t);
+    // The library's name, from the file's first line (see `gen::registrations`).
+    let lib = text
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix(gen::HEADER))
+        .and_then(|l| l.split('`').next());
     text.lines().find_map(|l| {
         let rest = l.strip_prefix(gen::SKIPPED)?;
         let (item, why) = rest.split_once(": ")?;
+        if let Some(f) = item.strip_prefix("fn ") {
+            // A free function, named from the crate root or after the crate's name.
+            let named = spec == f || lib.is_some_and(|lib| spec == format!("{lib}::{f}"));
+            return named.then(|| format!("{spec} was not registered by `perfsyn init`: {why}"));
+        }
         (item == spec || Some(item) == ty).then(|| {
             if item == spec {
                 format!("{spec} was not registered by `perfsyn init`: {why}")
@@ -343,6 +380,12 @@ pub fn render(s: &InitSummary) -> String {
             s.rejected
         ));
     }
+    if s.free_fns > 0 {
+        out.push_str(&format!(
+            "{} public free functions are not explored (perfsyn explores methods of types)\n",
+            s.free_fns
+        ));
+    }
     if s.skipped_items + s.skipped_types > 0 {
         out.push_str(&format!(
             "skipped items and reasons: the `// skipped:` lines of {}\n",
@@ -373,8 +416,56 @@ mod tests {
         let features: HashSet<String> = features.iter().map(|s| s.to_string()).collect();
         let scan = super::scan::scan(&dir.path().join("lib.rs"), &features).unwrap();
         let model = super::model::build("demo", &scan);
-        let text = super::gen::registrations("demo", &model);
+        let text = super::gen::registrations("demo", &model, &scan.free_fns);
         (model, text)
+    }
+
+    /// A crate's public free functions are listed as skipped, with why, and `explore` finds
+    /// the reason under the names a user would type; a private module's are not listed, and
+    /// a registered method of the same name is not mistaken for one.
+    #[test]
+    fn free_functions_are_named_as_not_explored() {
+        let lib = r#"
+            /// Counts equal pairs. Runs in O(n) time.
+            pub fn count_pairs(v: &[u64]) -> usize { v.len() }
+            pub mod util { pub fn helper(x: u64) -> u64 { x } }
+            mod hidden { pub fn secret() {} }
+            pub struct Bag { v: Vec<u64> }
+            impl Bag {
+                pub fn new() -> Bag { Bag { v: Vec::new() } }
+                pub fn count_pairs(&self) -> usize { 0 }
+            }
+        "#;
+        let (m, text) = generate(&[("lib.rs", lib)], &[]);
+        assert_eq!(m.types.len(), 1, "{text}");
+        assert!(
+            text.contains("// skipped: fn count_pairs: a free function")
+                && text.contains("// skipped: fn util::helper: a free function")
+                && !text.contains("secret"),
+            "{text}"
+        );
+        assert!(text.contains("Not registered (0 types, 2 items)"), "{text}");
+        for spec in [
+            "count_pairs",
+            "demo::count_pairs",
+            "util::helper",
+            "demo::util::helper",
+        ] {
+            let why = super::skipped_reason_in(&text, spec).unwrap_or_default();
+            assert!(why.contains("a free function"), "{spec}: {why:?}");
+        }
+        for spec in [
+            "Bag::count_pairs",
+            "other::count_pairs",
+            "helper",
+            "hidden::secret",
+        ] {
+            assert_eq!(super::skipped_reason_in(&text, spec), None, "{spec}");
+        }
+        assert_eq!(
+            super::free_fns_note(&["a".into(), "b".into(), "c".into(), "d".into()]),
+            "; its 4 free functions (a, b, c, ...) are not explored"
+        );
     }
 
     const QUEUE: &str = r#"

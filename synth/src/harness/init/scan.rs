@@ -58,6 +58,10 @@ pub struct Scan {
     /// DefaultCore<T>>`): the alias (its generics, path, doc) and the aliased type. A type
     /// whose parameter init cannot fill registers through an alias that fills it.
     pub aliases: Vec<(FoundType, syn::Type)>,
+    /// Paths (from the crate root, `util::levenshtein`) of the public free functions of
+    /// reachable modules: the program model calls methods on a receiver, so these are not
+    /// explored, and `init` and `explore` say so instead of ignoring them.
+    pub free_fns: Vec<String>,
 }
 
 /// A `pub use`: `module` re-exports the item `target` (an absolute
@@ -84,6 +88,7 @@ struct Found<'f> {
     /// The crate's public traits (as types, for their public paths) and their items.
     traits: Vec<(FoundType, syn::ItemTrait)>,
     aliases: Vec<(FoundType, syn::Type)>,
+    free_fns: Vec<String>,
 }
 
 /// Scans the crate whose library root is `lib_rs`, with `features` enabled.
@@ -98,6 +103,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         macro_types: Default::default(),
         traits: Vec::new(),
         aliases: Vec::new(),
+        free_fns: Vec::new(),
     };
     walk(lib_rs, &[], true, true, &mut f)?;
     let crate_doc = std::fs::read_to_string(lib_rs)
@@ -113,6 +119,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         int_traits,
         traits,
         aliases,
+        free_fns,
         ..
     } = f;
     let (mut alias_types, alias_targets): (Vec<FoundType>, Vec<syn::Type>) =
@@ -217,6 +224,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         int_traits,
         aliases: alias_types.into_iter().zip(alias_targets).collect(),
         crate_doc,
+        free_fns,
     })
 }
 
@@ -508,6 +516,11 @@ fn items(
                     })
                     .collect();
                 f.types.push(t)
+            }
+            Item::Fn(func) if is_pub(&func.vis) && reachable => {
+                let mut path = module.to_vec();
+                path.push(func.sig.ident.to_string());
+                f.free_fns.push(path.join("::"));
             }
             Item::Type(ty) if is_pub(&ty.vis) => {
                 let t = found(&ty.ident, module, reachable, &ty.generics, &ty.attrs);
