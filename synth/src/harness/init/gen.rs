@@ -251,13 +251,15 @@ fn ctor_line(t: &TypeReg, c: &Func) -> String {
         Some(i) => format!("{}::{}", &t.rust[..i], &t.rust[i..]),
         None => t.rust.clone(),
     };
+    // A fallible constructor's `.unwrap()`, in the call and as printed.
+    let suffix = c.suffix.as_deref().unwrap_or("");
     let template = if casts {
-        format!(" as {:?}", format!("{path}::{}({tmpl})", c.name))
+        format!(" as {:?}", format!("{path}::{}({tmpl}){suffix}", c.name))
     } else {
         String::new()
     };
     format!(
-        "{}({}){template} => <{}>::{}({rust});",
+        "{}({}){template} => <{}>::{}({rust}){suffix};",
         c.name,
         params(c),
         t.rust,

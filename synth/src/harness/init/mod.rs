@@ -468,6 +468,39 @@ mod tests {
         );
     }
 
+    /// A constructor returning `Result<Self, E>` (a crate's `Result<Self>` alias too) or
+    /// `Option<Self>` registers, unwrapped in the call and in the printed program; one
+    /// returning another type's `Result` does not.
+    #[test]
+    fn fallible_constructors_register_unwrapped() {
+        let lib = r#"
+            #[derive(Debug)] pub struct Error;
+            pub type Result<T> = std::result::Result<T, Error>;
+            pub struct Fallible { v: Vec<u64> }
+            impl Fallible {
+                pub fn new(cap: usize) -> std::result::Result<Self, Error> { Err(Error) }
+                pub fn open() -> Result<Fallible> { Err(Error) }
+                pub fn other() -> Result<u64> { Ok(1) }
+                pub fn len(&self) -> usize { self.v.len() }
+            }
+            pub struct Maybe;
+            impl Maybe {
+                pub fn try_new() -> Option<Self> { None }
+                pub fn len(&self) -> usize { 0 }
+            }
+        "#;
+        let (m, text) = generate(&[("lib.rs", lib)], &[]);
+        assert!(
+            text.contains(
+                r#"new(cap: copy usize) as "Fallible::new({cap}).unwrap()" => <Fallible>::new(cap).unwrap();"#
+            ) && text.contains(r#"open() as "Fallible::open().unwrap()" => <Fallible>::open().unwrap();"#)
+                && text.contains(r#"try_new() as "Maybe::try_new().unwrap()" => <Maybe>::try_new().unwrap();"#)
+                && text.contains("// skipped: Fallible::other: associated function that does not return"),
+            "{text}"
+        );
+        assert_eq!(m.types.len(), 2, "{text}");
+    }
+
     const QUEUE: &str = r#"
         mod inner;
         pub use crate::inner::Queue;

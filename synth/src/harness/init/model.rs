@@ -897,11 +897,25 @@ impl Ctx<'_> {
             _ => None,
         };
         if receiver.is_none() {
-            // A constructor must return the type itself.
-            if !self.is_self(match &sig.output {
+            // A constructor must return the type itself, or a `Result` or `Option` of it
+            // (`new(cap) -> Result<Self, Error>`, `try_new`), unwrapped: a constructor that
+            // fails panics in the setup, and the program is a panic, as the caller's would be.
+            let out = match &sig.output {
                 ReturnType::Type(_, t) => t,
                 ReturnType::Default => return Err("associated function returning nothing".into()),
-            }) {
+            };
+            if fallible_of(out).is_some_and(|t| self.is_self(t)) {
+                return Ok(Func {
+                    name: sig.ident.to_string(),
+                    receiver: None,
+                    params,
+                    ret: None,
+                    expected: None,
+                    suffix: Some(".unwrap()".to_string()),
+                    chain: None,
+                });
+            }
+            if !self.is_self(out) {
                 return Err(format!(
                     "associated function that does not return {} (returns `{}`)",
                     self.ty_ident,
@@ -1705,5 +1719,22 @@ fn unique_fn_name(base: &str, seen: &mut HashMap<String, usize>) -> String {
         format!("{name}_type")
     } else {
         name
+    }
+}
+
+/// `T` of a return type `Result<T, ..>` (any `Result` path, a crate's one-parameter alias
+/// included) or `Option<T>`.
+fn fallible_of(t: &Type) -> Option<&Type> {
+    let Type::Path(p) = t else { return None };
+    let last = p.path.segments.last()?;
+    if last.ident != "Result" && last.ident != "Option" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
+        return None;
+    };
+    match a.args.first()? {
+        syn::GenericArgument::Type(inner) => Some(inner),
+        _ => None,
     }
 }
