@@ -501,6 +501,38 @@ mod tests {
         assert_eq!(m.types.len(), 2, "{text}");
     }
 
+    /// A parameter bounded only by a conversion into a model value (`impl Into<String>`,
+    /// `S: AsRef<str>`, `impl ToString`, `impl Into<u64>`) takes that value; other bounds
+    /// (`impl AsRef<[u8]>`, `impl Into<Vec<u8>>`, two bounds) are still skipped.
+    #[test]
+    fn conversion_parameters_take_the_model_value() {
+        let lib = r#"
+            pub struct Names { v: Vec<String> }
+            impl Names {
+                pub fn new() -> Self { Names { v: Vec::new() } }
+                pub fn put<S: Into<String>>(&mut self, s: S) {}
+                pub fn find<S>(&self, s: S) -> bool where S: AsRef<str> { false }
+                pub fn add(&mut self, s: impl Into<String>) {}
+                pub fn num(&mut self, x: impl Into<u64>) {}
+                pub fn show(&mut self, x: impl ToString) {}
+                pub fn bytes(&mut self, b: impl AsRef<[u8]>) {}
+                pub fn both<S: AsRef<str> + Clone>(&mut self, s: S) {}
+            }
+        "#;
+        let (_, text) = generate(&[("lib.rs", lib)], &[]);
+        for line in [
+            "put(mut self, s: val String);",
+            "find(ref self, s: val String) -> bool;",
+            "add(mut self, s: val String);",
+            "num(mut self, x: copy u64);",
+            "show(mut self, x: val String);",
+            "// skipped: Names::bytes:",
+            "// skipped: Names::both:",
+        ] {
+            assert!(text.contains(line), "{line}\n{text}");
+        }
+    }
+
     const QUEUE: &str = r#"
         mod inner;
         pub use crate::inner::Queue;

@@ -1107,6 +1107,10 @@ impl Ctx<'_> {
                 out.subst.insert(name, "Key".into());
                 continue;
             }
+            if let Some(t) = conversion_target(&names) {
+                out.subst.insert(name, t);
+                continue;
+            }
             return Err(format!(
                 "generic parameter {name}: {} (neither the probe key nor a closure the model builds)",
                 names.join(" + ")
@@ -1255,12 +1259,17 @@ impl Ctx<'_> {
                         sequence_bound(&bs, &|t| self.resolve(t))
                             .map(|(e, i)| Ok(Built::Sequence(e, i)))
                     })
+                    .or_else(|| conversion_target(&trait_names(&bs)).map(|t| Ok(Built::Value(t))))
             }
             _ => None,
         };
         match built {
             Some(Ok(Built::Closure(shape))) => return Ok(closure(name, &shape)),
             Some(Ok(Built::Range(elem))) => return Ok(range(name, &elem)),
+            Some(Ok(Built::Value(ty))) => {
+                let mode = if ty == "String" { "val" } else { "copy" };
+                return Ok(p(mode, ty, None));
+            }
             Some(Ok(Built::Sequence(elem, iterator))) => {
                 vecs.insert(elem.clone());
                 return Ok(sequence(name, &elem, iterator));
@@ -1441,6 +1450,8 @@ pub enum Built {
     Range(String),
     /// `I: IntoIterator<Item = T>` (true: `Iterator`): a `Vec<T>` program value.
     Sequence(String, bool),
+    /// `impl Into<String>` and the like: the model value itself (see `conversion_target`).
+    Value(String),
 }
 
 /// `T` of a bound `Trait<T>` (last path segment named `trait_name`).
@@ -1737,4 +1748,28 @@ fn fallible_of(t: &Type) -> Option<&Type> {
         syn::GenericArgument::Type(inner) => Some(inner),
         _ => None,
     }
+}
+
+/// The model type a parameter bounded only by a conversion into a model value takes
+/// (`impl Into<String>`, `S: AsRef<str>`, `impl ToString`, `impl Into<u64>`): that value
+/// itself, which the standard library converts (`String: Into<String> + AsRef<str>`,
+/// `u64: Into<u64>`). String-taking APIs are written this way more often than with `&str`.
+fn conversion_target(names: &[String]) -> Option<String> {
+    let [only] = names else { return None };
+    let inner = |t: &str| {
+        only.strip_prefix(t)
+            .and_then(|r| r.strip_prefix('<'))
+            .and_then(|r| r.strip_suffix('>'))
+    };
+    let to = if only == "ToString" {
+        "String"
+    } else if let Some(x) = inner("Into") {
+        x
+    } else {
+        match inner("AsRef")? {
+            "str" => "String",
+            _ => return None,
+        }
+    };
+    (to == "String" || MODEL_INTS.contains(&to)).then(|| to.to_string())
 }
