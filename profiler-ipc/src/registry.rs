@@ -218,24 +218,22 @@ macro_rules! register_type {
         $(#[doc = $doc])*
         $vis fn $fname() -> $crate::registry::TypeDef {
             #[allow(unused_imports)]
-            use $crate::registry::{slot_mut, slot_ref, slot_take, CallError, Slot};
-            use $crate::schema::*;
             let version: Option<(&str, &str)> = $version;
             let size: Option<fn(&$t) -> u64> = $crate::register_type!(@size $t $(|$sv| $sbody)?);
             let doc: &[&str] = &[$($doc),*];
-            let schema = TypeSchema {
+            let schema = $crate::schema::TypeSchema {
                 name: $crate::register_type!(@name $t => $($rname)?),
                 rust: $crate::registry::type_name(stringify!($t)),
                 path: $path.to_string(),
                 sized: size.is_some(),
-                version: version.map(|(g, v)| VersionSchema { group: g.to_string(), version: v.to_string() }),
+                version: version.map(|(g, v)| $crate::schema::VersionSchema { group: g.to_string(), version: v.to_string() }),
                 concurrent: None,
-                ctors: vec![$(CtorSchema {
+                ctors: vec![$($crate::schema::CtorSchema {
                     name: stringify!($cname).to_string(),
                     params: vec![$($crate::register_type!(@param $cp $cpm $cpt)),*],
                     template: $crate::register_type!(@opt $($ctmpl)?),
                 }),*],
-                methods: vec![$(MethodSchema {
+                methods: vec![$($crate::schema::MethodSchema {
                     name: stringify!($mname).to_string(),
                     receiver: $crate::register_type!(@mode $rm),
                     params: vec![$($crate::register_type!(@param $p $pm $pt)),*],
@@ -253,7 +251,7 @@ macro_rules! register_type {
                         $crate::registry::returns_unit(call)
                     },
                 }),*],
-                fields: vec![$(FieldSchema {
+                fields: vec![$($crate::schema::FieldSchema {
                     name: stringify!($field).to_string(),
                     ty: $crate::registry::type_name(stringify!($fty)),
                 }),*],
@@ -269,7 +267,7 @@ macro_rules! register_type {
                     }) as $crate::registry::SizeFn
                 }),
                 ctors: vec![$(
-                    (|args: &mut [Slot]| -> Result<Box<dyn std::any::Any>, CallError> {
+                    (|args: &mut [$crate::registry::Slot]| -> Result<Box<dyn std::any::Any>, $crate::registry::CallError> {
                         #[allow(unused_mut, unused_variables)]
                         let mut it = args.iter_mut();
                         $( let $cp = $crate::register_type!(@arg it $cp $cpm $cpt); )*
@@ -278,7 +276,7 @@ macro_rules! register_type {
                     }) as $crate::registry::CtorFn
                 ),*],
                 methods: vec![$(
-                    (|args: &mut [Slot]| -> Result<Option<Box<dyn std::any::Any>>, CallError> {
+                    (|args: &mut [$crate::registry::Slot]| -> Result<Option<Box<dyn std::any::Any>>, $crate::registry::CallError> {
                         let mut it = args.iter_mut();
                         let recv = $crate::register_type!(@arg it self $rm $t);
                         $( let $p = $crate::register_type!(@arg it $p $pm $pt); )*
@@ -288,13 +286,13 @@ macro_rules! register_type {
                 ),*],
                 fields: vec![$(
                     (
-                        (|v: &dyn std::any::Any| -> Result<Box<dyn std::any::Any>, CallError> {
-                            let v = v.downcast_ref::<$t>().ok_or_else(|| CallError("field read on wrong type".into()))?;
+                        (|v: &dyn std::any::Any| -> Result<Box<dyn std::any::Any>, $crate::registry::CallError> {
+                            let v = v.downcast_ref::<$t>().ok_or_else(|| $crate::registry::CallError("field read on wrong type".into()))?;
                             Ok(Box::new(v.$field.clone()))
                         }) as $crate::registry::GetFieldFn,
-                        (|v: &mut dyn std::any::Any, x: Box<dyn std::any::Any>| -> Result<(), CallError> {
-                            let v = v.downcast_mut::<$t>().ok_or_else(|| CallError("field write on wrong type".into()))?;
-                            let x = x.downcast::<$fty>().map_err(|_| CallError("field value of wrong type".into()))?;
+                        (|v: &mut dyn std::any::Any, x: Box<dyn std::any::Any>| -> Result<(), $crate::registry::CallError> {
+                            let v = v.downcast_mut::<$t>().ok_or_else(|| $crate::registry::CallError("field write on wrong type".into()))?;
+                            let x = x.downcast::<$fty>().map_err(|_| $crate::registry::CallError("field value of wrong type".into()))?;
                             v.$field = *x;
                             Ok(())
                         }) as $crate::registry::SetFieldFn,
@@ -319,24 +317,24 @@ macro_rules! register_type {
     (@ty copy $t:ty) => { $t };
     (@ty slice $t:ty) => { &[$t] };
     (@ty str $t:ty) => { &str };
-    (@mode ref) => { Mode::Ref };
-    (@mode mut) => { Mode::Mut };
-    (@mode val) => { Mode::Val };
-    (@mode copy) => { Mode::Copy };
-    (@mode slice) => { Mode::Slice };
-    (@mode str) => { Mode::Str };
+    (@mode ref) => { $crate::schema::Mode::Ref };
+    (@mode mut) => { $crate::schema::Mode::Mut };
+    (@mode val) => { $crate::schema::Mode::Val };
+    (@mode copy) => { $crate::schema::Mode::Copy };
+    (@mode slice) => { $crate::schema::Mode::Slice };
+    (@mode str) => { $crate::schema::Mode::Str };
     (@param $p:ident slice $t:ty) => {
-        ParamSchema { name: stringify!($p).to_string(), ty: format!("Vec<{}>", $crate::registry::type_name(stringify!($t))), mode: Mode::Slice }
+        $crate::schema::ParamSchema { name: stringify!($p).to_string(), ty: format!("Vec<{}>", $crate::registry::type_name(stringify!($t))), mode: $crate::schema::Mode::Slice }
     };
     (@param $p:ident $m:ident $t:ty) => {
-        ParamSchema { name: stringify!($p).to_string(), ty: $crate::registry::type_name(stringify!($t)), mode: $crate::register_type!(@mode $m) }
+        $crate::schema::ParamSchema { name: stringify!($p).to_string(), ty: $crate::registry::type_name(stringify!($t)), mode: $crate::register_type!(@mode $m) }
     };
-    (@arg $it:ident $p:ident ref $t:ty) => { slot_ref::<$t>($it.next(), stringify!($p))? };
-    (@arg $it:ident $p:ident mut $t:ty) => { slot_mut::<$t>($it.next(), stringify!($p))? };
-    (@arg $it:ident $p:ident val $t:ty) => { slot_take::<$t>($it.next(), stringify!($p))? };
-    (@arg $it:ident $p:ident copy $t:ty) => { *slot_ref::<$t>($it.next(), stringify!($p))? };
-    (@arg $it:ident $p:ident slice $t:ty) => { slot_ref::<Vec<$t>>($it.next(), stringify!($p))?.as_slice() };
-    (@arg $it:ident $p:ident str $t:ty) => { slot_ref::<String>($it.next(), stringify!($p))?.as_str() };
+    (@arg $it:ident $p:ident ref $t:ty) => { $crate::registry::slot_ref::<$t>($it.next(), stringify!($p))? };
+    (@arg $it:ident $p:ident mut $t:ty) => { $crate::registry::slot_mut::<$t>($it.next(), stringify!($p))? };
+    (@arg $it:ident $p:ident val $t:ty) => { $crate::registry::slot_take::<$t>($it.next(), stringify!($p))? };
+    (@arg $it:ident $p:ident copy $t:ty) => { *$crate::registry::slot_ref::<$t>($it.next(), stringify!($p))? };
+    (@arg $it:ident $p:ident slice $t:ty) => { $crate::registry::slot_ref::<Vec<$t>>($it.next(), stringify!($p))?.as_slice() };
+    (@arg $it:ident $p:ident str $t:ty) => { $crate::registry::slot_ref::<String>($it.next(), stringify!($p))?.as_str() };
     (@call $recv:ident $m:ident ($($p:ident),*)) => { $recv.$m($($p),*) };
     (@call $recv:ident $m:ident ($($p:ident),*) $r:ident $body:expr) => {{ let $r = $recv; $body }};
     (@ret $result:ident) => {{ std::hint::black_box(&$result); Ok(None) }};
@@ -397,7 +395,6 @@ macro_rules! register_concurrent {
         $(#[doc = $doc])*
         $vis fn $fname() -> $crate::registry::TypeDef {
             #[allow(unused_imports)]
-            use $crate::registry::{slot_mut, slot_ref, slot_take, CallError, Slot};
             $crate::register_type! {
                 $(#[doc = $doc])*
                 fn sequential() -> $t {
@@ -421,19 +418,19 @@ macro_rules! register_concurrent {
                 }),*],
             });
             def.share = Some(
-                (|value: Box<dyn std::any::Any>| -> Result<$crate::registry::Shared, CallError> {
+                (|value: Box<dyn std::any::Any>| -> Result<$crate::registry::Shared, $crate::registry::CallError> {
                     value
                         .downcast::<$t>()
                         .map(|v| std::sync::Arc::new(*v) as $crate::registry::Shared)
-                        .map_err(|_| CallError("shared value of the wrong type".into()))
+                        .map_err(|_| $crate::registry::CallError("shared value of the wrong type".into()))
                 }) as $crate::registry::ShareFn,
             );
             def.shared_methods = vec![$(
-                (|recv: &(dyn std::any::Any + Send + Sync), args: &mut [Slot]|
-                    -> Result<Option<Box<dyn std::any::Any>>, CallError> {
+                (|recv: &(dyn std::any::Any + Send + Sync), args: &mut [$crate::registry::Slot]|
+                    -> Result<Option<Box<dyn std::any::Any>>, $crate::registry::CallError> {
                     let recv: &$t = recv
                         .downcast_ref::<$t>()
-                        .ok_or_else(|| CallError("shared receiver of the wrong type".into()))?;
+                        .ok_or_else(|| $crate::registry::CallError("shared receiver of the wrong type".into()))?;
                     #[allow(unused_mut, unused_variables)]
                     let mut it = args.iter_mut();
                     $( let $p = $crate::register_type!(@arg it $p $pm $pt); )*
@@ -450,6 +447,68 @@ macro_rules! register_concurrent {
 mod tests {
     use super::*;
     use crate::program::{Program, Stmt};
+
+    /// A crate's types named like the macro's own helpers (`schema::Mode`, `Slot`,
+    /// `CallError`): the expansion names its helpers by full path, so the crate's types are
+    /// the ones registered (a glob import inside it used to shadow them: E0599).
+    mod clash {
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub enum Mode {
+            Fast,
+            Careful,
+        }
+        pub struct Slot {
+            pub m: Mode,
+        }
+        impl Slot {
+            pub fn new() -> Slot {
+                Slot { m: Mode::Fast }
+            }
+            pub fn set(&mut self, m: Mode) {
+                self.m = m;
+            }
+            pub fn careful(&self) -> bool {
+                self.m == Mode::Careful
+            }
+        }
+        #[derive(Debug)]
+        pub struct CallError;
+        crate::register_type! {
+            pub fn mode() -> Mode {
+                path: "Mode", imports: [], version: None,
+                size: [],
+                ctors {
+                    Fast() as "Mode::Fast" => <Mode>::Fast;
+                    Careful() as "Mode::Careful" => <Mode>::Careful;
+                }
+                methods {}
+                fields {}
+            }
+            pub fn slot() -> Slot {
+                path: "Slot", imports: [], version: None,
+                size: [],
+                ctors { new() => <Slot>::new(); }
+                methods {
+                    set(mut self, m: copy Mode);
+                    careful(ref self) -> bool;
+                }
+                fields {}
+            }
+        }
+    }
+
+    #[test]
+    fn types_named_like_the_macros_helpers_register() {
+        let mode = clash::mode();
+        let careful = (mode.ctors[1])(&mut []).unwrap();
+        assert_eq!(careful.downcast_ref(), Some(&clash::Mode::Careful));
+        let slot = clash::slot();
+        let mut args: Vec<Slot> = vec![Some((slot.ctors[0])(&mut []).unwrap()), Some(careful)];
+        (slot.methods[0])(&mut args).unwrap();
+        let r = (slot.methods[1])(&mut args[..1]).unwrap().unwrap();
+        assert_eq!(r.downcast_ref(), Some(&true));
+        let _ = clash::CallError;
+    }
 
     mod v1 {
         #[derive(Default)]
