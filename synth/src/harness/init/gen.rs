@@ -251,6 +251,10 @@ fn ctor_line(t: &TypeReg, c: &Func) -> String {
         Some(i) => format!("{}::{}", &t.rust[..i], &t.rust[i..]),
         None => t.rust.clone(),
     };
+    if c.suffix.as_deref() == Some(super::model::UNIT_VARIANT) {
+        let printed = format!("{path}::{}", c.name);
+        return format!("{}() as {printed:?} => <{}>::{};", c.name, t.rust, c.name);
+    }
     // A fallible constructor's `.unwrap()`, in the call and as printed.
     let suffix = c.suffix.as_deref().unwrap_or("");
     let template = if casts {

@@ -533,6 +533,32 @@ mod tests {
         }
     }
 
+    /// An enum's unit variants are its constructors (`Mode::Fast`, printed without a call),
+    /// so the methods taking it register; data variants are not constructors.
+    #[test]
+    fn unit_variants_construct_enums() {
+        let lib = r#"
+            #[derive(Clone, Copy, PartialEq)]
+            pub enum Mode { Fast, Careful, Limit(u64) }
+            pub struct Store { m: Mode }
+            impl Store {
+                pub fn with_mode(m: Mode) -> Self { Store { m } }
+                pub fn set_mode(&mut self, m: Mode) { self.m = m }
+            }
+        "#;
+        let (m, text) = generate(&[("lib.rs", lib)], &[]);
+        for line in [
+            r#"Fast() as "Mode::Fast" => <Mode>::Fast;"#,
+            r#"Careful() as "Mode::Careful" => <Mode>::Careful;"#,
+            "with_mode(m: copy Mode) => <Store>::with_mode(m);",
+            "set_mode(mut self, m: copy Mode);",
+        ] {
+            assert!(text.contains(line), "{line}\n{text}");
+        }
+        assert!(!text.contains("Limit()"), "{text}");
+        assert_eq!(m.types.len(), 2, "{text}");
+    }
+
     const QUEUE: &str = r#"
         mod inner;
         pub use crate::inner::Queue;

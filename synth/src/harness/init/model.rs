@@ -114,6 +114,10 @@ pub struct Func {
     pub chain: Option<super::chain::Chain>,
 }
 
+/// The `suffix` of a constructor that is an enum's unit variant (`Mode::Fast`): written
+/// without a call (see `gen::ctor_line`).
+pub const UNIT_VARIANT: &str = "<unit variant>";
+
 /// A type to register.
 #[derive(Clone, Debug)]
 pub struct TypeReg {
@@ -429,6 +433,17 @@ fn build_with(
                 ret: None,
                 expected: None,
                 suffix: None,
+                chain: None,
+            });
+        }
+        for v in &t.unit_variants {
+            reg.ctors.push(Func {
+                name: v.clone(),
+                receiver: None,
+                params: Vec::new(),
+                ret: None,
+                expected: None,
+                suffix: Some(UNIT_VARIANT.into()),
                 chain: None,
             });
         }

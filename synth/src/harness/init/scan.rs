@@ -32,6 +32,9 @@ pub struct FoundType {
     pub doc: String,
     /// For an enum, each variant holding one value: (variant, identifier of its type).
     pub variants: Vec<(String, String)>,
+    /// For an enum, its unit variants (`Mode::Fast`): each is a constructor, so methods
+    /// taking the enum (`set_mode(Mode)`, `with_mode(Mode)`) register.
+    pub unit_variants: Vec<String>,
     /// The crate's type this one derefs to, whose methods `impls` holds (see
     /// [`deref_methods`]).
     pub deref_target: Option<String>,
@@ -515,6 +518,13 @@ fn items(
                         _ => None,
                     })
                     .collect();
+                t.unit_variants = e
+                    .variants
+                    .iter()
+                    .filter(|v| matches!(v.fields, syn::Fields::Unit))
+                    .filter(|v| super::cfg::active(&v.attrs, f.features))
+                    .map(|v| v.ident.to_string())
+                    .collect();
                 f.types.push(t)
             }
             Item::Fn(func) if is_pub(&func.vis) && reachable => {
@@ -666,6 +676,7 @@ fn found(
         copy: derives_copy && !type_params,
         doc: doc_text(attrs),
         variants: Vec::new(),
+        unit_variants: Vec::new(),
         deref_target: None,
         traits: Vec::new(),
     }
