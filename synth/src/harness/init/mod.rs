@@ -26,6 +26,8 @@ mod unseen2_tests;
 #[cfg(test)]
 mod unseen3_tests;
 #[cfg(test)]
+mod unseen4_tests;
+#[cfg(test)]
 mod unseen_tests;
 
 use std::path::{Path, PathBuf};

@@ -38,6 +38,23 @@ pub(super) fn integers_meet(b: &str) -> bool {
 /// harness cannot name (hashbrown's `A: Allocator = Global`, a private re-export): the
 /// registration omits it, so the compiler supplies the default.
 pub(super) const OMITTED: &str = "_";
+
+/// Bounds of a generic parameter that make it a string (`T: AsRef<str>`): `String` meets
+/// them, and a program builds strings.
+const STRING_LIKE: &[&str] = &["AsRef<str>", "Into<String>", "Borrow<str>", "AsRef<[u8]>"];
+/// Other bounds `String` meets, allowed beside those.
+const STRING_TRAITS: &[&str] = &[
+    "Clone",
+    "Debug",
+    "Display",
+    "ToString",
+    "Hash",
+    "Eq",
+    "PartialEq",
+    "Ord",
+    "PartialOrd",
+    "Default",
+];
 /// Primitive types the program model has literals for.
 pub(super) const MODEL_INTS: &[&str] = &["u8", "u32", "u64", "usize", "i32", "i64"];
 
@@ -609,15 +626,6 @@ fn through_alias<'s>(
             if seg.ident != t.ident || tp.qself.is_some() {
                 return None;
             }
-            let own = instantiate(
-                &a.generics,
-                std::iter::empty(),
-                false,
-                named,
-                &scan.array_traits,
-                &scan.int_traits,
-            )
-            .ok()?;
             let args: Vec<String> = match &seg.arguments {
                 syn::PathArguments::AngleBracketed(x) => x
                     .args
@@ -637,6 +645,16 @@ fn through_alias<'s>(
                     GenericParam::Lifetime(_) => None,
                 })
                 .collect();
+            let bounded = alias_generics_bounded(&a.generics, t, &params, &args);
+            let own = instantiate(
+                &bounded,
+                std::iter::empty(),
+                false,
+                named,
+                &scan.array_traits,
+                &scan.int_traits,
+            )
+            .ok()?;
             let mut subst = HashMap::new();
             for (k, p) in params.iter().enumerate() {
                 let v = args
@@ -664,6 +682,58 @@ fn through_alias<'s>(
             };
             Some((subst, (a, generic)))
         })
+}
+
+/// The alias's generics with the bounds of the type's parameters each alias parameter is
+/// passed as (string-interner's `pub type DefaultStringInterner<B = DefaultBackend, H =
+/// DefaultHashBuilder> = StringInterner<B, H>`): Rust does not check bounds on an alias, so
+/// its parameters state none, and unbounded they would take the probe key where the type
+/// needs `B: Backend` and `H: BuildHasher`. The bounds come from the type's declaration and
+/// its impl blocks, which name its parameters as the type does (see [`instantiate`]).
+fn alias_generics_bounded(
+    alias: &syn::Generics,
+    t: &FoundType,
+    params: &[String],
+    args: &[String],
+) -> syn::Generics {
+    let mut out = alias.clone();
+    let alias_params: HashSet<String> = alias.type_params().map(|p| p.ident.to_string()).collect();
+    let mut preds: Vec<syn::WherePredicate> = Vec::new();
+    for (param, arg) in params.iter().zip(args) {
+        let arg = arg.trim();
+        if !alias_params.contains(arg) {
+            continue;
+        }
+        let Ok(arg_ty) = syn::parse_str::<Type>(arg) else {
+            continue;
+        };
+        let gens = std::iter::once(&t.generics).chain(t.impls.iter().map(|i| &i.generics));
+        for g in gens {
+            let inline = g
+                .type_params()
+                .filter(|p| p.ident == param.as_str())
+                .flat_map(|p| p.bounds.iter().cloned());
+            let wheres = g
+                .where_clause
+                .iter()
+                .flat_map(|w| w.predicates.iter())
+                .filter_map(|pred| match pred {
+                    syn::WherePredicate::Type(pt)
+                        if pt.bounded_ty.to_token_stream().to_string() == *param =>
+                    {
+                        Some(pt.bounds.iter().cloned())
+                    }
+                    _ => None,
+                })
+                .flatten();
+            let bounds: Vec<TypeParamBound> = inline.chain(wheres).collect();
+            if !bounds.is_empty() {
+                preds.push(syn::parse_quote!(#arg_ty: #(#bounds)+*));
+            }
+        }
+    }
+    out.make_where_clause().predicates.extend(preds);
+    out
 }
 
 /// How good a measure of an instance's size a method is, lower first: `len()`, `size()`,
@@ -1093,6 +1163,15 @@ impl Ctx<'_> {
                 out.subst.insert(name, "Key".into());
                 continue;
             }
+            // `T: AsRef<str>` (string-interner's `get_or_intern`), `Into<String>`: a string.
+            if names.iter().any(|b| STRING_LIKE.contains(&b.as_str()))
+                && names.iter().all(|b| {
+                    STRING_LIKE.contains(&b.as_str()) || STRING_TRAITS.contains(&b.as_str())
+                })
+            {
+                out.subst.insert(name, "String".into());
+                continue;
+            }
             return Err(format!(
                 "generic parameter {name}: {} (neither the probe key nor a closure the model builds)",
                 names.join(" + ")
@@ -1277,6 +1356,12 @@ impl Ctx<'_> {
             return Ok(p);
         }
         match t {
+            // string-interner's `intern_static(&mut self, s: &'static str)`: a program's values
+            // live in its slots, not for the whole process. Registered, it passed a borrow of a
+            // slot and the whole harness failed to compile (E0521, pointed at the macro only).
+            Type::Reference(r) if r.lifetime.as_ref().is_some_and(|l| l.ident == "static") => Err(
+                "a `&'static` reference, and a program's values do not live that long".to_string(),
+            ),
             Type::Reference(r) => {
                 let m = r.mutability.is_some();
                 match &*r.elem {
@@ -1463,9 +1548,17 @@ pub(super) fn with_walk(documented: &str) -> String {
 /// unique, by identifier: what a parameter's default (`G: LevelGenerator = Geometric`) names.
 fn default_paths(lib: &str, scan: &Scan) -> HashMap<String, String> {
     let counts = ident_counts(&scan.types);
+    // A public alias without parameters names a type as well as the type does
+    // (string-interner's `B = DefaultBackend`, `pub type DefaultBackend = StringBackend<..>`).
+    let aliases = scan
+        .aliases
+        .iter()
+        .map(|(a, _)| a)
+        .filter(|a| a.reachable && a.generics.params.is_empty());
     scan.types
         .iter()
         .filter(|t| t.reachable && counts.get(&t.ident) == Some(&1))
+        .chain(aliases)
         .map(|t| {
             let full = std::iter::once(lib.to_string())
                 .chain(t.public_path.iter().cloned())

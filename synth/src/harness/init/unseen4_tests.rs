@@ -1,0 +1,89 @@
+//! Init on API shapes of registry crates tried in the "unseen2" session (lru,
+//! priority-queue, string-interner, roaring), each as a small synthetic crate.
+
+use super::tests::generate;
+
+/// string-interner's `StringInterner<B: Backend, H = DefaultHashBuilder>` has no default
+/// for `B` and no integer implements `Backend`, so it registers through `pub type
+/// DefaultStringInterner<B = DefaultBackend, H = DefaultHashBuilder>`. The alias's own
+/// parameters carry no bounds (Rust does not check them on aliases): they must take the
+/// bounds of the type's parameters they are passed as, or `B` became the probe key and `H`
+/// the key too (`Key: Backend` is not satisfied; init failed as a whole). `B` then takes its
+/// declared default, itself an alias (`DefaultBackend`), and `H` the harness's hasher.
+#[test]
+fn an_alias_parameter_takes_the_bounds_of_the_parameter_it_fills() {
+    let lib = r#"
+        pub trait Backend: Default { fn intern(&mut self, s: &str) -> usize; }
+        pub mod backend {
+            #[derive(Default)]
+            pub struct StringBackend<S = usize> { v: Vec<S> }
+            impl<S: Default> crate::Backend for StringBackend<S> {
+                fn intern(&mut self, s: &str) -> usize { 0 }
+            }
+        }
+        pub type DefaultBackend = backend::StringBackend<usize>;
+        pub struct DefaultHashBuilder;
+        pub struct StringInterner<B, H = DefaultHashBuilder>
+        where
+            B: Backend,
+        {
+            backend: B,
+            hasher: H,
+        }
+        impl<B, H> StringInterner<B, H>
+        where
+            B: Backend,
+            H: core::hash::BuildHasher + Default,
+        {
+            pub fn new() -> Self { StringInterner { backend: B::default(), hasher: H::default() } }
+            pub fn len(&self) -> usize { 0 }
+            /// Runs in O(1).
+            pub fn get_or_intern_len(&mut self, n: usize) -> usize { n }
+        }
+        pub type DefaultStringInterner<B = DefaultBackend, H = DefaultHashBuilder> =
+            StringInterner<B, H>;
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(
+        text.contains("-> DefaultStringInterner<demo::DefaultBackend,FixedState>"),
+        "{text}"
+    );
+    assert!(!text.contains("DefaultStringInterner<Key"), "{text}");
+    assert!(text.contains("get_or_intern_len("), "{text}");
+}
+
+/// string-interner's `get_or_intern<T: AsRef<str>>(&mut self, string: T)`, the crate's main
+/// method, takes a program's string (it was skipped: "neither the probe key nor a closure");
+/// `get_or_intern_static(&mut self, string: &'static str)` is skipped with its reason (it was
+/// registered with a borrowed string, and the harness did not compile as a whole).
+#[test]
+fn string_like_generics_take_a_string_and_static_references_are_skipped() {
+    let lib = r#"
+        pub struct Interner { v: Vec<String> }
+        impl Interner {
+            pub fn new() -> Self { Interner { v: Vec::new() } }
+            pub fn len(&self) -> usize { self.v.len() }
+            pub fn get_or_intern<T>(&mut self, string: T) -> usize where T: AsRef<str> {
+                self.v.push(string.as_ref().to_string());
+                self.v.len()
+            }
+            pub fn push_named<N: Into<String> + Clone>(&mut self, name: N) { self.v.push(name.into()) }
+            pub fn get_or_intern_static(&mut self, string: &'static str) -> usize { self.v.len() }
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(
+        text.contains("get_or_intern(mut self, string: val String) -> usize"),
+        "{text}"
+    );
+    assert!(
+        text.contains("push_named(mut self, name: val String)"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "skipped: Interner::get_or_intern_static: parameter `string`: a `&'static` reference"
+        ),
+        "{text}"
+    );
+}
