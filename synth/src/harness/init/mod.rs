@@ -18,6 +18,7 @@ pub mod macro_types;
 pub mod model;
 pub mod repair;
 pub mod scan;
+pub mod sentences;
 pub mod sequence;
 pub mod storage;
 mod undo;

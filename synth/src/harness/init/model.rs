@@ -378,6 +378,7 @@ fn build_with(
         .collect();
     let mut chained: BTreeSet<(String, String)> = BTreeSet::new();
     let crate_table = super::scan::table_classes(&scan.crate_doc);
+    let crate_sentences = super::sentences::sentence_classes(&scan.crate_doc);
     for (t, subst, rust, import, registry_name, registers, alias) in chosen {
         let duplicate = alias.is_none() && counts.get(&t.ident).copied().unwrap_or(0) > 1;
         let named_by = alias.unwrap_or(t);
@@ -422,6 +423,9 @@ fn build_with(
         for (m, c) in super::scan::table_classes(&t.doc)
             .into_iter()
             .chain(crate_table.clone())
+            .chain(super::sentences::sentence_classes(&named_by.doc))
+            .chain(super::sentences::sentence_classes(&t.doc))
+            .chain(crate_sentences.clone())
         {
             table.entry(m).or_insert(c);
         }

@@ -87,3 +87,39 @@ fn string_like_generics_take_a_string_and_static_references_are_skipped() {
         "{text}"
     );
 }
+
+/// lru states its classes once, in the crate doc: "The cache supports `get`, `get_mut`,
+/// `put`, and `pop` operations, all of which are O(1)." Those methods are documented O(1)
+/// (every method was `undocumented`, so a hunt could find nothing); a method the sentence
+/// does not name stays undocumented, and a method's own doc wins.
+#[test]
+fn a_crate_doc_sentence_naming_methods_gives_them_its_class() {
+    let lib = r#"
+        //! An implementation of a LRU cache. The cache supports `get`, `get_mut`, `put`,
+        //! and `pop` operations, all of which are O(1). This crate was influenced by std.
+        pub struct LruCache { v: Vec<u64> }
+        impl LruCache {
+            pub fn new() -> Self { LruCache { v: Vec::new() } }
+            pub fn len(&self) -> usize { self.v.len() }
+            pub fn put(&mut self, k: u64) { self.v.push(k) }
+            pub fn get(&self, k: u64) -> bool { self.v.contains(&k) }
+            /// Takes O(n) time.
+            pub fn pop(&mut self, k: u64) { self.v.retain(|x| *x != k) }
+            pub fn clear(&mut self) { self.v.clear() }
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(
+        text.contains(r#"put(mut self, k: copy u64) ["O(1)"];"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"get(ref self, k: copy u64) -> bool ["O(1)"];"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"pop(mut self, k: copy u64) ["O(n)"];"#),
+        "{text}"
+    );
+    assert!(text.contains("clear(mut self);"), "{text}");
+}
