@@ -1131,6 +1131,13 @@ impl Ctx<'_> {
                 }
                 out.subst.get(inner).filter(|k| *k == "Key").cloned()
             });
+            // A trait of the crate it implements for `Range<_>` (fixedbitset's
+            // `count_ones<T: IndexRange>`): a range too.
+            let ranged = ranged.or_else(|| {
+                (names.len() == 1)
+                    .then(|| self.int_traits.range_for(&names[0]))
+                    .flatten()
+            });
             if let Some(elem) = ranged {
                 out.subst
                     .insert(name.clone(), format!("std::ops::Range<{elem}>"));

@@ -123,3 +123,33 @@ fn a_crate_doc_sentence_naming_methods_gives_them_its_class() {
     );
     assert!(text.contains("clear(mut self);"), "{text}");
 }
+
+/// fixedbitset's range methods take `T: IndexRange`, the crate's own trait implemented for
+/// `Range<T>` and the other range types: they register with a `start..end` of `usize` (8
+/// methods were skipped: "neither the probe key nor a closure the model builds").
+#[test]
+fn a_crate_trait_implemented_for_range_takes_a_range() {
+    let lib = r#"
+        use core::ops::{Range, RangeFull};
+        pub trait IndexRange<T = usize> {
+            fn start(&self) -> Option<T> { None }
+            fn end(&self) -> Option<T> { None }
+        }
+        impl<T> IndexRange<T> for RangeFull {}
+        impl<T: Copy> IndexRange<T> for Range<T> {
+            fn start(&self) -> Option<T> { Some(self.start) }
+            fn end(&self) -> Option<T> { Some(self.end) }
+        }
+        pub struct FixedBitSet { v: Vec<bool> }
+        impl FixedBitSet {
+            pub fn new() -> Self { FixedBitSet { v: Vec::new() } }
+            pub fn len(&self) -> usize { self.v.len() }
+            pub fn count_ones<T: IndexRange>(&self, range: T) -> usize { 0 }
+            pub fn set_range<T: IndexRange>(&mut self, range: T, enabled: bool) {}
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(text.contains("count_ones(ref self, range:"), "{text}");
+    assert!(text.contains("set_range(mut self, range:"), "{text}");
+    assert!(!text.contains("skipped: FixedBitSet::count_ones"), "{text}");
+}
