@@ -442,7 +442,26 @@ fn build_with(
             int_traits: &scan.int_traits,
             table: &table,
         };
-        if t.derives_default || t.implements_default {
+        // `impl Default` for another instantiation only (string-interner's
+        // `impl Default for StringInterner<DefaultBackend>` fixes the hasher the harness
+        // replaces): not a constructor here; the compiler rejected it, at the cost of a build.
+        let default_elsewhere = t
+            .default_impls
+            .iter()
+            .map(|i| other_instantiation(&t.generics, &subst, i))
+            .collect::<Option<Vec<String>>>()
+            .and_then(|shown| shown.into_iter().next());
+        if let (false, true, Some(shown)) =
+            (t.derives_default, t.implements_default, &default_elsewhere)
+        {
+            reg.skipped.push((
+                format!("{path}::default"),
+                format!(
+                    "`Default` is implemented only for `{shown}` (it fixes a parameter, e.g. a default hasher, that the harness instantiates otherwise: `{rust}`)"
+                ),
+            ));
+        }
+        if t.derives_default || (t.implements_default && default_elsewhere.is_none()) {
             reg.ctors.push(Func {
                 name: "default".into(),
                 receiver: None,

@@ -153,3 +153,40 @@ fn a_crate_trait_implemented_for_range_takes_a_range() {
     assert!(text.contains("set_range(mut self, range:"), "{text}");
     assert!(!text.contains("skipped: FixedBitSet::count_ones"), "{text}");
 }
+
+/// string-interner's `impl Default for StringInterner<DefaultBackend>` leaves the hasher at
+/// its default (`DefaultHashBuilder`), which the harness replaces with its fixed one: it is
+/// not a constructor of `StringInterner<DefaultBackend, FixedState>` and is skipped with its
+/// reason (registered, the compiler rejected it and init built the worker a second time). A
+/// generic `impl<T> Default for Bag<T>` still is one.
+#[test]
+fn a_default_impl_for_another_instantiation_is_not_a_constructor() {
+    let lib = r#"
+        pub struct DefaultHashBuilder;
+        pub struct Interner<H = DefaultHashBuilder> { hasher: H, v: Vec<String> }
+        impl Default for Interner<DefaultHashBuilder> {
+            fn default() -> Self { Interner { hasher: DefaultHashBuilder, v: Vec::new() } }
+        }
+        impl<H: core::hash::BuildHasher + Default> Interner<H> {
+            pub fn with_hasher(hasher: H) -> Self { Interner { hasher, v: Vec::new() } }
+            pub fn len(&self) -> usize { self.v.len() }
+        }
+        pub struct Bag<T> { v: Vec<T> }
+        impl<T> Default for Bag<T> { fn default() -> Self { Bag { v: Vec::new() } } }
+        impl<T> Bag<T> { pub fn len(&self) -> usize { self.v.len() } }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(
+        text.contains("pub fn interner() -> Interner<FixedState>"),
+        "{text}"
+    );
+    assert!(!text.contains("default() => <Interner"), "{text}");
+    assert!(
+        text.contains("skipped: Interner::default: `Default` is implemented only for"),
+        "{text}"
+    );
+    assert!(
+        text.contains("default() => <Bag<Key>>::default();"),
+        "{text}"
+    );
+}
