@@ -1445,7 +1445,7 @@ impl Ctx<'_> {
         t: &Type,
         vecs: &mut BTreeSet<String>,
     ) -> Result<(String, Option<String>), String> {
-        let shown = || t.to_token_stream().to_string().replace(' ', "");
+        let shown = || readable(t);
         if let Some(k) = self.projection(t) {
             return Ok((k, None));
         }
@@ -1778,6 +1778,21 @@ pub(super) fn instantiate<'a>(
         subst.insert(c, default.unwrap_or_else(|| "64".to_string()));
     }
     Ok(subst)
+}
+
+/// A type as a reader writes it, for skip reasons: spaces only between two words
+/// (`<B as Backend>::Symbol`, `&mut T`; removing every space gave `<BasBackend>::Symbol`).
+fn readable(t: &Type) -> String {
+    let printed = t.to_token_stream().to_string();
+    let mut out = String::new();
+    for tok in printed.split(' ').filter(|s| !s.is_empty()) {
+        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        if word(out.chars().last()) && word(tok.chars().next()) {
+            out.push(' ');
+        }
+        out.push_str(tok);
+    }
+    out
 }
 
 fn trait_names<'a>(bs: impl IntoIterator<Item = &'a TypeParamBound>) -> Vec<String> {

@@ -190,3 +190,24 @@ fn a_default_impl_for_another_instantiation_is_not_a_constructor() {
         "{text}"
     );
 }
+
+/// A skip reason names a projection as written: string-interner's `resolve(&self, symbol:
+/// <B as Backend>::Symbol)` read "type `<BasBackend>::Symbol`".
+#[test]
+fn a_skip_reason_names_a_projection_readably() {
+    let lib = r#"
+        pub trait Backend { type Symbol; }
+        pub struct Interner<B: Backend> { b: B }
+        impl Backend for u64 { type Symbol = u32; }
+        impl<B: Backend> Interner<B> {
+            pub fn len(&self) -> usize { 0 }
+            pub fn resolve(&self, symbol: <B as Backend>::Symbol) -> usize { 0 }
+        }
+        impl Interner<u64> { pub fn new() -> Self { Interner { b: 0 } } }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(
+        text.contains("type `<B as Backend>::Symbol` is not in the program model"),
+        "{text}"
+    );
+}
