@@ -22,9 +22,21 @@ pub fn sentence_classes(doc: &str) -> HashMap<String, String> {
         let Some(class) = documented_class(sentence) else {
             continue;
         };
+        // The class's own variable is not a method ("takes `O(n)` where `n` is the length",
+        // "O([`len`])").
+        let inside: String = sentence
+            .split("O(")
+            .skip(1)
+            .filter_map(|rest| rest.split_once(')').map(|(v, _)| v))
+            .collect::<Vec<_>>()
+            .join(" ");
         for code in sentence.split('`').skip(1).step_by(2) {
             let name = code.trim().trim_end_matches("()");
+            let in_class = inside
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|w| w == name);
             let is_method = !name.is_empty()
+                && !in_class
                 && name
                     .chars()
                     .next()
@@ -47,12 +59,14 @@ mod tests {
         let c = sentence_classes(
             "An implementation of a LRU cache. The cache supports `get`, `get_mut()`, `put`, \
              and `pop` operations, all of which are O(1). This crate was influenced by \
-             `std`'s `Vec::insert`. `push` is O(1) and `sort` is O(n log n). See `iter`.",
+             `std`'s `Vec::insert`. `push` is O(1) and `sort` is O(n log n). See `iter`. \
+             Complexity is `O(n)` where `n` is the length. `drain` takes O([`len`]) time.",
         );
+        assert_eq!(c.get("drain").map(String::as_str), Some("O(n)"), "{c:?}");
         for m in ["get", "get_mut", "put", "pop"] {
             assert_eq!(c.get(m).map(String::as_str), Some("O(1)"), "{m}: {c:?}");
         }
-        for m in ["std", "insert", "push", "sort", "iter", "O"] {
+        for m in ["std", "insert", "push", "sort", "iter", "O", "n", "len"] {
             assert!(!c.contains_key(m), "{m}: {c:?}");
         }
     }
