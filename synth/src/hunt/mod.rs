@@ -44,6 +44,13 @@ pub const TEST_ONLY_TYPES: &[&str] = &["Hostile"];
 /// The harness runtime's crate, whose probe key every harness registers.
 const PROBE_CRATE: &str = "perfsyn_profiler_ipc";
 
+/// The runtime's probe types (`Key`), registered by every harness under the corpus's path.
+fn is_probe_type(t: &perfsyn_profiler_ipc::schema::TypeSchema) -> bool {
+    t.imports
+        .iter()
+        .any(|i| i.ends_with(&format!("::probe::{}", t.path)))
+}
+
 /// The methods a hunt explores, in `perfsyn list` order: every method of the matching
 /// types (all types for `None`) except test-only ones; a version group's method once (as
 /// `Group::method`, relative oracle) when both versions have it with the same signature.
@@ -56,7 +63,14 @@ pub fn plan(schema: &ApiSchema, ty: Option<&str>) -> Result<Vec<PlannedMethod>> 
         None => schema.types.iter().collect(),
     };
     // A crate's harness: a type of a crate other than the runtime's, and none of the corpus.
-    let origins: Vec<Origin> = schema.types.iter().map(crate::list::type_origin).collect();
+    // The probe key every harness registers names itself by its corpus path
+    // (`perfsyn_corpus::probe::Key`, what exported tests import), so it is neither.
+    let origins: Vec<Origin> = schema
+        .types
+        .iter()
+        .filter(|t| !is_probe_type(t))
+        .map(crate::list::type_origin)
+        .collect();
     let crate_harness = ty.is_none()
         && origins
             .iter()
@@ -362,8 +376,9 @@ mod tests {
     fn all_in_a_crate_harness_skips_the_std_vectors_that_build_arguments() {
         let mut vec_bool = ty("Vec<bool>", "Vec", &["push"], None);
         vec_bool.imports = vec!["perfsyn_profiler_ipc::probe::Key".into()];
+        // As every harness registers it: under the corpus's path, which exports import.
         let mut key = ty("Key", "Key", &[], None);
-        key.imports = vec!["perfsyn_profiler_ipc::probe::Key".into()];
+        key.imports = vec!["perfsyn_corpus::probe::Key".into()];
         let mut bits = ty("BitVec<u32>", "BitVec", &["get", "eq_vec"], None);
         bits.imports = vec!["bit_vec::BitVec".into()];
         let schema = ApiSchema {

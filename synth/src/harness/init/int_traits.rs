@@ -29,6 +29,9 @@ pub struct IntTraits {
     /// The crate's own non-generic types with the traits an `impl` item gives them, in
     /// source order (petgraph's `Directed: EdgeType`).
     types: Vec<(String, HashSet<String>)>,
+    /// Traits the crate implements for `Range<_>` (fixedbitset's `impl<T: Copy>
+    /// IndexRange<T> for Range<T>`), with the element type when the impl names one.
+    ranges: HashMap<String, Option<String>>,
 }
 
 impl IntTraits {
@@ -40,6 +43,12 @@ impl IntTraits {
         let Some(tr) = path.segments.last().map(|s| s.ident.to_string()) else {
             return;
         };
+        if let Some(elem) = range_element(p) {
+            // `Range<T>` over the impl's own parameter: any integer; else the type it names.
+            let generic = i.generics.type_params().any(|t| t.ident == elem.as_str());
+            self.ranges.insert(tr, (!generic).then_some(elem));
+            return;
+        }
         let Some(id) = p.path.get_ident().filter(|_| p.qself.is_none()) else {
             return;
         };
@@ -124,6 +133,22 @@ impl IntTraits {
 }
 
 impl IntTraits {
+    /// The element of the `Range` that fills a parameter bounded by the crate's trait `bound`
+    /// (`IndexRange`, `IndexRange<u32>`) when the crate implements it for `Range<_>`: the
+    /// integer the impl names, else the bound's argument, else `usize` (an index range).
+    pub fn range_for(&self, bound: &str) -> Option<String> {
+        let (tr, arg) = match bound.split_once('<') {
+            Some((t, a)) => (t, a.strip_suffix('>')),
+            None => (bound, None),
+        };
+        let fixed = self.ranges.get(tr)?;
+        let elem = fixed
+            .clone()
+            .or_else(|| arg.map(str::to_string))
+            .unwrap_or_else(|| "usize".to_string());
+        INTS.contains(&elem.as_str()).then_some(elem)
+    }
+
     /// Records a non-generic type of the crate that implements `traits` where syn cannot see
     /// the impls (a type a macro defines, see [`macro_types`](super::macro_types)).
     pub fn record_type(&mut self, ident: &str, traits: &[String]) {
@@ -143,6 +168,21 @@ impl IntTraits {
             .iter()
             .find(|(_, ts)| traits.iter().all(|t| ts.contains(*t)))
             .map(|(t, _)| t.as_str())
+    }
+}
+
+/// The element type of `Range<E>` (`std::ops::Range<u32>`, `Range<T>`), as written.
+fn range_element(p: &syn::TypePath) -> Option<String> {
+    let seg = p.path.segments.last().filter(|_| p.qself.is_none())?;
+    if seg.ident != "Range" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(a) = &seg.arguments else {
+        return None;
+    };
+    match a.args.first()? {
+        syn::GenericArgument::Type(t) if a.args.len() == 1 => Some(t.to_token_stream().to_string()),
+        _ => None,
     }
 }
 
@@ -302,5 +342,25 @@ mod tests {
         let edge = name("EdgeType");
         assert_eq!(t.type_for(&[&edge]), Some("Directed"));
         assert_eq!(t.type_for(&[&name("NodeTrait")]), None);
+    }
+
+    /// fixedbitset's `count_ones<T: IndexRange>(&self, range: T)`: the crate implements
+    /// `IndexRange<T>` for `Range<T>` (and `RangeFull`, `RangeTo<T>`, ...), so a range fills it.
+    #[test]
+    fn traits_implemented_for_range_give_a_range_of_their_integer() {
+        let mut t = IntTraits::default();
+        let imp = |t: &mut IntTraits, s: &str| t.record_impl(&item(s), &std_ok);
+        imp(&mut t, "impl<T> IndexRange<T> for RangeFull {}");
+        imp(
+            &mut t,
+            "impl<T: Copy> IndexRange<T> for Range<T> { fn start(&self) -> Option<T> { None } }",
+        );
+        imp(&mut t, "impl Span for core::ops::Range<u32> {}");
+        imp(&mut t, "impl Named for Range<String> {}");
+        assert_eq!(t.range_for("IndexRange").as_deref(), Some("usize"));
+        assert_eq!(t.range_for("IndexRange<u64>").as_deref(), Some("u64"));
+        assert_eq!(t.range_for("Span").as_deref(), Some("u32"));
+        assert_eq!(t.range_for("Named"), None, "not a range of integers");
+        assert_eq!(t.range_for("Other"), None);
     }
 }

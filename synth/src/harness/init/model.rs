@@ -38,6 +38,23 @@ pub(super) fn integers_meet(b: &str) -> bool {
 /// harness cannot name (hashbrown's `A: Allocator = Global`, a private re-export): the
 /// registration omits it, so the compiler supplies the default.
 pub(super) const OMITTED: &str = "_";
+
+/// Bounds of a generic parameter that make it a string (`T: AsRef<str>`): `String` meets
+/// them, and a program builds strings.
+const STRING_LIKE: &[&str] = &["AsRef<str>", "Into<String>", "Borrow<str>", "AsRef<[u8]>"];
+/// Other bounds `String` meets, allowed beside those.
+const STRING_TRAITS: &[&str] = &[
+    "Clone",
+    "Debug",
+    "Display",
+    "ToString",
+    "Hash",
+    "Eq",
+    "PartialEq",
+    "Ord",
+    "PartialOrd",
+    "Default",
+];
 /// Primitive types the program model has literals for.
 pub(super) const MODEL_INTS: &[&str] = &["u8", "u32", "u64", "usize", "i32", "i64"];
 
@@ -365,6 +382,7 @@ fn build_with(
         .collect();
     let mut chained: BTreeSet<(String, String)> = BTreeSet::new();
     let crate_table = super::scan::table_classes(&scan.crate_doc);
+    let crate_sentences = super::sentences::sentence_classes(&scan.crate_doc);
     for (t, subst, rust, import, registry_name, registers, alias) in chosen {
         let duplicate = alias.is_none() && counts.get(&t.ident).copied().unwrap_or(0) > 1;
         let named_by = alias.unwrap_or(t);
@@ -409,6 +427,9 @@ fn build_with(
         for (m, c) in super::scan::table_classes(&t.doc)
             .into_iter()
             .chain(crate_table.clone())
+            .chain(super::sentences::sentence_classes(&named_by.doc))
+            .chain(super::sentences::sentence_classes(&t.doc))
+            .chain(crate_sentences.clone())
         {
             table.entry(m).or_insert(c);
         }
@@ -425,7 +446,26 @@ fn build_with(
             int_traits: &scan.int_traits,
             table: &table,
         };
-        if t.derives_default || t.implements_default {
+        // `impl Default` for another instantiation only (string-interner's
+        // `impl Default for StringInterner<DefaultBackend>` fixes the hasher the harness
+        // replaces): not a constructor here; the compiler rejected it, at the cost of a build.
+        let default_elsewhere = t
+            .default_impls
+            .iter()
+            .map(|i| other_instantiation(&t.generics, &subst, i))
+            .collect::<Option<Vec<String>>>()
+            .and_then(|shown| shown.into_iter().next());
+        if let (false, true, Some(shown)) =
+            (t.derives_default, t.implements_default, &default_elsewhere)
+        {
+            reg.skipped.push((
+                format!("{path}::default"),
+                format!(
+                    "`Default` is implemented only for `{shown}` (it fixes a parameter, e.g. a default hasher, that the harness instantiates otherwise: `{rust}`)"
+                ),
+            ));
+        }
+        if t.derives_default || (t.implements_default && default_elsewhere.is_none()) {
             reg.ctors.push(Func {
                 name: "default".into(),
                 receiver: None,
@@ -624,15 +664,6 @@ fn through_alias<'s>(
             if seg.ident != t.ident || tp.qself.is_some() {
                 return None;
             }
-            let own = instantiate(
-                &a.generics,
-                std::iter::empty(),
-                false,
-                named,
-                &scan.array_traits,
-                &scan.int_traits,
-            )
-            .ok()?;
             let args: Vec<String> = match &seg.arguments {
                 syn::PathArguments::AngleBracketed(x) => x
                     .args
@@ -652,6 +683,16 @@ fn through_alias<'s>(
                     GenericParam::Lifetime(_) => None,
                 })
                 .collect();
+            let bounded = alias_generics_bounded(&a.generics, t, &params, &args);
+            let own = instantiate(
+                &bounded,
+                std::iter::empty(),
+                false,
+                named,
+                &scan.array_traits,
+                &scan.int_traits,
+            )
+            .ok()?;
             let mut subst = HashMap::new();
             for (k, p) in params.iter().enumerate() {
                 let v = args
@@ -679,6 +720,58 @@ fn through_alias<'s>(
             };
             Some((subst, (a, generic)))
         })
+}
+
+/// The alias's generics with the bounds of the type's parameters each alias parameter is
+/// passed as (string-interner's `pub type DefaultStringInterner<B = DefaultBackend, H =
+/// DefaultHashBuilder> = StringInterner<B, H>`): Rust does not check bounds on an alias, so
+/// its parameters state none, and unbounded they would take the probe key where the type
+/// needs `B: Backend` and `H: BuildHasher`. The bounds come from the type's declaration and
+/// its impl blocks, which name its parameters as the type does (see [`instantiate`]).
+fn alias_generics_bounded(
+    alias: &syn::Generics,
+    t: &FoundType,
+    params: &[String],
+    args: &[String],
+) -> syn::Generics {
+    let mut out = alias.clone();
+    let alias_params: HashSet<String> = alias.type_params().map(|p| p.ident.to_string()).collect();
+    let mut preds: Vec<syn::WherePredicate> = Vec::new();
+    for (param, arg) in params.iter().zip(args) {
+        let arg = arg.trim();
+        if !alias_params.contains(arg) {
+            continue;
+        }
+        let Ok(arg_ty) = syn::parse_str::<Type>(arg) else {
+            continue;
+        };
+        let gens = std::iter::once(&t.generics).chain(t.impls.iter().map(|i| &i.generics));
+        for g in gens {
+            let inline = g
+                .type_params()
+                .filter(|p| p.ident == param.as_str())
+                .flat_map(|p| p.bounds.iter().cloned());
+            let wheres = g
+                .where_clause
+                .iter()
+                .flat_map(|w| w.predicates.iter())
+                .filter_map(|pred| match pred {
+                    syn::WherePredicate::Type(pt)
+                        if pt.bounded_ty.to_token_stream().to_string() == *param =>
+                    {
+                        Some(pt.bounds.iter().cloned())
+                    }
+                    _ => None,
+                })
+                .flatten();
+            let bounds: Vec<TypeParamBound> = inline.chain(wheres).collect();
+            if !bounds.is_empty() {
+                preds.push(syn::parse_quote!(#arg_ty: #(#bounds)+*));
+            }
+        }
+    }
+    out.make_where_clause().predicates.extend(preds);
+    out
 }
 
 /// How good a measure of an instance's size a method is, lower first: `len()`, `size()`,
@@ -1086,6 +1179,13 @@ impl Ctx<'_> {
                 }
                 out.subst.get(inner).filter(|k| *k == "Key").cloned()
             });
+            // A trait of the crate it implements for `Range<_>` (fixedbitset's
+            // `count_ones<T: IndexRange>`): a range too.
+            let ranged = ranged.or_else(|| {
+                (names.len() == 1)
+                    .then(|| self.int_traits.range_for(&names[0]))
+                    .flatten()
+            });
             if let Some(elem) = ranged {
                 out.subst
                     .insert(name.clone(), format!("std::ops::Range<{elem}>"));
@@ -1120,6 +1220,15 @@ impl Ctx<'_> {
             let names = trait_names(&bs);
             if names.iter().all(|b| KEY_TRAITS.contains(&b.as_str())) {
                 out.subst.insert(name, "Key".into());
+                continue;
+            }
+            // `T: AsRef<str>` (string-interner's `get_or_intern`), `Into<String>`: a string.
+            if names.iter().any(|b| STRING_LIKE.contains(&b.as_str()))
+                && names.iter().all(|b| {
+                    STRING_LIKE.contains(&b.as_str()) || STRING_TRAITS.contains(&b.as_str())
+                })
+            {
+                out.subst.insert(name, "String".into());
                 continue;
             }
             if let Some(t) = conversion_target(&names) {
@@ -1315,6 +1424,12 @@ impl Ctx<'_> {
             return Ok(p);
         }
         match t {
+            // string-interner's `intern_static(&mut self, s: &'static str)`: a program's values
+            // live in its slots, not for the whole process. Registered, it passed a borrow of a
+            // slot and the whole harness failed to compile (E0521, pointed at the macro only).
+            Type::Reference(r) if r.lifetime.as_ref().is_some_and(|l| l.ident == "static") => Err(
+                "a `&'static` reference, and a program's values do not live that long".to_string(),
+            ),
             Type::Reference(r) => {
                 let m = r.mutability.is_some();
                 match &*r.elem {
@@ -1368,7 +1483,7 @@ impl Ctx<'_> {
         t: &Type,
         vecs: &mut BTreeSet<String>,
     ) -> Result<(String, Option<String>), String> {
-        let shown = || t.to_token_stream().to_string().replace(' ', "");
+        let shown = || readable(t);
         if let Some(k) = self.projection(t) {
             return Ok((k, None));
         }
@@ -1503,9 +1618,17 @@ pub(super) fn with_walk(documented: &str) -> String {
 /// unique, by identifier: what a parameter's default (`G: LevelGenerator = Geometric`) names.
 fn default_paths(lib: &str, scan: &Scan) -> HashMap<String, String> {
     let counts = ident_counts(&scan.types);
+    // A public alias without parameters names a type as well as the type does
+    // (string-interner's `B = DefaultBackend`, `pub type DefaultBackend = StringBackend<..>`).
+    let aliases = scan
+        .aliases
+        .iter()
+        .map(|(a, _)| a)
+        .filter(|a| a.reachable && a.generics.params.is_empty());
     scan.types
         .iter()
         .filter(|t| t.reachable && counts.get(&t.ident) == Some(&1))
+        .chain(aliases)
         .map(|t| {
             let full = std::iter::once(lib.to_string())
                 .chain(t.public_path.iter().cloned())
@@ -1695,6 +1818,21 @@ pub(super) fn instantiate<'a>(
         subst.insert(c, default.unwrap_or_else(|| "64".to_string()));
     }
     Ok(subst)
+}
+
+/// A type as a reader writes it, for skip reasons: spaces only between two words
+/// (`<B as Backend>::Symbol`, `&mut T`; removing every space gave `<BasBackend>::Symbol`).
+fn readable(t: &Type) -> String {
+    let printed = t.to_token_stream().to_string();
+    let mut out = String::new();
+    for tok in printed.split(' ').filter(|s| !s.is_empty()) {
+        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        if word(out.chars().last()) && word(tok.chars().next()) {
+            out.push(' ');
+        }
+        out.push_str(tok);
+    }
+    out
 }
 
 fn trait_names<'a>(bs: impl IntoIterator<Item = &'a TypeParamBound>) -> Vec<String> {

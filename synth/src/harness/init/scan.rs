@@ -24,6 +24,10 @@ pub struct FoundType {
     pub derives_default: bool,
     pub impls: Vec<syn::ItemImpl>,
     pub implements_default: bool,
+    /// Its `impl Default` blocks: one for another instantiation
+    /// (`impl Default for StringInterner<DefaultBackend>`, a fixed default hasher) is not a
+    /// constructor of the one the harness registers.
+    pub default_impls: Vec<syn::ItemImpl>,
     /// Whether every value of the type is `Copy` at any instantiation: `#[derive(Copy)]` on
     /// a type without type parameters (derived `Copy` needs the parameters `Copy`, and the
     /// probe key is not), or an `impl Copy` without bounds (dlv-list's `Index<T>`). A handle
@@ -165,6 +169,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         {
             if tr.as_deref() == Some("Default") {
                 t.implements_default = true;
+                t.default_impls.push(i.clone());
             } else if tr.as_deref() == Some("Copy") {
                 t.copy |= unbounded(&i.generics);
             } else if tr.as_deref() == Some("Deref") {
@@ -673,6 +678,7 @@ fn found(
         derives_default,
         impls: Vec::new(),
         implements_default: false,
+        default_impls: Vec::new(),
         copy: derives_copy && !type_params,
         doc: doc_text(attrs),
         variants: Vec::new(),

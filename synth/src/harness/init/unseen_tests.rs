@@ -69,8 +69,11 @@ fn a_key_trait_takes_an_integer_the_crate_implements_it_for() {
         text.contains("pub fn graph_map() -> GraphMap<u64,demo::Directed>"),
         "{text}"
     );
-    // The declared default wins over a guessed integer.
-    assert!(text.contains("pub fn graph() -> Graph<Key>"), "{text}");
+    // The declared default wins over a guessed integer (named through its public alias).
+    assert!(
+        text.contains("pub fn graph() -> Graph<Key,demo::DefaultIx>"),
+        "{text}"
+    );
     assert_eq!(m.skipped_types.len(), 1, "{:?}", m.skipped_types);
     assert!(
         m.skipped_types[0].1.contains("needs SmallKey"),

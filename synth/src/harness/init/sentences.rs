@@ -1,0 +1,73 @@
+//! Classes a crate's or a type's doc comment states for methods it names in prose, outside a
+//! table: lru's crate doc "The cache supports `get`, `get_mut`, `put`, and `pop` operations,
+//! all of which are O(1)." Without it, every method of such a crate was `undocumented` and a
+//! hunt could report nothing. Like a table's classes (see
+//! [`table_classes`](super::scan::table_classes)), these apply only to methods whose own doc
+//! states none.
+
+use std::collections::HashMap;
+
+use super::scan::documented_class;
+
+/// The class of each method a sentence names in code spans (`` `get` ``, `` `get_mut()` ``)
+/// when the sentence states exactly one class. A sentence with several classes ("`push` is
+/// O(1), `sort` O(n log n)") does not say which is whose, and a path (`` `Vec::insert` ``) or
+/// a class in code (`` `O(1)` ``) is not a method name.
+pub fn sentence_classes(doc: &str) -> HashMap<String, String> {
+    let mut out = HashMap::new();
+    for sentence in doc.split(". ") {
+        if sentence.matches("O(").count() + sentence.matches("Θ(").count() != 1 {
+            continue;
+        }
+        let Some(class) = documented_class(sentence) else {
+            continue;
+        };
+        // The class's own variable is not a method ("takes `O(n)` where `n` is the length",
+        // "O([`len`])").
+        let inside: String = sentence
+            .split("O(")
+            .skip(1)
+            .filter_map(|rest| rest.split_once(')').map(|(v, _)| v))
+            .collect::<Vec<_>>()
+            .join(" ");
+        for code in sentence.split('`').skip(1).step_by(2) {
+            let name = code.trim().trim_end_matches("()");
+            let in_class = inside
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|w| w == name);
+            let is_method = !name.is_empty()
+                && !in_class
+                && name
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_lowercase() || c == '_')
+                && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+            if is_method {
+                out.entry(name.to_string()).or_insert_with(|| class.clone());
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn methods_named_in_a_sentence_with_one_class_take_it() {
+        let c = sentence_classes(
+            "An implementation of a LRU cache. The cache supports `get`, `get_mut()`, `put`, \
+             and `pop` operations, all of which are O(1). This crate was influenced by \
+             `std`'s `Vec::insert`. `push` is O(1) and `sort` is O(n log n). See `iter`. \
+             Complexity is `O(n)` where `n` is the length. `drain` takes O([`len`]) time.",
+        );
+        assert_eq!(c.get("drain").map(String::as_str), Some("O(n)"), "{c:?}");
+        for m in ["get", "get_mut", "put", "pop"] {
+            assert_eq!(c.get(m).map(String::as_str), Some("O(1)"), "{m}: {c:?}");
+        }
+        for m in ["std", "insert", "push", "sort", "iter", "O", "n", "len"] {
+            assert!(!c.contains_key(m), "{m}: {c:?}");
+        }
+    }
+}
