@@ -505,8 +505,8 @@ mod tests {
     }
 
     /// A parameter bounded only by a conversion into a model value (`impl Into<String>`,
-    /// `S: AsRef<str>`, `impl ToString`, `impl Into<u64>`) takes that value; other bounds
-    /// (`impl AsRef<[u8]>`) are still skipped.
+    /// `S: AsRef<str>`, `impl AsRef<[u8]>`, `impl ToString`, `impl Into<u64>`) takes that
+    /// value; other bounds (`impl AsRef<[u64]>`) are still skipped.
     #[test]
     fn conversion_parameters_take_the_model_value() {
         let lib = r#"
@@ -519,6 +519,7 @@ mod tests {
                 pub fn num(&mut self, x: impl Into<u64>) {}
                 pub fn show(&mut self, x: impl ToString) {}
                 pub fn bytes(&mut self, b: impl AsRef<[u8]>) {}
+                pub fn pair(&mut self, p: impl AsRef<[u64]>) {}
             }
         "#;
         let (_, text) = generate(&[("lib.rs", lib)], &[]);
@@ -528,7 +529,8 @@ mod tests {
             "add(mut self, s: val String);",
             "num(mut self, x: copy u64);",
             "show(mut self, x: val String);",
-            "// skipped: Names::bytes:",
+            "bytes(mut self, b: val String);",
+            "// skipped: Names::pair:",
         ] {
             assert!(text.contains(line), "{line}\n{text}");
         }

@@ -1904,9 +1904,9 @@ fn fallible_of(t: &Type) -> Option<&Type> {
 }
 
 /// The model type a parameter bounded only by a conversion into a model value takes
-/// (`impl Into<String>`, `S: AsRef<str>`, `impl ToString`, `impl Into<u64>`): that value
-/// itself, which the standard library converts (`String: Into<String> + AsRef<str>`,
-/// `u64: Into<u64>`). String-taking APIs are written this way more often than with `&str`.
+/// (`impl Into<String>`, `impl AsRef<str>`, `impl AsRef<[u8]>`, `impl ToString`,
+/// `impl Into<u64>`): that value itself, which the standard library converts
+/// (`String: Into<String> + AsRef<str> + AsRef<[u8]>`, `u64: Into<u64>`). String-taking APIs are written this way more often than with `&str`.
 fn conversion_target(names: &[String]) -> Option<String> {
     let [only] = names else { return None };
     let inner = |t: &str| {
@@ -1920,7 +1920,7 @@ fn conversion_target(names: &[String]) -> Option<String> {
         x
     } else {
         match inner("AsRef")? {
-            "str" => "String",
+            "str" | "[u8]" => "String",
             _ => return None,
         }
     };
