@@ -207,7 +207,7 @@ fn args_of(params: &[Param]) -> (String, String) {
         .iter()
         .map(|p| match (&p.expr, &p.cast) {
             (Some((e, _)), _) => e.clone(),
-            (None, Some(c)) => format!("{} {c}", p.name),
+            (None, Some(c)) => format!("{}{}{c}", p.name, cast_space(c)),
             (None, None) => p.name.clone(),
         })
         .collect::<Vec<_>>()
@@ -225,13 +225,22 @@ fn args_of(params: &[Param]) -> (String, String) {
                 _ => format!("{{{}}}", p.name),
             };
             match &p.cast {
-                Some(c) => format!("{v} {c}"),
+                Some(c) => format!("{v}{}{c}", cast_space(c)),
                 None => v,
             }
         })
         .collect::<Vec<_>>()
         .join(", ");
     (rust, tmpl)
+}
+
+/// The space before a cast (`x as u16`), none before a method call (`x.into()`).
+fn cast_space(c: &str) -> &'static str {
+    if c.starts_with('.') {
+        ""
+    } else {
+        " "
+    }
 }
 
 /// Whether the call needs a template: an argument that is not the variable itself, or code

@@ -562,6 +562,29 @@ mod tests {
         assert_eq!(m.types.len(), 2, "{text}");
     }
 
+    /// An `Option<T>` parameter of a model value takes the value, passed as `x.into()` in the
+    /// call and in the printed program; an `Option` of a reference is still skipped.
+    #[test]
+    fn option_parameters_take_their_value() {
+        let lib = r#"
+            pub struct Store { limit: Option<usize> }
+            impl Store {
+                pub fn new() -> Self { Store { limit: None } }
+                pub fn set_limit(&mut self, l: Option<usize>) { self.limit = l }
+                pub fn name(&mut self, s: Option<String>) {}
+                pub fn peek(&mut self, r: Option<&u64>) {}
+            }
+        "#;
+        let (_, text) = generate(&[("lib.rs", lib)], &[]);
+        for line in [
+            r#"set_limit(mut self, l: copy usize) as "{self}.set_limit({l}.into())" => |r| r.set_limit(l.into());"#,
+            r#"name(mut self, s: val String) as "{self}.name({s}.into())" => |r| r.name(s.into());"#,
+            "// skipped: Store::peek:",
+        ] {
+            assert!(text.contains(line), "{line}\n{text}");
+        }
+    }
+
     const QUEUE: &str = r#"
         mod inner;
         pub use crate::inner::Queue;

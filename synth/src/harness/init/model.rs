@@ -1448,7 +1448,20 @@ impl Ctx<'_> {
                 }
             }
             _ => {
-                let (ty, cast) = self.value(t, vecs)?;
+                // `Option<T>` of a model value: the value, passed as `x.into()` (`Some(x)`:
+                // `Option<T>: From<T>`), so the call gets a value, never `None`.
+                let (ty, cast) = match fallible_of(t).filter(|_| is_option(t)) {
+                    Some(inner) => match self.value(inner, vecs)? {
+                        (ty, None) => (ty, Some(INTO.to_string())),
+                        _ => {
+                            return Err(format!(
+                                "type `{}` is not in the program model",
+                                t.to_token_stream().to_string().replace(' ', "")
+                            ))
+                        }
+                    },
+                    None => self.value(t, vecs)?,
+                };
                 let copy = ty == "bool"
                     || ty == "char"
                     || MODEL_INTS.contains(&ty.as_str())
@@ -1926,3 +1939,11 @@ fn conversion_target(names: &[String]) -> Option<String> {
     };
     (to == "String" || MODEL_INTS.contains(&to)).then(|| to.to_string())
 }
+
+/// Whether a type is `Option<..>`.
+fn is_option(t: &Type) -> bool {
+    matches!(t, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Option"))
+}
+
+/// The conversion an `Option<T>` parameter's value gets (see `Ctx::param`).
+pub const INTO: &str = ".into()";
