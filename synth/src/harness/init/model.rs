@@ -1012,18 +1012,11 @@ impl Ctx<'_> {
                 ReturnType::Type(_, t) => t,
                 ReturnType::Default => return Err("associated function returning nothing".into()),
             };
-            if fallible_of(out).is_some_and(|t| self.is_self(t)) {
-                return Ok(Func {
-                    name: sig.ident.to_string(),
-                    receiver: None,
-                    params,
-                    ret: None,
-                    expected: None,
-                    suffix: Some(".unwrap()".to_string()),
-                    chain: None,
-                });
-            }
-            if !self.is_self(out) {
+            let suffix = if fallible_of(out).is_some_and(|t| self.is_self(t)) {
+                Some(".unwrap()".to_string())
+            } else if self.is_self(out) {
+                None
+            } else {
                 return Err(format!(
                     "associated function that does not return {} (returns `{}`)",
                     self.ty_ident,
@@ -1033,14 +1026,14 @@ impl Ctx<'_> {
                         .trim_start_matches("->")
                         .trim()
                 ));
-            }
+            };
             return Ok(Func {
                 name: sig.ident.to_string(),
                 receiver: None,
                 params,
                 ret: None,
                 expected: None,
-                suffix: None,
+                suffix,
                 chain: None,
             });
         }
@@ -1222,15 +1215,7 @@ impl Ctx<'_> {
                 out.subst.insert(name, "Key".into());
                 continue;
             }
-            // `T: AsRef<str>` (string-interner's `get_or_intern`), `Into<String>`: a string.
-            if names.iter().any(|b| STRING_LIKE.contains(&b.as_str()))
-                && names.iter().all(|b| {
-                    STRING_LIKE.contains(&b.as_str()) || STRING_TRAITS.contains(&b.as_str())
-                })
-            {
-                out.subst.insert(name, "String".into());
-                continue;
-            }
+            // `T: AsRef<str>` (string-interner's `get_or_intern`), `T: Into<u64>`: the value.
             if let Some(t) = conversion_target(&names) {
                 out.subst.insert(name, t);
                 continue;
@@ -1450,7 +1435,7 @@ impl Ctx<'_> {
             _ => {
                 // `Option<T>` of a model value: the value, passed as `x.into()` (`Some(x)`:
                 // `Option<T>: From<T>`), so the call gets a value, never `None`.
-                let (ty, cast) = match fallible_of(t).filter(|_| is_option(t)) {
+                let (ty, cast) = match first_arg_of(t, &["Option"]) {
                     Some(inner) => match self.value(inner, vecs)? {
                         (ty, None) => (ty, Some(INTO.to_string())),
                         _ => {
@@ -1899,12 +1884,17 @@ fn unique_fn_name(base: &str, seen: &mut HashMap<String, usize>) -> String {
     }
 }
 
-/// `T` of a return type `Result<T, ..>` (any `Result` path, a crate's one-parameter alias
+/// `T` of a type `Result<T, ..>` (any `Result` path, a crate's one-parameter alias
 /// included) or `Option<T>`.
 fn fallible_of(t: &Type) -> Option<&Type> {
+    first_arg_of(t, &["Result", "Option"])
+}
+
+/// The first generic argument of a type whose last path segment is one of `names`.
+fn first_arg_of<'t>(t: &'t Type, names: &[&str]) -> Option<&'t Type> {
     let Type::Path(p) = t else { return None };
     let last = p.path.segments.last()?;
-    if last.ident != "Result" && last.ident != "Option" {
+    if !names.iter().any(|n| last.ident == n) {
         return None;
     }
     let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
@@ -1916,33 +1906,25 @@ fn fallible_of(t: &Type) -> Option<&Type> {
     }
 }
 
-/// The model type a parameter bounded only by a conversion into a model value takes
-/// (`impl Into<String>`, `impl AsRef<str>`, `impl AsRef<[u8]>`, `impl ToString`,
-/// `impl Into<u64>`): that value itself, which the standard library converts
-/// (`String: Into<String> + AsRef<str> + AsRef<[u8]>`, `u64: Into<u64>`). String-taking APIs are written this way more often than with `&str`.
+/// The model type a parameter bounded only by conversions into a model value takes, in
+/// generic (`S: AsRef<str>`) or `impl` form (`impl Into<String>`): a `String` for the
+/// [`STRING_LIKE`] bounds (or `ToString`) beside others `String` meets, an integer for
+/// `Into<u64>` alone. The standard library converts the value itself (`String: Into<String>
+/// + AsRef<str>`, `u64: Into<u64>`). String-taking APIs are written this way more often than
+/// with `&str`.
 fn conversion_target(names: &[String]) -> Option<String> {
+    let has = |set: &[&str], b: &String| set.contains(&b.as_str());
+    let stringy = names.iter().any(|b| has(STRING_LIKE, b) || b == "ToString");
+    if stringy
+        && names
+            .iter()
+            .all(|b| has(STRING_LIKE, b) || has(STRING_TRAITS, b))
+    {
+        return Some("String".into());
+    }
     let [only] = names else { return None };
-    let inner = |t: &str| {
-        only.strip_prefix(t)
-            .and_then(|r| r.strip_prefix('<'))
-            .and_then(|r| r.strip_suffix('>'))
-    };
-    let to = if only == "ToString" {
-        "String"
-    } else if let Some(x) = inner("Into") {
-        x
-    } else {
-        match inner("AsRef")? {
-            "str" | "[u8]" => "String",
-            _ => return None,
-        }
-    };
-    (to == "String" || MODEL_INTS.contains(&to)).then(|| to.to_string())
-}
-
-/// Whether a type is `Option<..>`.
-fn is_option(t: &Type) -> bool {
-    matches!(t, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Option"))
+    let int = only.strip_prefix("Into<")?.strip_suffix('>')?;
+    MODEL_INTS.contains(&int).then(|| int.to_string())
 }
 
 /// The conversion an `Option<T>` parameter's value gets (see `Ctx::param`).
