@@ -224,6 +224,17 @@ pub enum Op {
 }
 
 impl Op {
+    /// Every operator.
+    pub const ALL: [Op; 7] = [
+        Op::Inc,
+        Op::Dec,
+        Op::Double,
+        Op::Halve,
+        Op::Toggle,
+        Op::Append,
+        Op::Repeat2,
+    ];
+
     /// The operators that apply to values of type `ty`.
     pub fn for_type(ty: &str) -> &'static [Op] {
         if IntTy::from_name(ty).is_some() {

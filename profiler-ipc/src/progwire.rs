@@ -273,24 +273,6 @@ mod tests {
         ]
     }
 
-    const INT_TYS: [IntTy; 6] = [
-        IntTy::U8,
-        IntTy::U32,
-        IntTy::U64,
-        IntTy::Usize,
-        IntTy::I32,
-        IntTy::I64,
-    ];
-    const OPS: [Op; 7] = [
-        Op::Inc,
-        Op::Dec,
-        Op::Double,
-        Op::Halve,
-        Op::Toggle,
-        Op::Append,
-        Op::Repeat2,
-    ];
-
     /// A program with every statement, literal, pattern, operator and integer type, its
     /// variable numbers and loop counts drawn from [`WIDTHS`] shifted by `k`.
     fn every_shape(k: usize) -> Program {
@@ -346,7 +328,7 @@ mod tests {
                 value: var(11),
             },
         ];
-        for (i, ty) in INT_TYS.iter().enumerate() {
+        for (i, ty) in IntTy::ALL.iter().enumerate() {
             body.push(Stmt::Lit {
                 out: var(i),
                 value: Literal::Int {
@@ -361,7 +343,7 @@ mod tests {
                 });
             }
         }
-        for (i, op) in OPS.iter().enumerate() {
+        for (i, op) in Op::ALL.iter().enumerate() {
             body.push(Stmt::Op {
                 out: var(i),
                 op: *op,

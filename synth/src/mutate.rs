@@ -819,17 +819,7 @@ pub fn apply(
 }
 
 fn op_named(name: &str) -> Option<Op> {
-    [
-        Op::Inc,
-        Op::Dec,
-        Op::Double,
-        Op::Halve,
-        Op::Toggle,
-        Op::Append,
-        Op::Repeat2,
-    ]
-    .into_iter()
-    .find(|o| o.name() == name)
+    Op::ALL.into_iter().find(|o| o.name() == name)
 }
 
 fn fold(l: &Literal, op: Op) -> Option<Literal> {
