@@ -324,9 +324,14 @@ impl Printer<'_> {
                 ctor,
                 args,
             } => {
-                self.import_type(ty);
                 let t = self.schema.ty(ty).expect("checked");
                 let c = t.ctor(ctor).expect("checked");
+                if c.template.as_deref() == Some("") {
+                    // A value with nothing to write (a namespace of free functions, whose
+                    // calls are printed as paths): no line.
+                    return;
+                }
+                self.import_type(ty);
                 let alias = self.alias(ty).map(str::to_string);
                 // A template that does not name the type (`vec![{elem}; {n}]`) is printed as
                 // it is, and the binding is annotated with the alias instead.
@@ -385,6 +390,15 @@ impl Printer<'_> {
                         format!("{}.{}({})", self.name(*recv), method, a.join(", "))
                     }
                 };
+                let meter = self.opts.meter.clone().filter(|_| *under_test);
+                // A measured call's result goes through `black_box`: the call of a small pure
+                // function whose result is unused (`let _n3 = krate::count(&v);`) is inlined
+                // across crates and removed, and the exported test times nothing.
+                let expr = if meter.is_some() && !m.returns_unit {
+                    format!("std::hint::black_box({expr})")
+                } else {
+                    expr
+                };
                 let text = match out {
                     Some(o) => format!("let {} = {expr};", self.binding(*o)),
                     // A unit call is a plain statement (`let _ = ()` is clippy's
@@ -393,7 +407,6 @@ impl Printer<'_> {
                     None if m.returns_unit => format!("{expr};"),
                     None => format!("let _ = {expr};"),
                 };
-                let meter = self.opts.meter.clone().filter(|_| *under_test);
                 if let Some(m) = &meter {
                     self.line(&format!("{m}.start();"));
                 }
@@ -584,6 +597,84 @@ mod tests {
                 "stack0.push(n1);",
                 "let _ = stack0.pop();",
                 "let _ = stack0.peek();"
+            ],
+            "{body}"
+        );
+    }
+
+    crate::register_type! {
+        fn namespace() -> () {
+            name: "crate", path: "crate", imports: [], version: None, size: [],
+            ctors { new() as "" => (); }
+            methods { twice(ref self, x: copy u64) -> u64 as "demo::twice({x})" => |_n| x * 2; }
+            fields {}
+        }
+    }
+
+    /// Measured calls (an exported test's) return through `black_box`, unit calls excepted
+    /// (clippy's `unit_arg`); a namespace of free functions is built by no line, and its
+    /// functions are called by path.
+    #[test]
+    fn measured_results_go_through_black_box_and_namespaces_are_not_printed() {
+        let schema = Registry::new(vec![stack(), namespace()]).schema();
+        assert!(schema.ty("crate").unwrap().is_namespace());
+        assert!(!schema.ty("Stack").unwrap().is_namespace());
+        let mut p = Program::default();
+        let s = p.fresh("Stack");
+        let ns = p.fresh("crate");
+        let x = p.fresh("u64");
+        let call = |ty: &str, method: &str, recv, args| Stmt::Call {
+            out: None,
+            ty: ty.into(),
+            method: method.into(),
+            recv,
+            args,
+            under_test: true,
+        };
+        p.body = vec![
+            Stmt::Ctor {
+                out: s,
+                ty: "Stack".into(),
+                ctor: "default".into(),
+                args: vec![],
+            },
+            Stmt::Ctor {
+                out: ns,
+                ty: "crate".into(),
+                ctor: "new".into(),
+                args: vec![],
+            },
+            Stmt::Lit {
+                out: x,
+                value: Literal::Int {
+                    ty: IntTy::U64,
+                    value: 7,
+                },
+            },
+            call("Stack", "push", s, vec![x]),
+            call("Stack", "pop", s, vec![]),
+            call("crate", "twice", ns, vec![x]),
+        ];
+        let opts = PrintOptions {
+            meter: Some("m".into()),
+            ..PrintOptions::default()
+        };
+        let body = print_with(&p, &schema, &opts).expect("prints").body;
+        let lines: Vec<_> = body.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "let mut stack0 = Stack::default();",
+                "let n2: u64 = 7;",
+                "m.start();",
+                "stack0.push(n2);",
+                "m.stop();",
+                "m.start();",
+                "let _ = std::hint::black_box(stack0.pop());",
+                "m.stop();",
+                "m.start();",
+                "let _ = std::hint::black_box(demo::twice(n2));",
+                "m.stop();",
             ],
             "{body}"
         );

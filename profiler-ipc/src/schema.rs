@@ -211,6 +211,13 @@ impl TypeSchema {
         }
     }
 
+    /// Whether the type is a namespace of free functions: a `()` value whose methods call
+    /// a module's functions by path (a generated harness registers one per module); printed
+    /// programs never name it.
+    pub fn is_namespace(&self) -> bool {
+        self.rust == "()"
+    }
+
     /// The type as a Rust path prefix for associated functions: `Vec<Key>` -> `Vec::<Key>`.
     pub fn rust_path(&self) -> String {
         let t = self.rust_type();
