@@ -355,6 +355,11 @@ impl Member {
         })
     }
 
+    /// Whether the member is a namespace of free functions (see `TypeSchema::is_namespace`).
+    fn is_namespace(&self) -> bool {
+        self.schema.ty(&self.name).is_some_and(|t| t.is_namespace())
+    }
+
     fn alias_line(&self, doc: &str) -> String {
         format!("{doc}type {} = {};\n", self.alias, self.target)
     }
@@ -471,6 +476,8 @@ impl Plan {
 
     fn aliases(&self) -> String {
         match &self.kind {
+            // Free functions are called by path: no type to alias.
+            Kind::Asymptotic { ty, .. } if ty.is_namespace() => String::new(),
             Kind::Asymptotic { ty, .. } => ty.alias_line(&format!(
                 "/// The type under test (`{}`). To check a fix, point this alias at the fixed type;\n/// it needs the same constructors and methods.\n",
                 ty.label

@@ -27,15 +27,48 @@ pub fn resolve_type<'s>(schema: &'s ApiSchema, spec: &str) -> Vec<&'s TypeSchema
         .collect()
 }
 
-/// Resolves `Type::method` to exactly one registered method.
+/// The namespace of the crate root's free functions (see `init::free`).
+const ROOT_NAMESPACE: &str = "crate";
+
+/// The spellings of a free function a user may type for the registered one: `f` for
+/// `crate::f`, and a path after the crate's name (`mycrate::util::f`) for `util::f`.
+fn free_function_forms(schema: &ApiSchema, spec: &str) -> Vec<String> {
+    if !schema.types.iter().any(|t| t.is_namespace()) {
+        return Vec::new();
+    }
+    let root = |f: &str| format!("{ROOT_NAMESPACE}::{f}");
+    match spec.split_once("::") {
+        None => vec![root(spec)],
+        Some((_, rest)) if rest.contains("::") => vec![rest.to_string()],
+        Some((_, rest)) => vec![root(rest)],
+    }
+}
+
+/// Resolves `Type::method` to exactly one registered method (a free function also as `f`,
+/// `module::f` or after the crate's name).
 pub fn resolve_method<'s>(schema: &'s ApiSchema, spec: &str) -> Result<MethodRef<'s>> {
-    let Some((ty, method)) = spec.rsplit_once("::") else {
-        bail!("method spec `{spec}` must look like `Type::method` (e.g. Vec::dedup); see `perfsyn list`");
+    let lookup = |spec: &str| -> Vec<MethodRef<'s>> {
+        let Some((ty, method)) = spec.rsplit_once("::") else {
+            return Vec::new();
+        };
+        resolve_type(schema, ty)
+            .into_iter()
+            .filter_map(|t| t.method(method).map(|m| MethodRef { ty: t, method: m }))
+            .collect()
     };
-    let found: Vec<MethodRef<'s>> = resolve_type(schema, ty)
-        .into_iter()
-        .filter_map(|t| t.method(method).map(|m| MethodRef { ty: t, method: m }))
-        .collect();
+    let mut found = lookup(spec);
+    if found.is_empty() {
+        if let Some(f) = free_function_forms(schema, spec)
+            .iter()
+            .map(|f| lookup(f))
+            .find(|f| !f.is_empty())
+        {
+            found = f;
+        }
+    }
+    if found.is_empty() && !spec.contains("::") {
+        bail!("method spec `{spec}` must look like `Type::method` (e.g. Vec::dedup); see `perfsyn list`");
+    }
     if let Some(newest) = new_member_of_one_group(&found) {
         return Ok(newest);
     }

@@ -57,12 +57,8 @@ fn main() {
 /// How the registrations file begins, before the library's name and a backquote.
 pub const HEADER: &str = "//! perfsyn registrations of `";
 
-/// Why a free function is listed as skipped (read back by `skipped_reason`).
-pub const FREE_FN: &str = "a free function: perfsyn explores methods of types (a program calls them on a value it builds)";
-
-/// The registrations file (`src/lib.rs` of the harness); `free_fns` are the crate's public
-/// free functions, listed as skipped (`fn path`).
-pub fn registrations(lib: &str, m: &Model, free_fns: &[String]) -> String {
+/// The registrations file (`src/lib.rs` of the harness).
+pub fn registrations(lib: &str, m: &Model) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -73,13 +69,13 @@ pub fn registrations(lib: &str, m: &Model, free_fns: &[String]) -> String {
          //! size is the number of calls that mutated them during setup.\n//!\n\
          //! Not registered ({} types, {} items), one line each:",
         m.skipped_types.len(),
-        m.skipped() + free_fns.len()
+        m.skipped()
     );
     for (t, why) in &m.skipped_types {
         let _ = writeln!(s, "{SKIPPED}{t}: {why}");
     }
-    for f in free_fns {
-        let _ = writeln!(s, "{SKIPPED}fn {f}: {FREE_FN}");
+    for (f, why) in &m.skipped_fns {
+        let _ = writeln!(s, "{SKIPPED}{f}: {why}");
     }
     for t in &m.types {
         for (item, why) in &t.skipped {
@@ -171,7 +167,12 @@ fn registration(s: &mut String, t: &TypeReg) {
     let _ = writeln!(s, "        size: [{size}],");
     s.push_str("        ctors {\n");
     for c in &t.ctors {
-        let _ = writeln!(s, "            {}", ctor_line(t, c));
+        let line = match &t.free {
+            // A namespace's value: built, printed as nothing (see `free`).
+            Some(_) => format!("{}() as \"\" => ();", c.name),
+            None => ctor_line(t, c),
+        };
+        let _ = writeln!(s, "            {line}");
     }
     s.push_str("        }\n        methods {\n");
     for f in &t.methods {
@@ -182,7 +183,11 @@ fn registration(s: &mut String, t: &TypeReg) {
                 f.name
             );
         }
-        let _ = writeln!(s, "            {}", method_line(f));
+        let line = match &t.free {
+            Some(module) => free_line(module, f),
+            None => method_line(f),
+        };
+        let _ = writeln!(s, "            {line}");
     }
     s.push_str("        }\n        fields {}\n    }\n\n");
 }
@@ -278,6 +283,28 @@ fn ctor_line(t: &TypeReg, c: &Func) -> String {
         t.rust,
         c.name
     )
+}
+
+/// The registration of free function `f` of `module` on its namespace: a call by path, in
+/// the wrapper and as printed (the namespace itself is never printed).
+fn free_line(module: &str, f: &Func) -> String {
+    let ps = params(f);
+    let sep = if ps.is_empty() { "" } else { ", " };
+    let ret = f
+        .ret
+        .as_ref()
+        .map(|r| format!(" -> {r}"))
+        .unwrap_or_default();
+    let cx = f
+        .expected
+        .as_ref()
+        .map(|c| format!(" [{c:?}]"))
+        .unwrap_or_default();
+    let suffix = f.suffix.as_deref().unwrap_or("");
+    let (rust, tmpl) = args(f);
+    let name = &f.name;
+    let printed = format!("{module}::{name}({tmpl}){suffix}");
+    format!("{name}(ref self{sep}{ps}){ret}{cx} as {printed:?} => |_namespace| {module}::{name}({rust}){suffix};")
 }
 
 fn method_line(f: &Func) -> String {

@@ -10,6 +10,7 @@ pub mod cfg;
 pub mod chain;
 pub mod closures;
 pub mod compound;
+pub mod free;
 pub mod gen;
 #[cfg(test)]
 mod handles_tests;
@@ -76,22 +77,8 @@ pub struct InitSummary {
     pub first_method: Option<String>,
     /// Registrations the compiler rejected, dropped and listed as skipped.
     pub rejected: usize,
-    /// Public free functions, listed as skipped (counted in `skipped_items`).
+    /// Public free functions registered (on namespaces, see [`free`]; counted in `methods`).
     pub free_fns: usize,
-}
-
-/// `; its N free functions are not explored`, or nothing: said where init refuses a crate
-/// that has only free functions, so its author learns why.
-fn free_fns_note(free_fns: &[String]) -> String {
-    match free_fns.len() {
-        0 => String::new(),
-        1 => format!("; its free function {} is not explored", free_fns[0]),
-        n => format!(
-            "; its {n} free functions ({}{}) are not explored",
-            free_fns[..n.min(3)].join(", "),
-            if n > 3 { ", ..." } else { "" }
-        ),
-    }
 }
 
 /// Runs `perfsyn init`.
@@ -110,12 +97,11 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
         );
     }
     let scan = scan::scan(&lib_rs, &features)?;
-    if !scan.types.iter().any(|t| t.reachable) {
+    if !scan.types.iter().any(|t| t.reachable) && scan.free_fns.is_empty() {
         bail!(
-            "{} has no public types reachable from {} (perfsyn explores the methods of a library's public types{})",
+            "{} has no public types or functions reachable from {} (perfsyn explores the public API of a library)",
             package,
             lib_rs.display(),
-            free_fns_note(&scan.free_fns)
         );
     }
     let mut model = model::build(&lib, &scan);
@@ -149,10 +135,7 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
     )?;
     undo.write(&out.join("src/bin/perfsyn-worker.rs"), gen::WORKER_MAIN)?;
     undo.write(&out.join(".gitignore"), "/target\nCargo.lock\n")?;
-    undo.write(
-        &out.join("src/lib.rs"),
-        &gen::registrations(&lib, &model, &scan.free_fns),
-    )?;
+    undo.write(&out.join("src/lib.rs"), &gen::registrations(&lib, &model))?;
     let mut rejected = Vec::new();
     if cfg.build {
         let h = Harness::of_manifest(&crate_dir).map_err(undone)?;
@@ -207,13 +190,28 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
     Ok(InitSummary {
         crate_name: package,
         harness_dir: out,
-        types: model.types.len(),
-        constructors: model.ctors(),
+        types: model.types.iter().filter(|t| t.free.is_none()).count(),
+        constructors: model
+            .types
+            .iter()
+            .filter(|t| t.free.is_none())
+            .map(|t| t.ctors.len())
+            .sum(),
         methods: model.methods() - rejected.len().min(model.methods()),
         registrations: kept.len(),
         documented: kept.iter().filter(|m| m.expected.is_some()).count(),
-        skipped_items: model.skipped() + rejected.len() + scan.free_fns.len(),
-        free_fns: scan.free_fns.len(),
+        skipped_items: model.skipped() + rejected.len(),
+        free_fns: model
+            .types
+            .iter()
+            .filter(|t| t.free.is_some())
+            .flat_map(|t| {
+                t.methods
+                    .iter()
+                    .map(move |m| format!("{}::{}", t.path, m.name))
+            })
+            .filter(|spec| !rejected.contains(spec))
+            .count(),
         rejected: rejected.len(),
         skipped_types: model.skipped_types.len(),
         public_methods,
@@ -330,30 +328,35 @@ pub fn skipped_reason(h: &Harness, spec: &str) -> Option<String> {
     skipped_reason_in(&text, spec)
 }
 
-/// [`skipped_reason`] in the registrations file's `text`.
+/// [`skipped_reason`] in the registrations file's `text`. A free function is found under
+/// the names users write: `f` or `crate::f` at the crate root, `module::f`, each also after
+/// the crate's name (`mycrate::f`).
 fn skipped_reason_in(text: &str, spec: &str) -> Option<String> {
-    let ty = spec.rsplit_once("::").map(|(t, _)| t);
     // The library's name, from the file's first line (see `gen::registrations`).
     let lib = text
         .lines()
         .next()
         .and_then(|l| l.strip_prefix(gen::HEADER))
         .and_then(|l| l.split('`').next());
+    let unprefixed = lib
+        .and_then(|lib| spec.strip_prefix(lib)?.strip_prefix("::"))
+        .unwrap_or(spec);
+    let names: Vec<String> = if unprefixed.contains("::") {
+        vec![spec.to_string(), unprefixed.to_string()]
+    } else {
+        vec![format!("{}::{unprefixed}", free::ROOT)]
+    };
+    let ty = spec.rsplit_once("::").map(|(t, _)| t);
     text.lines().find_map(|l| {
         let rest = l.strip_prefix(gen::SKIPPED)?;
         let (item, why) = rest.split_once(": ")?;
-        if let Some(f) = item.strip_prefix("fn ") {
-            // A free function, named from the crate root or after the crate's name.
-            let named = spec == f || lib.is_some_and(|lib| spec == format!("{lib}::{f}"));
-            return named.then(|| format!("{spec} was not registered by `perfsyn init`: {why}"));
+        if names.iter().any(|n| n == item) {
+            return Some(format!(
+                "{spec} was not registered by `perfsyn init`: {why}"
+            ));
         }
-        (item == spec || Some(item) == ty).then(|| {
-            if item == spec {
-                format!("{spec} was not registered by `perfsyn init`: {why}")
-            } else {
-                format!("{spec}: its type {item} was not registered by `perfsyn init`: {why}")
-            }
-        })
+        (Some(item) == ty)
+            .then(|| format!("{spec}: its type {item} was not registered by `perfsyn init`: {why}"))
     })
 }
 
@@ -385,7 +388,7 @@ pub fn render(s: &InitSummary) -> String {
     }
     if s.free_fns > 0 {
         out.push_str(&format!(
-            "{} public free functions are not explored (perfsyn explores methods of types)\n",
+            "{} of the methods are free functions, named by module: crate::f at the root, module::f elsewhere\n",
             s.free_fns
         ));
     }
@@ -419,19 +422,23 @@ mod tests {
         let features: HashSet<String> = features.iter().map(|s| s.to_string()).collect();
         let scan = super::scan::scan(&dir.path().join("lib.rs"), &features).unwrap();
         let model = super::model::build("demo", &scan);
-        let text = super::gen::registrations("demo", &model, &scan.free_fns);
+        let text = super::gen::registrations("demo", &model);
         (model, text)
     }
 
-    /// A crate's public free functions are listed as skipped, with why, and `explore` finds
-    /// the reason under the names a user would type; a private module's are not listed, and
-    /// a registered method of the same name is not mistaken for one.
+    /// A crate's public free functions register as the methods of one namespace per module
+    /// (`crate`, `util`), called by path; one the model cannot call is listed as skipped,
+    /// with why, and `explore` finds the reason under the names a user would type. A private
+    /// module's functions are not registered, and a method of the same name stays the type's.
     #[test]
-    fn free_functions_are_named_as_not_explored() {
+    fn free_functions_register_on_a_namespace_per_module() {
         let lib = r#"
             /// Counts equal pairs. Runs in O(n) time.
             pub fn count_pairs(v: &[u64]) -> usize { v.len() }
+            pub fn total(b: &Bag) -> usize { 0 }
+            pub fn takes_pointer(p: *const u8) {}
             pub mod util { pub fn helper(x: u64) -> u64 { x } }
+            pub mod raw { pub fn only(p: *const u8) {} }
             mod hidden { pub fn secret() {} }
             pub struct Bag { v: Vec<u64> }
             impl Bag {
@@ -440,35 +447,35 @@ mod tests {
             }
         "#;
         let (m, text) = generate(&[("lib.rs", lib)], &[]);
-        assert_eq!(m.types.len(), 1, "{text}");
+        let paths: Vec<&str> = m.types.iter().map(|t| t.path.as_str()).collect();
+        assert_eq!(paths, ["Bag", "crate", "util"], "{text}");
         assert!(
-            text.contains("// skipped: fn count_pairs: a free function")
-                && text.contains("// skipped: fn util::helper: a free function")
+            text.contains(r#"count_pairs(ref self, v: slice u64) -> usize ["O(n)"] as "demo::count_pairs(&{v})" => |_namespace| demo::count_pairs(v);"#)
+                && text.contains(r#"total(ref self, b: ref Bag) -> usize as "demo::total(&{b})" => |_namespace| demo::total(b);"#)
+                && text.contains(r#"helper(ref self, x: copy u64) -> u64 as "demo::util::helper({x})" => |_namespace| demo::util::helper(x);"#)
+                && text.contains(r#"name: "crate","#)
+                && text.contains(r#"new() as "" => ();"#)
                 && !text.contains("secret"),
             "{text}"
         );
-        assert!(text.contains("Not registered (0 types, 2 items)"), "{text}");
         for spec in [
-            "count_pairs",
-            "demo::count_pairs",
-            "util::helper",
-            "demo::util::helper",
+            "crate::takes_pointer",
+            "takes_pointer",
+            "demo::takes_pointer",
+            "raw::only",
+            "demo::raw::only",
         ] {
             let why = super::skipped_reason_in(&text, spec).unwrap_or_default();
-            assert!(why.contains("a free function"), "{spec}: {why:?}");
+            assert!(why.contains("was not registered"), "{spec}: {why:?}");
         }
         for spec in [
             "Bag::count_pairs",
-            "other::count_pairs",
-            "helper",
+            "other::takes_pointer",
+            "only",
             "hidden::secret",
         ] {
             assert_eq!(super::skipped_reason_in(&text, spec), None, "{spec}");
         }
-        assert_eq!(
-            super::free_fns_note(&["a".into(), "b".into(), "c".into(), "d".into()]),
-            "; its 4 free functions (a, b, c, ...) are not explored"
-        );
     }
 
     /// A constructor returning `Result<Self, E>` (a crate's `Result<Self>` alias too) or

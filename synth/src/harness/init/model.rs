@@ -162,6 +162,9 @@ pub struct TypeReg {
     /// How many of `skipped` are not this type's methods: associated functions (no `self`),
     /// and methods of borrowing types reached through a chain (counted with their type).
     pub skipped_not_methods: usize,
+    /// For a namespace of free functions (see [`free`](super::free)), the Rust path of
+    /// their module (`mycrate::util`): methods call `path::name(args)`, and the type is `()`.
+    pub free: Option<String>,
 }
 
 /// The whole generated API.
@@ -180,6 +183,9 @@ pub struct Model {
     /// (identifier, registry name) of the types left out for want of a constructor: the
     /// first pass's candidates for [`handles`].
     pub no_ctor: Vec<(String, String)>,
+    /// (`module::function`, reason) of the free functions not registered in modules where
+    /// none is (those of other modules are their namespace's `skipped`).
+    pub skipped_fns: Vec<(String, String)>,
 }
 
 impl Model {
@@ -197,7 +203,7 @@ impl Model {
         self.types.iter().map(|t| t.ctors.len()).sum()
     }
     pub fn skipped(&self) -> usize {
-        self.types.iter().map(|t| t.skipped.len()).sum::<usize>()
+        self.types.iter().map(|t| t.skipped.len()).sum::<usize>() + self.skipped_fns.len()
     }
 }
 
@@ -422,6 +428,7 @@ fn build_with(
             methods: Vec::new(),
             skipped: Vec::new(),
             skipped_not_methods: 0,
+            free: None,
         };
         let mut table = super::scan::table_classes(&named_by.doc);
         for (m, c) in super::scan::table_classes(&t.doc)
@@ -628,6 +635,33 @@ fn build_with(
         chained.extend(reached);
         model.types.push(reg);
     }
+    // Free functions, one namespace per module, taking the crate's registered types.
+    let mut crate_classes = crate_table.clone();
+    for (m, c) in crate_sentences {
+        crate_classes.entry(m).or_insert(c);
+    }
+    let free_cx = Ctx {
+        ty_ident: super::free::NAMESPACE_RUST,
+        self_name: super::free::ROOT,
+        self_rust: super::free::NAMESPACE_RUST,
+        subst: &HashMap::new(),
+        regs: &regs,
+        copies: &copies,
+        iterators: &scan.iterators,
+        closures: &no_closures,
+        arrays: &scan.array_traits,
+        int_traits: &scan.int_traits,
+        table: &crate_classes,
+    };
+    let (namespaces, skipped_fns) = super::free::namespaces(
+        lib,
+        &scan.free_fns,
+        &free_cx,
+        &mut fn_names,
+        &mut model.vecs,
+    );
+    model.types.extend(namespaces);
+    model.skipped_fns = skipped_fns;
     // Methods reached through a chain are registered, not unreachable.
     model.unregistered_methods -= chained.len().min(model.unregistered_methods);
     model.chained = chained.len();
@@ -1864,7 +1898,7 @@ fn snake(path: &str) -> String {
     s
 }
 
-fn unique_fn_name(base: &str, seen: &mut HashMap<String, usize>) -> String {
+pub(super) fn unique_fn_name(base: &str, seen: &mut HashMap<String, usize>) -> String {
     let n = seen.entry(base.to_string()).or_insert(0);
     *n += 1;
     let name = if *n == 1 {

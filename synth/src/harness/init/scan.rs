@@ -65,10 +65,29 @@ pub struct Scan {
     /// DefaultCore<T>>`): the alias (its generics, path, doc) and the aliased type. A type
     /// whose parameter init cannot fill registers through an alias that fills it.
     pub aliases: Vec<(FoundType, syn::Type)>,
-    /// Paths (from the crate root, `util::levenshtein`) of the public free functions of
-    /// reachable modules: the program model calls methods on a receiver, so these are not
-    /// explored, and `init` and `explore` say so instead of ignoring them.
-    pub free_fns: Vec<String>,
+    /// The public free functions of reachable modules, registered as the methods of a
+    /// namespace per module (see [`free`](super::free)).
+    pub free_fns: Vec<FreeFn>,
+}
+
+/// A public free function: its module (from the crate root) and its signature.
+#[derive(Clone)]
+pub struct FreeFn {
+    pub module: Vec<String>,
+    pub sig: syn::Signature,
+    pub attrs: Vec<syn::Attribute>,
+}
+
+impl FreeFn {
+    /// Its path from the crate root (`util::levenshtein`).
+    pub fn path(&self) -> String {
+        self.module
+            .iter()
+            .cloned()
+            .chain(std::iter::once(self.sig.ident.to_string()))
+            .collect::<Vec<_>>()
+            .join("::")
+    }
 }
 
 /// A `pub use`: `module` re-exports the item `target` (an absolute
@@ -95,7 +114,7 @@ struct Found<'f> {
     /// The crate's public traits (as types, for their public paths) and their items.
     traits: Vec<(FoundType, syn::ItemTrait)>,
     aliases: Vec<(FoundType, syn::Type)>,
-    free_fns: Vec<String>,
+    free_fns: Vec<FreeFn>,
 }
 
 /// Scans the crate whose library root is `lib_rs`, with `features` enabled.
@@ -533,9 +552,11 @@ fn items(
                 f.types.push(t)
             }
             Item::Fn(func) if is_pub(&func.vis) && reachable => {
-                let mut path = module.to_vec();
-                path.push(func.sig.ident.to_string());
-                f.free_fns.push(path.join("::"));
+                f.free_fns.push(FreeFn {
+                    module: module.to_vec(),
+                    sig: func.sig.clone(),
+                    attrs: func.attrs.clone(),
+                });
             }
             Item::Type(ty) if is_pub(&ty.vis) => {
                 let t = found(&ty.ident, module, reachable, &ty.generics, &ty.attrs);

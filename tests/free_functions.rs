@@ -1,0 +1,110 @@
+//! A crate's free functions through the real binary: `perfsyn init` registers them on a
+//! namespace per module, `explore` names them as users write them (`count_pairs`,
+//! `crate::count_pairs`, `mycrate::stats::mean`) and finds the planted O(n^2) behind a
+//! documented O(n), and the exported test calls the function by path, its result through
+//! `black_box` (else a small pure function is inlined and removed, and the test times
+//! nothing).
+
+use std::path::Path;
+
+mod common;
+use common::{perfsyn_in, text};
+
+fn free_crate(dir: &Path) {
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        "[package]\nname = \"free-fns\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("src/lib.rs"),
+        "/// Counts the pairs of equal values. Runs in O(n) time.\n\
+         pub fn count_pairs(v: &[u64]) -> usize {\n\
+             let mut c = 0;\n\
+             for a in v { for b in v { if a == b { c += 1; } } }\n\
+             c\n\
+         }\n\
+         pub fn takes_pointer(_p: *const u8) {}\n\
+         pub mod stats {\n\
+             /// The mean. O(n).\n\
+             pub fn mean(v: &[u64]) -> u64 { v.iter().sum::<u64>() / (v.len() as u64).max(1) }\n\
+         }\n",
+    )
+    .unwrap();
+}
+
+#[test]
+fn free_functions_are_explored_by_path_and_exported_as_path_calls() {
+    let tmp = tempfile::tempdir().unwrap();
+    let krate = tmp.path().join("free-fns");
+    free_crate(&krate);
+    let init = perfsyn_in(&krate, &["init"]);
+    let out = text(&init);
+    assert!(init.status.success(), "{out}");
+    assert!(out.contains("2 of the methods are free functions"), "{out}");
+
+    for spec in ["crate::takes_pointer", "free_fns::takes_pointer"] {
+        let o = perfsyn_in(&krate, &["explore", "--method", spec]);
+        assert!(!o.status.success());
+        assert!(
+            text(&o).contains("was not registered by `perfsyn init`"),
+            "{spec}: {}",
+            text(&o)
+        );
+    }
+
+    let explore = perfsyn_in(
+        &krate,
+        &[
+            "explore",
+            "--method",
+            "count_pairs",
+            "--max-programs",
+            "300",
+            "--seed",
+            "1",
+            "--confirm-top",
+            "0",
+        ],
+    );
+    let out = text(&explore);
+    assert!(explore.status.success(), "{out}");
+    assert!(
+        out.contains("crate::count_pairs: bottleneck (cost grows as O(n^2), documented O(n))"),
+        "{out}"
+    );
+    assert!(out.contains("free_fns::count_pairs(&vec"), "{out}");
+    assert!(!out.contains("= ();"), "the namespace was printed: {out}");
+
+    let run = krate.join("target/perfsyn/runs/crate__count_pairs-1.json");
+    let export = perfsyn_in(
+        &krate,
+        &["export", "--format", "test", run.to_str().unwrap()],
+    );
+    let test = text(&export);
+    assert!(export.status.success(), "{test}");
+    assert!(
+        test.contains("std::hint::black_box(free_fns::count_pairs(&vec"),
+        "{test}"
+    );
+    assert!(!test.contains("type Subject"), "{test}");
+
+    // A module's function, named after the crate.
+    let mean = perfsyn_in(
+        &krate,
+        &[
+            "explore",
+            "--method",
+            "free_fns::stats::mean",
+            "--max-programs",
+            "100",
+            "--seed",
+            "1",
+            "--confirm-top",
+            "0",
+        ],
+    );
+    let out = text(&mean);
+    assert!(out.contains("stats::mean: no-bottleneck"), "{out}");
+}
