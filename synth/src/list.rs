@@ -72,6 +72,18 @@ const PRELUDE: &[&str] = &["Vec", "String", "Option", "Box"];
 
 /// The origin of a registered type, from the import that names it.
 pub fn type_origin(t: &TypeSchema) -> Origin {
+    if t.is_namespace() {
+        // Free functions, called by path (`mycrate::util::f({x})`): the path's crate.
+        let krate = t
+            .methods
+            .iter()
+            .filter_map(|m| m.template.as_deref()?.split("::").next())
+            .next();
+        return match krate {
+            Some(k) if !k.is_empty() => Origin::Crate(k.to_string()),
+            _ => Origin::Unknown,
+        };
+    }
     let base = t.name.split('<').next().unwrap_or(&t.name);
     let import = t
         .imports
@@ -147,7 +159,14 @@ pub fn entries(schema: &ApiSchema, type_filter: Option<&str>) -> Result<Vec<Entr
             out.push(Entry {
                 method: format!("{}::{}", t.path, m.name),
                 ty: t.name.clone(),
-                signature: m.signature(),
+                signature: if t.is_namespace() {
+                    // A free function: the namespace receiver is the harness's, not its own.
+                    m.signature()
+                        .replacen("(&self, ", "(", 1)
+                        .replacen("(&self)", "()", 1)
+                } else {
+                    m.signature()
+                },
                 expected: m.expected.clone(),
                 group,
                 versions,
@@ -210,6 +229,20 @@ mod tests {
             "imports": imports, "doc": ""
         }))
         .expect("a minimal type")
+    }
+
+    /// A namespace of free functions (rust `()`) belongs to the crate its calls name, so
+    /// that a crate of free functions is a crate harness (`hunt --all` leaves std out).
+    #[test]
+    fn a_namespace_belongs_to_the_crate_its_calls_name() {
+        let mut ns = ty(
+            "crate",
+            &[],
+            &[("count_pairs", Some("algos::count_pairs(&{v})"))],
+        );
+        assert_eq!(type_origin(&ns), Origin::Unknown);
+        ns.rust = "()".into();
+        assert_eq!(type_origin(&ns), Origin::Crate("algos".into()));
     }
 
     #[test]

@@ -100,10 +100,17 @@ pub fn registrations(lib: &str, m: &Model) -> String {
     for e in &m.vecs {
         let _ = writeln!(s, "        {}(),", vec_fn(e));
     }
+    let strings = takes_strings(m);
+    if strings {
+        s.push_str("        string(),\n");
+    }
     for t in &m.types {
         let _ = writeln!(s, "        {}(),", t.fn_name);
     }
     s.push_str("    ])\n}\n\nregister_type! {\n");
+    if strings {
+        s.push_str(STRING_REGISTRATION);
+    }
     for e in &m.vecs {
         let _ = write!(
             s,
@@ -117,6 +124,35 @@ pub fn registrations(lib: &str, m: &Model) -> String {
     }
     s.push_str("}\n");
     s
+}
+
+/// `String`, registered when the crate's functions take strings: a program then grows a
+/// string argument by appending in a loop (numbers, so its contents vary), and its length is
+/// the argument's input size. A literal alone never grows, and `find(haystack, needle)` had
+/// one input size. Not the crate's API: `hunt --all` leaves std types out.
+const STRING_REGISTRATION: &str = "    /// Strings the crate's functions take, grown by appending (their size is their length).
+    pub fn string() -> String {
+        path: \"String\", imports: [], version: None,
+        size: [|s| s.len() as u64],
+        ctors { new() => String::new(); }
+        methods {
+            push_str(mut self, string: str String);
+            push_number(mut self, x: copy u64) as \"{self}.push_str(&{x}.to_string())\" => |s| s.push_str(&x.to_string());
+        }
+        fields {}
+    }
+
+";
+
+/// Whether a registered function takes a `String` (by value, as `&str`, or in a vector).
+fn takes_strings(m: &Model) -> bool {
+    m.vecs.contains("String")
+        || m.types
+            .iter()
+            .flat_map(|t| t.ctors.iter().chain(&t.methods))
+            .flat_map(|f| &f.params)
+            .flat_map(|p| std::iter::once(p).chain(&p.more))
+            .any(|p| p.dsl && p.ty == "String")
 }
 
 fn vec_fn(elem: &str) -> String {

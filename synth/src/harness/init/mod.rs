@@ -478,6 +478,27 @@ mod tests {
         }
     }
 
+    /// `&mut [T]` (an in-place sort) is a vector by `&mut`; a function taking a string gets
+    /// `String` registered, so that a program grows the string (its length the input size).
+    #[test]
+    fn mutable_slices_are_vectors_and_string_parameters_register_string() {
+        let lib = r#"
+            /// O(n^2).
+            pub fn insertion_sort<T: Ord>(v: &mut [T]) {}
+            pub fn find(haystack: &str, needle: &str) -> Option<usize> { None }
+        "#;
+        let (_, text) = generate(&[("lib.rs", lib)], &[]);
+        assert!(
+            text.contains(r#"insertion_sort(ref self, v: mut Vec<Key>) ["O(n^2)"] as "demo::insertion_sort(&mut {v})""#)
+                && text.contains("pub fn vec_key() -> Vec<Key>")
+                && text.contains("        string(),")
+                && text.contains("push_number(mut self, x: copy u64)"),
+            "{text}"
+        );
+        let (_, text) = generate(&[("lib.rs", "pub fn f(v: &[u64]) {}")], &[]);
+        assert!(!text.contains("string()"), "{text}");
+    }
+
     /// A constructor returning `Result<Self, E>` (a crate's `Result<Self>` alias too) or
     /// `Option<Self>` registers, unwrapped in the call and in the printed program; one
     /// returning another type's `Result` does not.

@@ -1460,6 +1460,13 @@ impl Ctx<'_> {
                         vecs.insert(elem.clone());
                         Ok(p("slice", elem, None))
                     }
+                    // `&mut [T]` (an in-place sort): a vector by `&mut`, which derefs to the
+                    // slice in the call and in the printed `&mut vec1`.
+                    Type::Slice(s) => {
+                        let elem = self.element(&s.elem)?;
+                        vecs.insert(elem.clone());
+                        Ok(p("mut", format!("Vec<{elem}>"), None))
+                    }
                     inner => {
                         let (ty, _) = self.value(inner, vecs)?;
                         Ok(p(if m { "mut" } else { "ref" }, ty, None))
