@@ -185,13 +185,20 @@ pub fn render(entries: &[Entry]) -> String {
         .max()
         .unwrap_or(6)
         .max(6);
+    // A crate's name is its methods' origin, and may be longer than the column's title.
+    let o = entries
+        .iter()
+        .map(|e| e.origin.to_string().len())
+        .max()
+        .unwrap_or(8)
+        .max(8);
     let mut s = format!(
-        "{:<w$}  {:<8}  {:<10}  {:<14}  signature\n",
+        "{:<w$}  {:<o$}  {:<10}  {:<14}  signature\n",
         "method", "origin", "expected", "versions"
     );
     for e in entries {
         s.push_str(&format!(
-            "{:<w$}  {:<8}  {:<10}  {:<14}  {}\n",
+            "{:<w$}  {:<o$}  {:<10}  {:<14}  {}\n",
             e.method,
             e.origin.to_string(),
             e.expected.as_deref().unwrap_or("-"),
