@@ -378,8 +378,18 @@ impl Compiler<'_> {
                 let mut ops = vec![(*recv, ms.receiver)];
                 ops.extend(args.iter().copied().zip(ms.params.iter().map(|p| p.mode)));
                 let mut sizes = vec![td.size];
+                // A free function of integers only (`fib(n)`, `binomial(n, k)`): its input is
+                // the numbers themselves, so their values are its size. Elsewhere an integer
+                // is a key or an index beside a sized value, and counts nothing.
+                let numbers = td.schema.is_namespace()
+                    && !ms.params.is_empty()
+                    && ms.params.iter().all(|p| IntTy::from_name(&p.ty).is_some());
                 for p in &ms.params {
-                    sizes.push(self.registry.ty(&p.ty).and_then(|t| t.size));
+                    sizes.push(if numbers {
+                        Some(int_size as SizeFn)
+                    } else {
+                        self.registry.ty(&p.ty).and_then(|t| t.size)
+                    });
                 }
                 Code::Call {
                     out: *out,
@@ -849,6 +859,20 @@ impl<'b> Machine<'b> {
     }
 }
 
+/// The input size of an integer argument of a free function of integers only: its value
+/// (0 when negative).
+fn int_size(v: &dyn Any) -> u64 {
+    macro_rules! of {
+        ($($t:ty),*) => {$(
+            if let Some(x) = v.downcast_ref::<$t>() {
+                return u64::try_from(*x).unwrap_or(0);
+            }
+        )*};
+    }
+    of!(u8, u32, u64, usize, i32, i64);
+    0
+}
+
 /// Materializes a literal as a value of its Rust type (boxed by [`meter::boxed`]: no
 /// instrumented call when inlined into the uninstrumented interpreter).
 #[inline(always)]
@@ -904,4 +928,76 @@ pub fn apply_op(op: Op, v: &dyn Any) -> Option<Box<dyn Any>> {
         };
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::Registry;
+
+    #[derive(Default)]
+    pub struct Counter(u64);
+
+    crate::register_type! {
+        fn namespace() -> () {
+            name: "crate", path: "crate", imports: [], version: None, size: [],
+            ctors { new() as "" => (); }
+            methods {
+                count_to(ref self, n: copy u64) -> u64 as "demo::count_to({n})"
+                    => |_n| (0..n).sum::<u64>();
+                flag(ref self, b: copy bool) -> bool as "demo::flag({b})" => |_n| !b;
+            }
+            fields {}
+        }
+        fn counter() -> Counter {
+            path: "Counter", imports: [], version: None, size: [],
+            ctors { default() => Counter::default(); }
+            methods { add(mut self, n: copy u64) as "{self}.0 += {n}" => |c| c.0 += n; }
+            fields {}
+        }
+    }
+
+    /// The input size of `ty::method(lit)` called on a fresh value of `ty`.
+    fn size_of_call(ty: &str, ctor: &str, method: &str, lit: Literal, lit_ty: &str) -> u64 {
+        let registry = Registry::new(vec![namespace(), counter()]);
+        let mut p = Program::default();
+        let r = p.fresh(ty);
+        let x = p.fresh(lit_ty);
+        p.body = vec![
+            Stmt::Ctor {
+                out: r,
+                ty: ty.into(),
+                ctor: ctor.into(),
+                args: vec![],
+            },
+            Stmt::Lit { out: x, value: lit },
+            Stmt::Call {
+                out: None,
+                ty: ty.into(),
+                method: method.into(),
+                recv: r,
+                args: vec![x],
+                under_test: true,
+            },
+        ];
+        let fb = Interpreter::new(&registry).run(&p);
+        assert!(fb.is_ok(), "{:?}", fb.outcome);
+        fb.input_size
+    }
+
+    /// A free function of integers only is sized by their values; an integer passed to a
+    /// type's method, or a free function's other arguments, count nothing.
+    #[test]
+    fn integer_arguments_size_only_free_functions_of_integers() {
+        let n = |value| Literal::Int {
+            ty: IntTy::U64,
+            value,
+        };
+        assert_eq!(size_of_call("crate", "new", "count_to", n(300), "u64"), 300);
+        assert_eq!(size_of_call("Counter", "default", "add", n(300), "u64"), 0);
+        assert_eq!(
+            size_of_call("crate", "new", "flag", Literal::Bool(true), "bool"),
+            0
+        );
+    }
 }
