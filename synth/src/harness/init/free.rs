@@ -86,6 +86,12 @@ pub(super) fn namespaces(
         for f in fns {
             let mut sig = f.sig.clone();
             sig.inputs.insert(0, syn::parse_quote!(&self));
+            // Called by its public name (a `pub use f as g` re-export names it `g`).
+            if sig.ident != f.name {
+                if let Ok(alias) = syn::parse_str::<syn::Ident>(&f.name) {
+                    sig.ident = alias;
+                }
+            }
             let name = sig.ident.to_string();
             match ncx.func(&sig, &f.attrs, vecs) {
                 Ok(func) => reg.methods.push(func),

@@ -478,6 +478,32 @@ mod tests {
         }
     }
 
+    /// A function of a private module re-exported by `pub use` (textwrap's `fill`) is named
+    /// and called by its public path, an alias (`as`) and a glob included; one never
+    /// re-exported is not registered.
+    #[test]
+    fn re_exported_free_functions_register_under_their_public_path() {
+        let lib = "mod inner;\nmod globbed;\npub use inner::{helper as renamed, other};\npub use globbed::*;\n";
+        let inner = "pub fn helper(x: u64) -> u64 { x }\npub fn other(x: u64) -> u64 { x }\npub fn hidden(x: u64) -> u64 { x }\n";
+        let globbed = "pub fn star(x: u64) -> u64 { x }\n";
+        let (m, text) = generate(
+            &[
+                ("lib.rs", lib),
+                ("inner.rs", inner),
+                ("globbed.rs", globbed),
+            ],
+            &[],
+        );
+        let ns = m.types.iter().find(|t| t.path == "crate").expect(&text);
+        let mut names: Vec<&str> = ns.methods.iter().map(|f| f.name.as_str()).collect();
+        names.sort();
+        assert_eq!(names, ["other", "renamed", "star"], "{text}");
+        assert!(
+            text.contains(r#"renamed(ref self, x: copy u64) -> u64 as "demo::renamed({x})" => |_namespace| demo::renamed(x);"#),
+            "{text}"
+        );
+    }
+
     /// `&mut [T]` (an in-place sort) is a vector by `&mut`; a function taking a string gets
     /// `String` registered, so that a program grows the string (its length the input size).
     #[test]

@@ -70,12 +70,18 @@ pub struct Scan {
     pub free_fns: Vec<FreeFn>,
 }
 
-/// A public free function: its module (from the crate root) and its signature.
+/// A public free function: the public module path it is named by (from the crate root:
+/// where it is defined, or where a `pub use` re-exports it), its public name, and its
+/// signature.
 #[derive(Clone)]
 pub struct FreeFn {
     pub module: Vec<String>,
+    /// The name its public path ends with (a `pub use f as g` names it `g`).
+    pub name: String,
     pub sig: syn::Signature,
     pub attrs: Vec<syn::Attribute>,
+    /// Whether users can name it (while scanning: whether its defining module is public).
+    reachable: bool,
 }
 
 impl FreeFn {
@@ -84,10 +90,42 @@ impl FreeFn {
         self.module
             .iter()
             .cloned()
-            .chain(std::iter::once(self.sig.ident.to_string()))
+            .chain(std::iter::once(self.name.clone()))
             .collect::<Vec<_>>()
             .join("::")
     }
+}
+
+/// The free functions users can name, each under its shortest public path: defined in a
+/// public module, or re-exported by a `pub use` (textwrap's `pub use fill::fill` of a
+/// private module), followed as types' re-exports are.
+fn public_fns(fns: Vec<FreeFn>, reexports: &[Reexport]) -> Vec<FreeFn> {
+    let mut as_types: Vec<FoundType> = fns
+        .iter()
+        .map(|f| {
+            found(
+                &f.sig.ident,
+                &f.module,
+                f.reachable,
+                &syn::Generics::default(),
+                &[],
+            )
+        })
+        .collect();
+    resolve_reexports(&mut as_types, reexports);
+    fns.into_iter()
+        .zip(as_types)
+        .filter(|(_, t)| t.reachable)
+        .filter_map(|(f, t)| {
+            let (name, module) = t.public_path.split_last()?;
+            Some(FreeFn {
+                module: module.to_vec(),
+                name: name.clone(),
+                reachable: true,
+                ..f
+            })
+        })
+        .collect()
 }
 
 /// A `pub use`: `module` re-exports the item `target` (an absolute
@@ -152,6 +190,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         aliases.into_iter().unzip();
     resolve_reexports(&mut alias_types, &reexports);
     resolve_reexports(&mut types, &reexports);
+    let free_fns = public_fns(free_fns, &reexports);
     let (mut trait_types, trait_items): (Vec<FoundType>, Vec<syn::ItemTrait>) =
         traits.into_iter().unzip();
     resolve_reexports(&mut trait_types, &reexports);
@@ -551,11 +590,13 @@ fn items(
                     .collect();
                 f.types.push(t)
             }
-            Item::Fn(func) if is_pub(&func.vis) && reachable => {
+            Item::Fn(func) if is_pub(&func.vis) => {
                 f.free_fns.push(FreeFn {
                     module: module.to_vec(),
+                    name: func.sig.ident.to_string(),
                     sig: func.sig.clone(),
                     attrs: func.attrs.clone(),
+                    reachable,
                 });
             }
             Item::Type(ty) if is_pub(&ty.vis) => {
