@@ -37,8 +37,22 @@ fn free_function_forms(schema: &ApiSchema, spec: &str) -> Vec<String> {
         return Vec::new();
     }
     let root = |f: &str| format!("{ROOT_NAMESPACE}::{f}");
+    // A bare name also names the one function of that name in any module.
+    let anywhere = |f: &str| -> Vec<String> {
+        let found: Vec<String> = schema
+            .types
+            .iter()
+            .filter(|t| t.is_namespace() && t.method(f).is_some())
+            .map(|t| format!("{}::{f}", t.path))
+            .collect();
+        if found.len() == 1 {
+            found
+        } else {
+            Vec::new()
+        }
+    };
     match spec.split_once("::") {
-        None => vec![root(spec)],
+        None => std::iter::once(root(spec)).chain(anywhere(spec)).collect(),
         Some((_, rest)) if rest.contains("::") => vec![rest.to_string()],
         Some((_, rest)) => vec![root(rest)],
     }
@@ -67,6 +81,18 @@ pub fn resolve_method<'s>(schema: &'s ApiSchema, spec: &str) -> Result<MethodRef
         }
     }
     if found.is_empty() && !spec.contains("::") {
+        let modules: Vec<String> = schema
+            .types
+            .iter()
+            .filter(|t| t.is_namespace() && t.method(spec).is_some())
+            .map(|t| format!("{}::{spec}", t.path))
+            .collect();
+        if modules.len() > 1 {
+            bail!(
+                "function `{spec}` is ambiguous: {} (name its module)",
+                modules.join(", ")
+            );
+        }
         bail!("method spec `{spec}` must look like `Type::method` (e.g. Vec::dedup); see `perfsyn list`");
     }
     if let Some(newest) = new_member_of_one_group(&found) {
@@ -214,5 +240,42 @@ mod tests {
         schema.types = vec![ty("a::Messages", None), ty("b::Messages", None)];
         let err = resolve_method(&schema, "Messages::log").unwrap_err();
         assert!(err.to_string().contains("ambiguous"), "{err}");
+    }
+
+    /// A free function resolves as users write it: bare (the root's, else the only one of
+    /// that name in any module), by module, or after the crate's name.
+    #[test]
+    fn free_functions_resolve_bare_by_module_and_after_the_crate_name() {
+        let ns = |path: &str, method: &str| {
+            let mut t = one_method_type(path, path, None, method, Mode::Ref);
+            t.rust = "()".into();
+            t
+        };
+        let schema = ApiSchema {
+            types: vec![
+                ns("crate", "count"),
+                ns("util", "levenshtein"),
+                ns("a", "twice"),
+                ns("b", "twice"),
+            ],
+        };
+        let found = |spec: &str| {
+            resolve_method(&schema, spec)
+                .map(|m| m.display())
+                .map_err(|e| e.to_string())
+        };
+        for (spec, want) in [
+            ("count", "crate::count"),
+            ("crate::count", "crate::count"),
+            ("mycrate::count", "crate::count"),
+            ("levenshtein", "util::levenshtein"),
+            ("util::levenshtein", "util::levenshtein"),
+            ("mycrate::util::levenshtein", "util::levenshtein"),
+            ("a::twice", "a::twice"),
+        ] {
+            assert_eq!(found(spec), Ok(want.to_string()), "{spec}");
+        }
+        let err = found("twice").unwrap_err();
+        assert!(err.contains("ambiguous: a::twice, b::twice"), "{err}");
     }
 }

@@ -501,7 +501,9 @@ pub fn compare(old: &CrateFns, new: &CrateFns) -> Vec<ChangedMethod> {
         .collect();
     let mut out = Vec::new();
     for (key, info) in &new.fns {
-        if !info.public || !key.contains("::") {
+        // Public methods (`Type::m`) and public free functions (`f`: `init` registers them on
+        // a namespace, and `explore --method f` finds them).
+        if !info.public {
             continue;
         }
         // Breadth-first over call paths: each reachable function, frequent when any path to it
@@ -1065,6 +1067,17 @@ mod tests {
             pub fn bump(&mut self, x: u64) -> u64 { self.helper(x) }
         }
     "#;
+
+    /// A public free function is checked too (`init` registers it, `explore --method f`
+    /// finds it); a private one only through its public callers.
+    #[test]
+    fn a_changed_public_free_function_is_touched() {
+        let old = "pub fn count(v: &[u64]) -> usize { v.len() }\nfn inner(x: u64) -> u64 { x }\n";
+        let new = "pub fn count(v: &[u64]) -> usize { v.iter().filter(|x| v.contains(x)).count() }\nfn inner(x: u64) -> u64 { x + 1 }\n";
+        let ranked = compare(&fns(old), &fns(new));
+        let names: Vec<&str> = ranked.iter().map(|m| m.method.as_str()).collect();
+        assert_eq!(names, ["count"], "{ranked:?}");
+    }
 
     #[test]
     fn an_unchanged_crate_touches_nothing() {
