@@ -138,7 +138,12 @@ impl Drop for Spent<'_> {
 /// Refuses a method the pair cannot compare, with one line: missing at REV, missing now, or
 /// with a different signature.
 pub fn check_comparable(open: &OpenBaseline, method: &str) -> Result<()> {
-    let (ty, name) = method
+    // A free function is ranked by its bare name (`unique`); its registered spelling is
+    // `crate::unique` (see `spec::resolve_method`).
+    let spelled = crate::spec::resolve_method(open.pair.schema(), method)
+        .map(|m| m.display())
+        .unwrap_or_else(|_| method.to_string());
+    let (ty, name) = spelled
         .rsplit_once("::")
         .with_context(|| format!("`{method}` is not a method spec; write it as Type::method"))?;
     let find = |schema: &perfsyn_profiler_ipc::ApiSchema| {
