@@ -112,11 +112,24 @@ pub fn registrations(lib: &str, m: &Model) -> String {
         s.push_str(STRING_REGISTRATION);
     }
     for e in &m.vecs {
+        // A vector of the crate's own type imports it, so printed programs name it.
+        let own = m
+            .types
+            .iter()
+            .find(|t| t.free.is_none() && t.name.as_deref().unwrap_or(&t.rust) == e);
+        let import = own
+            .and_then(|t| t.import.as_ref())
+            .map(|i| format!(", {i:?}"))
+            .unwrap_or_default();
+        let mode = if own.is_some() || e == "Key" || e == "String" {
+            "val"
+        } else {
+            "copy"
+        };
         let _ = write!(
             s,
-            "    /// Vectors the crate's methods take (`Vec<{e}>` or `&[{e}]`).\n    pub fn {}() -> Vec<{e}> {{\n        path: \"Vec\", imports: [\"perfsyn_profiler_ipc::probe::Key\"], version: None,\n        size: [|v| v.len() as u64],\n        ctors {{ new() => Vec::new(); }}\n        methods {{ push(mut self, value: {} {e}); }}\n        fields {{}}\n    }}\n\n",
+            "    /// Vectors the crate's methods take (`Vec<{e}>` or `&[{e}]`).\n    pub fn {}() -> Vec<{e}> {{\n        path: \"Vec\", imports: [\"perfsyn_profiler_ipc::probe::Key\"{import}], version: None,\n        size: [|v| v.len() as u64],\n        ctors {{ new() => Vec::new(); }}\n        methods {{ push(mut self, value: {mode} {e}); }}\n        fields {{}}\n    }}\n\n",
             vec_fn(e),
-            if e == "Key" || e == "String" { "val" } else { "copy" }
         );
     }
     for t in &m.types {
@@ -244,35 +257,59 @@ fn args(f: &Func) -> (String, String) {
 }
 
 fn args_of(params: &[Param]) -> (String, String) {
-    let rust = params
-        .iter()
-        .map(|p| match (&p.expr, &p.cast) {
-            (Some((e, _)), _) => e.clone(),
-            (None, Some(c)) => format!("{}{}{c}", p.name, cast_space(c)),
-            (None, None) => p.name.clone(),
-        })
-        .collect::<Vec<_>>()
-        .join(", ");
-    let tmpl = params
-        .iter()
-        .map(|p| {
-            if let Some((_, t)) = &p.expr {
-                return t.clone();
-            }
-            let v = match p.mode {
-                "ref" | "slice" => format!("&{{{}}}", p.name),
-                "str" => format!("&{{{}}}", p.name),
-                "mut" => format!("&mut {{{}}}", p.name),
-                _ => format!("{{{}}}", p.name),
-            };
-            match &p.cast {
-                Some(c) => format!("{v}{}{c}", cast_space(c)),
-                None => v,
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(", ");
+    let (rust, tmpl): (Vec<String>, Vec<String>) = params.iter().map(arg_of).unzip();
+    (rust.join(", "), tmpl.join(", "))
+}
+
+/// One argument in Rust (`x as f64`) and in a print template (`{x} as f64`).
+fn arg_of(p: &Param) -> (String, String) {
+    let rust = match (&p.expr, &p.cast) {
+        (Some((e, _)), _) => e.clone(),
+        (None, Some(c)) => format!("{}{}{c}", p.name, cast_space(c)),
+        (None, None) => p.name.clone(),
+    };
+    if let Some((_, t)) = &p.expr {
+        return (rust, t.clone());
+    }
+    let v = match p.mode {
+        "ref" | "slice" => format!("&{{{}}}", p.name),
+        "str" => format!("&{{{}}}", p.name),
+        "mut" => format!("&mut {{{}}}", p.name),
+        _ => format!("{{{}}}", p.name),
+    };
+    let tmpl = match &p.cast {
+        Some(c) => format!("{v}{}{c}", cast_space(c)),
+        None => v,
+    };
     (rust, tmpl)
+}
+
+/// A struct literal constructor (`Edge { from: {from}, to: {to} }`, or `Meters({f0})` for a
+/// tuple struct), in the wrapper and as printed; `path` is the type as an expression path
+/// (`Pair::<Key>`).
+fn literal_line(c: &Func, path: &str) -> String {
+    let tuple = c.name == super::model::TUPLE_LITERAL;
+    let (rust, tmpl): (Vec<String>, Vec<String>) = c.params.iter().map(arg_of).unzip();
+    let build = |vals: &[String]| {
+        if tuple {
+            format!("{path}({})", vals.join(", "))
+        } else {
+            let fields: Vec<String> = c
+                .params
+                .iter()
+                .zip(vals)
+                .map(|(p, v)| format!("{}: {v}", p.name))
+                .collect();
+            format!("{path} {{ {} }}", fields.join(", "))
+        }
+    };
+    format!(
+        "{}({}) as {:?} => {};",
+        c.name,
+        params(c),
+        build(&tmpl),
+        build(&rust)
+    )
 }
 
 /// The space before a cast (`x as u16`), none before a method call (`x.into()`).
@@ -301,6 +338,9 @@ fn ctor_line(t: &TypeReg, c: &Func) -> String {
         Some(i) => format!("{}::{}", &t.rust[..i], &t.rust[i..]),
         None => t.rust.clone(),
     };
+    if c.suffix.as_deref() == Some(super::model::STRUCT_LITERAL) {
+        return literal_line(c, &path);
+    }
     if c.suffix.as_deref() == Some(super::model::UNIT_VARIANT) {
         let printed = format!("{path}::{}", c.name);
         return format!("{}() as {printed:?} => <{}>::{};", c.name, t.rust, c.name);

@@ -504,6 +504,39 @@ mod tests {
         );
     }
 
+    /// A struct whose fields are all public and that has no constructor is built by a struct
+    /// literal (a tuple struct's too); one with a private field or `#[non_exhaustive]` is
+    /// not. A slice of such a type is a vector the harness registers, importing the type.
+    #[test]
+    fn plain_data_structs_are_built_by_literals_and_fill_vectors() {
+        let lib = r#"
+            #[derive(Clone, Copy)]
+            pub struct Edge { pub from: usize, pub to: usize }
+            pub struct Meters(pub u64);
+            pub struct Pair<T> { pub a: T, pub b: T }
+            pub struct Sealed { pub a: u64, b: u64 }
+            #[non_exhaustive]
+            pub struct Open { pub a: u64 }
+            pub fn total(edges: &[Edge]) -> usize { edges.len() }
+            pub fn len(m: &Meters, p: &Pair<u64>, s: &Sealed, o: &Open) -> u64 { 0 }
+        "#;
+        let (m, text) = generate(&[("lib.rs", lib)], &[]);
+        assert!(
+            text.contains(r#"literal(from: copy usize, to: copy usize) as "Edge { from: {from}, to: {to} }" => Edge { from: from, to: to };"#)
+                && text.contains(r#"tuple_literal(f0: copy u64) as "Meters({f0})" => Meters(f0);"#)
+                && text.contains(r#"literal(a: val Key, b: val Key) as "Pair::<Key> { a: {a}, b: {b} }""#)
+                && text.contains(r#"imports: ["perfsyn_profiler_ipc::probe::Key", "demo::Edge"]"#)
+                && text.contains("methods { push(mut self, value: val Edge); }")
+                && text.contains(r#"total(ref self, edges: slice Edge) -> usize"#),
+            "{text}"
+        );
+        let registered: Vec<&str> = m.types.iter().map(|t| t.path.as_str()).collect();
+        assert!(
+            !registered.contains(&"Sealed") && !registered.contains(&"Open"),
+            "{text}"
+        );
+    }
+
     /// `&mut [T]` (an in-place sort) is a vector by `&mut`; a function taking a string gets
     /// `String` registered, so that a program grows the string (its length the input size).
     #[test]

@@ -135,6 +135,13 @@ pub struct Func {
 /// without a call (see `gen::ctor_line`).
 pub const UNIT_VARIANT: &str = "<unit variant>";
 
+/// The `suffix` of a constructor that is a struct literal of a type whose fields are all
+/// public (`Edge { from, to, weight }`; see `gen::ctor_line`).
+pub const STRUCT_LITERAL: &str = "<struct literal>";
+/// The name of a tuple struct's literal constructor (`Meters({f0})`); a struct with named
+/// fields has `literal`.
+pub const TUPLE_LITERAL: &str = "tuple_literal";
+
 /// A type to register.
 #[derive(Clone, Debug)]
 pub struct TypeReg {
@@ -561,6 +568,32 @@ fn build_with(
                         reg.methods.push(func);
                     }
                     Err(reason) => reg.skipped.push((spec, reason)),
+                }
+            }
+        }
+        // Plain data without a constructor (`pub struct Edge { pub from: usize, .. }`): a
+        // struct literal of its public fields, when the model can supply every one.
+        if reg.ctors.is_empty() {
+            if let Some(fields) = &t.literal_fields {
+                let params: Result<Vec<Param>, String> = fields
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (name, ty))| {
+                        let name = name.clone().unwrap_or_else(|| format!("f{i}"));
+                        cx.param(&name, ty, &mut model.vecs)
+                    })
+                    .collect();
+                let tuple = fields.iter().all(|(name, _)| name.is_none());
+                if let Ok(params) = params {
+                    reg.ctors.push(Func {
+                        name: if tuple { TUPLE_LITERAL } else { "literal" }.into(),
+                        receiver: None,
+                        params,
+                        ret: None,
+                        expected: None,
+                        suffix: Some(STRUCT_LITERAL.into()),
+                        chain: None,
+                    });
                 }
             }
         }
@@ -1597,8 +1630,16 @@ impl Ctx<'_> {
             {
                 Ok(e)
             }
+            // A registered type of the crate named by one identifier (`&[Edge]`): the
+            // vector's registration is named after it (`vec_edge`).
+            (e, None)
+                if self.regs.values().any(|(n, _)| *n == e)
+                    && e.chars().all(|c| c.is_alphanumeric() || c == '_') =>
+            {
+                Ok(e)
+            }
             _ => Err(format!(
-                "elements of type `{}` (vectors and slices hold probe keys or primitives)",
+                "elements of type `{}` (vectors and slices hold probe keys, primitives or the crate's own types)",
                 t.to_token_stream().to_string().replace(' ', "")
             )),
         }

@@ -45,6 +45,10 @@ pub struct FoundType {
     /// Paths (from the crate root) of the crate's public traits whose methods `impls` holds
     /// (see [`trait_methods`]): the harness imports them to call those methods.
     pub traits: Vec<Vec<String>>,
+    /// For a struct whose fields are all public (and not `#[non_exhaustive]`): its fields,
+    /// named (`Some`) or positional, with their types. A struct literal builds it, so a
+    /// plain data type without `new` (`Edge { from, to, weight }`) is still constructible.
+    pub literal_fields: Option<Vec<(Option<String>, syn::Type)>>,
 }
 
 /// Every public type found, in source order.
@@ -561,6 +565,7 @@ fn items(
             Item::Struct(s) if is_pub(&s.vis) => {
                 let mut t = found(&s.ident, module, reachable, &s.generics, &s.attrs);
                 active_generics(&mut t.generics, f.features);
+                t.literal_fields = literal_fields(s);
                 f.types.push(t)
             }
             Item::Enum(e) if is_pub(&e.vis) => {
@@ -747,7 +752,24 @@ fn found(
         unit_variants: Vec::new(),
         deref_target: None,
         traits: Vec::new(),
+        literal_fields: None,
     }
+}
+
+/// The fields of a struct a struct literal outside its crate can build (see
+/// [`FoundType::literal_fields`]): every field public, the struct not `#[non_exhaustive]`,
+/// and at least one field (a unit struct is a value, not a constructor call).
+fn literal_fields(s: &syn::ItemStruct) -> Option<Vec<(Option<String>, syn::Type)>> {
+    let non_exhaustive = s.attrs.iter().any(|a| a.path().is_ident("non_exhaustive"));
+    if non_exhaustive || s.fields.is_empty() || !s.fields.iter().all(|f| is_pub(&f.vis)) {
+        return None;
+    }
+    Some(
+        s.fields
+            .iter()
+            .map(|f| (f.ident.as_ref().map(|i| i.to_string()), f.ty.clone()))
+            .collect(),
+    )
 }
 
 /// Whether an impl's generics bound none of its parameters (`impl<T> Copy for Index<T> {}`
