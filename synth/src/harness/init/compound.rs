@@ -166,6 +166,56 @@ pub(super) fn array(
     })
 }
 
+/// A tuple argument `(A, B, ..)` (`push_pair((u64, u64))`, `dist(a: (f64, f64), ..)`): one
+/// program value per element, `name`, `name_1`, ..., passed as `(name, name_1)`.
+pub(super) fn tuple(
+    cx: &Ctx<'_>,
+    name: &str,
+    t: &syn::TypeTuple,
+    vecs: &mut BTreeSet<String>,
+) -> Result<Param, String> {
+    if t.elems.is_empty() {
+        return Err("a unit `()` argument".into());
+    }
+    let names: Vec<String> = (0..t.elems.len())
+        .map(|i| {
+            if i == 0 {
+                name.to_string()
+            } else {
+                format!("{name}_{i}")
+            }
+        })
+        .collect();
+    let elems: Vec<Param> = names
+        .iter()
+        .zip(&t.elems)
+        .map(|(n, ty)| cx.param(n, ty, vecs))
+        .collect::<Result<_, _>>()?;
+    if elems
+        .iter()
+        .any(|e| e.expr.is_some() || e.cast.is_some() || !e.more.is_empty() || e.mode == "mut")
+    {
+        return Err("a tuple of closures, casts, ranges or `&mut` references".into());
+    }
+    let comma = if names.len() == 1 { "," } else { "" };
+    let rust = format!("({}{comma})", names.join(", "));
+    let shown = elems
+        .iter()
+        .map(|e| match e.mode {
+            "ref" | "slice" | "str" => format!("&{{{}}}", e.name),
+            _ => format!("{{{}}}", e.name),
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut elems = elems.into_iter();
+    let first = elems.next().ok_or("an empty tuple")?;
+    Ok(Param {
+        expr: Some((rust, format!("({shown}{comma})"))),
+        more: elems.collect(),
+        ..first
+    })
+}
+
 /// A `NonZeroUsize`/`NonZero<u32>`/... argument (by value): `MIN.saturating_add(name)`,
 /// built from a program value of the same integer type; `None` for any other type.
 pub fn non_zero(name: &str, t: &syn::Type) -> Option<Param> {

@@ -537,6 +537,22 @@ mod tests {
         );
     }
 
+    /// A tuple parameter is one program value per element, passed as a tuple; a tuple
+    /// holding a `&mut` is skipped.
+    #[test]
+    fn tuple_parameters_take_one_value_per_element() {
+        let lib = r#"
+            pub fn dist(a: (u64, u64), label: (&str,)) -> u64 { a.0 }
+            pub fn bad(a: (&mut Vec<u64>, u64)) {}
+        "#;
+        let (_, text) = generate(&[("lib.rs", lib)], &[]);
+        assert!(
+            text.contains(r#"dist(ref self, a: copy u64, a_1: copy u64, label: str String) -> u64 as "demo::dist(({a}, {a_1}), (&{label},))" => |_namespace| demo::dist((a, a_1), (label,));"#)
+                && text.contains("// skipped: crate::bad: parameter `a`: a tuple of closures, casts, ranges or `&mut` references"),
+            "{text}"
+        );
+    }
+
     /// `&mut [T]` (an in-place sort) is a vector by `&mut`; a function taking a string gets
     /// `String` registered, so that a program grows the string (its length the input size).
     #[test]

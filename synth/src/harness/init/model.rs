@@ -1469,6 +1469,9 @@ impl Ctx<'_> {
         if let Type::Array(a) = t {
             return array(self, name, a, vecs);
         }
+        if let Type::Tuple(tt) = t {
+            return super::compound::tuple(self, name, tt, vecs);
+        }
         if let Some(p) = super::compound::non_zero(name, t) {
             return Ok(p);
         }
