@@ -126,9 +126,28 @@ pub fn registrations(lib: &str, m: &Model) -> String {
         } else {
             "copy"
         };
+        // A tuple element is pushed from one value per element.
+        let push = match super::model::tuple_elements(e) {
+            Some(es) => {
+                let names: Vec<String> = (0..es.len()).map(|i| format!("value_{i}")).collect();
+                let params: Vec<String> = names
+                    .iter()
+                    .zip(&es)
+                    .map(|(n, t)| format!("{n}: copy {t}"))
+                    .collect();
+                let shown: Vec<String> = names.iter().map(|n| format!("{{{n}}}")).collect();
+                format!(
+                    "push(mut self, {}) as \"{{self}}.push(({}))\" => |v| v.push(({}));",
+                    params.join(", "),
+                    shown.join(", "),
+                    names.join(", ")
+                )
+            }
+            None => format!("push(mut self, value: {mode} {e});"),
+        };
         let _ = write!(
             s,
-            "    /// Vectors the crate's methods take (`Vec<{e}>` or `&[{e}]`).\n    pub fn {}() -> Vec<{e}> {{\n        path: \"Vec\", imports: [\"perfsyn_profiler_ipc::probe::Key\"{import}], version: None,\n        size: [|v| v.len() as u64],\n        ctors {{ new() => Vec::new(); }}\n        methods {{ push(mut self, value: {mode} {e}); }}\n        fields {{}}\n    }}\n\n",
+            "    /// Vectors the crate's methods take (`Vec<{e}>` or `&[{e}]`).\n    pub fn {}() -> Vec<{e}> {{\n        path: \"Vec\", imports: [\"perfsyn_profiler_ipc::probe::Key\"{import}], version: None,\n        size: [|v| v.len() as u64],\n        ctors {{ new() => Vec::new(); }}\n        methods {{ {push} }}\n        fields {{}}\n    }}\n\n",
             vec_fn(e),
         );
     }
@@ -168,8 +187,14 @@ fn takes_strings(m: &Model) -> bool {
             .any(|p| p.dsl && p.ty == "String")
 }
 
+/// The registration function of `Vec<elem>` (`vec_u64`, `vec_usize_usize` for a tuple).
 fn vec_fn(elem: &str) -> String {
-    format!("vec_{}", elem.to_lowercase())
+    let name: String = elem
+        .to_lowercase()
+        .chars()
+        .map(|c| if c.is_alphanumeric() { c } else { '_' })
+        .collect();
+    format!("vec_{}", name.trim_matches('_'))
 }
 
 fn registration(s: &mut String, t: &TypeReg) {

@@ -551,6 +551,20 @@ mod tests {
                 && text.contains("// skipped: crate::bad: parameter `a`: a tuple of closures, casts, ranges or `&mut` references"),
             "{text}"
         );
+        // A slice of tuples of primitives (an edge list) is a vector pushed one tuple at a time.
+        let (_, text) = generate(
+            &[(
+                "lib.rs",
+                "pub fn max_degree(edges: &[(usize, usize)]) -> usize { 0 }",
+            )],
+            &[],
+        );
+        assert!(
+            text.contains("pub fn vec_usize_usize() -> Vec<(usize,usize)>")
+                && text.contains(r#"push(mut self, value_0: copy usize, value_1: copy usize) as "{self}.push(({value_0}, {value_1}))" => |v| v.push((value_0, value_1));"#)
+                && text.contains("max_degree(ref self, edges: slice (usize,usize)) -> usize"),
+            "{text}"
+        );
     }
 
     /// `&mut [T]` (an in-place sort) is a vector by `&mut`; a function taking a string gets

@@ -1623,7 +1623,21 @@ impl Ctx<'_> {
     /// An element type of `Vec<T>`/`&[T]`: the probe key or a model primitive.
     fn element(&self, t: &Type) -> Result<String, String> {
         let mut none = BTreeSet::new();
-        match self.value(t, &mut none)? {
+        let value = match t {
+            Type::Tuple(tt) => {
+                let elems = tt
+                    .elems
+                    .iter()
+                    .map(|e| match self.value(e, &mut none)? {
+                        (x, None) => Ok(x),
+                        _ => Err(format!("a tuple element of type `{}`", readable(e))),
+                    })
+                    .collect::<Result<Vec<String>, String>>()?;
+                (format!("({})", elems.join(",")), None)
+            }
+            _ => self.value(t, &mut none)?,
+        };
+        match value {
             (e, None)
                 if e == "Key"
                     || MODEL_INTS.contains(&e.as_str())
@@ -1633,6 +1647,9 @@ impl Ctx<'_> {
             {
                 Ok(e)
             }
+            // A tuple of integers, bools or chars (`&[(usize, usize)]`, a list of edges): the
+            // vector's `push` takes one value per element.
+            (e, None) if tuple_of_primitives(&e) => Ok(e),
             // A registered type of the crate named by one identifier (`&[Edge]`): the
             // vector's registration is named after it (`vec_edge`).
             (e, None)
@@ -1647,6 +1664,22 @@ impl Ctx<'_> {
             )),
         }
     }
+}
+
+/// The elements of a tuple type written without spaces (`(usize,u64)`), if it is one.
+pub(super) fn tuple_elements(t: &str) -> Option<Vec<&str>> {
+    let inner = t.strip_prefix('(')?.strip_suffix(')')?;
+    Some(inner.split(',').filter(|e| !e.is_empty()).collect())
+}
+
+/// Whether `t` is a tuple of two or more integers, bools or chars (see [`tuple_elements`]).
+fn tuple_of_primitives(t: &str) -> bool {
+    tuple_elements(t).is_some_and(|es| {
+        es.len() >= 2
+            && es
+                .iter()
+                .all(|e| MODEL_INTS.contains(e) || *e == "bool" || *e == "char")
+    })
 }
 
 /// A function's generic parameters, instantiated.
