@@ -455,9 +455,13 @@ impl Plan {
             ),
             None => String::new(),
         };
+        let on = if m.is_namespace() {
+            String::new()
+        } else {
+            format!(" on `{}`", m.alias)
+        };
         let mut s = format!(
-            "/// The synthesized program on `{}`, measuring the calls of `{}`.{scale_doc}\nfn run_{}({param}) -> Meter {{\n",
-            m.alias,
+            "/// The synthesized program{on}, measuring the calls of `{}`.{scale_doc}\nfn run_{}({param}) -> Meter {{\n",
             self.method,
             m.alias.to_lowercase()
         );
@@ -778,7 +782,13 @@ fn header(
                 "It measures what perfsyn saw grow with this finding when it exported it (see the test);"
                     .into(),
             );
-            h.push("to check a fix, point the `Subject` alias at the fixed type.".into());
+            let free = matches!(&plan.kind, Kind::Asymptotic { ty, .. } if ty.is_namespace());
+            h.push(if free {
+                // A free function is called by path: no alias to point elsewhere.
+                "to check a fix, run it again once the function is fixed.".into()
+            } else {
+                "to check a fix, point the `Subject` alias at the fixed type.".into()
+            });
         }
         Format::Bench => {
             h.push("Run: put this file in `benches/` of a crate with `perfsyn-profiler-ipc` and the types' crates as dev-dependencies and".into());
