@@ -128,26 +128,46 @@ pub(super) fn array(
             "an array of length `{len}` (only const-generic lengths are instantiated, with {ARRAY_LEN})"
         ));
     }
-    let names: Vec<String> = (0..ARRAY_LEN)
-        .map(|i| {
-            if i == 0 {
-                name.to_string()
-            } else {
-                format!("{name}_{i}")
-            }
-        })
-        .collect();
-    let elems: Vec<Param> = names
-        .iter()
-        .map(|n| cx.param(n, &a.elem, vecs))
-        .collect::<Result<_, _>>()?;
+    let elems = element_params(cx, name, &[&*a.elem; ARRAY_LEN], vecs)?;
     if elems
         .iter()
         .any(|e| e.expr.is_some() || e.cast.is_some() || !e.more.is_empty())
     {
         return Err("an array of closures, casts or ranges".into());
     }
-    let rust = format!("[{}]", names.join(", "));
+    joined(elems, "[", "]")
+}
+
+/// One parameter per element of a compound argument (an array, a tuple) of `types`, named
+/// `name`, `name_1`, ...
+fn element_params(
+    cx: &Ctx<'_>,
+    name: &str,
+    types: &[&syn::Type],
+    vecs: &mut BTreeSet<String>,
+) -> Result<Vec<Param>, String> {
+    types
+        .iter()
+        .enumerate()
+        .map(|(i, ty)| {
+            let n = if i == 0 {
+                name.to_string()
+            } else {
+                format!("{name}_{i}")
+            };
+            cx.param(&n, ty, vecs)
+        })
+        .collect()
+}
+
+/// The argument built from `elems` as `open` a, a_1, ... `close`, in Rust and as printed: the
+/// first element's parameter, the others its `more`.
+fn joined(elems: Vec<Param>, open: &str, close: &str) -> Result<Param, String> {
+    let rust = elems
+        .iter()
+        .map(|e| e.name.clone())
+        .collect::<Vec<_>>()
+        .join(", ");
     let shown = elems
         .iter()
         .map(|e| match e.mode {
@@ -158,9 +178,12 @@ pub(super) fn array(
         .collect::<Vec<_>>()
         .join(", ");
     let mut elems = elems.into_iter();
-    let first = elems.next().ok_or("an empty array")?;
+    let first = elems.next().ok_or("no elements")?;
     Ok(Param {
-        expr: Some((rust, format!("[{shown}]"))),
+        expr: Some((
+            format!("{open}{rust}{close}"),
+            format!("{open}{shown}{close}"),
+        )),
         more: elems.collect(),
         ..first
     })
@@ -177,43 +200,17 @@ pub(super) fn tuple(
     if t.elems.is_empty() {
         return Err("a unit `()` argument".into());
     }
-    let names: Vec<String> = (0..t.elems.len())
-        .map(|i| {
-            if i == 0 {
-                name.to_string()
-            } else {
-                format!("{name}_{i}")
-            }
-        })
-        .collect();
-    let elems: Vec<Param> = names
-        .iter()
-        .zip(&t.elems)
-        .map(|(n, ty)| cx.param(n, ty, vecs))
-        .collect::<Result<_, _>>()?;
+    let types: Vec<&syn::Type> = t.elems.iter().collect();
+    let elems = element_params(cx, name, &types, vecs)?;
     if elems
         .iter()
         .any(|e| e.expr.is_some() || e.cast.is_some() || !e.more.is_empty() || e.mode == "mut")
     {
         return Err("a tuple of closures, casts, ranges or `&mut` references".into());
     }
-    let comma = if names.len() == 1 { "," } else { "" };
-    let rust = format!("({}{comma})", names.join(", "));
-    let shown = elems
-        .iter()
-        .map(|e| match e.mode {
-            "ref" | "slice" | "str" => format!("&{{{}}}", e.name),
-            _ => format!("{{{}}}", e.name),
-        })
-        .collect::<Vec<_>>()
-        .join(", ");
-    let mut elems = elems.into_iter();
-    let first = elems.next().ok_or("an empty tuple")?;
-    Ok(Param {
-        expr: Some((rust, format!("({shown}{comma})"))),
-        more: elems.collect(),
-        ..first
-    })
+    // A one-element tuple is written `(a,)`.
+    let close = if elems.len() == 1 { ",)" } else { ")" };
+    joined(elems, "(", close)
 }
 
 /// A `NonZeroUsize`/`NonZero<u32>`/... argument (by value): `MIN.saturating_add(name)`,
