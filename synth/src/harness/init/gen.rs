@@ -257,11 +257,7 @@ fn registration(s: &mut String, t: &TypeReg) {
                 f.name
             );
         }
-        let line = match &t.free {
-            Some(module) => free_line(module, f),
-            None => method_line(f),
-        };
-        let _ = writeln!(s, "            {line}");
+        let _ = writeln!(s, "            {}", method_line(f, t.free.as_deref()));
     }
     s.push_str("        }\n        fields {}\n    }\n\n");
 }
@@ -386,29 +382,9 @@ fn ctor_line(t: &TypeReg, c: &Func) -> String {
     )
 }
 
-/// The registration of free function `f` of `module` on its namespace: a call by path, in
-/// the wrapper and as printed (the namespace itself is never printed).
-fn free_line(module: &str, f: &Func) -> String {
-    let ps = params(f);
-    let sep = if ps.is_empty() { "" } else { ", " };
-    let ret = f
-        .ret
-        .as_ref()
-        .map(|r| format!(" -> {r}"))
-        .unwrap_or_default();
-    let cx = f
-        .expected
-        .as_ref()
-        .map(|c| format!(" [{c:?}]"))
-        .unwrap_or_default();
-    let suffix = f.suffix.as_deref().unwrap_or("");
-    let (rust, tmpl) = args(f);
-    let name = &f.name;
-    let printed = format!("{module}::{name}({tmpl}){suffix}");
-    format!("{name}(ref self{sep}{ps}){ret}{cx} as {printed:?} => |_namespace| {module}::{name}({rust}){suffix};")
-}
-
-fn method_line(f: &Func) -> String {
+/// The registration of method `f`; of a free function of `module` (on its namespace) when
+/// given: a call by path, in the wrapper and as printed (the namespace is never printed).
+fn method_line(f: &Func, module: Option<&str>) -> String {
     let recv = f.receiver.unwrap_or("ref");
     let ps = params(f);
     let sep = if ps.is_empty() { "" } else { ", " };
@@ -423,7 +399,12 @@ fn method_line(f: &Func) -> String {
         .map(|c| format!(" [{c:?}]"))
         .unwrap_or_default();
     let suffix = f.suffix.as_deref().unwrap_or("");
-    let template = if let Some(c) = &f.chain {
+    let template = if let Some(module) = module {
+        let (rust, tmpl) = args(f);
+        let name = &f.name;
+        let printed = format!("{module}::{name}({tmpl}){suffix}");
+        format!(" as {printed:?} => |_namespace| {module}::{name}({rust}){suffix}")
+    } else if let Some(c) = &f.chain {
         let (r1, t1) = args_of(&f.params[..c.split]);
         let (r2, t2) = args_of(&f.params[c.split..]);
         let (first, second) = (&c.first, &c.second);
