@@ -131,6 +131,22 @@ pub struct Func {
     pub chain: Option<super::chain::Chain>,
 }
 
+impl Func {
+    /// A constructor named `name` taking `params`, with `suffix` (a marker such as
+    /// [`UNIT_VARIANT`], or code after the call).
+    pub fn ctor(name: &str, params: Vec<Param>, suffix: Option<&str>) -> Func {
+        Func {
+            name: name.into(),
+            receiver: None,
+            params,
+            ret: None,
+            expected: None,
+            suffix: suffix.map(Into::into),
+            chain: None,
+        }
+    }
+}
+
 /// The `suffix` of a constructor that is an enum's unit variant (`Mode::Fast`): written
 /// without a call (see `gen::ctor_line`).
 pub const UNIT_VARIANT: &str = "<unit variant>";
@@ -480,26 +496,11 @@ fn build_with(
             ));
         }
         if t.derives_default || (t.implements_default && default_elsewhere.is_none()) {
-            reg.ctors.push(Func {
-                name: "default".into(),
-                receiver: None,
-                params: Vec::new(),
-                ret: None,
-                expected: None,
-                suffix: None,
-                chain: None,
-            });
+            reg.ctors.push(Func::ctor("default", Vec::new(), None));
         }
         for v in &t.unit_variants {
-            reg.ctors.push(Func {
-                name: v.clone(),
-                receiver: None,
-                params: Vec::new(),
-                ret: None,
-                expected: None,
-                suffix: Some(UNIT_VARIANT.into()),
-                chain: None,
-            });
+            reg.ctors
+                .push(Func::ctor(v, Vec::new(), Some(UNIT_VARIANT)));
         }
         // The type it derefs to has its methods registered directly: chains through methods
         // returning it (circular-buffer's `as_mut_circular_buffer`, `leak`) would repeat
@@ -585,15 +586,9 @@ fn build_with(
                     .collect();
                 let tuple = fields.iter().all(|(name, _)| name.is_none());
                 if let Ok(params) = params {
-                    reg.ctors.push(Func {
-                        name: if tuple { TUPLE_LITERAL } else { "literal" }.into(),
-                        receiver: None,
-                        params,
-                        ret: None,
-                        expected: None,
-                        suffix: Some(STRUCT_LITERAL.into()),
-                        chain: None,
-                    });
+                    let name = if tuple { TUPLE_LITERAL } else { "literal" };
+                    reg.ctors
+                        .push(Func::ctor(name, params, Some(STRUCT_LITERAL)));
                 }
             }
         }
@@ -1094,15 +1089,11 @@ impl Ctx<'_> {
                         .trim()
                 ));
             };
-            return Ok(Func {
-                name: sig.ident.to_string(),
-                receiver: None,
+            return Ok(Func::ctor(
+                &sig.ident.to_string(),
                 params,
-                ret: None,
-                expected: None,
-                suffix,
-                chain: None,
-            });
+                suffix.as_deref(),
+            ));
         }
         let documented = documented_class(&super::scan::doc_text(attrs))
             .or_else(|| self.table.get(&sig.ident.to_string()).cloned());
