@@ -93,7 +93,9 @@ pub fn resolve_method<'s>(schema: &'s ApiSchema, spec: &str) -> Result<MethodRef
                 modules.join(", ")
             );
         }
-        bail!("method spec `{spec}` must look like `Type::method` (e.g. Vec::dedup); see `perfsyn list`");
+        if !schema.types.iter().any(|t| t.is_namespace()) {
+            bail!("method spec `{spec}` must look like `Type::method` (e.g. Vec::dedup); see `perfsyn list`");
+        }
     }
     if let Some(newest) = new_member_of_one_group(&found) {
         return Ok(newest);
@@ -277,5 +279,8 @@ mod tests {
         }
         let err = found("twice").unwrap_err();
         assert!(err.contains("ambiguous: a::twice, b::twice"), "{err}");
+        // A bare name that names nothing gets the closest matches, not a lesson in syntax.
+        let err = found("levenstein").unwrap_err();
+        assert!(err.contains("closest matches: util::levenshtein"), "{err}");
     }
 }
