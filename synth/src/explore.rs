@@ -171,6 +171,11 @@ pub struct ExploreReport {
     /// The wall-clock confirmation of the top programs.
     #[serde(default)]
     pub confirmation: Option<ConfirmReport>,
+    /// Asymptotic oracle: the cost showed a bottleneck, but the confirmation's clock did not
+    /// grow faster than the documented class, so the verdict is inconclusive (see
+    /// `oracle::clock`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub withdrawn_by_clock: bool,
     pub best: Option<BestProgram>,
     /// Top programs after the best (ranks 2..k).
     pub others: Vec<BestProgram>,
@@ -359,6 +364,7 @@ fn resolve<'s>(
         time_ratio: None,
         time_significant: None,
         confirmation: None,
+        withdrawn_by_clock: false,
         best: None,
         others: Vec::new(),
         points: Vec::new(),
@@ -739,9 +745,44 @@ fn confirm(
                 on_pair: false,
             }];
             attach(report, confirm::confirm(exec, &jobs, &cfg.confirm)?, &jobs);
+            withdraw_if_the_clock_disagrees(plan.expected, report);
         }
     }
     Ok(())
+}
+
+/// Withdraws an asymptotic bottleneck that the clock contradicts (see `oracle::clock`): the
+/// verdict becomes inconclusive, with the cost's class and the timed figures in its reason.
+fn withdraw_if_the_clock_disagrees(expected: Option<Class>, report: &mut ExploreReport) {
+    let (Verdict::Bottleneck, Some(expected)) = (report.verdict, expected) else {
+        return;
+    };
+    let Some(c) = report
+        .confirmation
+        .as_ref()
+        .and_then(|c| c.confirmed.first())
+    else {
+        return;
+    };
+    let size = |a: &confirm::Arm| {
+        if report.points_from == "sweep-heap-bytes" {
+            a.heap_bytes
+        } else {
+            a.input_size
+        }
+    };
+    let arms = crate::oracle::clock::TimedArms {
+        small: size(&c.b),
+        big: size(&c.a),
+        time_ratio: c.time_ratio,
+        cost_ratio: c.cost_ratio,
+        significant: c.significant,
+    };
+    if let Some(why) = crate::oracle::clock::contradicts(expected, &arms) {
+        report.verdict = Verdict::Inconclusive;
+        report.withdrawn_by_clock = true;
+        report.reason = format!("{}, {why}", report.reason);
+    }
 }
 
 /// The arms of an asymptotic confirmation: the largest and the smallest sweep programs
@@ -871,5 +912,55 @@ mod tests {
         };
         let (big, small) = confirm_arms(&mut ex, &sw).unwrap();
         assert_eq!((big.vars.len(), small.vars.len()), (10, 2));
+    }
+
+    /// A bottleneck report whose sweep confirmation timed `time_ratio` from size 99 to 9916
+    /// (heap bytes 8000 to 16000) for 212.5x the cost.
+    fn timed(time_ratio: f64, points_from: &str) -> ExploreReport {
+        let time = serde_json::json!({"mean_ns": 1.0, "ci95_low_ns": 1.0, "ci95_high_ns": 1.0,
+            "std_dev_ns": 0.0, "n": 30, "outliers": 0});
+        let arm = |label: &str, size: u64, heap: u64| {
+            serde_json::json!({"label": label, "type": "crate", "input_size": size,
+            "heap_bytes": heap, "edges": 1, "cost": 1, "time": time})
+        };
+        serde_json::from_value(serde_json::json!({
+            "method": "crate::find", "type": "crate", "oracle": "asymptotic",
+            "strategy": "astar", "seed": 1, "metric": "cost", "verdict": "bottleneck",
+            "reason": "cost grows as O(n^2), documented O(n)", "expected": "O(n)",
+            "empirical": "O(n^2)", "fit_error": null, "ratio": null,
+            "best": null, "others": [], "points": [], "points_from": points_from,
+            "stats": serde_json::to_value(crate::search::Stats::default()).unwrap(),
+            "tree": {"nodes": 1, "depth_histogram": [1], "learning_top": []},
+            "confirmation": {"reps": 30, "warmup": 5, "method": "", "unconfirmed": [],
+                "confirmed": [{"rank": 1, "kind": "sweep", "a": arm("largest", 9916, 16000),
+                    "b": arm("smallest", 99, 8000), "cost_ratio": 212.5,
+                    "time_ratio": time_ratio, "p_value": 0.0, "significant": true,
+                    "failed_runs": 0}]}
+        }))
+        .expect("a minimal report")
+    }
+
+    #[test]
+    fn a_bottleneck_the_clock_does_not_show_is_withdrawn() {
+        let mut r = timed(83.6, "sweep");
+        withdraw_if_the_clock_disagrees(Some(Class::Linear), &mut r);
+        assert_eq!(r.verdict, Verdict::Inconclusive);
+        assert!(r.withdrawn_by_clock);
+        assert!(
+            r.reason
+                .starts_with("cost grows as O(n^2), documented O(n), but wall-clock")
+                && r.reason.contains("83.6x"),
+            "{}",
+            r.reason
+        );
+        // Timed as O(n^2) would be: the claim stands.
+        let mut r = timed(8975.0, "sweep");
+        withdraw_if_the_clock_disagrees(Some(Class::Linear), &mut r);
+        assert_eq!(r.verdict, Verdict::Bottleneck);
+        assert!(!r.withdrawn_by_clock);
+        // Sized by heap bytes (2x), 3x the time is more than O(n) allows.
+        let mut r = timed(3.0, "sweep-heap-bytes");
+        withdraw_if_the_clock_disagrees(Some(Class::Linear), &mut r);
+        assert_eq!(r.verdict, Verdict::Bottleneck);
     }
 }

@@ -305,7 +305,7 @@ fn render_confirmation(r: &ExploreReport) -> String {
         s.push_str(&format!("  #{} not confirmed: {}\n", u.rank, u.reason));
     }
     let any_significant = c.confirmed.iter().any(|x| x.significant);
-    if any_significant && r.verdict != Verdict::Bottleneck {
+    if any_significant && r.verdict != Verdict::Bottleneck && !r.withdrawn_by_clock {
         s.push_str("  significant only says the time difference is measurable: the verdict rests on the deterministic cost, which does not show a bottleneck\n");
     }
     if r.time_significant == Some(false) {

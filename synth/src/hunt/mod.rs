@@ -303,6 +303,7 @@ fn error_report(m: &PlannedMethod, s: &HuntSettings, e: &anyhow::Error) -> Explo
         time_ratio: None,
         time_significant: None,
         confirmation: None,
+        withdrawn_by_clock: false,
         best: None,
         others: Vec::new(),
         points: Vec::new(),

@@ -5,6 +5,7 @@
 //! [`Obs`]ervations.
 
 pub mod asymptotic;
+pub mod clock;
 pub mod fit;
 pub mod model_select;
 pub mod relative;
