@@ -89,7 +89,10 @@ pub fn type_origin(t: &TypeSchema) -> Origin {
         .imports
         .iter()
         .find(|i| i.rsplit("::").next() == Some(base));
-    let Some(import) = import else {
+    // A type spelled by its full path (two types of one name, `partial::SortedVec` and
+    // `SortedVec`, are imported by neither): the crate its Rust path names.
+    let spelled = t.rust.split('<').next().filter(|r| r.contains("::"));
+    let Some(import) = import.map(String::as_str).or(spelled) else {
         return if PRELUDE.contains(&base) {
             Origin::Std
         } else {
@@ -282,6 +285,13 @@ mod tests {
         let user = ty("Ring", &["my_crate::ring::Ring"], &[]);
         assert_eq!(type_origin(&user), Origin::Crate("my_crate".into()));
         assert_eq!(type_origin(&ty("Mystery", &[], &[])), Origin::Unknown);
+        // Two types named alike are spelled by their paths and imported by neither.
+        let mut spelled = ty("partial::SortedVec<Key>", &["perfsyn_corpus::probe::Key"], &[]);
+        spelled.rust = "sorted_vec::partial::SortedVec<perfsyn_corpus::probe::Key>".into();
+        assert_eq!(type_origin(&spelled), Origin::Crate("sorted_vec".into()));
+        let mut vec = ty("Vec<Key>", &["perfsyn_corpus::probe::Key"], &[]);
+        vec.rust = "Vec<perfsyn_corpus::probe::Key>".into();
+        assert_eq!(type_origin(&vec), Origin::Std);
     }
 
     #[test]
