@@ -3,7 +3,8 @@
 //! `crate::count_pairs`, `mycrate::stats::mean`) and finds the planted O(n^2) behind a
 //! documented O(n), and the exported test calls the function by path, its result through
 //! `black_box` (else a small pure function is inlined and removed, and the test times
-//! nothing).
+//! nothing). A method of the crate's trait implemented for `str` is a function of the trait's
+//! namespace, called through `str` by path.
 
 use std::path::Path;
 
@@ -29,6 +30,17 @@ fn free_crate(dir: &Path) {
          pub mod stats {\n\
              /// The mean. O(n).\n\
              pub fn mean(v: &[u64]) -> u64 { v.iter().sum::<u64>() / (v.len() as u64).max(1) }\n\
+         }\n\
+         pub trait Shout {\n\
+             /// The text in capitals. Runs in O(n) time.\n\
+             fn shout(&self) -> String;\n\
+         }\n\
+         impl Shout for str {\n\
+             fn shout(&self) -> String {\n\
+                 let mut out = String::new();\n\
+                 for c in self.chars() { out = format!(\"{out}{}\", c.to_ascii_uppercase()); }\n\
+                 out\n\
+             }\n\
          }\n",
     )
     .unwrap();
@@ -43,6 +55,10 @@ fn free_functions_are_explored_by_path_and_exported_as_path_calls() {
     let out = text(&init);
     assert!(init.status.success(), "{out}");
     assert!(out.contains("2 of the methods are free functions"), "{out}");
+    assert!(
+        out.contains("1 of the methods are the crate's traits' methods on strings"),
+        "{out}"
+    );
 
     for spec in ["crate::takes_pointer", "free_fns::takes_pointer"] {
         let o = perfsyn_in(&krate, &["explore", "--method", spec]);
@@ -91,6 +107,32 @@ fn free_functions_are_explored_by_path_and_exported_as_path_calls() {
     assert!(!test.contains("Subject"), "no alias to name: {test}");
 
     // A module's function, named after the crate.
+    // The crate's trait on strings: a function of the trait's namespace, called through
+    // `str` by path.
+    let shout = perfsyn_in(
+        &krate,
+        &[
+            "explore",
+            "--method",
+            "Shout::shout",
+            "--max-programs",
+            "300",
+            "--seed",
+            "1",
+            "--confirm-top",
+            "0",
+        ],
+    );
+    let out = text(&shout);
+    assert!(
+        out.contains("Shout::shout: bottleneck (cost grows as O(n^2), documented O(n))"),
+        "{out}"
+    );
+    assert!(
+        out.contains("<str as free_fns::Shout>::shout(&text"),
+        "{out}"
+    );
+
     let mean = perfsyn_in(
         &krate,
         &[

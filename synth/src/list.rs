@@ -77,7 +77,15 @@ pub fn type_origin(t: &TypeSchema) -> Origin {
         let krate = t
             .methods
             .iter()
-            .filter_map(|m| m.template.as_deref()?.split("::").next())
+            .filter_map(|m| {
+                let t = m.template.as_deref()?;
+                // A trait's methods on strings: `<str as mycrate::Trait>::f({text})`.
+                let t = t
+                    .strip_prefix('<')
+                    .and_then(|r| r.split_once(" as "))
+                    .map_or(t, |(_, path)| path);
+                t.split("::").next()
+            })
             .next();
         return match krate {
             Some(k) if !k.is_empty() => Origin::Crate(k.to_string()),
@@ -286,7 +294,11 @@ mod tests {
         assert_eq!(type_origin(&user), Origin::Crate("my_crate".into()));
         assert_eq!(type_origin(&ty("Mystery", &[], &[])), Origin::Unknown);
         // Two types named alike are spelled by their paths and imported by neither.
-        let mut spelled = ty("partial::SortedVec<Key>", &["perfsyn_corpus::probe::Key"], &[]);
+        let mut spelled = ty(
+            "partial::SortedVec<Key>",
+            &["perfsyn_corpus::probe::Key"],
+            &[],
+        );
         spelled.rust = "sorted_vec::partial::SortedVec<perfsyn_corpus::probe::Key>".into();
         assert_eq!(type_origin(&spelled), Origin::Crate("sorted_vec".into()));
         let mut vec = ty("Vec<Key>", &["perfsyn_corpus::probe::Key"], &[]);

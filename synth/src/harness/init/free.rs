@@ -46,10 +46,16 @@ pub(super) fn namespaces(
         } else {
             module.join("::")
         };
-        let rust_module = std::iter::once(lib.to_string())
+        let mut rust_module = std::iter::once(lib.to_string())
             .chain(module.iter().cloned())
             .collect::<Vec<_>>()
             .join("::");
+        let mut doc = format!("The public free functions of `{rust_module}`");
+        if let Some(st) = fns.first().and_then(|f| f.string_self) {
+            // A trait's methods on strings, called through the implementing type.
+            doc = format!("The methods of `{rust_module}` on strings");
+            rust_module = format!("<{st} as {rust_module}>");
+        }
         let ncx = Ctx {
             ty_ident: NAMESPACE_RUST,
             self_name: &path,
@@ -67,7 +73,7 @@ pub(super) fn namespaces(
             traits: Vec::new(),
             name: Some(path.clone()),
             path: path.clone(),
-            doc: format!("The public free functions of `{rust_module}`"),
+            doc,
             size_method: None,
             ctors: vec![Func::ctor("new", Vec::new(), None)],
             methods: Vec::new(),

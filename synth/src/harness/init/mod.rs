@@ -22,6 +22,7 @@ pub mod scan;
 pub mod sentences;
 pub mod sequence;
 pub mod storage;
+pub mod strext;
 mod undo;
 #[cfg(test)]
 mod unseen2_tests;
@@ -79,6 +80,8 @@ pub struct InitSummary {
     pub rejected: usize,
     /// Public free functions registered (on namespaces, see [`free`]; counted in `methods`).
     pub free_fns: usize,
+    /// Of `free_fns`, the methods of the crate's traits on strings (see [`strext`]).
+    pub string_methods: usize,
 }
 
 /// Runs `perfsyn init`.
@@ -205,6 +208,17 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
             .types
             .iter()
             .filter(|t| t.free.is_some())
+            .flat_map(|t| {
+                t.methods
+                    .iter()
+                    .map(move |m| format!("{}::{}", t.path, m.name))
+            })
+            .filter(|spec| !rejected.contains(spec))
+            .count(),
+        string_methods: model
+            .types
+            .iter()
+            .filter(|t| t.free.as_deref().is_some_and(|f| f.starts_with('<')))
             .flat_map(|t| {
                 t.methods
                     .iter()
@@ -386,10 +400,16 @@ pub fn render(s: &InitSummary) -> String {
             s.rejected
         ));
     }
-    if s.free_fns > 0 {
+    let plain = s.free_fns - s.string_methods.min(s.free_fns);
+    if plain > 0 {
         out.push_str(&format!(
-            "{} of the methods are free functions, named by module: crate::f at the root, module::f elsewhere\n",
-            s.free_fns
+            "{plain} of the methods are free functions, named by module: crate::f at the root, module::f elsewhere\n",
+        ));
+    }
+    if s.string_methods > 0 {
+        out.push_str(&format!(
+            "{} of the methods are the crate's traits' methods on strings, named by trait: Trait::f\n",
+            s.string_methods
         ));
     }
     if s.skipped_items + s.skipped_types > 0 {

@@ -86,9 +86,31 @@ pub struct FreeFn {
     pub attrs: Vec<syn::Attribute>,
     /// Whether users can name it (while scanning: whether its defining module is public).
     reachable: bool,
+    /// For a method of the crate's trait implemented for strings (see
+    /// [`strext`](super::strext)): the type it is called through, `str` or `String`; its
+    /// `module` is then the trait's path.
+    pub string_self: Option<&'static str>,
 }
 
 impl FreeFn {
+    /// A method of the crate's trait at `trait_path` implemented for `self_ty` (`str` or
+    /// `String`), its receiver made the first parameter (see [`strext`](super::strext)).
+    pub fn string_method(
+        trait_path: Vec<String>,
+        sig: syn::Signature,
+        attrs: Vec<syn::Attribute>,
+        self_ty: &'static str,
+    ) -> FreeFn {
+        FreeFn {
+            module: trait_path,
+            name: sig.ident.to_string(),
+            sig,
+            attrs,
+            reachable: true,
+            string_self: Some(self_ty),
+        }
+    }
+
     /// Its path from the crate root (`util::levenshtein`).
     pub fn path(&self) -> String {
         self.module
@@ -194,13 +216,14 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         aliases.into_iter().unzip();
     resolve_reexports(&mut alias_types, &reexports);
     resolve_reexports(&mut types, &reexports);
-    let free_fns = public_fns(free_fns, &reexports);
+    let mut free_fns = public_fns(free_fns, &reexports);
     let (mut trait_types, trait_items): (Vec<FoundType>, Vec<syn::ItemTrait>) =
         traits.into_iter().unzip();
     resolve_reexports(&mut trait_types, &reexports);
     let mut iterators = HashSet::new();
     let mut derefs: Vec<(String, Vec<String>, syn::ItemImpl)> = Vec::new();
     let mut deref_muts: HashSet<(String, Vec<String>)> = HashSet::new();
+    let mut string_fns: Vec<FreeFn> = Vec::new();
     for (in_module, i) in impls {
         if let Some((tr, assoc, any_len)) = super::storage::from_impl(&i) {
             super::storage::record(&mut array_traits, tr, assoc, any_len);
@@ -219,6 +242,25 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
             .map(|s| s.ident.to_string());
         if tr.as_deref() == Some("Iterator") {
             iterators.insert(name.clone());
+        }
+        if let Some(st) = super::strext::string_self(&i) {
+            // The crate's trait on strings: its methods are free functions of its namespace.
+            if let Some(k) = trait_types
+                .iter()
+                .position(|d| d.reachable && Some(&d.ident) == tr.as_ref())
+            {
+                if let Some(imp) = trait_methods(&i, &trait_items[k]) {
+                    for f in super::strext::methods(&imp, st, &trait_types[k].public_path) {
+                        if !string_fns
+                            .iter()
+                            .any(|g: &FreeFn| g.module == f.module && g.name == f.name)
+                        {
+                            string_fns.push(f);
+                        }
+                    }
+                }
+            }
+            continue;
         }
         // Two types of one name in different modules: an impl belongs to the one in its own
         // module (where Rust code almost always writes it).
@@ -287,6 +329,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
             }
         }
     }
+    free_fns.extend(string_fns);
     Ok(Scan {
         types,
         iterators,
@@ -602,6 +645,7 @@ fn items(
                     sig: func.sig.clone(),
                     attrs: func.attrs.clone(),
                     reachable,
+                    string_self: None,
                 });
             }
             Item::Type(ty) if is_pub(&ty.vis) => {
