@@ -32,6 +32,10 @@ pub struct IntTraits {
     /// Traits the crate implements for `Range<_>` (fixedbitset's `impl<T: Copy>
     /// IndexRange<T> for Range<T>`), with the element type when the impl names one.
     ranges: HashMap<String, Option<String>>,
+    /// Traits the crate implements for `String` (directly, or for every `T: AsRef<str>`):
+    /// a generic parameter bounded by them takes a program's string (similar's
+    /// `diff_chars<T: DiffableStrRef + ?Sized>(alg, old: &T, new: &T)`).
+    strings: HashSet<String>,
 }
 
 impl IntTraits {
@@ -43,6 +47,10 @@ impl IntTraits {
         let Some(tr) = path.segments.last().map(|s| s.ident.to_string()) else {
             return;
         };
+        let exact_str = matches!(&*i.self_ty, syn::Type::Path(p) if p.path.is_ident("str"));
+        if super::strext::string_self(i).is_some() && !exact_str {
+            self.strings.insert(tr.clone());
+        }
         if let Some(elem) = range_element(p) {
             // `Range<T>` over the impl's own parameter: any integer; else the type it names.
             let generic = i.generics.type_params().any(|t| t.ident == elem.as_str());
@@ -121,6 +129,11 @@ impl IntTraits {
                         .get(m)
                         .is_some_and(|ts| ts.iter().any(|t| t == tr))
             })
+    }
+
+    /// Whether the crate implements `tr` for `String` (see [`IntTraits::strings`]).
+    pub fn for_string(&self, tr: &str) -> bool {
+        self.strings.contains(tr)
     }
 
     /// The first integer that implements every one of `traits` (the crate's own bounds of a

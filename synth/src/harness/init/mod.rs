@@ -31,6 +31,8 @@ mod unseen3_tests;
 #[cfg(test)]
 mod unseen4_tests;
 #[cfg(test)]
+mod unseen5_tests;
+#[cfg(test)]
 mod unseen_tests;
 
 use std::path::{Path, PathBuf};

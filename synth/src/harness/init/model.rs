@@ -1278,6 +1278,18 @@ impl Ctx<'_> {
                 out.subst.insert(name, t);
                 continue;
             }
+            // The crate's traits it implements for `String` (similar's `T: DiffableStrRef`).
+            let for_string = |b: &String| self.int_traits.for_string(b);
+            if names.iter().any(for_string)
+                && names.iter().all(|b| {
+                    for_string(b)
+                        || STRING_LIKE.contains(&b.as_str())
+                        || STRING_TRAITS.contains(&b.as_str())
+                })
+            {
+                out.subst.insert(name, "String".into());
+                continue;
+            }
             return Err(format!(
                 "generic parameter {name}: {} (neither the probe key nor a closure the model builds)",
                 names.join(" + ")
