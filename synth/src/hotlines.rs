@@ -52,13 +52,23 @@ pub struct HotLine {
     /// The line is in std, a dependency or perfsyn's runtime, not in the crate under test.
     #[serde(default)]
     pub library: bool,
+    /// For a library line, the function it is in (demangled, without its hash): a quadratic
+    /// `Vec::remove` loop shows as `library/alloc/src/vec/mod.rs` lines, whose function says
+    /// which call of the user's code to look for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub function: Option<String>,
 }
 
 impl HotLine {
     /// `corpus/src/planted.rs:77 O(n) (4096 hits)`.
     pub fn describe(&self) -> String {
+        let within = self
+            .function
+            .as_ref()
+            .map(|f| format!(" in {f}"))
+            .unwrap_or_default();
         format!(
-            "{}:{} {} ({} hits)",
+            "{}:{} {} ({} hits){within}",
             self.file,
             self.line,
             self.class.as_deref().unwrap_or("?"),
@@ -93,7 +103,11 @@ pub fn hot_lines(exec: &mut dyn Executor, sweep: &[Program]) -> Result<Vec<HotLi
         return Ok(Vec::new());
     }
     let mut sym = Symbolizer::new(&binary)?;
-    Ok(rank(&feedback, &mut |addr| sym.line_of(addr)))
+    let mut lines = rank(&feedback, &mut |addr| sym.line_of(addr));
+    for l in lines.iter_mut().filter(|l| l.library) {
+        l.function = sym.functions.get(&(l.file.clone(), l.line)).cloned();
+    }
+    Ok(lines)
 }
 
 /// Ranks the lines of `feedback` (one per sweep size), locating addresses with `locate`.
@@ -152,6 +166,7 @@ pub fn rank(feedback: &[Feedback], locate: &mut dyn FnMut(u64) -> Option<Loc>) -
                     class: class.map(|c| c.label().to_string()),
                     hits,
                     library,
+                    function: None,
                 },
             )
         })
@@ -213,22 +228,29 @@ const EDGE_CALLBACK: &str = "__sanitizer_cov_trace_pc_guard";
 /// `None` for a block of perfsyn's runtime alone. Frames inside an inlined edge callback
 /// (up to and including the callback itself) are not the edge's: its location is the frame
 /// that called the callback.
-fn charge(frames: &[Frame]) -> Option<(String, u32, bool)> {
+fn charge(frames: &[Frame]) -> Option<(String, u32, bool, Option<String>)> {
     let start = frames
         .iter()
         .position(|(f, _)| f.as_deref() == Some(EDGE_CALLBACK))
         .map_or(0, |i| i + 1);
     let mut found: Option<(String, u32)> = None;
-    for (_, loc) in &frames[start..] {
+    // The outermost frame's function: the one the block's code is in, whatever was inlined
+    // into it (`Vec::remove` rather than its `NonNull` helper).
+    let mut outer: Option<&str> = None;
+    for (function, loc) in &frames[start..] {
+        if function.is_some() {
+            outer = function.as_deref();
+        }
         let Some((file, line)) = loc else { continue };
         if !is_library(file) {
-            return Some((file.clone(), *line, false));
+            return Some((file.clone(), *line, false, None));
         }
         if found.is_none() && !is_perfsyn(file) {
             found = Some((file.clone(), *line));
         }
     }
-    found.map(|(f, l)| (f, l, true))
+    let function = outer.map(|f| format!("{:#}", rustc_demangle::demangle(f)));
+    found.map(|(f, l)| (f, l, true, function))
 }
 
 /// File:line lookups in one binary's line tables, cached per address.
@@ -236,6 +258,8 @@ struct Symbolizer {
     loader: addr2line::Loader,
     cwd: Option<PathBuf>,
     cache: HashMap<u64, Option<Loc>>,
+    /// The function each library line charged so far is in (see [`HotLine::function`]).
+    functions: HashMap<(String, u32), String>,
 }
 
 impl Symbolizer {
@@ -246,6 +270,7 @@ impl Symbolizer {
             loader,
             cwd: std::env::current_dir().ok(),
             cache: HashMap::new(),
+            functions: HashMap::new(),
         })
     }
 
@@ -270,7 +295,13 @@ impl Symbolizer {
                 frames.push((function, loc));
             }
         }
-        let found = charge(&frames).map(|(f, l, lib)| (self.display(&f), l, lib));
+        let found = charge(&frames).map(|(f, l, lib, function)| {
+            let loc = (self.display(&f), l, lib);
+            if let Some(function) = function {
+                self.functions.insert((loc.0.clone(), l), function);
+            }
+            loc
+        });
         self.cache.insert(addr, found.clone());
         found
     }
@@ -421,18 +452,28 @@ mod tests {
         ];
         assert_eq!(
             charge(&frames),
-            Some(("/work/x/corpus/src/planted.rs".to_string(), 153, false))
+            Some((
+                "/work/x/corpus/src/planted.rs".to_string(),
+                153,
+                false,
+                None
+            ))
         );
         // Without the callback among the frames, the innermost crate frame is the line.
         assert_eq!(
             charge(&frames[3..]),
-            Some(("/work/x/corpus/src/planted.rs".to_string(), 153, false))
+            Some((
+                "/work/x/corpus/src/planted.rs".to_string(),
+                153,
+                false,
+                None
+            ))
         );
         // A std line called from no crate line stays a library line.
         let std_only = vec![
             frames[2].clone(),
             frame(
-                Some("_ZN4core3ptr4swap17h0E"),
+                Some("_ZN4core3ptr4swap17h0123456789abcdefE"),
                 "/rustc/abc/library/core/src/ptr/mod.rs",
                 547,
             ),
@@ -442,8 +483,36 @@ mod tests {
             Some((
                 "/rustc/abc/library/core/src/ptr/mod.rs".to_string(),
                 547,
-                true
+                true,
+                Some("core::ptr::swap".to_string())
             ))
+        );
+        // The function named is the outermost one, the one the code is in: std inlined into
+        // `Vec::remove`, or into perfsyn's counting `memcpy` (whose bytes a quadratic copy
+        // loop moves).
+        let in_remove = vec![
+            frame(
+                Some("_ZN4core3ptr8non_null17h0123456789abcdefE"),
+                "/rustc/abc/library/core/src/ptr/non_null.rs",
+                90,
+            ),
+            frame(
+                Some("_ZN5alloc3vec6remove17h0123456789abcdefE"),
+                "/rustc/abc/library/alloc/src/vec/mod.rs",
+                2005,
+            ),
+        ];
+        assert_eq!(
+            charge(&in_remove).map(|c| (c.1, c.3)),
+            Some((90, Some("alloc::vec::remove".to_string())))
+        );
+        let in_memcpy = vec![
+            frames[0].clone(),
+            frame(Some("memcpy"), "/work/x/profiler-ipc/src/meter.rs", 700),
+        ];
+        assert_eq!(
+            charge(&in_memcpy).map(|c| (c.1, c.3)),
+            Some((3890, Some("memcpy".to_string())))
         );
     }
 

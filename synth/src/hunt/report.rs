@@ -539,6 +539,7 @@ mod tests {
                 class: Some("O(n)".into()),
                 hits: 4096,
                 library: false,
+                function: None,
             }],
         };
         Summary {
