@@ -318,7 +318,12 @@ impl CrateFns {
                     self.add_fn(f.sig.ident.to_string(), public, &f.sig, &f.block, None, &[]);
                 }
                 syn::Item::Impl(imp) => {
-                    let Some(ty) = type_name(&imp.self_ty) else {
+                    // The crate's trait on strings registers as a namespace named by the
+                    // trait (`ToSnakeCase::to_snake_case`, see `init::strext`).
+                    let on_strings = crate::harness::init::strext::string_self(imp)
+                        .and_then(|_| imp.trait_.as_ref()?.0.segments.last())
+                        .map(|s| s.ident.to_string());
+                    let Some(ty) = on_strings.or_else(|| type_name(&imp.self_ty)) else {
                         continue;
                     };
                     let in_trait = imp.trait_.is_some();
@@ -1077,6 +1082,20 @@ mod tests {
         let ranked = compare(&fns(old), &fns(new));
         let names: Vec<&str> = ranked.iter().map(|m| m.method.as_str()).collect();
         assert_eq!(names, ["count"], "{ranked:?}");
+    }
+
+    /// A method of the crate's trait on strings is named by the trait, as `init` registers
+    /// it (`Shout::shout`), not `str::shout`.
+    #[test]
+    fn a_changed_method_of_a_trait_on_strings_is_named_by_the_trait() {
+        let old = "pub trait Shout { fn shout(&self) -> String; }\nimpl Shout for str { fn shout(&self) -> String { self.to_uppercase() } }\n";
+        let new = old.replace(
+            "self.to_uppercase()",
+            "self.chars().fold(String::new(), |a, c| format!(\"{a}{}\", c.to_ascii_uppercase()))",
+        );
+        let ranked = compare(&fns(old), &fns(&new));
+        let names: Vec<&str> = ranked.iter().map(|m| m.method.as_str()).collect();
+        assert_eq!(names, ["Shout::shout"], "{ranked:?}");
     }
 
     #[test]

@@ -20,7 +20,7 @@ use super::scan::FreeFn;
 /// The string type a crate trait is implemented for, if `i` is such an impl: `str`, `String`,
 /// or a blanket impl over its own parameter bounded by `AsRef<str>` (`str` when the
 /// parameter may be unsized, `String` otherwise).
-pub(super) fn string_self(i: &syn::ItemImpl) -> Option<&'static str> {
+pub(crate) fn string_self(i: &syn::ItemImpl) -> Option<&'static str> {
     let syn::Type::Path(p) = &*i.self_ty else {
         return None;
     };
