@@ -63,6 +63,7 @@ fn check(krate: &Path) -> (Output, serde_json::Value) {
 
 #[test]
 fn a_commit_that_makes_a_method_scan_fails_the_gate_and_a_refactor_passes_it() {
+    let _worker = common::one_crate_worker_at_a_time();
     let tmp = tempfile::tempdir().unwrap();
     let krate: PathBuf = tmp.path().join("bag");
     std::fs::create_dir_all(krate.join("src")).unwrap();

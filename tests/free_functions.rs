@@ -48,6 +48,7 @@ fn free_crate(dir: &Path) {
 
 #[test]
 fn free_functions_are_explored_by_path_and_exported_as_path_calls() {
+    let _worker = common::one_crate_worker_at_a_time();
     let tmp = tempfile::tempdir().unwrap();
     let krate = tmp.path().join("free-fns");
     free_crate(&krate);

@@ -25,6 +25,7 @@ fn copy_dir(from: &Path, to: &Path) {
 
 #[test]
 fn init_then_explore_finds_the_documented_o1_that_is_o_n_in_a_copy_of_the_example() {
+    let _worker = common::one_crate_worker_at_a_time();
     let tmp = tempfile::tempdir().unwrap();
     let krate: PathBuf = tmp.path().join("own-crate");
     copy_dir(
@@ -104,6 +105,7 @@ fn broken_crate(dir: &Path) {
 
 #[test]
 fn an_init_that_fails_to_build_leaves_the_crate_as_it_found_it() {
+    let _worker = common::one_crate_worker_at_a_time();
     let tmp = tempfile::tempdir().unwrap();
     let krate = tmp.path().join("broken");
     broken_crate(&krate);

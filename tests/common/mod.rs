@@ -46,6 +46,25 @@ pub fn perfsyn_in(dir: &Path, args: &[&str]) -> Output {
         .expect("run perfsyn")
 }
 
+/// Holds the shared worker target directory of [`perfsyn_in`] for one test, released when
+/// the returned file is dropped.
+///
+/// Why: every user crate's worker builds to the same path there (`perfsyn-worker`). Under
+/// nextest, tests of different files run at once in separate processes, and a test's `init`
+/// replaced the binary while another test's `explore` was starting its workers from it (the
+/// pool then saw two API schemas: "mixed binaries?"). A test that builds a crate's worker and
+/// then runs it takes this lock first (`flock`, so it holds across processes).
+pub fn one_crate_worker_at_a_time() -> std::fs::File {
+    use std::os::fd::AsRawFd;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
+    std::fs::create_dir_all(&dir).expect("create target/");
+    let f = std::fs::File::create(dir.join("own-crate-test.lock")).expect("create the lock file");
+    // SAFETY: flock on a file descriptor this function owns; it blocks until granted.
+    let r = unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX) };
+    assert_eq!(r, 0, "flock: {}", std::io::Error::last_os_error());
+    f
+}
+
 /// stdout then stderr of `o`, as text.
 pub fn text(o: &Output) -> String {
     format!(
