@@ -958,8 +958,12 @@ mod tests {
         withdraw_if_the_clock_disagrees(Some(Class::Linear), &mut r);
         assert_eq!(r.verdict, Verdict::Bottleneck);
         assert!(!r.withdrawn_by_clock);
-        // Sized by heap bytes (2x), 3x the time is more than O(n) allows.
-        let mut r = timed(3.0, "sweep-heap-bytes");
+        // 30x the time: too little over sizes 99..9916, enough over heap bytes 8000..16000
+        // (O(n) allows 2x there, and the bar is 20.6x).
+        let mut r = timed(30.0, "sweep");
+        withdraw_if_the_clock_disagrees(Some(Class::Linear), &mut r);
+        assert_eq!(r.verdict, Verdict::Inconclusive);
+        let mut r = timed(30.0, "sweep-heap-bytes");
         withdraw_if_the_clock_disagrees(Some(Class::Linear), &mut r);
         assert_eq!(r.verdict, Verdict::Bottleneck);
     }
