@@ -47,8 +47,7 @@ impl IntTraits {
         let Some(tr) = path.segments.last().map(|s| s.ident.to_string()) else {
             return;
         };
-        let exact_str = matches!(&*i.self_ty, syn::Type::Path(p) if p.path.is_ident("str"));
-        if super::strext::string_self(i).is_some() && !exact_str {
+        if super::strext::covers_string(i) {
             self.strings.insert(tr.clone());
         }
         if let Some(elem) = range_element(p) {

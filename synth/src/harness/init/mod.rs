@@ -192,6 +192,22 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
         .filter(|(t, m)| !rejected.contains(&format!("{}::{}", t.path, m.name)))
         .map(|(_, m)| m)
         .collect();
+    // Registered methods of the namespaces (see `free`) whose call path meets `which`: a
+    // module's free functions (`mycrate::util`), or a trait's methods on strings
+    // (`<str as mycrate::Trait>`, see `strext`).
+    let namespace_methods = |which: &dyn Fn(&str) -> bool| {
+        model
+            .types
+            .iter()
+            .filter(|t| t.free.as_deref().is_some_and(which))
+            .flat_map(|t| {
+                t.methods
+                    .iter()
+                    .map(move |m| format!("{}::{}", t.path, m.name))
+            })
+            .filter(|spec| !rejected.contains(spec))
+            .count()
+    };
     Ok(InitSummary {
         crate_name: package,
         harness_dir: out,
@@ -206,28 +222,8 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
         registrations: kept.len(),
         documented: kept.iter().filter(|m| m.expected.is_some()).count(),
         skipped_items: model.skipped() + rejected.len(),
-        free_fns: model
-            .types
-            .iter()
-            .filter(|t| t.free.is_some())
-            .flat_map(|t| {
-                t.methods
-                    .iter()
-                    .map(move |m| format!("{}::{}", t.path, m.name))
-            })
-            .filter(|spec| !rejected.contains(spec))
-            .count(),
-        string_methods: model
-            .types
-            .iter()
-            .filter(|t| t.free.as_deref().is_some_and(|f| f.starts_with('<')))
-            .flat_map(|t| {
-                t.methods
-                    .iter()
-                    .map(move |m| format!("{}::{}", t.path, m.name))
-            })
-            .filter(|spec| !rejected.contains(spec))
-            .count(),
+        free_fns: namespace_methods(&|_| true),
+        string_methods: namespace_methods(&|call_path| call_path.starts_with('<')),
         rejected: rejected.len(),
         skipped_types: model.skipped_types.len(),
         public_methods,

@@ -66,6 +66,14 @@ pub(crate) fn string_self(i: &syn::ItemImpl) -> Option<&'static str> {
     })
 }
 
+/// Whether `i` implements its trait for `String` itself: an impl for `String`, or a blanket
+/// impl over `T: AsRef<str>`; an impl for `str` alone does not (see
+/// `int_traits::IntTraits::for_string`).
+pub(super) fn covers_string(i: &syn::ItemImpl) -> bool {
+    let exact_str = matches!(&*i.self_ty, syn::Type::Path(p) if p.path.is_ident("str"));
+    string_self(i).is_some() && !exact_str
+}
+
 /// The methods `imp` (an impl of the crate's trait at `trait_path` for `self_ty`, already
 /// given its methods by `scan::trait_methods`) gives strings, as free functions of the
 /// trait's namespace: `&self` becomes a first parameter `text: &str` (or `&String`), `self`
@@ -117,12 +125,16 @@ mod tests {
         assert_eq!(of("impl<T: Ord> Tr for T {}"), None);
         assert_eq!(of("impl Tr for u64 {}"), None);
         assert_eq!(of("impl Tr for Vec<u8> {}"), None);
+        let covers = |src: &str| covers_string(&syn::parse_str::<syn::ItemImpl>(src).unwrap());
+        assert!(covers("impl Tr for String {}"));
+        assert!(covers("impl<T: ?Sized + AsRef<str>> Tr for T {}"));
+        assert!(!covers("impl Tr for str {}"));
     }
 
     #[test]
     fn receivers_become_the_first_argument() {
         let imp: syn::ItemImpl = syn::parse_str(
-            "impl X for str { fn a(&self) -> String { todo!() } fn b(&mut self) {} fn c(&self, n: usize) -> bool { true } }",
+            "impl X for str { fn a(&self) -> String { self.to_uppercase() } fn b(&mut self) {} fn c(&self, n: usize) -> bool { true } }",
         )
         .unwrap();
         let fns = methods(&imp, "str", &["case".into(), "ToKebab".into()]);
