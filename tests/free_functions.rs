@@ -46,6 +46,24 @@ fn free_crate(dir: &Path) {
     .unwrap();
 }
 
+/// `explore --method spec` in `krate`, seed 1, `programs` programs, no timing.
+fn explore_seed_1(krate: &Path, spec: &str, programs: &str) -> std::process::Output {
+    perfsyn_in(
+        krate,
+        &[
+            "explore",
+            "--method",
+            spec,
+            "--max-programs",
+            programs,
+            "--seed",
+            "1",
+            "--confirm-top",
+            "0",
+        ],
+    )
+}
+
 #[test]
 fn free_functions_are_explored_by_path_and_exported_as_path_calls() {
     let _worker = common::one_crate_worker_at_a_time();
@@ -71,20 +89,7 @@ fn free_functions_are_explored_by_path_and_exported_as_path_calls() {
         );
     }
 
-    let explore = perfsyn_in(
-        &krate,
-        &[
-            "explore",
-            "--method",
-            "count_pairs",
-            "--max-programs",
-            "300",
-            "--seed",
-            "1",
-            "--confirm-top",
-            "0",
-        ],
-    );
+    let explore = explore_seed_1(&krate, "count_pairs", "300");
     let out = text(&explore);
     assert!(explore.status.success(), "{out}");
     assert!(
@@ -107,23 +112,9 @@ fn free_functions_are_explored_by_path_and_exported_as_path_calls() {
     );
     assert!(!test.contains("Subject"), "no alias to name: {test}");
 
-    // A module's function, named after the crate.
     // The crate's trait on strings: a function of the trait's namespace, called through
     // `str` by path.
-    let shout = perfsyn_in(
-        &krate,
-        &[
-            "explore",
-            "--method",
-            "Shout::shout",
-            "--max-programs",
-            "300",
-            "--seed",
-            "1",
-            "--confirm-top",
-            "0",
-        ],
-    );
+    let shout = explore_seed_1(&krate, "Shout::shout", "300");
     let out = text(&shout);
     assert!(
         out.contains("Shout::shout: bottleneck (cost grows as O(n^2), documented O(n))"),
@@ -134,20 +125,8 @@ fn free_functions_are_explored_by_path_and_exported_as_path_calls() {
         "{out}"
     );
 
-    let mean = perfsyn_in(
-        &krate,
-        &[
-            "explore",
-            "--method",
-            "free_fns::stats::mean",
-            "--max-programs",
-            "100",
-            "--seed",
-            "1",
-            "--confirm-top",
-            "0",
-        ],
-    );
+    // A module's function, named after the crate.
+    let mean = explore_seed_1(&krate, "free_fns::stats::mean", "100");
     let out = text(&mean);
     assert!(out.contains("stats::mean: no-bottleneck"), "{out}");
 }
