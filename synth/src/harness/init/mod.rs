@@ -33,6 +33,8 @@ mod unseen4_tests;
 #[cfg(test)]
 mod unseen5_tests;
 #[cfg(test)]
+mod unseen6_tests;
+#[cfg(test)]
 mod unseen_tests;
 
 use std::path::{Path, PathBuf};

@@ -509,7 +509,10 @@ fn build_with(
         if let Some(x) = &t.deref_target {
             own_borrowers.remove(x);
         }
+        // Names registered (the first impl that registers one wins), and names an impl
+        // failed on (whether that one was not a method).
         let mut seen: HashSet<String> = HashSet::new();
+        let mut failed: HashMap<String, bool> = HashMap::new();
         // Methods of borrowing types this type's chains reach (counted if it registers).
         let mut reached: Vec<(String, String)> = Vec::new();
         for imp in &t.impls {
@@ -522,9 +525,20 @@ fn build_with(
                 let name = f.sig.ident.to_string();
                 let spec = format!("{path}::{name}");
                 if (name == "default" && reg.ctors.iter().any(|c| c.name == "default"))
-                    || !seen.insert(name.clone())
+                    || seen.contains(&name)
                 {
                     continue;
+                }
+                // A name another impl already failed on: this one may register (petgraph's
+                // `Build::add_node(Self::NodeWeight)` came before the inherent
+                // `add_node(N)`, and `Graph::add_node` was skipped). Its skip line goes once
+                // this one registers, and stays single when it fails too.
+                let failed_before = failed.get(&name).copied();
+                if let Some(not_method) = failed_before {
+                    reg.skipped.retain(|(s, _)| *s != spec);
+                    if not_method {
+                        reg.skipped_not_methods -= 1;
+                    }
                 }
                 if f.sig.receiver().is_none() {
                     reg.skipped_not_methods += 1;
@@ -537,6 +551,12 @@ fn build_with(
                 };
                 if func.is_ok() && f.sig.receiver().is_none() {
                     reg.skipped_not_methods -= 1;
+                }
+                let registered_now = matches!(&func, Ok(func) if func.receiver != Some("box"));
+                if registered_now {
+                    seen.insert(name.clone());
+                } else {
+                    failed.insert(name.clone(), f.sig.receiver().is_none());
                 }
                 match func {
                     Ok(func) if func.receiver.is_none() => reg.ctors.push(func),
@@ -909,8 +929,25 @@ fn other_instantiation(
             GenericParam::Lifetime(_) => None,
         })
         .collect();
+    // A parameter the impl leaves out takes its declared default, which the harness may have
+    // chosen too (petgraph's `impl<N, E> Graph<N, E, Directed>` and the harness's
+    // `Graph<Key, Key, petgraph::Directed, petgraph::graph::DefaultIx>`, `Ix = DefaultIx`).
+    let defaults: Vec<Option<&Type>> = g
+        .params
+        .iter()
+        .filter_map(|p| match p {
+            GenericParam::Type(t) => Some(t.default.as_ref().map(|(_, ty)| ty)),
+            GenericParam::Const(_) => Some(None),
+            GenericParam::Lifetime(_) => None,
+        })
+        .collect();
+    let defaulted = |k: usize| {
+        omitted[k]
+            || matches!((defaults[k], chosen[k]),
+                (Some(Type::Path(p)), Some(c)) if p.qself.is_none() && same_type_path(&p.path, c))
+    };
     let generic = args.len() <= omitted.len()
-        && omitted[args.len()..].iter().all(|o| *o)
+        && (args.len()..omitted.len()).all(defaulted)
         && args.iter().zip(&chosen).all(|(a, chosen)| match a {
             syn::GenericArgument::Type(Type::Path(p)) => {
                 p.path

@@ -1,0 +1,49 @@
+//! Init on API shapes of registry crates tried in the session (petgraph), each as a small
+//! synthetic crate.
+
+use super::tests::generate;
+
+/// petgraph's `Graph<N, E, Ty = Directed, Ix = DefaultIx>`: the crate's trait `Build` gives it
+/// `add_node(&mut self, weight: Self::NodeWeight)`, which the model cannot fill, and its
+/// inherent impl `add_node(&mut self, weight: N)`, which it can. Whichever impl came first
+/// decided: the trait's was seen first and `Graph::add_node` was skipped. And `new` lives in
+/// `impl<N, E> Graph<N, E, Directed>`, which leaves `Ix` to its default, the very type the
+/// harness chose for it: it was skipped as "defined only for `Graph<N,E,Directed>`".
+#[test]
+fn an_inherent_method_registers_after_a_trait_method_of_the_same_name_failed() {
+    let lib = r#"
+        pub struct Directed;
+        pub trait EdgeType {}
+        impl EdgeType for Directed {}
+        pub trait IndexType {}
+        impl IndexType for u32 {}
+        pub type DefaultIx = u32;
+        pub trait Build {
+            type NodeWeight;
+            fn add_node(&mut self, weight: Self::NodeWeight) -> usize;
+        }
+        impl<N, Ix: IndexType> Build for Graph<N, Directed, Ix> {
+            type NodeWeight = N;
+            fn add_node(&mut self, weight: N) -> usize { Graph::add_node(self, weight) }
+        }
+        pub struct Graph<N, Ty = Directed, Ix = DefaultIx> { nodes: Vec<N>, t: Ty, ix: Ix }
+        impl<N> Graph<N, Directed> {
+            /// An empty graph.
+            pub fn new() -> Self { todo_free() }
+        }
+        impl<N, Ty: EdgeType, Ix: IndexType> Graph<N, Ty, Ix> {
+            /// Adds a node. O(1).
+            pub fn add_node(&mut self, weight: N) -> usize { self.nodes.push(weight); self.nodes.len() }
+            pub fn node_count(&self) -> usize { self.nodes.len() }
+        }
+        fn todo_free<T>() -> T { unimplemented!() }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(
+        text.contains("add_node(mut self, weight: val Key)"),
+        "{text}"
+    );
+    assert!(!text.contains("skipped: Graph::add_node"), "{text}");
+    assert!(text.contains("new() =>"), "{text}");
+    assert!(!text.contains("skipped: Graph::new"), "{text}");
+}
