@@ -66,7 +66,32 @@ impl Registry {
     /// Collects type definitions; panics on a duplicate name, or on a concurrent pair that
     /// names an unregistered old version or a method neither version has, which are
     /// registration bugs.
-    pub fn new(types: Vec<TypeDef>) -> Registry {
+    pub fn new(mut types: Vec<TypeDef>) -> Registry {
+        // A type registered under another name than its Rust type (two types of one name,
+        // `graph::EdgeIndex`) is written as its Rust type where another registration takes
+        // or returns it; the schema names it as registered.
+        let renamed: std::collections::HashMap<String, String> = types
+            .iter()
+            .filter(|t| t.schema.rust != t.schema.name)
+            .map(|t| (t.schema.rust.clone(), t.schema.name.clone()))
+            .collect();
+        if !renamed.is_empty() {
+            for t in &mut types {
+                let s = &mut t.schema;
+                let params = s.ctors.iter_mut().flat_map(|c| &mut c.params);
+                let params = params.chain(s.methods.iter_mut().flat_map(|m| &mut m.params));
+                for p in params {
+                    if let Some(n) = renamed.get(&p.ty) {
+                        p.ty = n.clone();
+                    }
+                }
+                for r in s.methods.iter_mut().filter_map(|m| m.ret.as_mut()) {
+                    if let Some(n) = renamed.get(r) {
+                        *r = n.clone();
+                    }
+                }
+            }
+        }
         let mut names = std::collections::HashSet::new();
         for t in &types {
             assert!(
@@ -526,6 +551,12 @@ mod tests {
             pub fn push(&mut self, x: u64) {
                 self.0.insert(0, x);
             }
+            pub fn absorb(&mut self, other: &super::v1::Stack) {
+                self.0.extend(&other.0);
+            }
+            pub fn split(&mut self) -> super::v1::Stack {
+                super::v1::Stack(std::mem::take(&mut self.0))
+            }
         }
     }
 
@@ -546,6 +577,42 @@ mod tests {
             methods { push(mut self, x: copy u64) ["O(n)"]; }
             fields {}
         }
+    }
+
+    crate::register_type! {
+        fn stack_named() -> v1::Stack {
+            name: "one::Stack",
+            path: "one::Stack", imports: [], version: None,
+            size: [|s| s.0.len() as u64],
+            ctors { default() => v1::Stack::default(); }
+            methods { push(mut self, x: copy u64); }
+            fields {}
+        }
+        fn stack_absorbing() -> v2::Stack {
+            name: "two::Stack",
+            path: "two::Stack", imports: [], version: None,
+            size: [|s| s.0.len() as u64],
+            ctors { default() => v2::Stack::default(); }
+            methods {
+                absorb(mut self, other: ref v1::Stack);
+                split(mut self) -> v1::Stack;
+            }
+            fields {}
+        }
+    }
+
+    /// A registration writes another registered type as its Rust type (`perfsyn init` does
+    /// for two types of one name, petgraph's `graph::EdgeIndex`); the schema names it as
+    /// registered, so programs can pass and keep it.
+    #[test]
+    fn a_type_written_as_its_rust_type_is_named_as_registered() {
+        let schema = Registry::new(vec![stack_named(), stack_absorbing()]).schema();
+        let two = schema.ty("two::Stack").unwrap();
+        assert_eq!(two.method("absorb").unwrap().params[0].ty, "one::Stack");
+        assert_eq!(
+            two.method("split").unwrap().ret.as_deref(),
+            Some("one::Stack")
+        );
     }
 
     /// Two types named `Stack` in different modules used to need aliases: the registry name

@@ -147,6 +147,7 @@ fn reach(
         // Results of the borrowing type itself are never kept (empty registry name).
         self_name: &no_self,
         self_rust: &b.ident,
+        module: &b.module,
         subst: &subst,
         // The owner's doc table names the owner's methods, not the borrowing type's.
         table: &no_table,

@@ -285,6 +285,7 @@ fn build_with(
     // Which types register and at which instantiation, so that parameters and results of
     // the crate's own types can refer to them.
     let mut regs: HashMap<String, (String, String)> = HashMap::new();
+    let mut regs_in: RegsIn = HashMap::new();
     #[allow(clippy::type_complexity)]
     let mut chosen: Vec<(
         &FoundType,
@@ -363,6 +364,10 @@ fn build_with(
             // Keyed by identifier, as parameter types name them; two types of one name are
             // both registered under module-qualified names, which parameters refuse.
             regs.insert(t.ident.clone(), (registry_name.clone(), rust.clone()));
+            regs_in.insert(
+                (t.module.clone(), t.ident.clone()),
+                (registry_name.clone(), rust.clone()),
+            );
         }
         chosen.push((
             t,
@@ -467,8 +472,10 @@ fn build_with(
             ty_ident: &t.ident,
             self_name: &registry_name,
             self_rust: &rust,
+            module: &t.module,
             subst: &subst,
             regs: &regs,
+            regs_in: &regs_in,
             copies: &copies,
             iterators: &scan.iterators,
             closures: &no_closures,
@@ -692,8 +699,10 @@ fn build_with(
         ty_ident: super::free::NAMESPACE_RUST,
         self_name: super::free::ROOT,
         self_rust: super::free::NAMESPACE_RUST,
+        module: &[],
         subst: &HashMap::new(),
         regs: &regs,
+        regs_in: &regs_in,
         copies: &copies,
         iterators: &scan.iterators,
         closures: &no_closures,
@@ -1000,6 +1009,9 @@ fn method_count(t: &FoundType) -> usize {
         .count()
 }
 
+/// Registered own types by (defining module, ident) -> (registry name, rust type).
+pub(super) type RegsIn = HashMap<(Vec<String>, String), (String, String)>;
+
 pub(super) struct Ctx<'a> {
     pub(super) ty_ident: &'a str,
     /// The registry name of the type being registered.
@@ -1007,8 +1019,13 @@ pub(super) struct Ctx<'a> {
     /// The Rust type being registered (differs from the registry name for duplicates).
     pub(super) self_rust: &'a str,
     pub(super) subst: &'a HashMap<String, String>,
+    /// The module the type being registered is defined in (its signatures name types as
+    /// that module sees them).
+    pub(super) module: &'a [String],
     /// Registered own types: ident -> (registry name, rust type).
     pub(super) regs: &'a HashMap<String, (String, String)>,
+    /// The same, keyed by defining module and ident: tells two types of one name apart.
+    pub(super) regs_in: &'a RegsIn,
     /// Registry names of the registered own types that are `Copy` (passed as `copy`).
     pub(super) copies: &'a HashSet<String>,
     /// The crate's iterator types (see [`Scan::iterators`]).
@@ -1642,6 +1659,21 @@ impl Ctx<'_> {
                 return Ok((format!("Vec<{elem}>"), None));
             }
             _ => {}
+        }
+        // Two types of one name (petgraph's `graph::EdgeIndex` and `adj::EdgeIndex`): a
+        // signature written beside one of them names that one. Written elsewhere, it is
+        // refused (which one a `use` brought in is not followed).
+        let single = tp.path.segments.len() == 1;
+        // Such a type is written as its Rust type; the registry names it as registered.
+        if single && id == self.ty_ident && !self.self_name.is_empty() {
+            return Ok((self.self_rust.to_string(), None));
+        }
+        if let Some((_, rust)) = self
+            .regs_in
+            .get(&(self.module.to_vec(), id.clone()))
+            .filter(|_| single)
+        {
+            return Ok((rust.clone(), None));
         }
         if (id == self.ty_ident && self.self_name != self.self_rust)
             || self.regs.get(&id).is_some_and(|(n, r)| n != r)

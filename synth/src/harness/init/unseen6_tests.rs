@@ -47,3 +47,37 @@ fn an_inherent_method_registers_after_a_trait_method_of_the_same_name_failed() {
     assert!(text.contains("new() =>"), "{text}");
     assert!(!text.contains("skipped: Graph::new"), "{text}");
 }
+
+/// petgraph has `graph::EdgeIndex` and `adj::EdgeIndex`: both register under
+/// module-qualified names, and a parameter `e: EdgeIndex` was refused everywhere
+/// ("registered under a module-qualified name"), which left `Graph::remove_edge` and
+/// `Graph::edge_weight` out. A signature written in the module that defines one of them names
+/// that one: it is written as its Rust type, which the registry names as registered.
+#[test]
+fn a_parameter_of_a_type_whose_name_two_modules_use_is_the_one_beside_it() {
+    let lib = r#"
+        pub mod graph {
+            #[derive(Clone, Copy, Default)]
+            pub struct EdgeIndex(pub u32);
+            impl EdgeIndex { pub fn new(x: usize) -> Self { EdgeIndex(x as u32) } }
+            #[derive(Default)]
+            pub struct Graph { edges: Vec<u32> }
+            impl Graph {
+                pub fn remove_edge(&mut self, e: EdgeIndex) -> bool { self.edges.pop().is_some() }
+                pub fn len(&self) -> usize { self.edges.len() }
+            }
+        }
+        pub mod adj {
+            #[derive(Clone, Copy, Default)]
+            pub struct EdgeIndex(pub u64);
+            impl EdgeIndex { pub fn new(x: usize) -> Self { EdgeIndex(x as u64) } }
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(
+        text.contains("remove_edge(mut self, e: val demo::graph::EdgeIndex)")
+            || text.contains("remove_edge(mut self, e: copy demo::graph::EdgeIndex)"),
+        "{text}"
+    );
+    assert!(!text.contains("skipped: Graph::remove_edge"), "{text}");
+}
