@@ -1414,13 +1414,21 @@ impl Ctx<'_> {
         if ["bool", "char", "String"].contains(&id.as_str()) || MODEL_INTS.contains(&id.as_str()) {
             return Some(id);
         }
-        // `-> T` is both the Rust type and the registry name: a type registered under
-        // another name (a duplicate identifier) is dropped, not kept.
+        // `-> T` is written as the Rust type; `Registry::new` names a type registered under
+        // another name (a duplicate identifier) by that name. Such a type is kept when
+        // written in the module that defines it (see `resolve`), else dropped.
         if id == "Self" || id == self.ty_ident {
-            return (self.self_name == self.self_rust).then(|| self.self_name.to_string());
+            return (!self.self_name.is_empty()).then(|| self.self_rust.to_string());
         }
         if let Some(n) = self.own_filled(&id) {
             return Some(n);
+        }
+        if let Some((_, rust)) = self
+            .regs_in
+            .get(&(self.module.to_vec(), id.clone()))
+            .filter(|_| p.path.segments.len() == 1)
+        {
+            return Some(rust.clone());
         }
         self.regs
             .get(&id)

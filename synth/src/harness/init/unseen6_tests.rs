@@ -52,7 +52,8 @@ fn an_inherent_method_registers_after_a_trait_method_of_the_same_name_failed() {
 /// module-qualified names, and a parameter `e: EdgeIndex` was refused everywhere
 /// ("registered under a module-qualified name"), which left `Graph::remove_edge` and
 /// `Graph::edge_weight` out. A signature written in the module that defines one of them names
-/// that one: it is written as its Rust type, which the registry names as registered.
+/// that one (a parameter and a result alike): it is written as its Rust type, which the
+/// registry names as registered.
 #[test]
 fn a_parameter_of_a_type_whose_name_two_modules_use_is_the_one_beside_it() {
     let lib = r#"
@@ -63,6 +64,7 @@ fn a_parameter_of_a_type_whose_name_two_modules_use_is_the_one_beside_it() {
             #[derive(Default)]
             pub struct Graph { edges: Vec<u32> }
             impl Graph {
+                pub fn add_edge(&mut self, w: u32) -> EdgeIndex { self.edges.push(w); EdgeIndex(w) }
                 pub fn remove_edge(&mut self, e: EdgeIndex) -> bool { self.edges.pop().is_some() }
                 pub fn len(&self) -> usize { self.edges.len() }
             }
@@ -80,4 +82,6 @@ fn a_parameter_of_a_type_whose_name_two_modules_use_is_the_one_beside_it() {
         "{text}"
     );
     assert!(!text.contains("skipped: Graph::remove_edge"), "{text}");
+    // A result of it is kept, for a later call to take.
+    assert!(text.contains("-> demo::graph::EdgeIndex"), "{text}");
 }
