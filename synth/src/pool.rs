@@ -54,8 +54,23 @@ impl WorkerPool {
         deadline: Duration,
         bind: Option<&str>,
     ) -> Result<WorkerPool> {
+        WorkerPool::start_with(binary, workers, deadline, bind, None)
+    }
+
+    /// As [`WorkerPool::start_bound`]; `setup_reuse` overrides the pool's default (the
+    /// environment's [`perfsyn_profiler_ipc::forkserver::ENV`]).
+    fn start_with(
+        binary: &Path,
+        workers: usize,
+        deadline: Duration,
+        bind: Option<&str>,
+        setup_reuse: Option<bool>,
+    ) -> Result<WorkerPool> {
         let mut cfg = PoolConfig::new(binary.to_path_buf()).with_budget(deadline);
         cfg.workers = workers;
+        if let Some(r) = setup_reuse {
+            cfg.setup_reuse = r;
+        }
         cfg.bind = bind.map(str::to_string);
         cfg.thread_cpu = THREAD_CPU.load(Ordering::Relaxed);
         let pool = Pool::start(cfg)
@@ -109,11 +124,23 @@ impl Executor for WorkerPool {
         if let Twin::NotTried = self.twin {
             // Building the twin can fail (say, the harness changed since the instrumented
             // build); confirmation then times the instrumented worker and says so.
+            // The twin builds every setup in the process that times the call: a program
+            // served from a forked setup pays a copy-on-write fault on each page its call
+            // first writes, which a program that built its own input does not. petgraph's
+            // `Graph::add_edge` (O(1), 150 ns) timed 54x slower at 29192 nodes than at 294
+            // with setups reused (the large setup was forked, the small one was not), 1.7x
+            // without.
             let started = crate::worker_build::plain_twin(&self.binary)
                 .and_then(Result::ok)
                 .and_then(|bin| {
-                    WorkerPool::start_bound(&bin, self.workers, self.deadline, self.bind.as_deref())
-                        .ok()
+                    WorkerPool::start_with(
+                        &bin,
+                        self.workers,
+                        self.deadline,
+                        self.bind.as_deref(),
+                        Some(false),
+                    )
+                    .ok()
                 })
                 .filter(|twin| twin.schema() == self.schema());
             self.twin = match started {
