@@ -775,6 +775,7 @@ fn withdraw_if_the_clock_disagrees(expected: Option<Class>, report: &mut Explore
         small: size(&c.b),
         big: size(&c.a),
         time_ratio: c.time_ratio,
+        time_ratio_low: c.a.time.ci95_low_ns / c.b.time.ci95_high_ns,
         cost_ratio: c.cost_ratio,
         significant: c.significant,
     };
@@ -917,11 +918,14 @@ mod tests {
     /// A bottleneck report whose sweep confirmation timed `time_ratio` from size 99 to 9916
     /// (heap bytes 8000 to 16000) for 212.5x the cost.
     fn timed(time_ratio: f64, points_from: &str) -> ExploreReport {
-        let time = serde_json::json!({"mean_ns": 1.0, "ci95_low_ns": 1.0, "ci95_high_ns": 1.0,
-            "std_dev_ns": 0.0, "n": 30, "outliers": 0});
-        let arm = |label: &str, size: u64, heap: u64| {
+        // Each arm's mean with a 95% interval 5% either side.
+        let time = |mean: f64| {
+            serde_json::json!({"mean_ns": mean, "ci95_low_ns": 0.95 * mean,
+                "ci95_high_ns": 1.05 * mean, "std_dev_ns": 0.0, "n": 30, "outliers": 0})
+        };
+        let arm = |label: &str, size: u64, heap: u64, mean: f64| {
             serde_json::json!({"label": label, "type": "crate", "input_size": size,
-            "heap_bytes": heap, "edges": 1, "cost": 1, "time": time})
+            "heap_bytes": heap, "edges": 1, "cost": 1, "time": time(mean)})
         };
         serde_json::from_value(serde_json::json!({
             "method": "crate::find", "type": "crate", "oracle": "asymptotic",
@@ -932,8 +936,8 @@ mod tests {
             "stats": serde_json::to_value(crate::search::Stats::default()).unwrap(),
             "tree": {"nodes": 1, "depth_histogram": [1], "learning_top": []},
             "confirmation": {"reps": 30, "warmup": 5, "method": "", "unconfirmed": [],
-                "confirmed": [{"rank": 1, "kind": "sweep", "a": arm("largest", 9916, 16000),
-                    "b": arm("smallest", 99, 8000), "cost_ratio": 212.5,
+                "confirmed": [{"rank": 1, "kind": "sweep", "a": arm("largest", 9916, 16000, time_ratio),
+                    "b": arm("smallest", 99, 8000, 1.0), "cost_ratio": 212.5,
                     "time_ratio": time_ratio, "p_value": 0.0, "significant": true,
                     "failed_runs": 0}]}
         }))
@@ -953,6 +957,12 @@ mod tests {
             "{}",
             r.reason
         );
+        // 150x on the means passes the bar (145.9x), but not by the arms' intervals (at
+        // least 135.7x): withdrawn.
+        let mut r = timed(150.0, "sweep");
+        withdraw_if_the_clock_disagrees(Some(Class::Linear), &mut r);
+        assert_eq!(r.verdict, Verdict::Inconclusive, "{}", r.reason);
+        assert!(r.reason.contains("at least 135.7x"), "{}", r.reason);
         // Timed as O(n^2) would be: the claim stands.
         let mut r = timed(8975.0, "sweep");
         withdraw_if_the_clock_disagrees(Some(Class::Linear), &mut r);
