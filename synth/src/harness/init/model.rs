@@ -362,7 +362,8 @@ fn build_with(
         let registers = registered.is_none_or(|r| r.contains(&t.ident));
         if registers {
             // Keyed by identifier, as parameter types name them; two types of one name are
-            // both registered under module-qualified names, which parameters refuse.
+            // both registered under module-qualified names, which a parameter names only
+            // when written in the module that defines one of them (`regs_in`).
             regs.insert(t.ident.clone(), (registry_name.clone(), rust.clone()));
             regs_in.insert(
                 (t.module.clone(), t.ident.clone()),
