@@ -258,10 +258,13 @@ fn scaled_up(p: &Program, size: u64, max_loop: u32, target: u64) -> Option<Progr
         up *= 2;
     }
     let qs = quantities(p);
-    let rules: Vec<Rule> = (0..qs.len())
-        .map(|k| fallback(p, &qs, k, &counts))
-        .collect();
-    Some(scaled(p, &qs, &rules, up as f64))
+    Some(scaled(p, &qs, &fallbacks(p, &qs), up as f64))
+}
+
+/// The rule of [`fallback`] for every quantity in `qs`.
+fn fallbacks(p: &Program, qs: &[Quantity]) -> Vec<Rule> {
+    let counts = loop_counts(p);
+    (0..qs.len()).map(|k| fallback(p, qs, k, &counts)).collect()
 }
 
 fn loop_counts(p: &Program) -> Vec<u32> {
@@ -409,10 +412,7 @@ fn joint_bounds(qs: &[Quantity], fb: &[Feedback], rules: &[Rule]) -> Option<f64>
 /// quantity is measured on the input size, else on the heap bytes; the count of a loop
 /// whose hash bound moves the input size is kept. See the module doc.
 pub fn rules(top: &Program, qs: &[Quantity], fb: &[Feedback]) -> Vec<Rule> {
-    let counts = loop_counts(top);
-    let mut rules: Vec<Rule> = (0..qs.len())
-        .map(|k| fallback(top, qs, k, &counts))
-        .collect();
+    let mut rules = fallbacks(top, qs);
     let Some(base) = fb.first().filter(|f| f.is_ok()) else {
         return rules;
     };
@@ -471,10 +471,7 @@ fn checked(
     fb: &[Feedback],
     measured: Vec<Rule>,
 ) -> Result<Vec<Rule>> {
-    let counts = loop_counts(top);
-    let plain: Vec<Rule> = (0..qs.len())
-        .map(|k| fallback(top, qs, k, &counts))
-        .collect();
+    let plain = fallbacks(top, qs);
     let Some(base) = fb.first().filter(|f| f.is_ok()) else {
         return Ok(measured);
     };
@@ -506,8 +503,14 @@ fn checked(
 /// from 1/2 to 1/4 is from an affine function of f (which falls twice as much over the
 /// first step): `|log2(ratio) - 1|`. `None` when it does not fall over both steps.
 fn not_affine(full: u64, half: u64, quarter: u64) -> Option<f64> {
+    step_log2(full, half, quarter).map(|e| (e - 1.0).abs())
+}
+
+/// `log2` of how many times more a measure falls from `full` to `half` than from `half` to
+/// `quarter`; `None` unless it falls over both steps.
+fn step_log2(full: u64, half: u64, quarter: u64) -> Option<f64> {
     let (c, h) = (full as f64 - half as f64, half as f64 - quarter as f64);
-    (c >= 1.0 && h >= 1.0).then(|| ((c / h).log2() - 1.0).abs())
+    (c >= 1.0 && h >= 1.0).then(|| (c / h).log2())
 }
 
 /// The exponent of a contribution that falls by `full - half` from the quantity to its half
@@ -515,11 +518,7 @@ fn not_affine(full: u64, half: u64, quarter: u64) -> Option<f64> {
 /// positive and the exponent is a plausible power. Constants the quantity does not move
 /// cancel out.
 fn exponent(full: u64, half: u64, quarter: u64) -> Option<f64> {
-    let (c, h) = (full as f64 - half as f64, half as f64 - quarter as f64);
-    if c < 1.0 || h < 1.0 {
-        return None;
-    }
-    let e = (c / h).log2();
+    let e = step_log2(full, half, quarter)?;
     let near = e.round();
     let e = if (e - near).abs() <= SNAP { near } else { e };
     Some(e).filter(|e| EXPONENTS.contains(e))
