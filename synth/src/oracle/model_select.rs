@@ -594,10 +594,7 @@ fn agree_with_slope<'a>(
                 h.bic - fit.bic,
                 fit.class
             );
-            let note = match note {
-                Some(n) => format!("{n}; {kept_class}"),
-                None => kept_class,
-            };
+            let note = joined(note, kept_class);
             (fit, slope, Some(note))
         }
         Some(h) if Some(&h.class) == next => {
@@ -607,14 +604,19 @@ fn agree_with_slope<'a>(
                 SLOPE_RAISE_CONFIDENCE * 100.0,
                 h.class
             );
-            let note = match note {
-                Some(n) => format!("{n}; {raised}"),
-                None => raised,
-            };
+            let note = joined(note, raised);
             let kept = kept_of(h);
             (h, log_log_slope(&kept).or(slope), Some(note))
         }
         _ => (fit, slope, note),
+    }
+}
+
+/// `extra` after the note already given, if any.
+fn joined(note: Option<String>, extra: String) -> String {
+    match note {
+        Some(n) => format!("{n}; {extra}"),
+        None => extra,
     }
 }
 
