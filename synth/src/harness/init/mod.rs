@@ -16,6 +16,7 @@ pub mod gen;
 mod handles_tests;
 pub mod int_traits;
 pub mod macro_types;
+pub mod math;
 pub mod model;
 pub mod repair;
 pub mod scan;

@@ -940,7 +940,8 @@ pub fn documented_class(doc: &str) -> Option<String> {
     let mut unparsed = false;
     // A tight bound (rpds: "Θ(log n)") bounds from above too; an italic O ("*O*(*N*)",
     // circular-buffer) is the plain one.
-    let doc = doc
+    // TeX first (skiplist: "`$O(\log n)$`"), see `math`.
+    let doc = super::math::plain_math(doc)
         .replace("Θ(", "O(")
         .replace("*O*(", "O(")
         .replace("_O_(", "O(");
@@ -970,9 +971,10 @@ pub fn documented_class(doc: &str) -> Option<String> {
                 .chars()
                 .next_back()
                 .is_some_and(|c| c.is_alphanumeric() || c == '_');
-        // "**O(n)** space", "O(1) extra memory": a bound on memory, not on time.
+        // "**O(n)** space", "O(1) extra memory": a bound on memory, not on time. The marks
+        // closing the class ("`$O(1)$` when ...") are not the next word.
         let as_written = after[end + 1..]
-            .trim_start_matches(|c: char| c == '*' || c == '_' || c.is_whitespace());
+            .trim_start_matches(|c: char| matches!(c, '*' | '_' | '`' | '$') || c.is_whitespace());
         let following = as_written.to_lowercase();
         let space = [
             "space",

@@ -15,6 +15,7 @@ use super::scan::documented_class;
 /// a class in code (`` `O(1)` ``) is not a method name.
 pub fn sentence_classes(doc: &str) -> HashMap<String, String> {
     let mut out = HashMap::new();
+    let doc = super::math::plain_math(doc);
     for sentence in doc.split(". ") {
         if sentence.matches("O(").count() + sentence.matches("Θ(").count() != 1 {
             continue;

@@ -1,0 +1,93 @@
+//! Complexity classes written in TeX, read as plain text. Crates whose docs render math with
+//! KaTeX write "This operation is `$O(\log n)$` on average." (skiplist 1.3: 87 such classes,
+//! none of them read before), `$\mathcal{O}(n)$` or `$\Theta(n \log n)$`. The class readers
+//! ([`documented_class`](super::scan::documented_class), the table and sentence readers) know
+//! the plain spellings; this rewrites the TeX ones into them first.
+
+/// `doc` with TeX's class notation in plain words: `\mathcal{O}(`, `\Theta(` and the like
+/// become `O(` (a tight bound bounds from above too), `\log`/`\lg`/`\ln` become `log`,
+/// spacing and product commands a space, `\left(`/`\right)` plain parentheses, and the
+/// braces of a group (`n^{2}`, `\log{n}`) go. Text without a backslash or a brace is
+/// returned as is.
+pub fn plain_math(doc: &str) -> String {
+    if !doc.contains(['\\', '{']) {
+        return doc.to_string();
+    }
+    let mut s = doc.to_string();
+    for (tex, plain) in [
+        ("\\mathcal{O}", "O"),
+        ("\\mathcal O", "O"),
+        ("\\mathrm{O}", "O"),
+        ("\\operatorname{O}", "O"),
+        ("\\Theta", "O"),
+        ("\\left(", "("),
+        ("\\right)", ")"),
+        ("\\operatorname{log}", "log"),
+        ("\\mathrm{log}", "log"),
+        ("\\log", "log"),
+        ("\\lg", "log"),
+        ("\\ln", "log"),
+        ("\\cdot", " "),
+        ("\\times", " "),
+        ("\\,", " "),
+        ("\\;", " "),
+        ("\\!", ""),
+        ("\\ ", " "),
+    ] {
+        s = s.replace(tex, plain);
+    }
+    // "O (" after a command and its space: the class readers look for "O(".
+    s = s.replace("O (", "O(");
+    strip_groups(&s)
+}
+
+/// Removes the braces of TeX groups inside a class's parentheses (`O(n^{2})`, `O(log{n})`),
+/// leaving braces elsewhere alone.
+fn strip_groups(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut depth = 0usize;
+    let mut prev = ' ';
+    for c in s.chars() {
+        match c {
+            '(' if depth > 0 || prev == 'O' => depth += 1,
+            ')' if depth > 0 => depth -= 1,
+            '{' | '}' if depth > 0 => {
+                prev = c;
+                continue;
+            }
+            _ => {}
+        }
+        out.push(c);
+        prev = c;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain_math;
+    use crate::harness::init::scan::documented_class;
+
+    #[test]
+    fn tex_classes_read_as_their_plain_spelling() {
+        let c = |s: &str| documented_class(&plain_math(s));
+        assert_eq!(
+            c("This operation is `$O(\\log n)$` on average."),
+            Some("O(log n)".into())
+        );
+        assert_eq!(c("Runs in $\\mathcal{O}(n)$ time."), Some("O(n)".into()));
+        assert_eq!(
+            c("$\\Theta(n \\log n)$ comparisons"),
+            Some("O(n log n)".into())
+        );
+        assert_eq!(c("$O(n \\cdot \\log n)$"), Some("O(n log n)".into()));
+        assert_eq!(c("worst case $O(n^{2})$"), Some("O(n^2)".into()));
+        assert_eq!(c("$O\\left(\\log{n}\\right)$"), Some("O(log n)".into()));
+        assert_eq!(c("$O(\\lg n)$"), Some("O(log n)".into()));
+        // Several variables stay no class, and a best case stays conditional.
+        assert_eq!(c("`$O(m \\log(n+m))$`"), None);
+        assert_eq!(c("`$O(1)$` when the predicate rejects"), None);
+        // Text without TeX is untouched.
+        assert_eq!(plain_math("a {b} O(n)"), "a {b} O(n)");
+    }
+}
