@@ -259,8 +259,15 @@ fn library_of(
             .find(|l| l.starts_with("error"))
             .unwrap_or("")
             .trim();
+        // A crate may pin a toolchain this machine lacks (skiplist 1.3: `rust-toolchain.toml`
+        // asks for 1.99): rustup's environment variable overrides the file.
+        let pinned = if first.contains("toolchain") && first.contains("is not installed") {
+            ": the crate pins that toolchain (rust-toolchain.toml); install it with `rustup toolchain install`, or run perfsyn with RUSTUP_TOOLCHAIN=stable"
+        } else {
+            ""
+        };
         bail!(
-            "{} is not a crate cargo can read: {first}",
+            "{} is not a crate cargo can read: {first}{pinned}",
             crate_dir.display()
         );
     }
