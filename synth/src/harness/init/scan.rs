@@ -998,7 +998,10 @@ pub fn documented_class(doc: &str) -> Option<String> {
         if before_ok && ["when", "if", "unless", "provided"].contains(&first) {
             unparsed = true;
         }
-        if before_ok && !space {
+        // "Navigation to the split point is O(log n)." (skiplist's `split_off`, which then
+        // rebuilds every skip link): the class of a step the clause names, not the method's.
+        let step = step_clause(&rest[..i]);
+        if before_ok && !space && !step {
             // A size named by its method ("O(len())", "O(self.len())", arraydeque) is that
             // variable.
             let called = inner.replace("self.", "").replace("()", "");
@@ -1023,6 +1026,30 @@ pub fn documented_class(doc: &str) -> Option<String> {
         return None;
     }
     best.map(|c| c.label().to_string())
+}
+
+/// Whether the clause that `head` (the text before a class) ends in is about a step of the
+/// operation: one opened by finding or moving to a place ("Navigation to the split point is",
+/// "Finding the start and end nodes is"). A gerund naming the operation itself ("Setting up
+/// the iterator runs in", "Searching is") is the method's cost and is not listed.
+fn step_clause(head: &str) -> bool {
+    const STEP_SUBJECTS: [&str; 6] = [
+        "navigation",
+        "navigating",
+        "finding",
+        "locating",
+        "seeking",
+        "positioning",
+    ];
+    let clause = head.rsplit(['.', ';', ':']).next().unwrap_or(head);
+    clause
+        .split_whitespace()
+        .next()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .is_some_and(|w| STEP_SUBJECTS.contains(&w.as_str()))
 }
 
 /// The classes a type's doc comment gives its methods in a Markdown table (rpds:
@@ -1181,6 +1208,19 @@ mod tests {
             Some("O(log n)".into())
         );
         assert_eq!(c("FOO(1) is not a class"), None);
+        // A step's class is not the method's; the operation's own gerund is.
+        assert_eq!(
+            c("Splits the list. Navigation to the split point is O(log n). Both halves are consistent."),
+            None
+        );
+        assert_eq!(
+            c("Finding the start and end nodes is O(log n); the rest runs in O(n)."),
+            Some("O(n)".into())
+        );
+        assert_eq!(
+            c("Setting up the iterator runs in O(log n)."),
+            Some("O(log n)".into())
+        );
         assert_eq!(c("Θ(log n) worst case"), Some("O(log n)".into()));
         // A space bound is not the time class; a cost in several variables is no class.
         assert_eq!(
