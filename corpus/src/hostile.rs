@@ -1,6 +1,7 @@
 //! Hostile targets, for testing the worker sandbox only: each method misbehaves on purpose in
 //! one way a real target might (panic, abort, wild write, stack overflow, hang, huge
-//! allocation, `exit`, flooding stdout, a child process that outlives it). The search never
+//! allocation, `exit`, flooding stdout, a child process that outlives it), or draws
+//! randomness from the operating system, as randomized structures do. The search never
 //! benefits from exploring them; they exist so that tests can check that every such death is
 //! classified and contained.
 
@@ -88,6 +89,37 @@ impl Hostile {
     }
 }
 
+impl Hostile {
+    /// As many probe operations as the low 10 bits of a hash under a new std `RandomState`
+    /// (seeded through `getrandom`, as std and `rand` 0.9 draw): a cost that follows the
+    /// operating system's randomness unless the worker serves it (`entropy`).
+    pub fn random_work(&self) -> u64 {
+        use std::hash::BuildHasher;
+        let d = std::collections::hash_map::RandomState::new().hash_one(0u64);
+        work(d & 1023);
+        d
+    }
+
+    /// The same with a draw through `syscall(SYS_getrandom)`, as `getrandom` 0.2 (under
+    /// `rand` 0.8) makes it.
+    pub fn random_work_syscall(&self) -> u64 {
+        let mut b = [0u8; 8];
+        // SAFETY: an 8-byte buffer for getrandom(2).
+        let n = unsafe { libc::syscall(libc::SYS_getrandom, b.as_mut_ptr(), b.len(), 0) };
+        assert_eq!(n, 8, "getrandom(2) failed");
+        let d = u64::from_le_bytes(b);
+        work(d & 1023);
+        d
+    }
+}
+
+fn work(n: u64) {
+    for _ in 0..n {
+        perfsyn_profiler_ipc::probe::count_op();
+        black_box(());
+    }
+}
+
 fn recurse(n: u64) -> u64 {
     let frame = black_box([n; 32]);
     if black_box(n) == u64::MAX {
@@ -113,6 +145,8 @@ register_type! {
             exit0(ref self);
             spam_stdout(ref self);
             orphan_then_abort(ref self);
+            random_work(ref self) -> u64;
+            random_work_syscall(ref self) -> u64;
         }
         fields {}
     }

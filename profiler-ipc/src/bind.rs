@@ -13,7 +13,7 @@
 //! [`pair_binding`]): both names of the pair resolve to its side's member, and every other
 //! type stays as registered. `perfsyn compare` starts two workers per pair.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::registry::{Registry, TypeDef};
 use crate::schema::TypeSchema;
@@ -104,7 +104,7 @@ pub fn bind_groups(registry: &Registry, version: &str) -> Result<Registry, Strin
             "{BIND_ENV} must be `old` or `new`, not `{version}`"
         ));
     }
-    let renamed: HashMap<String, String> = registry
+    let renamed: BTreeMap<String, String> = registry
         .types
         .iter()
         .filter_map(|t| {
@@ -120,7 +120,7 @@ pub fn bind_groups(registry: &Registry, version: &str) -> Result<Registry, Strin
         }
     };
     let mut types: Vec<TypeDef> = Vec::new();
-    let mut names = HashSet::new();
+    let mut names = BTreeSet::new();
     for t in &registry.types {
         if t.schema
             .version

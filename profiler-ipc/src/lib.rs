@@ -11,6 +11,7 @@ pub mod bind;
 pub mod check;
 pub mod concurrent;
 pub mod deathwatch;
+pub mod entropy;
 pub mod fastwire;
 pub mod feedback;
 pub mod forkserver;

@@ -712,7 +712,8 @@ pub unsafe fn next_symbol(name: &[u8]) -> usize {
 
 /// Expands, in the worker binary, the runtime that feeds the counters: the
 /// sanitizer-coverage `trace-pc-guard` callbacks, `memcpy`/`memmove`/`memset` that count
-/// bytes and forward to libc through `dlsym(RTLD_NEXT)`, and the counting global allocator.
+/// bytes and forward to libc through `dlsym(RTLD_NEXT)`, the counting global allocator, and
+/// `getrandom`/`syscall`, which serve randomness from the program's stream (`entropy`).
 ///
 /// The callbacks' names start with `__sanitizer_`, which LLVM never instruments, so they do
 /// not recurse. While libc's symbol is being resolved, a byte loop through volatile accesses
@@ -749,6 +750,26 @@ macro_rules! worker_runtime {
             // SAFETY: LLVM passes the module's PC table, right after its guards' init.
             unsafe { $crate::hot::record_pcs(beg, end) };
         }
+
+        // Randomness drawn through `getrandom` or `syscall(SYS_getrandom)` comes from the
+        // program's own stream (see `entropy`). Jumps written in assembly, so that the two
+        // symbols carry no coverage guard: the functions they reach are `__sanitizer_` ones.
+        #[cfg(target_arch = "x86_64")]
+        ::core::arch::global_asm!(
+            ".text",
+            ".globl getrandom",
+            ".type getrandom,@function",
+            "getrandom:",
+            "jmp {fill}",
+            ".size getrandom, .-getrandom",
+            ".globl syscall",
+            ".type syscall,@function",
+            "syscall:",
+            "jmp {sys}",
+            ".size syscall, .-syscall",
+            fill = sym $crate::entropy::fill,
+            sys = sym $crate::entropy::syscall,
+        );
 
         mod perfsyn_mem {
             use std::sync::atomic::{AtomicUsize, Ordering};

@@ -70,7 +70,10 @@ impl Registry {
         // A type registered under another name than its Rust type (two types of one name,
         // `graph::EdgeIndex`) is written as its Rust type where another registration takes
         // or returns it; the schema names it as registered.
-        let renamed: std::collections::HashMap<String, String> = types
+        // Ordered collections, here and in `bind`: a std `HashMap` would seed the worker
+        // thread's `RandomState` keys before any program, and a target's maps would then
+        // draw no randomness that `entropy` could see.
+        let renamed: std::collections::BTreeMap<String, String> = types
             .iter()
             .filter(|t| t.schema.rust != t.schema.name)
             .map(|t| (t.schema.rust.clone(), t.schema.name.clone()))
@@ -92,7 +95,7 @@ impl Registry {
                 }
             }
         }
-        let mut names = std::collections::HashSet::new();
+        let mut names = std::collections::BTreeSet::new();
         for t in &types {
             assert!(
                 names.insert(t.schema.name.clone()),

@@ -205,7 +205,8 @@ fn serve(registry: &Registry) -> i32 {
                     heap,
                 }));
                 // A zygote keeps the flag it was forked with: hot runs go the fresh way.
-                setups.pause(input.want_hot.load(Relaxed) != 0);
+                // Nor after a program drew randomness on this thread (see `run_batch`).
+                setups.pause(input.want_hot.load(Relaxed) != 0 || crate::entropy::tainted());
                 let count = input.req_count.load(Relaxed) as usize;
                 let bytes = (input.req_bytes.load(Relaxed) as usize).min(req_cap);
                 // SAFETY: the host does not touch the request area until we reply.
@@ -294,9 +295,16 @@ fn run_batch(
         let t0 = shm::monotonic_ns();
         out.start_ns.store(t0, Relaxed);
         out.started.store(i as u32 + 1, Release);
+        // Every program draws randomness from the same stream; once one drew on this
+        // thread, no zygote is forked from it (it would inherit the thread's generators, see
+        // `entropy`), from the next program of this batch on.
+        crate::entropy::reset();
+        if crate::entropy::tainted() {
+            setups.pause(true);
+        }
         let mut fb = match setups.serve(interp, program, prepared, payload) {
             crate::forkserver::Served::Feedback(fb) => fb,
-            crate::forkserver::Served::Fresh => interp.run_prepared(program, prepared),
+            crate::forkserver::Served::Fresh => run_fresh(interp, program, prepared),
             // The record the supervisor writes for a fresh run that ran out of fuel, without
             // the fresh run's death: this worker and its zygotes live on.
             crate::forkserver::Served::OutOfFuel => {
@@ -321,6 +329,34 @@ fn run_batch(
         }
     }
     Ok(())
+}
+
+/// Runs `program` in this process: on this thread until a program draws randomness here,
+/// then each on a thread of its own (see `entropy`), where thread-local generators start
+/// unseeded as they did for the first one.
+fn run_fresh(
+    interp: &Interpreter<'_>,
+    program: &Program,
+    prepared: &mut crate::interp::Prepared,
+) -> crate::Feedback {
+    if crate::entropy::tainted() {
+        /// The prepared program crosses to the program's thread and back while this thread
+        /// waits; its buffers are empty between runs (`interp::Buffers`).
+        struct Lent<'a>(&'a mut crate::interp::Prepared);
+        // SAFETY: the scoped thread is the only one using it until it is joined.
+        unsafe impl Send for Lent<'_> {}
+        let lent = Lent(prepared);
+        return crate::entropy::on_own_thread(move || {
+            let lent = lent;
+            interp.run_prepared(program, lent.0)
+        });
+    }
+    let draws = crate::entropy::draws();
+    let fb = interp.run_prepared(program, prepared);
+    if crate::entropy::draws() != draws {
+        crate::entropy::taint();
+    }
+    fb
 }
 
 /// Runs the one concurrent test framed in `req` and writes its feedback frame. `start_ns` is
