@@ -1,7 +1,8 @@
 //! Classes a crate's or a type's doc comment states for methods it names in prose, outside a
 //! table: lru's crate doc "The cache supports `get`, `get_mut`, `put`, and `pop` operations,
 //! all of which are O(1)." Without it, every method of such a crate was `undocumented` and a
-//! hunt could report nothing. Like a table's classes (see
+//! hunt could report nothing. An operation may also be named by a noun after its class
+//! ("`O(1)` insertion", uluru). Like a table's classes (see
 //! [`table_classes`](super::scan::table_classes)), these apply only to methods whose own doc
 //! states none.
 
@@ -48,6 +49,44 @@ pub fn sentence_classes(doc: &str) -> HashMap<String, String> {
             }
         }
     }
+    for (name, class) in noun_classes(&doc) {
+        out.entry(name).or_insert(class);
+    }
+    out
+}
+
+/// Operations named by a noun right after their class: uluru's "It provides `O(1)`
+/// insertion, and `O(n)` lookup." (several classes in one sentence, each with its own
+/// noun). The noun names the methods it is the noun of; a method of that name that the
+/// type lacks is never looked up.
+fn noun_classes(doc: &str) -> Vec<(String, String)> {
+    const NOUNS: [(&str, &[&str]); 8] = [
+        ("insertion", &["insert"]),
+        ("insertions", &["insert"]),
+        ("removal", &["remove"]),
+        ("removals", &["remove"]),
+        ("deletion", &["remove", "delete"]),
+        ("lookup", &["lookup", "get", "find"]),
+        ("lookups", &["lookup", "get", "find"]),
+        ("retrieval", &["get"]),
+    ];
+    let mut out = Vec::new();
+    let mut rest = doc;
+    while let Some(i) = rest.find("O(") {
+        let after = &rest[i..];
+        let Some(close) = after.find(')') else { break };
+        let class = documented_class(&after[..=close]);
+        let next = after[close + 1..]
+            .trim_start_matches(|c: char| matches!(c, '*' | '_' | '`' | '$') || c.is_whitespace())
+            .split(|c: char| !(c.is_alphanumeric() || c == '-'))
+            .next()
+            .unwrap_or("")
+            .to_lowercase();
+        if let (Some(class), Some((_, names))) = (class, NOUNS.iter().find(|(n, _)| *n == next)) {
+            out.extend(names.iter().map(|n| (n.to_string(), class.clone())));
+        }
+        rest = &after[close + 1..];
+    }
     out
 }
 
@@ -70,5 +109,19 @@ mod tests {
         for m in ["std", "insert", "push", "sort", "iter", "O", "n", "len"] {
             assert!(!c.contains_key(m), "{m}: {c:?}");
         }
+    }
+
+    #[test]
+    fn an_operation_named_by_a_noun_after_its_class_takes_it() {
+        let c = sentence_classes(
+            "A simple LRU cache. It provides `O(1)` insertion, and `O(n)` lookup. \
+             The O(1) path is taken when full.",
+        );
+        assert_eq!(c.get("insert").map(String::as_str), Some("O(1)"), "{c:?}");
+        assert_eq!(c.get("lookup").map(String::as_str), Some("O(n)"), "{c:?}");
+        assert_eq!(c.get("get").map(String::as_str), Some("O(n)"), "{c:?}");
+        assert!(!c.contains_key("path"), "{c:?}");
+        assert_eq!(c.get("find").map(String::as_str), Some("O(n)"), "{c:?}");
+        assert_eq!(c.len(), 4, "{c:?}");
     }
 }
