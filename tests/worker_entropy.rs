@@ -16,13 +16,7 @@ use worker_support::*;
 /// setup (a loop before the call), which a zygote serves from its second sighting.
 fn after_setup(m: &str, n: u32) -> Program {
     let mut p = Program::default();
-    let h = p.fresh("Hostile");
-    p.body.push(Stmt::Ctor {
-        out: h,
-        ty: "Hostile".into(),
-        ctor: "new".into(),
-        args: vec![],
-    });
+    let h = hostile_new(&mut p);
     p.body.push(Stmt::Repeat {
         n,
         body: vec![Stmt::Call {

@@ -210,6 +210,12 @@ pub fn hostile(m: &str) -> Program {
 
 /// `Hostile::new().m()`, measured, appended to `p`.
 pub fn hostile_call(p: &mut Program, m: &str) {
+    let h = hostile_new(p);
+    call(p, "Hostile", m, h, vec![], true);
+}
+
+/// `let h = Hostile::new();` appended to `p`; returns `h`.
+pub fn hostile_new(p: &mut Program) -> Var {
     let h = p.fresh("Hostile");
     p.body.push(Stmt::Ctor {
         out: h,
@@ -217,7 +223,7 @@ pub fn hostile_call(p: &mut Program, m: &str) {
         ctor: "new".into(),
         args: vec![],
     });
-    call(p, "Hostile", m, h, vec![], true);
+    h
 }
 
 /// Least-squares slope of log(y) against log(x).
