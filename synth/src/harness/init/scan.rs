@@ -973,8 +973,7 @@ pub fn documented_class(doc: &str) -> Option<String> {
                 .is_some_and(|c| c.is_alphanumeric() || c == '_');
         // "**O(n)** space", "O(1) extra memory": a bound on memory, not on time. The marks
         // closing the class ("`$O(1)$` when ...") are not the next word.
-        let as_written = after[end + 1..]
-            .trim_start_matches(|c: char| matches!(c, '*' | '_' | '`' | '$') || c.is_whitespace());
+        let as_written = past_marks(&after[end + 1..]);
         let following = as_written.to_lowercase();
         let space = [
             "space",
@@ -1026,6 +1025,12 @@ pub fn documented_class(doc: &str) -> Option<String> {
         return None;
     }
     best.map(|c| c.label().to_string())
+}
+
+/// `s` (the text after a class's closing parenthesis) from its first word: past the marks that
+/// close the class (bold, italics, a code span, a math delimiter) and spaces.
+pub fn past_marks(s: &str) -> &str {
+    s.trim_start_matches(|c: char| matches!(c, '*' | '_' | '`' | '$') || c.is_whitespace())
 }
 
 /// Whether the clause that `head` (the text before a class) ends in is about a step of the

@@ -76,8 +76,7 @@ fn noun_classes(doc: &str) -> Vec<(String, String)> {
         let after = &rest[i..];
         let Some(close) = after.find(')') else { break };
         let class = documented_class(&after[..=close]);
-        let next = after[close + 1..]
-            .trim_start_matches(|c: char| matches!(c, '*' | '_' | '`' | '$') || c.is_whitespace())
+        let next = super::scan::past_marks(&after[close + 1..])
             .split(|c: char| !(c.is_alphanumeric() || c == '-'))
             .next()
             .unwrap_or("")
