@@ -32,21 +32,25 @@ static DRAWS: AtomicU64 = AtomicU64::new(0);
 static TAINTED: AtomicBool = AtomicBool::new(false);
 
 /// Restarts the stream: called before every program.
+#[inline(always)]
 pub fn reset() {
     STATE.store(SEED, Relaxed);
 }
 
 /// Requests for randomness over the process's life.
+#[inline(always)]
 pub fn draws() -> u64 {
     DRAWS.load(Relaxed)
 }
 
 /// Whether a program has drawn on the worker's own thread (see the module doc).
+#[inline(always)]
 pub fn tainted() -> bool {
     TAINTED.load(Relaxed)
 }
 
 /// Records that a program drew on the worker's own thread.
+#[inline(always)]
 pub fn taint() {
     TAINTED.store(true, Relaxed);
 }

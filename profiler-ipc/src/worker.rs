@@ -333,7 +333,9 @@ fn run_batch(
 
 /// Runs `program` in this process: on this thread until a program draws randomness here,
 /// then each on a thread of its own (see `entropy`), where thread-local generators start
-/// unseeded as they did for the first one.
+/// unseeded as they did for the first one. Inlined into the uninstrumented `run_batch`, as
+/// the `entropy` calls it makes: the worker's per-program path carries no guard.
+#[inline(always)]
 fn run_fresh(
     interp: &Interpreter<'_>,
     program: &Program,
