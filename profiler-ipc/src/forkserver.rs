@@ -635,7 +635,7 @@ fn zygote(interp: &Interpreter<'_>, p: &Program, at: Option<usize>, mut sock: Un
 }
 
 /// Asks the kernel to kill this process when its parent dies.
-fn die_with_parent() {
+pub(crate) fn die_with_parent() {
     let _ = rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL));
 }
 

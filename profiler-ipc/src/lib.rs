@@ -26,6 +26,7 @@ pub mod progwire;
 pub mod protocol;
 pub mod registry;
 pub mod regress;
+pub mod rescue;
 pub mod sandbox;
 pub mod schedule;
 pub mod schema;

@@ -67,6 +67,10 @@ pub struct PoolConfig {
     /// Programs sharing a setup are served by forking its built state (see
     /// [`crate::forkserver`]); off, every program rebuilds it. Same results either way.
     pub setup_reuse: bool,
+    /// A program that runs out of fuel on a worker's fresh path ends a runner forked from
+    /// the worker, not the worker (see [`crate::rescue`]); off, it costs the worker. Same
+    /// results either way.
+    pub fuel_rescue: bool,
     /// The version of each version group the workers bind (`old`/`new`, see `bind`), or
     /// `None` for every member under its own name.
     pub bind: Option<String>,
@@ -112,6 +116,7 @@ impl PoolConfig {
             shm_size: 16 << 20,
             // `PERFSYN_SETUP_REUSE=0` measures the fresh path (bench throughput before/after).
             setup_reuse: std::env::var(crate::forkserver::ENV).map_or(true, |v| v != "0"),
+            fuel_rescue: std::env::var(crate::rescue::ENV).map_or(true, |v| v != "0"),
             bind: None,
             thread_cpu: false,
         }
@@ -1057,6 +1062,10 @@ impl Pool {
             .env(
                 crate::forkserver::ENV,
                 if self.cfg.setup_reuse { "1" } else { "0" },
+            )
+            .env(
+                crate::rescue::ENV,
+                if self.cfg.fuel_rescue { "1" } else { "0" },
             )
             .stdin(Stdio::null())
             .stdout(Stdio::null())

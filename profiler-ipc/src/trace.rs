@@ -6,8 +6,9 @@
 //! Columns: path (how the program was served, see `forkserver::SetupCache::last`: `fresh`,
 //! `exact`, `prefix`, `start`, `ancestor`, `starved`), outcome, fuel spent, edges of the
 //! calls under test, wall ns of the calls under test, wall ns of the whole program in the
-//! worker (setup, calls, drops; a timeout on the fresh path ends the worker and has no
-//! line). A program over 20 ms is followed by a line `#` and its JSON.
+//! worker (setup, calls, drops). A timeout on the fresh path ends its runner; the worker's
+//! warden writes its line, with path `fuel-out` and times 0 (see `rescue`). A program over
+//! 20 ms is followed by a line `#` and its JSON.
 
 use std::io::Write;
 use std::sync::OnceLock;

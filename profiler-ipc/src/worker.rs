@@ -175,10 +175,41 @@ fn serve(registry: &Registry) -> i32 {
     let idle_spin = Duration::from_nanos(h.fixed.idle_spin_ns.load(Relaxed));
     // Read before saying hello: the first request may be posted the moment we do.
     let mut last = input.req_seq.load(Acquire);
-    out.state.store(protocol::STATE_READY, Release);
-    bell.ring();
+    // From here on a warden waits and runners run (see `rescue`).
+    let mut resume = crate::rescue::split(crate::rescue::Region {
+        input,
+        out,
+        // SAFETY: the host does not touch the request area until we reply.
+        req: unsafe { region.bytes(req_off, req_cap) },
+        // SAFETY: as for the hello; only one of the warden and its runner runs at a time.
+        resp: unsafe { region.bytes_mut(resp_off, resp_cap) },
+    });
+    if resume.is_none() {
+        out.state.store(protocol::STATE_READY, Release);
+        bell.ring();
+    }
 
     loop {
+        if let Some(r) = resume.take() {
+            // A new runner: the rest of the request whose program ran out of fuel.
+            last = r.seq;
+            let req = Request {
+                input,
+                out,
+                // SAFETY: the host does not touch the request area until we reply.
+                req: unsafe { region.bytes(req_off, req_cap) },
+                // SAFETY: as for the hello.
+                resp: unsafe { region.bytes_mut(resp_off, resp_cap) },
+                heap,
+            };
+            run_request(&mut interp, &mut setups, &mut decoded, req, r.from);
+            if retire_check.due() && process_cpu_ns() > cpu_budget / 2 {
+                out.retire.store(1, Relaxed);
+            }
+            out.resp_seq.store(r.seq, Release);
+            bell.ring();
+            continue;
+        }
         // Wait for the next request: spin briefly, then sleep on the shared futex.
         while input.req_seq.load(Acquire) == last {
             if shm::spin_until_changed(&input.req_seq, last, idle_spin) {
@@ -194,29 +225,16 @@ fn serve(registry: &Registry) -> i32 {
         last = seq;
         match input.req_kind.load(Relaxed) {
             protocol::REQ_RUN => {
-                crate::meter::set_hot_wanted(input.want_hot.load(Relaxed) != 0);
-                // Always metered (an unlimited fuel is `u64::MAX`), so that every run arms
-                // and reports `fuel_spent` the same way whatever its request's fuel.
-                interp.set_limits(Some(RunLimits {
-                    fuel: match input.fuel.load(Relaxed) {
-                        0 => u64::MAX,
-                        fuel => fuel,
-                    },
+                let req = Request {
+                    input,
+                    out,
+                    // SAFETY: the host does not touch the request area until we reply.
+                    req: unsafe { region.bytes(req_off, req_cap) },
+                    // SAFETY: as for the hello.
+                    resp: unsafe { region.bytes_mut(resp_off, resp_cap) },
                     heap,
-                }));
-                // A zygote keeps the flag it was forked with: hot runs go the fresh way.
-                // Nor after a program drew randomness on this thread (see `run_batch`).
-                setups.pause(input.want_hot.load(Relaxed) != 0 || crate::entropy::tainted());
-                let count = input.req_count.load(Relaxed) as usize;
-                let bytes = (input.req_bytes.load(Relaxed) as usize).min(req_cap);
-                // SAFETY: the host does not touch the request area until we reply.
-                let req = unsafe { region.bytes(req_off, bytes) };
-                // SAFETY: as for the hello.
-                let resp = unsafe { region.bytes_mut(resp_off, resp_cap) };
-                let r = run_batch(&interp, &mut setups, &mut decoded, out, req, count, resp);
-                if let Err(code) = r {
-                    out.error.store(code, Relaxed);
-                }
+                };
+                run_request(&mut interp, &mut setups, &mut decoded, req, 0);
                 if retire_check.due() && process_cpu_ns() > cpu_budget / 2 {
                     out.retire.store(1, Relaxed);
                 }
@@ -253,6 +271,58 @@ fn serve(registry: &Registry) -> i32 {
     }
 }
 
+/// The areas and limits a run request uses.
+struct Request<'a> {
+    input: &'a protocol::ToWorker,
+    out: &'a protocol::FromWorker,
+    /// The whole request area (the request's own bytes are a prefix).
+    req: &'a [u8],
+    resp: &'a mut [u8],
+    heap: u64,
+}
+
+/// Runs the programs of the current run request from its `from`-th on (0 unless a new
+/// runner takes over, see `rescue`).
+fn run_request(
+    interp: &mut Interpreter<'_>,
+    setups: &mut crate::forkserver::SetupCache,
+    decoded: &mut crate::progcache::DecodeCache,
+    r: Request<'_>,
+    from: usize,
+) {
+    let input = r.input;
+    crate::meter::set_hot_wanted(input.want_hot.load(Relaxed) != 0);
+    // Always metered (an unlimited fuel is `u64::MAX`), so that every run arms and reports
+    // `fuel_spent` the same way whatever its request's fuel.
+    interp.set_limits(Some(RunLimits {
+        fuel: match input.fuel.load(Relaxed) {
+            0 => u64::MAX,
+            fuel => fuel,
+        },
+        heap: r.heap,
+    }));
+    // A zygote keeps the flag it was forked with: hot runs go the fresh way. Nor after a
+    // program drew randomness on this thread (see `run_batch`).
+    setups.pause(input.want_hot.load(Relaxed) != 0 || crate::entropy::tainted());
+    let count = input.req_count.load(Relaxed) as usize;
+    let bytes = (input.req_bytes.load(Relaxed) as usize).min(r.req.len());
+    let batch = Batch {
+        req: &r.req[..bytes],
+        count,
+        from,
+    };
+    if let Err(code) = run_batch(interp, setups, decoded, r.out, batch, r.resp) {
+        r.out.error.store(code, Relaxed);
+    }
+}
+
+/// The programs of a run request: `count` frames in `req`, to run from the `from`-th on.
+struct Batch<'a> {
+    req: &'a [u8],
+    count: usize,
+    from: usize,
+}
+
 /// Calls memcpy, memmove and memset once, so that the counting versions resolve libc's
 /// (`dlsym`, a first-call-only branch with its own edges) before any measurement: otherwise
 /// the first program of a fresh worker to shift a vector would count one edge more.
@@ -278,14 +348,22 @@ fn run_batch(
     setups: &mut crate::forkserver::SetupCache,
     decoded: &mut crate::progcache::DecodeCache,
     out: &protocol::FromWorker,
-    req: &[u8],
-    count: usize,
+    batch: Batch<'_>,
     resp: &mut [u8],
 ) -> Result<(), u32> {
+    let req = batch.req;
     let mut at = 0;
+    for _ in 0..batch.from {
+        at += protocol::get_frame(&req[at..])
+            .ok_or(protocol::ERR_BAD_REQUEST)?
+            .1;
+    }
     let mut written = out.resp_bytes.load(Relaxed) as usize;
-    let reused = setups.reused;
-    for i in 0..count {
+    // Counted from what an earlier runner of this request counted (see `rescue`).
+    let reused = setups
+        .reused
+        .wrapping_sub(u64::from(out.setup_reused.load(Relaxed)));
+    for i in batch.from..batch.count {
         let (payload, used) = protocol::get_frame(&req[at..]).ok_or(protocol::ERR_BAD_REQUEST)?;
         at += used;
         let (program, prepared) = decoded
@@ -322,7 +400,7 @@ fn run_batch(
         written += n;
         out.resp_bytes.store(written as u64, Relaxed);
         out.setup_reused
-            .store((setups.reused - reused) as u32, Relaxed);
+            .store(setups.reused.wrapping_sub(reused) as u32, Relaxed);
         out.done.store(i as u32 + 1, Release);
         if crate::trace::on() {
             crate::trace::program(setups.last, program, &fb, shm::monotonic_ns() - t0);

@@ -32,7 +32,13 @@ pub fn pool(workers: usize, deadline: Duration) -> Pool {
 /// setup reuse on or off: what the worker-path tests compare.
 #[allow(dead_code)]
 pub fn metered_pool(reuse: bool, workers: usize, fuel: u64) -> Pool {
+    rescuing_pool(reuse, true, workers, fuel)
+}
+
+/// [`metered_pool`] with the fuel rescue on or off (see `perfsyn_profiler_ipc::rescue`).
+pub fn rescuing_pool(reuse: bool, rescue: bool, workers: usize, fuel: u64) -> Pool {
     let mut cfg = PoolConfig::new(worker());
+    cfg.fuel_rescue = rescue;
     cfg.workers = workers;
     cfg.deadline = Duration::from_secs(20);
     cfg.memory_limit = 1 << 30;
