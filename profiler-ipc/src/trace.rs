@@ -8,7 +8,7 @@
 //! calls under test, wall ns of the calls under test, wall ns of the whole program in the
 //! worker (setup, calls, drops). A timeout on the fresh path ends its runner; the worker's
 //! warden writes its line, with path `fuel-out` and times 0 (see `rescue`). A program over
-//! 20 ms is followed by a line `#` and its JSON.
+//! 20 ms, and a fuel-out, is followed by a line `#` and its JSON.
 
 use std::io::Write;
 use std::sync::OnceLock;
@@ -48,7 +48,7 @@ pub fn program(path: &str, p: &crate::Program, fb: &crate::Feedback, total_ns: u
             "{path}\t{outcome}\t{}\t{}\t{}\t{total_ns}",
             fb.fuel_spent, fb.cost.edges, fb.cost.wall_ns
         );
-        if total_ns > 20_000_000 {
+        if total_ns > 20_000_000 || path == "fuel-out" {
             let _ = writeln!(f, "#\t{}", serde_json::to_string(p).unwrap_or_default());
         }
     }
