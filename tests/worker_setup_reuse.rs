@@ -357,7 +357,8 @@ fn programs_starting_with_a_setup_that_ran_out_of_fuel_time_out_as_fresh_ones() 
             w.outcome
         );
     }
-    // Fresh, each timeout costs the worker; with reuse, the worker lives on.
+    // Fresh and without the fuel rescue, each timeout costs the worker; with reuse, the
+    // worker lives on.
     assert_eq!(fresh.stats().restarts, 6);
     assert_eq!(reuse.stats().restarts, 0);
 }

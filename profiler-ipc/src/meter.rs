@@ -305,8 +305,8 @@ pub fn hot_counts() -> Vec<(u32, u64)> {
 /// Why the process exits instead of unwinding: the callback fires on any edge, inside
 /// `nounwind` functions and in the middle of unsafe code whose invariants hold only at its
 /// end (a `Vec` between `set_len` and the writes); unwinding from there is undefined
-/// behavior, and `longjmp` would skip destructors. Ending the process is sound, and the
-/// supervisor respawns the worker.
+/// behavior, and `longjmp` would skip destructors. Ending the process is sound: the worker's
+/// warden forks a new runner (see `rescue`), or without it the supervisor respawns the worker.
 #[inline(always)]
 pub fn arm_fuel(fuel: u64, heap: u64) {
     HEAP_BASE.store(LIVE_BYTES.load(Relaxed), Relaxed);
