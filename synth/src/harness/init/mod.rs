@@ -36,6 +36,8 @@ mod unseen5_tests;
 #[cfg(test)]
 mod unseen6_tests;
 #[cfg(test)]
+mod unseen7_tests;
+#[cfg(test)]
 mod unseen_tests;
 
 use std::path::{Path, PathBuf};

@@ -306,7 +306,10 @@ fn build_with(
             &scan.array_traits,
             &scan.int_traits,
         ) {
-            Ok(s) => (s, None),
+            Ok(mut s) => {
+                instantiate_free(t, scan, &mut s);
+                (s, None)
+            }
             Err(reason) => match through_alias(t, scan, &named) {
                 Some((s, a)) => (s, Some(a)),
                 None => {
@@ -742,6 +745,65 @@ fn handle_doc(doc: &str) -> String {
 /// are. The type's own parameters are the alias's arguments: one naming an alias parameter
 /// takes its instantiation, any other is fixed by the alias and is not a program value.
 /// `(subst, the alias's generic arguments)` and the alias; `None` when no alias fits.
+/// A const parameter no field mentions (a d-ary heap's arity, a branching factor, see
+/// `FoundType::free_consts`) and without a declared default gets the value of the crate's
+/// first public alias that fixes it (dary_heap's `pub type BinaryHeap<T> = DaryHeap<T, 2>`),
+/// else [`FREE_CONST`], instead of the capacity `instantiate` gives a `usize` (8192): a
+/// heap of arity 8192 is one level deep at every size a sweep reaches, and its `pop`, which
+/// scans a node's children, was reported O(n) against the documented O(log n).
+fn instantiate_free(t: &FoundType, scan: &Scan, subst: &mut HashMap<String, String>) {
+    for c in &t.free_consts {
+        let declared =
+            t.generics.params.iter().any(
+                |p| matches!(p, GenericParam::Const(k) if k.ident == c && k.default.is_some()),
+            );
+        if declared {
+            continue;
+        }
+        let from_alias = scan
+            .aliases
+            .iter()
+            .filter(|(a, _)| a.reachable)
+            .find_map(|(_, target)| alias_const(t, target, c));
+        subst.insert(
+            c.clone(),
+            from_alias.unwrap_or_else(|| FREE_CONST.to_string()),
+        );
+    }
+}
+
+/// The value of a const parameter that shapes behaviour when the crate names none: a small
+/// constant, as the documented classes assume (arities and branching factors of 2 to 16).
+const FREE_CONST: usize = 8;
+
+/// The integer literal `target` (an alias's aliased type) gives `t`'s const parameter `c`,
+/// if it names `t`.
+fn alias_const(t: &FoundType, target: &Type, c: &str) -> Option<String> {
+    let Type::Path(tp) = target else { return None };
+    let seg = tp.path.segments.last()?;
+    if seg.ident != t.ident || tp.qself.is_some() {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(x) = &seg.arguments else {
+        return None;
+    };
+    let at = t
+        .generics
+        .params
+        .iter()
+        .filter(|p| !matches!(p, GenericParam::Lifetime(_)))
+        .position(|p| matches!(p, GenericParam::Const(k) if k.ident == c))?;
+    match x
+        .args
+        .iter()
+        .filter(|a| !matches!(a, syn::GenericArgument::Lifetime(_)))
+        .nth(at)?
+    {
+        syn::GenericArgument::Const(syn::Expr::Lit(l)) => Some(l.lit.to_token_stream().to_string()),
+        _ => None,
+    }
+}
+
 fn through_alias<'s>(
     t: &FoundType,
     scan: &'s Scan,

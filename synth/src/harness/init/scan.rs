@@ -49,6 +49,10 @@ pub struct FoundType {
     /// named (`Some`) or positional, with their types. A struct literal builds it, so a
     /// plain data type without `new` (`Edge { from, to, weight }`) is still constructible.
     pub literal_fields: Option<Vec<(Option<String>, syn::Type)>>,
+    /// For a struct, its const parameters that no field's type mentions: they shape what the
+    /// code does (a d-ary heap's arity `D`, a branching factor), where one that sizes storage
+    /// appears in a field (`[T; CAP]`, `ArrayVec<T, CAP>`). See `model::instantiate_free`.
+    pub free_consts: Vec<String>,
 }
 
 /// Every public type found, in source order.
@@ -609,6 +613,7 @@ fn items(
                 let mut t = found(&s.ident, module, reachable, &s.generics, &s.attrs);
                 active_generics(&mut t.generics, f.features);
                 t.literal_fields = literal_fields(s);
+                t.free_consts = free_consts(s);
                 f.types.push(t)
             }
             Item::Enum(e) if is_pub(&e.vis) => {
@@ -797,7 +802,41 @@ fn found(
         deref_target: None,
         traits: Vec::new(),
         literal_fields: None,
+        free_consts: Vec::new(),
     }
+}
+
+/// The const parameters of `s` that no field's type mentions (see
+/// [`FoundType::free_consts`]).
+fn free_consts(s: &syn::ItemStruct) -> Vec<String> {
+    use quote::ToTokens;
+    let mentioned: HashSet<String> = s
+        .fields
+        .iter()
+        .flat_map(|f| idents_in(f.ty.to_token_stream()))
+        .collect();
+    s.generics
+        .params
+        .iter()
+        .filter_map(|p| match p {
+            syn::GenericParam::Const(c) if !mentioned.contains(&c.ident.to_string()) => {
+                Some(c.ident.to_string())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Every identifier in a token stream, groups included.
+fn idents_in(tokens: proc_macro2::TokenStream) -> Vec<String> {
+    tokens
+        .into_iter()
+        .flat_map(|t| match t {
+            proc_macro2::TokenTree::Ident(i) => vec![i.to_string()],
+            proc_macro2::TokenTree::Group(g) => idents_in(g.stream()),
+            _ => Vec::new(),
+        })
+        .collect()
 }
 
 /// The fields of a struct a struct literal outside its crate can build (see
