@@ -519,6 +519,29 @@ fn resolve_reexports(types: &mut [FoundType], reexports: &[Reexport]) {
             let defined: Vec<String> = t.module.iter().cloned().chain([t.ident.clone()]).collect();
             for r in reexports {
                 let (tm, tn) = &r.target;
+                // A module re-exported under a name (im's `pub use crate::ord::map as
+                // ordmap;`, then `pub use crate::ordmap::OrdMap;`): a type in it gets the path
+                // through the new name, which later `pub use`s then follow.
+                if let Some(n) = tn {
+                    let full: Vec<String> = tm.iter().cloned().chain([n.clone()]).collect();
+                    let inside = paths[k]
+                        .iter()
+                        .any(|(p, _)| p.len() == full.len() + 1 && p.starts_with(&full));
+                    if inside {
+                        let name = r.alias.clone().unwrap_or_else(|| n.clone());
+                        let p: Vec<String> = r
+                            .module
+                            .iter()
+                            .cloned()
+                            .chain([name, t.ident.clone()])
+                            .collect();
+                        if !paths[k].iter().any(|(q, _)| *q == p) {
+                            paths[k].push((p, r.public));
+                            changed = true;
+                        }
+                        continue;
+                    }
+                }
                 let hit = match tn {
                     Some(n) => {
                         let full: Vec<String> = tm.iter().cloned().chain([n.clone()]).collect();

@@ -1,4 +1,4 @@
-//! Init on API shapes of registry crates tried in the session (dary_heap), each as a small
+//! Init on API shapes of registry crates tried in the session (dary_heap, im), each as a small
 //! synthetic crate.
 
 use super::tests::generate;
@@ -53,4 +53,37 @@ fn a_const_parameter_no_field_mentions_is_not_a_capacity() {
         text.contains("pub fn inline() -> Inline<Key,8192>"),
         "{text}"
     );
+}
+
+/// im's `mod ord;` (private) with `pub use crate::ord::map as ordmap;` and then
+/// `pub use crate::ordmap::OrdMap;`: a module re-exported under another name, and a type
+/// re-exported through that name. The type was unreachable, and im registered only its
+/// `Vector` (2 types of 6, 70 methods of 251).
+#[test]
+fn a_type_reexported_through_a_renamed_module_is_reachable() {
+    let lib = r#"
+        mod ord;
+        pub use crate::ord::map as ordmap;
+        pub use crate::ordmap::OrdMap;
+    "#;
+    let ord = r#"
+        pub mod map;
+    "#;
+    let map = r#"
+        pub struct OrdMap<K, V> { items: Vec<(K, V)> }
+        impl<K: Ord, V> OrdMap<K, V> {
+            pub fn new() -> Self { OrdMap { items: Vec::new() } }
+            /// Time: O(log n)
+            pub fn get(&self, k: &K) -> Option<&V> { None }
+        }
+    "#;
+    let (_, text) = generate(
+        &[("lib.rs", lib), ("ord/mod.rs", ord), ("ord/map.rs", map)],
+        &[],
+    );
+    assert!(
+        text.contains(r#"get(ref self, k: ref Key) ["O(log n)"];"#),
+        "{text}"
+    );
+    assert!(text.contains("use demo::OrdMap;"), "{text}");
 }
