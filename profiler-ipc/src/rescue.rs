@@ -40,7 +40,8 @@ pub struct Resume {
     pub from: usize,
 }
 
-/// The parts of the region the warden reads and writes.
+/// The parts of a worker's region a run request uses: the ones a runner serves it from and
+/// the warden reads and writes after a fuel-out.
 pub struct Region<'a> {
     pub input: &'a ToWorker,
     pub out: &'a FromWorker,

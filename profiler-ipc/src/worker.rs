@@ -175,66 +175,45 @@ fn serve(registry: &Registry) -> i32 {
     let idle_spin = Duration::from_nanos(h.fixed.idle_spin_ns.load(Relaxed));
     // Read before saying hello: the first request may be posted the moment we do.
     let mut last = input.req_seq.load(Acquire);
-    // From here on a warden waits and runners run (see `rescue`).
-    let mut resume = crate::rescue::split(crate::rescue::Region {
+    // The request and response areas, as a run request and the warden use them.
+    let areas = || crate::rescue::Region {
         input,
         out,
         // SAFETY: the host does not touch the request area until we reply.
         req: unsafe { region.bytes(req_off, req_cap) },
         // SAFETY: as for the hello; only one of the warden and its runner runs at a time.
         resp: unsafe { region.bytes_mut(resp_off, resp_cap) },
-    });
+    };
+    // From here on a warden waits and runners run (see `rescue`).
+    let mut resume = crate::rescue::split(areas());
     if resume.is_none() {
         out.state.store(protocol::STATE_READY, Release);
         bell.ring();
     }
 
     loop {
-        if let Some(r) = resume.take() {
-            // A new runner: the rest of the request whose program ran out of fuel.
-            last = r.seq;
-            let req = Request {
-                input,
-                out,
-                // SAFETY: the host does not touch the request area until we reply.
-                req: unsafe { region.bytes(req_off, req_cap) },
-                // SAFETY: as for the hello.
-                resp: unsafe { region.bytes_mut(resp_off, resp_cap) },
-                heap,
-            };
-            run_request(&mut interp, &mut setups, &mut decoded, req, r.from);
-            if retire_check.due() && process_cpu_ns() > cpu_budget / 2 {
-                out.retire.store(1, Relaxed);
+        // A new runner first finishes the run request whose program ran out of fuel.
+        let (seq, kind, from) = match resume.take() {
+            Some(r) => (r.seq, protocol::REQ_RUN, r.from),
+            None => {
+                // Wait for the next request: spin briefly, then sleep on the shared futex.
+                while input.req_seq.load(Acquire) == last {
+                    if shm::spin_until_changed(&input.req_seq, last, idle_spin) {
+                        break;
+                    }
+                    input.worker_sleeping.store(1, SeqCst);
+                    if input.req_seq.load(SeqCst) == last {
+                        shm::wait(&input.req_seq, last, None);
+                    }
+                    input.worker_sleeping.store(0, SeqCst);
+                }
+                (input.req_seq.load(Acquire), input.req_kind.load(Relaxed), 0)
             }
-            out.resp_seq.store(r.seq, Release);
-            bell.ring();
-            continue;
-        }
-        // Wait for the next request: spin briefly, then sleep on the shared futex.
-        while input.req_seq.load(Acquire) == last {
-            if shm::spin_until_changed(&input.req_seq, last, idle_spin) {
-                break;
-            }
-            input.worker_sleeping.store(1, SeqCst);
-            if input.req_seq.load(SeqCst) == last {
-                shm::wait(&input.req_seq, last, None);
-            }
-            input.worker_sleeping.store(0, SeqCst);
-        }
-        let seq = input.req_seq.load(Acquire);
+        };
         last = seq;
-        match input.req_kind.load(Relaxed) {
+        match kind {
             protocol::REQ_RUN => {
-                let req = Request {
-                    input,
-                    out,
-                    // SAFETY: the host does not touch the request area until we reply.
-                    req: unsafe { region.bytes(req_off, req_cap) },
-                    // SAFETY: as for the hello.
-                    resp: unsafe { region.bytes_mut(resp_off, resp_cap) },
-                    heap,
-                };
-                run_request(&mut interp, &mut setups, &mut decoded, req, 0);
+                run_request(&mut interp, &mut setups, &mut decoded, areas(), heap, from);
                 if retire_check.due() && process_cpu_ns() > cpu_budget / 2 {
                     out.retire.store(1, Relaxed);
                 }
@@ -271,23 +250,14 @@ fn serve(registry: &Registry) -> i32 {
     }
 }
 
-/// The areas and limits a run request uses.
-struct Request<'a> {
-    input: &'a protocol::ToWorker,
-    out: &'a protocol::FromWorker,
-    /// The whole request area (the request's own bytes are a prefix).
-    req: &'a [u8],
-    resp: &'a mut [u8],
-    heap: u64,
-}
-
 /// Runs the programs of the current run request from its `from`-th on (0 unless a new
-/// runner takes over, see `rescue`).
+/// runner takes over, see `rescue`), with `heap` bytes of heap each.
 fn run_request(
     interp: &mut Interpreter<'_>,
     setups: &mut crate::forkserver::SetupCache,
     decoded: &mut crate::progcache::DecodeCache,
-    r: Request<'_>,
+    r: crate::rescue::Region<'_>,
+    heap: u64,
     from: usize,
 ) {
     let input = r.input;
@@ -299,7 +269,7 @@ fn run_request(
             0 => u64::MAX,
             fuel => fuel,
         },
-        heap: r.heap,
+        heap,
     }));
     // A zygote keeps the flag it was forked with: hot runs go the fresh way. Nor after a
     // program drew randomness on this thread (see `run_batch`).
