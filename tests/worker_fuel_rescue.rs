@@ -19,16 +19,21 @@ fn hungry(pattern: Pattern) -> Program {
     p
 }
 
-/// Fresh timeouts among cheap programs, over one and two workers: the same feedback with the
-/// rescue as without it, and no worker restarted.
-#[test]
-fn a_fresh_timeout_costs_no_worker_and_changes_no_result() {
+/// A fuel under which [`hungry`] runs out: a third of what it spends.
+fn a_third_of_hungry() -> u64 {
     let full = metered_pool(false, 1, 0)
         .run(&[hungry(Pattern::I)])
         .unwrap()[0]
         .clone();
     assert!(full.is_ok());
-    let fuel = full.fuel_spent / 3;
+    full.fuel_spent / 3
+}
+
+/// Fresh timeouts among cheap programs, over one and two workers: the same feedback with the
+/// rescue as without it, and no worker restarted.
+#[test]
+fn a_fresh_timeout_costs_no_worker_and_changes_no_result() {
+    let fuel = a_third_of_hungry();
     let mut batch = Vec::new();
     for i in 0..4u32 {
         batch.push(vec_contains(3 + i, -1));
@@ -72,11 +77,7 @@ fn a_fresh_timeout_costs_no_worker_and_changes_no_result() {
 /// worker reports them, each costing the worker, and the batch goes on around them.
 #[test]
 fn deaths_after_a_rescue_are_reported_as_without_it() {
-    let full = metered_pool(false, 1, 0)
-        .run(&[hungry(Pattern::I)])
-        .unwrap()[0]
-        .clone();
-    let fuel = full.fuel_spent / 3;
+    let fuel = a_third_of_hungry();
     let mut batch = Vec::new();
     for (k, m) in ["hungry", "abort", "hungry", "null_write", "exit0"]
         .iter()

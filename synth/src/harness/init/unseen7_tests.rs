@@ -37,12 +37,12 @@ fn a_const_parameter_no_field_mentions_is_not_a_capacity() {
     let fixed = r#"
         pub struct Ring<T, const CAP: usize> { xs: [Option<T>; CAP], head: usize }
         impl<T, const CAP: usize> Ring<T, CAP> {
-            pub fn new() -> Self { todo!() }
+            pub fn new() -> Self { Ring { xs: [const { None }; CAP], head: 0 } }
             pub fn len(&self) -> usize { self.head }
         }
         pub struct Inline<T, const N: usize> { buf: arrayvec::ArrayVec<T, N> }
         impl<T, const N: usize> Inline<T, N> {
-            pub fn new() -> Self { todo!() }
+            pub fn new() -> Self { Inline { buf: arrayvec::ArrayVec::new() } }
             pub fn len(&self) -> usize { 0 }
         }
         pub type SmallRing<T> = Ring<T, 4>;
