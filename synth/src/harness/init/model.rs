@@ -779,29 +779,35 @@ const FREE_CONST: usize = 8;
 /// The integer literal `target` (an alias's aliased type) gives `t`'s const parameter `c`,
 /// if it names `t`.
 fn alias_const(t: &FoundType, target: &Type, c: &str) -> Option<String> {
-    let Type::Path(tp) = target else { return None };
-    let seg = tp.path.segments.last()?;
-    if seg.ident != t.ident || tp.qself.is_some() {
-        return None;
-    }
-    let syn::PathArguments::AngleBracketed(x) = &seg.arguments else {
-        return None;
-    };
     let at = t
         .generics
         .params
         .iter()
         .filter(|p| !matches!(p, GenericParam::Lifetime(_)))
         .position(|p| matches!(p, GenericParam::Const(k) if k.ident == c))?;
-    match x
-        .args
-        .iter()
-        .filter(|a| !matches!(a, syn::GenericArgument::Lifetime(_)))
-        .nth(at)?
-    {
-        syn::GenericArgument::Const(syn::Expr::Lit(l)) => Some(l.lit.to_token_stream().to_string()),
-        _ => None,
+    alias_args(t, target)?
+        .into_iter()
+        .nth(at)
+        .filter(|a| a.parse::<u64>().is_ok())
+}
+
+/// The arguments `target` (an alias's aliased type) gives `t`'s parameters other than
+/// lifetimes, as written, if it names `t`.
+fn alias_args(t: &FoundType, target: &Type) -> Option<Vec<String>> {
+    let Type::Path(tp) = target else { return None };
+    let seg = tp.path.segments.last()?;
+    if seg.ident != t.ident || tp.qself.is_some() {
+        return None;
     }
+    Some(match &seg.arguments {
+        syn::PathArguments::AngleBracketed(x) => x
+            .args
+            .iter()
+            .filter(|a| !matches!(a, syn::GenericArgument::Lifetime(_)))
+            .map(|a| a.to_token_stream().to_string())
+            .collect(),
+        _ => Vec::new(),
+    })
 }
 
 fn through_alias<'s>(
@@ -813,20 +819,7 @@ fn through_alias<'s>(
         .iter()
         .filter(|(a, _)| a.reachable)
         .find_map(|(a, target)| {
-            let Type::Path(tp) = target else { return None };
-            let seg = tp.path.segments.last()?;
-            if seg.ident != t.ident || tp.qself.is_some() {
-                return None;
-            }
-            let args: Vec<String> = match &seg.arguments {
-                syn::PathArguments::AngleBracketed(x) => x
-                    .args
-                    .iter()
-                    .filter(|a| !matches!(a, syn::GenericArgument::Lifetime(_)))
-                    .map(|a| a.to_token_stream().to_string())
-                    .collect(),
-                _ => Vec::new(),
-            };
+            let args = alias_args(t, target)?;
             let params: Vec<String> = t
                 .generics
                 .params
