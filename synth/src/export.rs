@@ -579,8 +579,10 @@ impl Plan {
                 match measure {
                     Measure::Count(name) => {
                         let sizes: Vec<String> = sizes.iter().map(|n| n.to_string()).collect();
+                        // `.iter()`, not `.into_iter()`: an array's `into_iter` yields
+                        // references before edition 2021 (im 15, edition 2018, did not compile).
                         body.push_str(&format!(
-                            "\n/// Fails while the {name} of `{m}` grow faster than its documented\n/// {expected}.\n#[test]\nfn {base}_grows_no_faster_than_documented() {{\n    let _serial = regress::serial();\n    let points: Vec<(u64, u64)> = [{sizes}]\n        .into_iter()\n        .map(|n| (n as u64, {call}.{get}()))\n        .collect();\n    regress::assert_growth_of({m:?}, {name:?}, {expected:?}, &points);\n}}\n",
+                            "\n/// Fails while the {name} of `{m}` grow faster than its documented\n/// {expected}.\n#[test]\nfn {base}_grows_no_faster_than_documented() {{\n    let _serial = regress::serial();\n    let points: Vec<(u64, u64)> = [{sizes}]\n        .iter()\n        .map(|&n| (n as u64, {call}.{get}()))\n        .collect();\n    regress::assert_growth_of({m:?}, {name:?}, {expected:?}, &points);\n}}\n",
                             m = self.method,
                             base = self.fn_base,
                             sizes = sizes.join(", "),
