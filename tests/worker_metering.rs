@@ -137,3 +137,20 @@ fn unmeasured_programs_report_zero_calls() {
     assert_eq!(fb.calls, 0);
     assert_eq!(fb.cost, Cost::default());
 }
+
+/// A result a caller keeps (`{kept}`, as `perfsyn init` marks owned results) is dropped after
+/// the measured window; one not marked is dropped inside it, as a `Drain` does its work
+/// there. The drop's 1000 probe operations tell the two apart, exactly; the call itself
+/// does none.
+#[test]
+fn a_kept_result_is_dropped_after_the_window() {
+    let fbs = run(&[hostile("slow_drop"), hostile("slow_drop_kept")]);
+    assert_eq!(fbs[0].cost.probe_ops, 1000, "dropped inside the call");
+    assert_eq!(fbs[1].cost.probe_ops, 0, "dropped after the window");
+    assert!(
+        fbs[1].cost.edges < fbs[0].cost.edges,
+        "the drop's edges are left out too: {} vs {}",
+        fbs[1].cost.edges,
+        fbs[0].cost.edges
+    );
+}

@@ -1,7 +1,8 @@
 //! Hostile targets, for testing the worker sandbox only: each method misbehaves on purpose in
 //! one way a real target might (panic, abort, wild write, stack overflow, hang, huge
-//! allocation, `exit`, flooding stdout, a child process that outlives it), or draws
-//! randomness from the operating system, as randomized structures do. The search never
+//! allocation, `exit`, flooding stdout, a child process that outlives it), draws
+//! randomness from the operating system, as randomized structures do, or returns a result
+//! whose drop is costly. The search never
 //! benefits from exploring them; they exist so that tests can check that every such death is
 //! classified and contained.
 
@@ -113,6 +114,25 @@ impl Hostile {
     }
 }
 
+/// A result whose drop does 1000 probe operations (see [`Hostile::slow_drop`]).
+#[derive(Debug)]
+pub struct SlowDrop;
+
+impl Drop for SlowDrop {
+    fn drop(&mut self) {
+        work(1000);
+    }
+}
+
+impl Hostile {
+    /// Returns a value whose drop costs 1000 probe operations and the call none: the
+    /// registration measures it both as a result a caller keeps (`{kept}`: the window ends
+    /// before the drop) and as one dropped inside the call, as a `Drain` does its work.
+    pub fn slow_drop(&self) -> SlowDrop {
+        SlowDrop
+    }
+}
+
 fn work(n: u64) {
     for _ in 0..n {
         perfsyn_profiler_ipc::probe::count_op();
@@ -147,6 +167,8 @@ register_type! {
             orphan_then_abort(ref self);
             random_work(ref self) -> u64;
             random_work_syscall(ref self) -> u64;
+            slow_drop(ref self);
+            slow_drop_kept(ref self) {kept} as "{self}.slow_drop()" => |r| r.slow_drop();
         }
         fields {}
     }

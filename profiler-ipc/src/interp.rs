@@ -677,9 +677,10 @@ impl Machine<'_> {
                     if self.hot {
                         meter::hot_resume();
                     }
+                    meter::arm_return();
                     let before = meter::snapshot_before();
                     let r = f(&mut self.b.scratch);
-                    let after = meter::snapshot_after();
+                    let after = meter::returned_or(meter::snapshot_after());
                     if self.hot {
                         meter::hot_pause();
                     }

@@ -464,6 +464,79 @@ pub fn snapshot_after() -> Cost {
     }
 }
 
+/// Whether a call under test's window may end where its wrapper says the call returned
+/// (see [`call_returned`]): [`RETURN_IDLE`], [`RETURN_ARMED`] or [`RETURN_TAKEN`].
+static RETURN_STATE: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(RETURN_IDLE);
+const RETURN_IDLE: u8 = 0;
+const RETURN_ARMED: u8 = 1;
+const RETURN_TAKEN: u8 = 2;
+/// The snapshot [`call_returned`] took, field by field in [`Cost`]'s order.
+static RETURNED: [AtomicU64; 7] = [const { AtomicU64::new(0) }; 7];
+
+/// Lets the next call under test end its window early (see [`call_returned`]). The
+/// interpreter calls it just before [`snapshot_before`], and [`returned_or`] right after
+/// [`snapshot_after`].
+#[inline(always)]
+pub fn arm_return() {
+    RETURN_STATE.store(RETURN_ARMED, Relaxed);
+}
+
+/// Ends the window of the call under test where its wrapper calls it: between the call's
+/// return and the drop of a result the program does not keep.
+///
+/// Why: a registered method whose result is not a registered type (`update_lookup_with_key(self,
+/// ..) -> (Option<V>, Self)`, `split_off(&mut self, at) -> Vec<T>`) has its result dropped
+/// inside the wrapper. A caller keeps such a result; charging the call for dropping it made
+/// a persistent map's O(log n) update look O(n) (dropping the whole new map). Registrations
+/// mark the results whose drop is not the call's own work with `{kept}` (`perfsyn init`
+/// does for owned results; a `Drain` or a `PeekMut` does its work when dropped and is not
+/// marked); their wrappers call this before the drop. The snapshot is the one the
+/// interpreter would take; hot counts pause with it; fuel still counts the drop.
+/// Uninstrumented (see the module doc); a call outside a window does nothing.
+#[export_name = "__sanitizer_perfsyn_call_returned"]
+#[inline(never)]
+pub fn call_returned() {
+    if RETURN_STATE.load(Relaxed) != RETURN_ARMED {
+        return;
+    }
+    let c = snapshot_after();
+    hot_pause();
+    let fields = [
+        c.edges,
+        c.probe_ops,
+        c.bytes_moved,
+        c.allocs,
+        c.alloc_bytes,
+        c.cpu_ns,
+        c.wall_ns,
+    ];
+    for (slot, v) in RETURNED.iter().zip(fields) {
+        slot.store(v, Relaxed);
+    }
+    RETURN_STATE.store(RETURN_TAKEN, Relaxed);
+}
+
+/// The end of the window of the call under test that just returned: where its wrapper
+/// called [`call_returned`], else `after`. Disarms.
+#[inline(always)]
+pub fn returned_or(after: Cost) -> Cost {
+    let state = RETURN_STATE.load(Relaxed);
+    RETURN_STATE.store(RETURN_IDLE, Relaxed);
+    if state != RETURN_TAKEN {
+        return after;
+    }
+    let f = |i: usize| RETURNED[i].load(Relaxed);
+    Cost {
+        edges: f(0),
+        probe_ops: f(1),
+        bytes_moved: f(2),
+        allocs: f(3),
+        alloc_bytes: f(4),
+        cpu_ns: f(5),
+        wall_ns: f(6),
+    }
+}
+
 #[inline(always)]
 fn counters() -> Cost {
     Cost {

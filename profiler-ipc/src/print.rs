@@ -401,6 +401,9 @@ impl Printer<'_> {
                 };
                 let text = match out {
                     Some(o) => format!("let {} = {expr};", self.binding(*o)),
+                    // A result a caller keeps (`MethodSchema::kept`) is dropped after `stop()`,
+                    // at the end of the scope, as the worker drops it after the window.
+                    None if meter.is_some() && m.kept => format!("let _kept = {expr};"),
                     // A unit call is a plain statement (`let _ = ()` is clippy's
                     // `let_unit_value`); any other unkept result may be `#[must_use]`
                     // (`BTreeMap::range`), so it is bound to `_`.
@@ -523,7 +526,7 @@ mod tests {
         fn stack() -> Stack {
             path: "Stack", imports: [], version: None, size: [],
             ctors { default() => Stack::default(); }
-            methods { push(mut self, x: copy u64); pop(mut self); peek(ref self); }
+            methods { push(mut self, x: copy u64); pop(mut self) {kept}; peek(ref self); }
             fields {}
         }
     }
@@ -560,6 +563,8 @@ mod tests {
         let t = schema.ty("Stack").unwrap();
         let unit: Vec<_> = t.methods.iter().map(|m| m.returns_unit).collect();
         assert_eq!(unit, [true, false, false]);
+        let kept: Vec<_> = t.methods.iter().map(|m| m.kept).collect();
+        assert_eq!(kept, [false, true, false]);
         let mut p = Program::default();
         let s = p.fresh("Stack");
         let x = p.fresh("u64");
@@ -612,7 +617,8 @@ mod tests {
     }
 
     /// Measured calls (an exported test's) return through `black_box`, unit calls excepted
-    /// (clippy's `unit_arg`); a namespace of free functions is built by no line, and its
+    /// (clippy's `unit_arg`); a result a caller keeps (`pop`, `{kept}`) outlives `stop()`,
+    /// others are dropped before it (their drop may be the call's work); a namespace of free functions is built by no line, and its
     /// functions are called by path.
     #[test]
     fn measured_results_go_through_black_box_and_namespaces_are_not_printed() {
@@ -670,7 +676,7 @@ mod tests {
                 "stack0.push(n2);",
                 "m.stop();",
                 "m.start();",
-                "let _ = std::hint::black_box(stack0.pop());",
+                "let _kept = std::hint::black_box(stack0.pop());",
                 "m.stop();",
                 "m.start();",
                 "let _ = std::hint::black_box(demo::twice(n2));",

@@ -35,8 +35,9 @@ pub const MAGIC: u64 = u64::from_le_bytes(*b"PERFSYN1");
 /// Bumped on every incompatible change of this file (3: the concurrent request; 4: fuel and
 /// heap limits, `fuel_out`; 5: `want_hot` and the feedback's hot addresses; 6: `setup_reused`;
 /// 7: `Feedback::heap_bytes`; 8: `idle_spin_ns`; 9: `thread_cpu`; 10: `Pattern::HashBelow` in
-/// the programs a request carries; 11: `fuel` per request, `Feedback::fuel_spent`).
-pub const VERSION: u32 = 11;
+/// the programs a request carries; 11: `fuel` per request, `Feedback::fuel_spent`; 12:
+/// `MethodSchema::kept` in the hello's schema).
+pub const VERSION: u32 = 12;
 /// The region's fd number in the worker.
 pub const REGION_FD: i32 = 3;
 /// The pool doorbell's fd number in the worker.

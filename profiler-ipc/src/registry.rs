@@ -221,7 +221,11 @@ fn type_error<T>(what: &str) -> CallError {
 ///
 /// Passing modes: `ref` (`&x`), `mut` (`&mut x`), `val` (moves `x`), `copy` (copies `x`),
 /// `slice T` (a `Vec<T>` variable passed as `&[T]`), `str String` (a `String` as `&str`).
-/// A method without `-> T` drops its result (through `black_box`). `version: Some(("G", "old"))`
+/// A method without `-> T` drops its result (through `black_box`), inside the measured window
+/// (its drop may be the call's work, as `Vec::drain`'s is) unless the method is marked
+/// `{kept}` after its expected class: `split_off(mut self, at: copy usize) {kept};` says a
+/// caller keeps the result, so the window ends before the drop (see `meter::call_returned`).
+/// `version: Some(("G", "old"))`
 /// makes the type the `old` member of version group `G`.
 #[macro_export]
 macro_rules! register_type {
@@ -237,7 +241,7 @@ macro_rules! register_type {
             )* }
             methods { $(
                 $mname:ident ( $rm:ident self $(, $p:ident : $pm:ident $pt:ty)* $(,)? )
-                    $(-> $ret:ty)? $([$cx:literal])?
+                    $(-> $ret:ty)? $([$cx:literal])? $({$kept:ident})?
                     $(as $tmpl:literal => |$r:ident| $body:expr)?;
             )* }
             fields { $( $field:ident : $fty:ty; )* }
@@ -268,6 +272,7 @@ macro_rules! register_type {
                     ret: $crate::register_type!(@opt_ty $($ret)?),
                     expected: $crate::register_type!(@opt $($cx)?),
                     template: $crate::register_type!(@opt $($tmpl)?),
+                    kept: $crate::register_type!(@kept $($kept)?),
                     returns_unit: {
                         // Never run: it only carries the call's result type.
                         #[allow(unreachable_code, unused_variables, clippy::diverging_sub_expression)]
@@ -309,7 +314,7 @@ macro_rules! register_type {
                         let recv = $crate::register_type!(@arg it self $rm $t);
                         $( let $p = $crate::register_type!(@arg it $p $pm $pt); )*
                         let result = $crate::register_type!(@call recv $mname ($($p),*) $($r $body)?);
-                        $crate::register_type!(@ret result $($ret)?)
+                        $crate::register_type!(@ret result $($ret)? $({$kept})?)
                     }) as $crate::registry::MethodFn
                 ),*],
                 fields: vec![$(
@@ -365,7 +370,20 @@ macro_rules! register_type {
     (@arg $it:ident $p:ident str $t:ty) => { $crate::registry::slot_ref::<String>($it.next(), stringify!($p))?.as_str() };
     (@call $recv:ident $m:ident ($($p:ident),*)) => { $recv.$m($($p),*) };
     (@call $recv:ident $m:ident ($($p:ident),*) $r:ident $body:expr) => {{ let $r = $recv; $body }};
+    (@kept) => { false };
+    (@kept kept) => { true };
+    (@kept $other:ident) => { compile_error!(concat!("unknown method marker {", stringify!($other), "}: the only one is {kept}")) };
+    // A result the registration keeps is boxed (the interpreter drops it, after the window).
+    // One marked `{kept}` ends the window before it is dropped (see `meter::call_returned`);
+    // any other is dropped inside it, as its drop may be the call's work (`Vec::drain`).
+    (@ret $result:ident {kept}) => {{
+        std::hint::black_box(&$result);
+        $crate::meter::call_returned();
+        drop($result);
+        Ok(None)
+    }};
     (@ret $result:ident) => {{ std::hint::black_box(&$result); Ok(None) }};
+    (@ret $result:ident $t:ty {kept}) => {{ let r: $t = $result; Ok(Some(Box::new(r) as Box<dyn std::any::Any>)) }};
     (@ret $result:ident $t:ty) => {{ let r: $t = $result; Ok(Some(Box::new(r) as Box<dyn std::any::Any>)) }};
 }
 

@@ -81,6 +81,11 @@ pub struct MethodSchema {
     /// `let _ = ...;`. False in schemas written before it existed.
     #[serde(default)]
     pub returns_unit: bool,
+    /// Whether a caller keeps the call's unkept result: the measured window ends before it
+    /// is dropped (`{kept}` in `register_type!`, see `meter::call_returned`), and an exported
+    /// test drops it after `stop()`. False in schemas written before it existed.
+    #[serde(default)]
+    pub kept: bool,
 }
 
 impl MethodSchema {

@@ -206,6 +206,7 @@ pub(crate) mod fixture {
                 expected: None,
                 template: None,
                 returns_unit: true,
+                kept: false,
             }],
             fields: Vec::new(),
             imports: Vec::new(),

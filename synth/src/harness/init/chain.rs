@@ -205,6 +205,8 @@ fn reach(
                             split: first.params.len(),
                             via: via.clone(),
                         }),
+                        // The route drops what the second call returns inside its body.
+                        kept: false,
                     });
                 }
                 Err(why) => out

@@ -438,5 +438,6 @@ fn method_line(f: &Func, module: Option<&str>) -> String {
     } else {
         String::new()
     };
-    format!("{}({recv} self{sep}{ps}){ret}{cx}{template};", f.name)
+    let kept = if f.kept { " {kept}" } else { "" };
+    format!("{}({recv} self{sep}{ps}){ret}{cx}{kept}{template};", f.name)
 }

@@ -812,7 +812,7 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("search_by(ref self, f: copy u64) as \"{self}.search_by(move |a0| std::cmp::Ord::cmp(a0, &{f}))\""),
+            text.contains("search_by(ref self, f: copy u64) {kept} as \"{self}.search_by(move |a0| std::cmp::Ord::cmp(a0, &{f}))\""),
             "{text}"
         );
         assert!(
@@ -1095,7 +1095,7 @@ mod tests {
         assert_eq!(registered, ["Map<Key,Key,FixedState>"], "{text}");
         assert!(text.contains("with_hasher() as"), "{text}");
         assert!(
-            text.contains("insert(mut self, k: val Key, v: val Key);"),
+            text.contains("insert(mut self, k: val Key, v: val Key) {kept};"),
             "{text}"
         );
         assert!(

@@ -129,6 +129,10 @@ pub struct Func {
     /// A method of a borrowing type reached through the method that returns it
     /// (`slab.vacant_entry().insert(v)`, see [`chain`](super::chain)).
     pub chain: Option<super::chain::Chain>,
+    /// The call returns an owned value the program does not keep (`-> (Option<V>, Self)`):
+    /// a caller would keep it, so it is dropped after the measured window (`{kept}`, see
+    /// [`Ctx::owned`]).
+    pub kept: bool,
 }
 
 impl Func {
@@ -143,6 +147,7 @@ impl Func {
             expected: None,
             suffix: suffix.map(Into::into),
             chain: None,
+            kept: false,
         }
     }
 }
@@ -1211,6 +1216,9 @@ impl Ctx<'_> {
             Some(_) => documented.map(|c| with_walk(&c)),
             None => documented,
         };
+        let kept = ret.is_none()
+            && suffix.is_none()
+            && matches!(&sig.output, ReturnType::Type(_, t) if cx.owned(t));
         Ok(Func {
             name: sig.ident.to_string(),
             receiver,
@@ -1219,6 +1227,7 @@ impl Ctx<'_> {
             expected,
             suffix,
             chain: None,
+            kept,
         })
     }
 
@@ -1422,6 +1431,71 @@ impl Ctx<'_> {
                         .contains(&s.ident.to_string().as_str())
                 }))
             }),
+            _ => false,
+        }
+    }
+
+    /// Whether a value of type `t` surely owns everything it holds, so that dropping it is
+    /// its holder's business, not the call's that returned it: primitives, `Self`, the
+    /// type's parameters, the crate's registered types, std's owning containers, and
+    /// tuples, arrays and those containers of them.
+    ///
+    /// Why so narrow: a result that borrows may do the call's work when dropped (`Drain`
+    /// moves the tail back, `PeekMut` restores the heap order), and a borrow can hide in an
+    /// elided lifetime (`-> Drain<T>`); a type not known to own stays dropped inside the
+    /// window, as before. The false finding this fixes: im's `OrdMap::update_lookup_with_key
+    /// (self, ..) -> (Option<V>, Self)` was charged for dropping the new map, O(n) against
+    /// its O(log n).
+    pub(super) fn owned(&self, t: &Type) -> bool {
+        const STD_OWNING: &[&str] = &[
+            "String",
+            "Vec",
+            "VecDeque",
+            "Option",
+            "Result",
+            "Box",
+            "Rc",
+            "Arc",
+            "BTreeMap",
+            "BTreeSet",
+            "HashMap",
+            "HashSet",
+            "BinaryHeap",
+            "LinkedList",
+        ];
+        match t {
+            Type::Tuple(tt) => tt.elems.iter().all(|e| self.owned(e)),
+            Type::Array(a) => self.owned(&a.elem),
+            Type::Paren(p) => self.owned(&p.elem),
+            Type::Group(g) => self.owned(&g.elem),
+            Type::Path(p) if p.qself.is_none() => {
+                let Some(seg) = p.path.segments.last() else {
+                    return false;
+                };
+                let id = seg.ident.to_string();
+                let args_owned = match &seg.arguments {
+                    syn::PathArguments::None => true,
+                    syn::PathArguments::AngleBracketed(a) => a.args.iter().all(|arg| match arg {
+                        syn::GenericArgument::Type(t) => self.owned(t),
+                        syn::GenericArgument::Const(_) => true,
+                        _ => false,
+                    }),
+                    syn::PathArguments::Parenthesized(_) => false,
+                };
+                let single = p.path.segments.len() == 1;
+                let known = ["bool", "char", "f32", "f64"].contains(&id.as_str())
+                    || MODEL_INTS.contains(&id.as_str())
+                    || STD_OWNING.contains(&id.as_str())
+                    || id == "Self"
+                    || id == self.ty_ident
+                    || (single
+                        && self
+                            .subst
+                            .get(&id)
+                            .is_some_and(|v| !v.contains(['&', '\''])))
+                    || self.regs.get(&id).is_some_and(|(_, r)| !r.contains('\''));
+                known && args_owned
+            }
             _ => false,
         }
     }

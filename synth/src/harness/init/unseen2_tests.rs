@@ -85,7 +85,7 @@ fn methods_of_the_crates_own_trait_register_on_its_types() {
     );
     assert!(text.contains("size: [|v| v.len() as u64]"), "{text}");
     assert!(
-        text.contains(r#"enqueue(mut self, value: val Key) ["O(1)"];"#),
+        text.contains(r#"enqueue(mut self, value: val Key) ["O(1)"] {kept};"#),
         "{text}"
     );
     assert!(
@@ -94,7 +94,7 @@ fn methods_of_the_crates_own_trait_register_on_its_types() {
     );
     // The trait's parameter is the impl's argument on `Bytes`.
     assert!(
-        text.contains(r#"enqueue(mut self, value: copy u8) ["O(1)"];"#),
+        text.contains(r#"enqueue(mut self, value: copy u8) ["O(1)"] {kept};"#),
         "{text}"
     );
     assert!(!text.contains("secret"), "{text}");

@@ -87,3 +87,37 @@ fn a_type_reexported_through_a_renamed_module_is_reachable() {
     );
     assert!(text.contains("use demo::OrdMap;"), "{text}");
 }
+
+/// im's `OrdMap::update_lookup_with_key(self, ..) -> (Option<V>, Self)`: the result was
+/// dropped inside the measured call, which charged an O(log n) update for dropping the whole
+/// new map (reported O(n)). An owned result a caller keeps is marked `{kept}` (dropped after
+/// the window); a result that may borrow, whose drop may be the call's work (`Drain<T>`, a
+/// crate type unknown to own), or one kept as a variable, is not.
+#[test]
+fn an_owned_result_is_dropped_after_the_measured_window() {
+    let map = r#"
+        pub struct Drain<'a, K> { map: &'a mut Map<K> }
+        pub struct Map<K> { keys: Vec<K> }
+        impl<K: Ord + Clone> Map<K> {
+            pub fn new() -> Self { Map { keys: Vec::new() } }
+            pub fn update_lookup(self, k: K) -> (Option<K>, Self) { (Some(k), self) }
+            pub fn split_off(&mut self, at: usize) -> Vec<K> { self.keys.split_off(at) }
+            pub fn first(&self) -> Option<&K> { self.keys.first() }
+            pub fn drain(&mut self) -> Drain<K> { Drain { map: self } }
+            pub fn without(&self, k: &K) -> Self { Map { keys: self.keys.clone() } }
+            pub fn len(&self) -> usize { self.keys.len() }
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", map)], &[]);
+    let line = |name: &str| {
+        text.lines()
+            .find(|l| l.trim_start().starts_with(&format!("{name}(")))
+            .unwrap_or_else(|| panic!("no {name} in {text}"))
+            .to_string()
+    };
+    assert!(line("update_lookup").contains("{kept}"), "{text}");
+    assert!(line("split_off").contains("{kept}"), "{text}");
+    for name in ["first", "drain", "without", "len"] {
+        assert!(!line(name).contains("{kept}"), "{name}: {text}");
+    }
+}
