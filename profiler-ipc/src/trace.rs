@@ -6,7 +6,8 @@
 //! Columns: path (how the program was served, see `forkserver::SetupCache::last`: `fresh`,
 //! `exact`, `prefix`, `start`, `ancestor`, `starved`), outcome, fuel spent, edges of the
 //! calls under test, wall ns of the calls under test, wall ns of the whole program in the
-//! worker (setup, calls, drops). A timeout on the fresh path ends its runner; the worker's
+//! worker (setup, calls, drops), and the monotonic clock when it ended (ns). A timeout on
+//! the fresh path ends its runner; the worker's
 //! warden writes its line, with path `fuel-out` and times 0 (see `rescue`). A program over
 //! 20 ms, and a fuel-out, is followed by a line `#` and its JSON.
 
@@ -45,11 +46,33 @@ pub fn program(path: &str, p: &crate::Program, fb: &crate::Feedback, total_ns: u
     {
         let _ = writeln!(
             f,
-            "{path}\t{outcome}\t{}\t{}\t{}\t{total_ns}",
-            fb.fuel_spent, fb.cost.edges, fb.cost.wall_ns
+            "{path}\t{outcome}\t{}\t{}\t{}\t{total_ns}\t{}",
+            fb.fuel_spent,
+            fb.cost.edges,
+            fb.cost.wall_ns,
+            crate::shm::monotonic_ns()
         );
         if total_ns > 20_000_000 || path == "fuel-out" {
             let _ = writeln!(f, "#\t{}", serde_json::to_string(p).unwrap_or_default());
         }
+    }
+}
+
+/// Appends a line `phase start_ns end_ns` (monotonic clock) to `DIR/phases.tsv`, so that the
+/// programs' lines can be told apart by phase: the engine writes its search phase, whose
+/// programs per second `bench search` and the throughput script report (no-op when off).
+pub fn phase(name: &str, start_ns: u64, end_ns: u64) {
+    if !on() {
+        return;
+    }
+    let Some(Some(dir)) = DIR.get() else {
+        return;
+    };
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join("phases.tsv"))
+    {
+        let _ = writeln!(f, "{name}\t{start_ns}\t{end_ns}");
     }
 }

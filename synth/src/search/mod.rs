@@ -368,6 +368,12 @@ impl<'a> Search<'a> {
             }
         }
         self.stats.elapsed_ms = self.start.elapsed().as_millis() as u64;
+        let end = perfsyn_profiler_ipc::shm::monotonic_ns();
+        perfsyn_profiler_ipc::trace::phase(
+            "search",
+            end.saturating_sub(self.start.elapsed().as_nanos() as u64),
+            end,
+        );
         Ok(())
     }
 
