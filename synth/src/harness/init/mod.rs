@@ -38,6 +38,8 @@ mod unseen6_tests;
 #[cfg(test)]
 mod unseen7_tests;
 #[cfg(test)]
+mod unseen8_tests;
+#[cfg(test)]
 mod unseen_tests;
 
 use std::path::{Path, PathBuf};

@@ -27,8 +27,37 @@ const KEY_TRAITS: &[&str] = &[
     "Sized",
     "Unpin",
 ];
-/// Traits `u64` implements beyond those (the fallback instantiation).
-const U64_TRAITS: &[&str] = &["Copy", "Display", "LowerHex", "UpperHex"];
+/// Traits `u64` implements beyond those (the fallback instantiation): std's, and the
+/// num-traits / num-integer ones integer-generic crates bound their parameters with
+/// (rust-lapper's `Lapper<I: PrimInt + Unsigned + Ord, T>`), which `u64` implements.
+const U64_TRAITS: &[&str] = &[
+    "Copy",
+    "Display",
+    "LowerHex",
+    "UpperHex",
+    "Octal",
+    "Binary",
+    "FromStr",
+    "PrimInt",
+    "Unsigned",
+    "Num",
+    "NumCast",
+    "NumOps",
+    "Zero",
+    "One",
+    "Bounded",
+    "ToPrimitive",
+    "FromPrimitive",
+    "Saturating",
+    "CheckedAdd",
+    "CheckedSub",
+    "CheckedMul",
+    "CheckedDiv",
+    "WrappingAdd",
+    "WrappingSub",
+    "WrappingMul",
+    "Integer",
+];
 /// Whether every integer the model builds implements trait `b` (a std trait `u64` has).
 pub(super) fn integers_meet(b: &str) -> bool {
     KEY_TRAITS.contains(&b) || U64_TRAITS.contains(&b)
@@ -1210,10 +1239,11 @@ impl Ctx<'_> {
                 suffix.as_deref(),
             ));
         }
-        let documented = documented_class(&super::scan::doc_text(attrs))
-            .or_else(|| self.table.get(&sig.ident.to_string()).cloned());
+        let doc = super::scan::doc_text(attrs);
+        let documented =
+            documented_class(&doc).or_else(|| self.table.get(&sig.ident.to_string()).cloned());
         let expected = match &suffix {
-            Some(_) => documented.map(|c| with_walk(&c)),
+            Some(_) => walked(documented, super::scan::per_item_class(&doc)),
             None => documented,
         };
         let kept = ret.is_none()
@@ -1861,10 +1891,12 @@ impl Ctx<'_> {
             // vector's `push` takes one value per element.
             (e, None) if tuple_of_primitives(&e) => Ok(e),
             // A registered type of the crate named by one identifier (`&[Edge]`): the
-            // vector's registration is named after it (`vec_edge`).
+            // vector's registration is named after it (`vec_edge`), a generic one's after
+            // its instantiation (rust-lapper's `Lapper::new(Vec<Interval<I, T>>)`:
+            // `vec_interval_u64_key`).
             (e, None)
                 if self.regs.values().any(|(n, _)| *n == e)
-                    && e.chars().all(|c| c.is_alphanumeric() || c == '_') =>
+                    && e.chars().all(|c| c.is_alphanumeric() || "_<>,".contains(c)) =>
             {
                 Ok(e)
             }
@@ -1932,6 +1964,32 @@ fn generic_arg_of(b: &TypeParamBound, trait_name: &str) -> Option<String> {
 /// describes the call (skiplist's `iter()`: "This operation is O(1)"), and the walk over the
 /// items that the harness adds costs O(n) on top, so the expectation is the larger of the two.
 /// Without this every lazy iterator documented O(1) came out a false O(n) bottleneck.
+/// The class of consuming a returned iterator: the documented class with the walk (see
+/// [`with_walk`]), or n times a class the doc states per item when that is higher (O(log n)
+/// per `next()`: O(n log n)). `None` when a per-item class has no class n times it
+/// (O(n log n) per item).
+fn walked(
+    documented: Option<String>,
+    per_item: Option<crate::oracle::fit::Class>,
+) -> Option<String> {
+    use crate::oracle::fit::Class;
+    let Some(item) = per_item else {
+        return documented.map(|c| with_walk(&c));
+    };
+    let total = match item {
+        Class::Constant => Class::Linear,
+        Class::Log => Class::Linearithmic,
+        Class::Linear => Class::Quadratic,
+        Class::Quadratic => Class::Cubic,
+        _ => return None,
+    };
+    let walk = documented
+        .as_deref()
+        .map(with_walk)
+        .and_then(|c| Class::parse(&c));
+    Some(walk.map_or(total, |w| w.max(total)).label().to_string())
+}
+
 pub(super) fn with_walk(documented: &str) -> String {
     use crate::oracle::fit::Class;
     match Class::parse(documented) {

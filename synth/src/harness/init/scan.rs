@@ -1100,6 +1100,47 @@ pub fn documented_class(doc: &str) -> Option<String> {
     best.or(single_best).map(|c| c.label().to_string())
 }
 
+/// The highest class a doc states per item of the iterator a method returns ("*O*(1) on
+/// creation, and *O*(log *n*) for each `next()` operation", min-max-heap's `drain_asc`; "O(1)
+/// per element"), if any. Consuming the iterator costs n times it: `drain_asc` is O(n log n),
+/// and reading only its highest class (O(log n)), raised to the walk's O(n), made the sorted
+/// drain a false O(n log n) finding.
+pub fn per_item_class(doc: &str) -> Option<crate::oracle::fit::Class> {
+    let doc = super::math::plain_math(doc)
+        .replace("Θ(", "O(")
+        .replace("*O*(", "O(")
+        .replace("_O_(", "O(");
+    let mut best = None;
+    let mut rest = doc.as_str();
+    while let Some(i) = rest.find("O(") {
+        let after = &rest[i + 2..];
+        let Some(end) = after.find(')') else { break };
+        let inner: String = after[..end]
+            .chars()
+            .filter(|c| !matches!(c, '[' | ']' | '`' | '*' | '_'))
+            .collect();
+        let following = past_marks(&after[end + 1..]).to_lowercase();
+        // "per call" and "for each operation" are the method's own cost; "for each `next()`
+        // operation" is an item's.
+        let head: String = following.chars().take(40).collect();
+        let per_call = ["call", "invocation", "operation"]
+            .iter()
+            .any(|w| head.contains(w));
+        let per_item = ["for each", "for every", "per ", "each "]
+            .iter()
+            .any(|w| following.starts_with(w))
+            && (head.contains("next") || !per_call);
+        if per_item {
+            let class = [inner.trim().to_string(), single_variable_as_n(inner.trim())]
+                .iter()
+                .find_map(|c| crate::oracle::fit::Class::parse(&format!("O({c})")));
+            best = best.max(class);
+        }
+        rest = &after[end..];
+    }
+    best
+}
+
 /// Whether the sentence that `head` (the text before a class) ends in states the cost of a
 /// single call ("The worst case cost of a *single* call to `push` is").
 fn single_call_clause(head: &str) -> bool {
