@@ -97,18 +97,31 @@ pub fn print_with(
 
 /// Sorts `imports` and keeps one per name it brings into scope: two paths to one item (the
 /// probe key is `perfsyn_corpus::probe::Key` in the built-in registrations and
-/// `perfsyn_profiler_ipc::probe::Key` in a generated harness) would be `E0252` in Rust.
+/// `perfsyn_profiler_ipc::probe::Key` in a generated harness) would be `E0252` in Rust. Of
+/// two, the runtime's path is kept: every exported test depends on the runtime crate, and a
+/// user crate's test on nothing else of perfsyn (it imported the corpus's key, which its
+/// `Cargo.toml` did not have).
 pub fn dedup_imports(imports: &mut Vec<String>) {
     imports.sort();
     imports.dedup();
+    let name = |i: &str| -> String {
+        match i.rsplit_once(" as ") {
+            Some((_, alias)) => alias.trim().to_string(),
+            None => i.rsplit("::").next().unwrap_or(i).to_string(),
+        }
+    };
+    let mut first: Vec<&String> = imports.iter().collect();
+    first.sort_by_key(|i| !i.starts_with("perfsyn_profiler_ipc::"));
     let mut names = std::collections::HashSet::new();
-    imports.retain(|i| {
-        let name = match i.rsplit_once(" as ") {
-            Some((_, alias)) => alias.trim(),
-            None => i.rsplit("::").next().unwrap_or(i),
-        };
-        name == "*" || names.insert(name.to_string())
-    });
+    let keep: std::collections::HashSet<String> = first
+        .into_iter()
+        .filter(|i| {
+            let n = name(i);
+            n == "*" || names.insert(n)
+        })
+        .cloned()
+        .collect();
+    imports.retain(|i| keep.contains(i));
 }
 
 /// The variable-name prefix a type suggests.
@@ -550,7 +563,7 @@ mod tests {
                 "a::Index as AIndex",
                 "b::Index",
                 "dlv_list::VecList",
-                "perfsyn_corpus::probe::Key"
+                "perfsyn_profiler_ipc::probe::Key"
             ]
         );
     }
