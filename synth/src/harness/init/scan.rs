@@ -633,6 +633,7 @@ fn items(
         }
         match item {
             Item::Struct(s) if is_pub(&s.vis) => {
+                let reachable = reachable && !doc_hidden(&s.attrs);
                 let mut t = found(&s.ident, module, reachable, &s.generics, &s.attrs);
                 active_generics(&mut t.generics, f.features);
                 t.literal_fields = literal_fields(s);
@@ -640,6 +641,7 @@ fn items(
                 f.types.push(t)
             }
             Item::Enum(e) if is_pub(&e.vis) => {
+                let reachable = reachable && !doc_hidden(&e.attrs);
                 let mut t = found(&e.ident, module, reachable, &e.generics, &e.attrs);
                 active_generics(&mut t.generics, f.features);
                 t.variants = e
@@ -672,28 +674,35 @@ fn items(
                     name: func.sig.ident.to_string(),
                     sig: func.sig.clone(),
                     attrs: func.attrs.clone(),
-                    reachable,
+                    reachable: reachable && !doc_hidden(&func.attrs),
                     string_self: None,
                 });
             }
             Item::Type(ty) if is_pub(&ty.vis) => {
+                let reachable = reachable && !doc_hidden(&ty.attrs);
                 let t = found(&ty.ident, module, reachable, &ty.generics, &ty.attrs);
                 f.aliases.push((t, (*ty.ty).clone()));
             }
             Item::Trait(tr) if is_pub(&tr.vis) => {
                 let mut tr = tr.clone();
                 tr.items.retain(|it| match it {
-                    syn::TraitItem::Fn(func) => super::cfg::active(&func.attrs, f.features),
+                    syn::TraitItem::Fn(func) => {
+                        super::cfg::active(&func.attrs, f.features) && !doc_hidden(&func.attrs)
+                    }
                     _ => true,
                 });
+                let reachable = reachable && !doc_hidden(&tr.attrs);
                 let t = found(&tr.ident, module, reachable, &tr.generics, &tr.attrs);
                 f.traits.push((t, tr));
             }
             Item::Impl(i) => {
-                // Items switched off by `#[cfg]` are not part of this build's API.
+                // Items switched off by `#[cfg]` are not part of this build's API, nor are
+                // those hidden from its docs (see `doc_hidden`).
                 let mut i = i.clone();
                 i.items.retain(|it| match it {
-                    syn::ImplItem::Fn(func) => super::cfg::active(&func.attrs, f.features),
+                    syn::ImplItem::Fn(func) => {
+                        super::cfg::active(&func.attrs, f.features) && !doc_hidden(&func.attrs)
+                    }
                     _ => true,
                 });
                 f.int_traits.record_impl(&i, &super::model::integers_meet);
@@ -718,7 +727,7 @@ fn items(
                     }
                 }
             }
-            Item::Use(u) if is_pub(&u.vis) => {
+            Item::Use(u) if is_pub(&u.vis) && !doc_hidden(&u.attrs) => {
                 let mut found_uses = Vec::new();
                 use_targets(&u.tree, Vec::new(), &mut found_uses);
                 for (path, name, alias) in found_uses {
@@ -734,7 +743,7 @@ fn items(
             Item::Mod(m) => {
                 let name = m.ident.to_string();
                 let sub: Vec<String> = module.iter().cloned().chain([name.clone()]).collect();
-                let sub_reachable = reachable && is_pub(&m.vis);
+                let sub_reachable = reachable && is_pub(&m.vis) && !doc_hidden(&m.attrs);
                 match &m.content {
                     Some((_, inner)) => {
                         let local: HashSet<String> = inner
@@ -972,6 +981,19 @@ fn attrs_of(item: &Item) -> &[Attribute] {
 
 pub fn is_pub(v: &Visibility) -> bool {
     matches!(v, Visibility::Public(_))
+}
+
+/// Whether `attrs` hide the item from the crate's docs (`#[doc(hidden)]`): public to the
+/// compiler, not part of the API (crop: "These are not part of the public API, we only export
+/// them to be able to run doctests", `#[doc(hidden)] pub use rope::gap_buffer::GapBuffer`).
+/// Such types, modules, re-exports, functions and methods are left out: a hunt over them
+/// judged internals against no promise, and a finding there is nothing a user can act on.
+pub fn doc_hidden(attrs: &[Attribute]) -> bool {
+    attrs.iter().any(|a| {
+        a.path().is_ident("doc")
+            && matches!(&a.meta, Meta::List(l)
+                if l.tokens.to_string().split(',').any(|t| t.trim() == "hidden"))
+    })
 }
 
 /// The doc comment of `attrs`, lines joined with spaces.

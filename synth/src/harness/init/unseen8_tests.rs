@@ -80,3 +80,47 @@ fn a_class_per_item_of_a_returned_iterator_is_paid_n_times() {
     assert!(line("iter").contains(r#"["O(n)"]"#), "{text}");
     assert!(line("walk").contains(r#"["O(n)"]"#), "{text}");
 }
+
+/// crop's `#[doc(hidden)] pub use rope::gap_buffer::GapBuffer` ("These are not part of the
+/// public API, we only export them to be able to run doctests") and `#[doc(hidden)] pub mod
+/// tree`: internals registered beside the API (GapBuffer, 23 methods) and hunted against no
+/// promise. Hidden re-exports, modules, types and methods are left out.
+#[test]
+fn items_hidden_from_the_docs_are_not_the_api() {
+    let lib = r#"
+        mod rope {
+            pub struct Rope { s: String }
+            impl Rope {
+                pub fn new() -> Self { Rope { s: String::new() } }
+                pub fn len(&self) -> usize { self.s.len() }
+                #[doc(hidden)]
+                pub fn assert_invariants(&self) {}
+            }
+            pub mod gap {
+                pub struct GapBuffer { s: String }
+                impl GapBuffer {
+                    pub fn new() -> Self { GapBuffer { s: String::new() } }
+                    pub fn len(&self) -> usize { 0 }
+                }
+            }
+        }
+        #[doc(hidden)]
+        pub mod tree {
+            pub struct Tree { n: usize }
+            impl Tree {
+                pub fn new() -> Self { Tree { n: 0 } }
+                pub fn len(&self) -> usize { self.n }
+            }
+        }
+        #[doc(hidden)]
+        pub struct Internal;
+        impl Internal { pub fn new() -> Self { Internal } pub fn go(&self) {} }
+        pub use rope::Rope;
+        #[doc(hidden)]
+        pub use rope::gap::GapBuffer;
+    "#;
+    let (m, text) = generate(&[("lib.rs", lib)], &[]);
+    let registered: Vec<&str> = m.types.iter().map(|t| t.rust.as_str()).collect();
+    assert_eq!(registered, ["Rope"], "{text}");
+    assert!(!text.contains("assert_invariants"), "{text}");
+}
