@@ -56,16 +56,11 @@ pub fn encode_feedback(fb: &Feedback, buf: &mut [u8]) -> Option<usize> {
         // Rare (a full response area): the exact check is bincode's.
         return crate::wire::encode_into(fb, buf).ok();
     }
-    let c = &fb.cost;
     let mut at = varint(buf, 0, 0); // Outcome::Ok
+    for v in fb.cost.to_array() {
+        at = varint(buf, at, v);
+    }
     for v in [
-        c.edges,
-        c.probe_ops,
-        c.bytes_moved,
-        c.allocs,
-        c.alloc_bytes,
-        c.cpu_ns,
-        c.wall_ns,
         fb.input_size,
         fb.heap_bytes,
         fb.calls as u64,

@@ -22,6 +22,36 @@ pub struct Cost {
 }
 
 impl Cost {
+    /// The fields in declaration order: the order the wire writes them in (`fastwire`), and
+    /// the worker's saved window end (`meter::call_returned`).
+    #[inline(always)]
+    pub fn to_array(&self) -> [u64; 7] {
+        [
+            self.edges,
+            self.probe_ops,
+            self.bytes_moved,
+            self.allocs,
+            self.alloc_bytes,
+            self.cpu_ns,
+            self.wall_ns,
+        ]
+    }
+
+    /// The inverse of [`Cost::to_array`].
+    #[inline(always)]
+    pub fn from_array(a: [u64; 7]) -> Cost {
+        let [edges, probe_ops, bytes_moved, allocs, alloc_bytes, cpu_ns, wall_ns] = a;
+        Cost {
+            edges,
+            probe_ops,
+            bytes_moved,
+            allocs,
+            alloc_bytes,
+            cpu_ns,
+            wall_ns,
+        }
+    }
+
     /// Adds another call's cost.
     pub fn add(&mut self, o: &Cost) {
         self.edges += o.edges;

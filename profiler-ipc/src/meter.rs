@@ -470,7 +470,7 @@ static RETURN_STATE: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::
 const RETURN_IDLE: u8 = 0;
 const RETURN_ARMED: u8 = 1;
 const RETURN_TAKEN: u8 = 2;
-/// The snapshot [`call_returned`] took, field by field in [`Cost`]'s order.
+/// The snapshot [`call_returned`] took ([`Cost::to_array`]).
 static RETURNED: [AtomicU64; 7] = [const { AtomicU64::new(0) }; 7];
 
 /// Lets the next call under test end its window early (see [`call_returned`]). The
@@ -501,16 +501,7 @@ pub fn call_returned() {
     }
     let c = snapshot_after();
     hot_pause();
-    let fields = [
-        c.edges,
-        c.probe_ops,
-        c.bytes_moved,
-        c.allocs,
-        c.alloc_bytes,
-        c.cpu_ns,
-        c.wall_ns,
-    ];
-    for (slot, v) in RETURNED.iter().zip(fields) {
+    for (slot, v) in RETURNED.iter().zip(c.to_array()) {
         slot.store(v, Relaxed);
     }
     RETURN_STATE.store(RETURN_TAKEN, Relaxed);
@@ -526,15 +517,7 @@ pub fn returned_or(after: Cost) -> Cost {
         return after;
     }
     let f = |i: usize| RETURNED[i].load(Relaxed);
-    Cost {
-        edges: f(0),
-        probe_ops: f(1),
-        bytes_moved: f(2),
-        allocs: f(3),
-        alloc_bytes: f(4),
-        cpu_ns: f(5),
-        wall_ns: f(6),
-    }
+    Cost::from_array([f(0), f(1), f(2), f(3), f(4), f(5), f(6)])
 }
 
 #[inline(always)]

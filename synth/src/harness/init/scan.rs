@@ -1024,42 +1024,16 @@ pub fn documented_class(doc: &str) -> Option<String> {
     // The highest class stated for a single call (see `single_call_clause`).
     let mut single_best: Option<crate::oracle::fit::Class> = None;
     let mut unparsed = false;
-    // A tight bound (rpds: "Θ(log n)") bounds from above too; an italic O ("*O*(*N*)",
-    // circular-buffer) is the plain one.
-    // TeX first (skiplist: "`$O(\log n)$`"), see `math`.
-    let doc = super::math::plain_math(doc)
-        .replace("Θ(", "O(")
-        .replace("*O*(", "O(")
-        .replace("_O_(", "O(");
-    let mut rest = doc.as_str();
-    while let Some(i) = rest.find("O(") {
-        let after = &rest[i + 2..];
-        let mut depth = 1;
-        let end = after.char_indices().find_map(|(k, c)| {
-            match c {
-                '(' => depth += 1,
-                ')' => depth -= 1,
-                _ => {}
-            }
-            (depth == 0).then_some(k)
-        });
-        let Some(end) = end else { break };
-        // Markdown inside the parentheses is not part of the class: bit-vec writes
-        // "Takes O([`len`]) time" (an intra-doc link to `len`).
-        let inner: String = after[..end]
+    let doc = normalized(doc);
+    for m in mentions(&doc) {
+        let before_ok = !m
+            .before
             .chars()
-            .filter(|c| !matches!(c, '[' | ']' | '`'))
-            .collect();
-        // An italic variable ("*O*(*N*)") is the variable.
-        let inner = inner.trim().trim_matches('*');
-        let before_ok = i == 0
-            || !rest[..i]
-                .chars()
-                .next_back()
-                .is_some_and(|c| c.is_alphanumeric() || c == '_');
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_');
         // "**O(n)** space", "O(1) extra memory": a bound on memory, not on time. The marks
         // closing the class ("`$O(1)$` when ...") are not the next word.
-        let as_written = past_marks(&after[end + 1..]);
+        let as_written = past_marks(m.after);
         let following = as_written.to_lowercase();
         let space = [
             "space",
@@ -1085,24 +1059,14 @@ pub fn documented_class(doc: &str) -> Option<String> {
         }
         // "Navigation to the split point is O(log n)." (skiplist's `split_off`, which then
         // rebuilds every skip link): the class of a step the clause names, not the method's.
-        let step = step_clause(&rest[..i]);
+        let step = step_clause(m.before);
         // "The worst case cost of a *single* call to `push` is O(n). ... The resize cost has
         // been amortized in the previous figures." (dary_heap, as std's `BinaryHeap`): the
         // spike of one call that the doc's amortized class covers, which the verdict leaves
         // out of its fit too. Read only when the doc states no amortized class.
-        let single = single_call_clause(&rest[..i]);
+        let single = single_call_clause(m.before);
         if before_ok && !space && !step {
-            // A size named by its method ("O(len())", "O(self.len())", arraydeque) is that
-            // variable.
-            let called = inner.replace("self.", "").replace("()", "");
-            let class = [
-                inner.to_string(),
-                single_variable_as_n(inner),
-                single_variable_as_n(&called),
-            ]
-            .iter()
-            .find_map(|candidate| crate::oracle::fit::Class::parse(&format!("O({candidate})")));
-            match class {
+            match mention_class(&m.inner) {
                 Some(c) if single => single_best = single_best.max(Some(c)),
                 Some(c) => best = best.max(Some(c)),
                 // A cost in several variables (indexmap's "O(m n + n log n + c) time"): no
@@ -1111,7 +1075,6 @@ pub fn documented_class(doc: &str) -> Option<String> {
                 None => unparsed = true,
             }
         }
-        rest = &after[end..];
     }
     if unparsed {
         return None;
@@ -1122,45 +1085,93 @@ pub fn documented_class(doc: &str) -> Option<String> {
     best.or(single_best).map(|c| c.label().to_string())
 }
 
+/// A doc with its classes written one way: TeX first (skiplist: "`$O(\log n)$`", see
+/// `math`), a tight bound (rpds: "Θ(log n)") as the bound from above it also is, an italic O
+/// ("*O*(*N*)", circular-buffer) as the plain one.
+fn normalized(doc: &str) -> String {
+    super::math::plain_math(doc)
+        .replace("Θ(", "O(")
+        .replace("*O*(", "O(")
+        .replace("_O_(", "O(")
+}
+
+/// One `O(..)` of a [`normalized`] doc: the text since the previous one, what stands between
+/// its parentheses (Markdown removed: bit-vec's "Takes O([`len`]) time" links to `len`; an
+/// italic variable, "*N*", is the variable), and the text after it.
+struct Mention<'a> {
+    before: &'a str,
+    inner: String,
+    after: &'a str,
+}
+
+/// Every class a [`normalized`] doc states, in order (nested parentheses inside one:
+/// "O(log(n))").
+fn mentions(doc: &str) -> Vec<Mention<'_>> {
+    let mut out = Vec::new();
+    let mut rest = doc;
+    while let Some(i) = rest.find("O(") {
+        let after = &rest[i + 2..];
+        let mut depth = 1;
+        let end = after.char_indices().find_map(|(k, c)| {
+            match c {
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                _ => {}
+            }
+            (depth == 0).then_some(k)
+        });
+        let Some(end) = end else { break };
+        let inner: String = after[..end]
+            .chars()
+            .filter(|c| !matches!(c, '[' | ']' | '`'))
+            .collect();
+        out.push(Mention {
+            before: &rest[..i],
+            inner: inner.trim().trim_matches('*').to_string(),
+            after: &after[end + 1..],
+        });
+        rest = &after[end..];
+    }
+    out
+}
+
+/// The class of a mention's contents, a single variable read as the input size, and a size
+/// named by its method ("O(len())", "O(self.len())", arraydeque) as that variable.
+fn mention_class(inner: &str) -> Option<crate::oracle::fit::Class> {
+    let called = inner.replace("self.", "").replace("()", "");
+    [
+        inner.to_string(),
+        single_variable_as_n(inner),
+        single_variable_as_n(&called),
+    ]
+    .iter()
+    .find_map(|candidate| crate::oracle::fit::Class::parse(&format!("O({candidate})")))
+}
+
 /// The highest class a doc states per item of the iterator a method returns ("*O*(1) on
 /// creation, and *O*(log *n*) for each `next()` operation", min-max-heap's `drain_asc`; "O(1)
 /// per element"), if any. Consuming the iterator costs n times it: `drain_asc` is O(n log n),
 /// and reading only its highest class (O(log n)), raised to the walk's O(n), made the sorted
 /// drain a false O(n log n) finding.
 pub fn per_item_class(doc: &str) -> Option<crate::oracle::fit::Class> {
-    let doc = super::math::plain_math(doc)
-        .replace("Θ(", "O(")
-        .replace("*O*(", "O(")
-        .replace("_O_(", "O(");
-    let mut best = None;
-    let mut rest = doc.as_str();
-    while let Some(i) = rest.find("O(") {
-        let after = &rest[i + 2..];
-        let Some(end) = after.find(')') else { break };
-        let inner: String = after[..end]
-            .chars()
-            .filter(|c| !matches!(c, '[' | ']' | '`' | '*' | '_'))
-            .collect();
-        let following = past_marks(&after[end + 1..]).to_lowercase();
-        // "per call" and "for each operation" are the method's own cost; "for each `next()`
-        // operation" is an item's.
-        let head: String = following.chars().take(40).collect();
-        let per_call = ["call", "invocation", "operation"]
-            .iter()
-            .any(|w| head.contains(w));
-        let per_item = ["for each", "for every", "per ", "each "]
-            .iter()
-            .any(|w| following.starts_with(w))
-            && (head.contains("next") || !per_call);
-        if per_item {
-            let class = [inner.trim().to_string(), single_variable_as_n(inner.trim())]
+    let doc = normalized(doc);
+    mentions(&doc)
+        .iter()
+        .filter(|m| {
+            let following = past_marks(m.after).to_lowercase();
+            // "per call" and "for each operation" are the method's own cost; "for each
+            // `next()` operation" is an item's.
+            let head: String = following.chars().take(40).collect();
+            let per_call = ["call", "invocation", "operation"]
                 .iter()
-                .find_map(|c| crate::oracle::fit::Class::parse(&format!("O({c})")));
-            best = best.max(class);
-        }
-        rest = &after[end..];
-    }
-    best
+                .any(|w| head.contains(w));
+            ["for each", "for every", "per ", "each "]
+                .iter()
+                .any(|w| following.starts_with(w))
+                && (head.contains("next") || !per_call)
+        })
+        .filter_map(|m| mention_class(&m.inner))
+        .max()
 }
 
 /// Whether the sentence that `head` (the text before a class) ends in states the cost of a
