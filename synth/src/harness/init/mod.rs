@@ -10,6 +10,7 @@ pub mod cfg;
 pub mod chain;
 pub mod closures;
 pub mod compound;
+pub mod expand;
 pub mod free;
 pub mod gen;
 #[cfg(test)]
@@ -39,6 +40,8 @@ mod unseen6_tests;
 mod unseen7_tests;
 #[cfg(test)]
 mod unseen8_tests;
+#[cfg(test)]
+mod unseen9_tests;
 #[cfg(test)]
 mod unseen_tests;
 

@@ -179,6 +179,9 @@ struct Found<'f> {
     array_traits: super::storage::ArrayTraits,
     int_traits: super::int_traits::IntTraits,
     macro_types: super::macro_types::MacroTypes,
+    /// The crate's `macro_rules!` seen so far, and how deep in their expansions the walk is.
+    macros: super::expand::Macros,
+    expansion_depth: usize,
     /// The crate's public traits (as types, for their public paths) and their items.
     traits: Vec<(FoundType, syn::ItemTrait)>,
     aliases: Vec<(FoundType, syn::Type)>,
@@ -195,6 +198,8 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         array_traits: Default::default(),
         int_traits: Default::default(),
         macro_types: Default::default(),
+        macros: Default::default(),
+        expansion_depth: 0,
         traits: Vec::new(),
         aliases: Vec::new(),
         free_fns: Vec::new(),
@@ -696,9 +701,25 @@ fn items(
                 f.traits.push((t, tr));
             }
             Item::Impl(i) => {
+                let mut i = i.clone();
+                // Methods a macro of the crate writes into the block (see `expand`).
+                if i.items
+                    .iter()
+                    .any(|it| matches!(it, syn::ImplItem::Macro(_)))
+                {
+                    i.items = std::mem::take(&mut i.items)
+                        .into_iter()
+                        .flat_map(|it| match it {
+                            syn::ImplItem::Macro(m) => f
+                                .macros
+                                .expand_impl_items(&m.mac)
+                                .unwrap_or_else(|| vec![syn::ImplItem::Macro(m)]),
+                            other => vec![other],
+                        })
+                        .collect();
+                }
                 // Items switched off by `#[cfg]` are not part of this build's API, nor are
                 // those hidden from its docs (see `doc_hidden`).
-                let mut i = i.clone();
                 i.items.retain(|it| match it {
                     syn::ImplItem::Fn(func) => {
                         super::cfg::active(&func.attrs, f.features) && !doc_hidden(&func.attrs)
@@ -713,13 +734,26 @@ fn items(
             // So are integer impls of a key trait (intmap's `impl_int_key_for_int!(u64, ..)`).
             Item::Macro(m) => {
                 f.int_traits.record_macro(m);
+                f.macros.record(m);
                 // A struct a macro of the crate defines (slotmap's `new_key_type!`).
-                for d in f.macro_types.record(m).into_iter().filter(|d| d.public) {
+                let defined = f.macro_types.record(m);
+                let by_name = !defined.is_empty();
+                for d in defined.into_iter().filter(|d| d.public) {
                     f.int_traits.record_type(&d.ident, &d.traits);
                     let ident = syn::Ident::new(&d.ident, proc_macro2::Span::call_site());
                     let mut t = found(&ident, module, reachable, &Default::default(), &[]);
                     t.copy = d.copy;
                     f.types.push(t);
+                }
+                // Any other invocation of a macro of the crate: the items it writes (see
+                // `expand`). The struct-from-a-name reading above stays as it was tested.
+                if !by_name && m.ident.is_none() && f.expansion_depth < super::expand::MAX_DEPTH {
+                    if let Some(expanded) = f.macros.expand_items(&m.mac) {
+                        f.expansion_depth += 1;
+                        let r = items(&expanded, dir, module, reachable, local_mods, f);
+                        f.expansion_depth -= 1;
+                        r?;
+                    }
                 }
                 if m.mac.path.is_ident("macro_rules") {
                     for (tr, assoc) in super::storage::from_macro(&m.mac.tokens.to_string()) {
