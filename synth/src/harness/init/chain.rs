@@ -48,6 +48,10 @@ pub struct Chains {
     /// only: the share's denominator holds only those (a type the crate does not export is
     /// reached, uncounted).
     pub reached: Vec<(String, String)>,
+    /// Paths (from the crate root) of the crate's traits whose methods a registered chain
+    /// calls on the borrowing value (indexmap's `MutableEntryKey::key_mut` on `Entry`): the
+    /// owner's registration imports them, as it imports its own.
+    pub traits: Vec<Vec<String>>,
 }
 
 /// The crate's enums by identifier: their full path (`indexmap::map::Entry`) and, per
@@ -186,6 +190,11 @@ fn reach(
                             .chain(&p.more)
                             .any(|q| taken.contains(&&q.name));
                         params.push(if clash { p.renamed("then_") } else { p });
+                    }
+                    for tr in &b.traits {
+                        if !out.traits.contains(tr) {
+                            out.traits.push(tr.clone());
+                        }
                     }
                     if b.reachable {
                         out.reached

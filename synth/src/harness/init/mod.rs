@@ -27,6 +27,8 @@ pub mod storage;
 pub mod strext;
 mod undo;
 #[cfg(test)]
+mod unseen10_tests;
+#[cfg(test)]
 mod unseen2_tests;
 #[cfg(test)]
 mod unseen3_tests;

@@ -627,6 +627,15 @@ fn build_with(
                                 &mut model.vecs,
                             );
                             reached.extend(ch.reached);
+                            for tr in ch.traits {
+                                let tr = std::iter::once(lib.to_string())
+                                    .chain(tr)
+                                    .collect::<Vec<_>>()
+                                    .join("::");
+                                if !reg.traits.contains(&tr) {
+                                    reg.traits.push(tr);
+                                }
+                            }
                             reg.skipped_not_methods += ch.skipped.len();
                             reg.skipped.extend(ch.skipped);
                             reg.methods.extend(ch.methods);
