@@ -442,6 +442,19 @@ pub fn trait_methods(imp: &syn::ItemImpl, tr: &syn::ItemTrait) -> Option<syn::It
         return None;
     }
     let subst: HashMap<String, proc_macro2::TokenStream> = params.into_iter().zip(args).collect();
+    // The impl's associated types (`type Key = K;`): a trait's signature names them
+    // `Self::Key` (indexmap's `MutableKeys::get_full_mut2<Q: Equivalent<Self::Key>>`), which
+    // the impl fixes.
+    let assoc: HashMap<String, proc_macro2::TokenStream> = imp
+        .items
+        .iter()
+        .filter_map(|it| match it {
+            syn::ImplItem::Type(t) if t.generics.params.is_empty() => {
+                Some((t.ident.to_string(), t.ty.to_token_stream()))
+            }
+            _ => None,
+        })
+        .collect();
     let own_docs: HashMap<String, Vec<Attribute>> = imp
         .items
         .iter()
@@ -462,7 +475,7 @@ pub fn trait_methods(imp: &syn::ItemImpl, tr: &syn::ItemTrait) -> Option<syn::It
     out.items = Vec::new();
     for it in &tr.items {
         let syn::TraitItem::Fn(f) = it else { continue };
-        let sig = replace_idents(f.sig.to_token_stream(), &subst);
+        let sig = replace_idents(replace_self_assoc(f.sig.to_token_stream(), &assoc), &subst);
         let Ok(sig) = syn::parse2::<syn::Signature>(sig) else {
             continue;
         };
@@ -482,6 +495,42 @@ pub fn trait_methods(imp: &syn::ItemImpl, tr: &syn::ItemTrait) -> Option<syn::It
         }));
     }
     Some(out)
+}
+
+/// `tokens` with each `Self::X` whose `X` `assoc` names replaced by its tokens.
+fn replace_self_assoc(
+    tokens: proc_macro2::TokenStream,
+    assoc: &HashMap<String, proc_macro2::TokenStream>,
+) -> proc_macro2::TokenStream {
+    use proc_macro2::{Group, TokenTree};
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut out: Vec<TokenTree> = Vec::new();
+    let mut i = 0;
+    while i < trees.len() {
+        let replaced = match &trees[i..] {
+            [TokenTree::Ident(s), TokenTree::Punct(a), TokenTree::Punct(b), TokenTree::Ident(x), ..]
+                if s == "Self" && a.as_char() == ':' && b.as_char() == ':' =>
+            {
+                assoc.get(&x.to_string())
+            }
+            _ => None,
+        };
+        if let Some(r) = replaced {
+            out.extend(r.clone());
+            i += 4;
+            continue;
+        }
+        out.push(match &trees[i] {
+            TokenTree::Group(g) => {
+                let mut n = Group::new(g.delimiter(), replace_self_assoc(g.stream(), assoc));
+                n.set_span(g.span());
+                TokenTree::Group(n)
+            }
+            other => other.clone(),
+        });
+        i += 1;
+    }
+    out.into_iter().collect()
 }
 
 /// `tokens` with each identifier `subst` names replaced by its tokens.

@@ -47,3 +47,39 @@ fn a_chain_through_a_trait_method_imports_the_trait() {
         "{text}"
     );
 }
+
+/// indexmap's `MutableKeys::get_full_mut2<Q>(&mut self, key: &Q)` bounds `Q` by
+/// `Equivalent<Self::Key>`, the associated type its impl fixes (`type Key = K`): init read
+/// `Self::Key` as no parameter of the type and skipped it ("neither the probe key nor a
+/// closure"), where the inherent `get_full_mut` with `Equivalent<K>` registered. A trait's
+/// `Self::X` reads as the impl's `type X`.
+#[test]
+fn a_trait_methods_self_assoc_type_is_the_impls() {
+    let lib = r#"
+        pub trait Equivalent<K: ?Sized> { fn equivalent(&self, key: &K) -> bool; }
+        pub trait MutableKeys {
+            type Key;
+            /// Finds a key. Computes in O(1) time (average).
+            fn get_mut2<Q: ?Sized + Equivalent<Self::Key>>(&mut self, key: &Q) -> Option<&mut Self::Key>;
+        }
+        pub struct Map<K> { v: Vec<K> }
+        impl<K> Map<K> {
+            pub fn new() -> Self { Map { v: Vec::new() } }
+            pub fn get_mut<Q: ?Sized + Equivalent<K>>(&mut self, key: &Q) -> Option<&mut K> { None }
+        }
+        impl<K> MutableKeys for Map<K> {
+            type Key = K;
+            fn get_mut2<Q: ?Sized + Equivalent<Self::Key>>(&mut self, key: &Q) -> Option<&mut K> { None }
+        }
+    "#;
+    let (m, text) = generate(&[("lib.rs", lib)], &[]);
+    let map = m.types.iter().find(|t| t.path == "Map").expect(&text);
+    for name in ["get_mut", "get_mut2"] {
+        assert!(
+            map.methods.iter().any(|f| f.name == name),
+            "{name}:\n{text}"
+        );
+    }
+    let line = text.lines().find(|l| l.contains("get_mut2(")).unwrap();
+    assert!(line.contains("O(1)"), "{line}");
+}
