@@ -1,7 +1,7 @@
 //! `perfsyn check --baseline REV` end to end, through the real binary, on a git repository made
 //! in a temporary directory: a commit that makes `Bag::add` scan every earlier item is a
-//! confirmed regression (exit 1, the method named, its reproducer printed); a refactor-only
-//! commit exits 0.
+//! confirmed regression (exit 1, the method named, its reproducer printed), and the private
+//! helper it changed is listed as not measured; a refactor-only commit exits 0.
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -25,7 +25,7 @@ impl Bag {
 
     /// Adds `x`. Runs in O(1) time (amortized).
     pub fn add(&mut self, x: u64) {
-        self.items.push(x);
+        self.items.push(util::keep(x));
     }
 
     /// The number of items. O(1).
@@ -36,6 +36,13 @@ impl Bag {
     /// Whether the bag is empty. O(1).
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
+    }
+}
+
+/// A private module's helper: public to the crate's code, nothing a harness can call.
+mod util {
+    pub fn keep(x: u64) -> u64 {
+        x
     }
 }
 "#;
@@ -93,9 +100,10 @@ fn a_commit_that_makes_a_method_scan_fails_the_gate_and_a_refactor_passes_it() {
     commit_lib(
         &krate,
         &V1.replace(
-            "        self.items.push(x);\n    }\n\n    /// The number",
-            "        if !self.items.contains(&x) {\n            self.items.push(x);\n        }\n    }\n\n    /// The number",
-        ),
+            "        self.items.push(util::keep(x));\n    }\n\n    /// The number",
+            "        if !self.items.contains(&x) {\n            self.items.push(util::keep(x));\n        }\n    }\n\n    /// The number",
+        )
+        .replace("-> u64 {\n        x\n", "-> u64 {\n        x.min(u64::MAX)\n"),
         "add: keep items unique",
     );
     let (out, json) = check(&krate);
@@ -107,6 +115,11 @@ fn a_commit_that_makes_a_method_scan_fails_the_gate_and_a_refactor_passes_it() {
     assert!(findings[0]["risk"].as_f64().unwrap() > 0.0, "{json}");
     let reproducer = findings[0]["reproducer"].as_str().unwrap();
     assert!(reproducer.contains(".add("), "{reproducer}");
+    // The changed private helper is named as not measured, not judged `inconclusive`.
+    assert!(findings.iter().all(|f| f["method"] != "keep"), "{json}");
+    let not_measured = json["not_measured"].as_array().expect("not_measured");
+    assert_eq!(not_measured.len(), 1, "{json}");
+    assert_eq!(not_measured[0]["method"], "keep", "{json}");
 
     // A refactor-only commit on top of v1.
     git(&krate, &["checkout", "-q", "-b", "refactor", "HEAD~1"]);

@@ -55,6 +55,19 @@ pub struct Finding {
     pub reproduce_with: Option<String>,
 }
 
+/// A touched item the harness does not register, so nothing measured it: a private or
+/// trait-only function, a free function of a private module, or an item `perfsyn init`
+/// skipped (its `// skipped:` reason). Listed apart from the findings so that the table holds
+/// only what was judged, and the user still sees what the gate did not cover.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct NotMeasured {
+    /// The changed item, as the ranking names it.
+    pub method: String,
+    pub risk: f64,
+    /// Why it is not in the harness, in words.
+    pub reason: String,
+}
+
 /// The whole check.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CheckReport {
@@ -69,6 +82,9 @@ pub struct CheckReport {
     /// Touched methods not explored because the budget ran out (they are also findings with
     /// verdict `inconclusive`).
     pub skipped_for_budget: usize,
+    /// Touched items the harness does not register (riskiest first); not findings.
+    #[serde(default)]
+    pub not_measured: Vec<NotMeasured>,
 }
 
 impl CheckReport {
@@ -90,7 +106,12 @@ impl CheckReport {
         let mut s = String::new();
         let _ = writeln!(s, "{}", self.compared);
         if self.findings.is_empty() {
-            let _ = writeln!(s, "no public method's body or callees changed");
+            if self.not_measured.is_empty() {
+                let _ = writeln!(s, "no public method's body or callees changed");
+            } else {
+                let _ = writeln!(s, "no registered method's body or callees changed");
+            }
+            let _ = write!(s, "{}", self.not_measured_line());
             return s;
         }
         let w = self
@@ -116,6 +137,7 @@ impl CheckReport {
                 f.reason
             );
         }
+        let _ = write!(s, "{}", self.not_measured_line());
         for f in self
             .findings
             .iter()
@@ -154,7 +176,12 @@ impl CheckReport {
             self.compared, self.threshold
         );
         if self.findings.is_empty() {
-            let _ = writeln!(s, "No public method's body or callees changed.");
+            if self.not_measured.is_empty() {
+                let _ = writeln!(s, "No public method's body or callees changed.");
+            } else {
+                let _ = writeln!(s, "No registered method's body or callees changed.\n");
+                let _ = write!(s, "{}", self.not_measured_line());
+            }
             return s;
         }
         let _ = writeln!(s, "| method | risk | verdict | cost ratio | why |");
@@ -170,6 +197,9 @@ impl CheckReport {
                 f.reason.replace('|', "\\|")
             );
         }
+        if !self.not_measured.is_empty() {
+            let _ = write!(s, "\n{}", self.not_measured_line());
+        }
         for f in self.findings.iter().filter(|f| f.reproducer.is_some()) {
             let _ = writeln!(s, "\n### `{}`: {}\n", f.method, f.verdict);
             for c in f.changes.iter().take(3) {
@@ -183,6 +213,24 @@ impl CheckReport {
             }
         }
         s
+    }
+}
+
+impl CheckReport {
+    /// One line naming the touched items nothing measured (empty when there are none).
+    fn not_measured_line(&self) -> String {
+        if self.not_measured.is_empty() {
+            return String::new();
+        }
+        let names: Vec<&str> = self
+            .not_measured
+            .iter()
+            .map(|n| n.method.as_str())
+            .collect();
+        format!(
+            "not measured (changed, but not registered in the harness: private, trait-only or skipped by `perfsyn init`; reasons in the JSON): {}\n",
+            names.join(", ")
+        )
     }
 }
 
@@ -224,13 +272,24 @@ mod tests {
                 finding("Bag::len", CheckVerdict::None),
             ],
             skipped_for_budget: 0,
+            not_measured: vec![NotMeasured {
+                method: "Bag::lm_get".into(),
+                risk: 15.0,
+                reason: "not registered".into(),
+            }],
         };
         assert_eq!(r.exit_code(), 1);
         let md = r.markdown();
         assert!(md.contains("1 performance regression"), "{md}");
         assert!(md.contains("```rust\nlet mut b = Bag::new();"), "{md}");
+        assert!(
+            md.contains("not measured (changed, but not registered"),
+            "{md}"
+        );
+        assert!(!md.contains("| `Bag::lm_get`"), "{md}");
         let t = r.table();
         assert!(t.contains("regression in Bag::push"), "{t}");
+        assert!(t.contains("): Bag::lm_get\n"), "{t}");
         let json = serde_json::to_value(&r).unwrap();
         assert_eq!(json["findings"][0]["verdict"], "regression");
         assert_eq!(json["findings"][0]["risk"], 110.0);
@@ -245,6 +304,7 @@ mod tests {
             threshold: 1.2,
             findings: vec![finding("Bag::push", CheckVerdict::Improvement)],
             skipped_for_budget: 0,
+            not_measured: Vec::new(),
         };
         assert_eq!(r.exit_code(), 0);
     }

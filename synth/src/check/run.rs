@@ -13,8 +13,9 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 
 use crate::check::baseline::{self, OpenBaseline};
-use crate::check::report::{CheckReport, CheckVerdict, Finding};
+use crate::check::report::{CheckReport, CheckVerdict, Finding, NotMeasured};
 use crate::check::risk::{self, ChangedMethod};
+use crate::exec::Executor as _;
 use crate::explore::{explore_with, ExploreConfig, ExploreReport, OracleKind};
 use crate::harness::Harness;
 use crate::partition::Partition;
@@ -59,9 +60,17 @@ pub fn run(h: &Harness, cfg: &CheckConfig, log: &mut dyn FnMut(&str)) -> Result<
             threshold: cfg.explore.t_rel,
             findings: Vec::new(),
             skipped_for_budget: 0,
+            not_measured: Vec::new(),
         });
     }
     let mut open = baseline::start(h, base, old_harness, cfg.workers, cfg.deadline, cfg.quiet)?;
+    let (touched, not_measured) = split_registered(h, &open, touched);
+    if !not_measured.is_empty() {
+        log(&format!(
+            "{} of them not registered in the harness (not measured)",
+            not_measured.len()
+        ));
+    }
     let started = Instant::now();
     let mut findings = Vec::new();
     let mut skipped = 0;
@@ -90,7 +99,40 @@ pub fn run(h: &Harness, cfg: &CheckConfig, log: &mut dyn FnMut(&str)) -> Result<
         threshold: cfg.explore.t_rel,
         findings,
         skipped_for_budget: skipped,
+        not_measured,
     })
+}
+
+/// Splits the touched items into those a side of the pair registers (explored) and those
+/// neither does (listed as not measured, with why). Why: the ranking reads the crate's
+/// sources, so it also names private helpers, trait impls on foreign types and items `init`
+/// skipped; exploring them only produced `inconclusive` rows ("`check_store` is not a method
+/// spec") at the top of a pull-request summary, above the methods that were judged. A method
+/// added since REV keeps its own path (`explore_new`), which says when it is not registered.
+fn split_registered(
+    h: &Harness,
+    open: &OpenBaseline,
+    touched: Vec<ChangedMethod>,
+) -> (Vec<ChangedMethod>, Vec<NotMeasured>) {
+    let registered = |method: &str| {
+        [open.pair.schema(), open.pair.old_schema()]
+            .into_iter()
+            .any(|s| crate::spec::resolve_method(s, method).is_ok())
+    };
+    let (keep, drop): (Vec<_>, Vec<_>) = touched
+        .into_iter()
+        .partition(|m| m.new || registered(&m.method));
+    let not_measured = drop
+        .into_iter()
+        .map(|m| NotMeasured {
+            reason: crate::harness::init::skipped_reason(h, &m.method).unwrap_or_else(|| {
+                "not registered in the harness (not a public method of a registered type, or a private function)".to_string()
+            }),
+            method: m.method,
+            risk: m.risk,
+        })
+        .collect();
+    (keep, not_measured)
 }
 
 fn finding(m: &ChangedMethod, verdict: CheckVerdict, reason: String) -> Finding {
