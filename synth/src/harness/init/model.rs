@@ -1417,10 +1417,13 @@ impl Ctx<'_> {
                 out.subst.insert(name, "FixedState".to_string());
                 continue;
             }
-            // `Q: Equivalent<K>` / `K: Borrow<Q>`: Q is the type's key type.
+            // `Q: Equivalent<K>` / `K: Borrow<Q>`: Q is the type's key type. So is `U` of
+            // `U: PartialEq<T>` (stable-vec's `contains`), compared with the stored items.
             let equiv = bs
                 .iter()
-                .find_map(|b| generic_arg_of(b, "Equivalent"))
+                .find_map(|b| {
+                    generic_arg_of(b, "Equivalent").or_else(|| generic_arg_of(b, "PartialEq"))
+                })
                 .and_then(|k| self.subst.get(&k).cloned());
             if let Some(k) = equiv.or_else(|| borrowed.get(&name).cloned()) {
                 out.subst.insert(name, k);

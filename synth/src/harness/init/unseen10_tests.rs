@@ -83,3 +83,26 @@ fn a_trait_methods_self_assoc_type_is_the_impls() {
     let line = text.lines().find(|l| l.contains("get_mut2(")).unwrap();
     assert!(line.contains("O(1)"), "{line}");
 }
+
+/// stable-vec 0.4's `contains<U>(&self, item: &U) where U: PartialEq<T>` compares a value
+/// of any type comparable with the items: init skipped it ("generic parameter U:
+/// PartialEq<T>"). `U` is the item type, as `Q` of `Q: Equivalent<K>` is the key type.
+#[test]
+fn a_parameter_comparable_with_the_items_is_an_item() {
+    let lib = r#"
+        pub struct Slots<T> { v: Vec<Option<T>> }
+        impl<T> Slots<T> {
+            pub fn new() -> Self { Slots { v: Vec::new() } }
+            /// Looks at every slot. Runs in O(n) time.
+            pub fn contains<U>(&self, item: &U) -> bool where U: PartialEq<T> { false }
+        }
+    "#;
+    let (m, text) = generate(&[("lib.rs", lib)], &[]);
+    let slots = m.types.iter().find(|t| t.path == "Slots").expect(&text);
+    assert!(slots.methods.iter().any(|f| f.name == "contains"), "{text}");
+    let line = text.lines().find(|l| l.contains("contains(")).unwrap();
+    assert!(
+        line.contains("item: ref Key") && line.contains("O(n)"),
+        "{line}"
+    );
+}
