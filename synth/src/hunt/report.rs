@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 use super::dir::{HuntDir, HuntSettings, PlannedMethod};
 use crate::explore::ExploreReport;
 use crate::explore::OracleKind;
+use crate::oracle::fit::Class;
 use crate::rank::{filter_reason, rank, RankConfig};
 use crate::runfile::{write_atomic, RunFile};
 use crate::verdict::Verdict;
@@ -72,6 +73,30 @@ pub struct NoFinding {
     /// Why it is not a finding: the verdict's reason, or the ranking filter that left it out.
     pub reason: String,
     pub run_file: String,
+    /// The measured class, when the sweep fitted one (`O(n^2)`).
+    #[serde(default)]
+    pub empirical: Option<String>,
+    /// How to explore the method alone, with this hunt's settings.
+    #[serde(default)]
+    pub explore_command: String,
+}
+
+/// The methods without a documented class whose cost grew faster than linearly, fastest
+/// first. Why: a hunt judges a method against its documentation, and a crate that documents
+/// no class (litemap, hashlink, rust-lapper) got "0 findings" with its quadratic methods
+/// folded among the O(1) ones (litemap's `extend_from_litemap`, O(n^2) when the maps
+/// overlap). They are not findings (nothing says they should be faster), but they are what
+/// a user hunting blowups across an API reads first.
+pub fn superlinear_undocumented(s: &Summary) -> Vec<(&NoFinding, Class)> {
+    let mut out: Vec<(&NoFinding, Class)> = s
+        .no_finding
+        .iter()
+        .filter(|n| n.verdict == Verdict::Undocumented)
+        .filter_map(|n| Some((n, Class::parse(n.empirical.as_deref()?)?)))
+        .filter(|(_, c)| *c > Class::Linear)
+        .collect();
+    out.sort_by_key(|n| std::cmp::Reverse(n.1));
+    out
 }
 
 /// `summary.json`.
@@ -180,6 +205,8 @@ pub fn summarize(dir: &HuntDir, runs: &[(usize, RunFile)], shown: &str) -> Summa
             verdict: r.verdict,
             reason,
             run_file: file(planned(k)),
+            empirical: r.empirical.clone(),
+            explore_command: super::explore_command(planned(k), &m.settings),
         });
     }
     let done: Vec<usize> = runs.iter().map(|(i, _)| *i).collect();
@@ -339,6 +366,10 @@ pub fn html<'a>(s: &Summary, report_of: &dyn Fn(&str) -> Option<&'a ExploreRepor
         budget => s.settings.budget_text(),
         cards => overview,
         groups => groups,
+        fast => superlinear_undocumented(s)
+            .into_iter()
+            .map(|(n, c)| context! { method => n.method.clone(), class => c.label(), explore => n.explore_command.clone() })
+            .collect::<Vec<_>>(),
     };
     template()
         .get_template(TEMPLATE)
@@ -423,6 +454,19 @@ pub fn markdown(s: &Summary) -> String {
     if findings == 0 {
         m.push_str("No finding.\n\n");
     }
+    let fast = superlinear_undocumented(s);
+    if !fast.is_empty() {
+        m.push_str("### Undocumented, growing faster than linearly\n\nNo documented class to judge these against, so they are not findings; if one costs more than it should, judge it with `--expect CLASS`.\n\n| method | empirical | explore |\n|---|---|---|\n");
+        for (n, c) in &fast {
+            m.push_str(&format!(
+                "| `{}` | {} | `{} --expect \"O(n)\"` |\n",
+                cell(&n.method),
+                c.label(),
+                cell(&n.explore_command)
+            ));
+        }
+        m.push('\n');
+    }
     if !s.no_finding.is_empty() {
         m.push_str(&format!(
             "<details><summary>{} with no finding</summary>\n\n| method | oracle | verdict | why |\n|---|---|---|---|\n",
@@ -492,6 +536,13 @@ pub fn terminal(s: &Summary, dir: &Path) -> String {
             ),
         };
         t.push_str(&format!("  {:<4} {:<40} {what}\n", f.label, f.method));
+    }
+    let fast = superlinear_undocumented(s);
+    if !fast.is_empty() {
+        t.push_str("undocumented, growing faster than linearly (no class to judge them against; use --expect):\n");
+        for (n, c) in &fast {
+            t.push_str(&format!("       {:<40} {}\n", n.method, c.label()));
+        }
     }
     t.push_str(&format!(
         "report: {}\nsummary: {} and summary.md\nReproduce with: {}\n",
@@ -600,6 +651,60 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    /// Methods without a documented class that grew faster than linearly are listed apart
+    /// (fastest first) in every report; linear ones, judged ones and documented ones are not.
+    #[test]
+    fn undocumented_superlinear_methods_are_listed_fastest_first() {
+        let mut s = summary("Bag::add", "cost grows as O(n^2)");
+        let none = |method: &str, verdict: Verdict, empirical: &str| NoFinding {
+            method: method.into(),
+            oracle: OracleKind::Asymptotic,
+            verdict,
+            reason: format!("cost grows as {empirical}"),
+            run_file: "h/runs/x.json".into(),
+            empirical: Some(empirical.into()),
+            explore_command: format!("perfsyn explore --method {method}"),
+        };
+        s.no_finding = vec![
+            none("Map::extend", Verdict::Undocumented, "O(n log n)"),
+            none("Map::keys", Verdict::Undocumented, "O(n)"),
+            none("Map::merge", Verdict::Undocumented, "O(n^2)"),
+            none("Map::sort", Verdict::NoBottleneck, "O(n^2)"),
+        ];
+        let fast: Vec<&str> = superlinear_undocumented(&s)
+            .iter()
+            .map(|(n, _)| n.method.as_str())
+            .collect();
+        assert_eq!(fast, ["Map::merge", "Map::extend"]);
+        let md = markdown(&s);
+        let section = md
+            .split("### Undocumented, growing faster than linearly")
+            .nth(1)
+            .expect("section")
+            .split("<details>")
+            .next()
+            .unwrap();
+        assert!(
+            section.contains("| `Map::merge` | O(n^2) | `perfsyn explore --method Map::merge --expect \"O(n)\"` |"),
+            "{md}"
+        );
+        assert!(
+            !section.contains("Map::keys") && !section.contains("Map::sort"),
+            "{md}"
+        );
+        let t = terminal(&s, Path::new("h"));
+        assert!(
+            t.contains("undocumented, growing faster than linearly"),
+            "{t}"
+        );
+        assert!(t.contains("Map::merge"), "{t}");
+        let h = html(&s, &|_| None);
+        assert!(
+            h.contains("Undocumented, growing faster than linearly (2)"),
+            "{h}"
+        );
     }
 
     #[test]
