@@ -65,12 +65,23 @@ impl IntTraits {
             return;
         }
         if i.generics.params.is_empty() {
-            match self.types.iter_mut().find(|(t, _)| *t == id) {
-                Some((_, ts)) => {
-                    ts.insert(tr);
+            // A trait with arguments is also recorded as written (`Operation<u64>`, spaces
+            // removed, as `model::trait_names` spells a bound), so a bound naming another
+            // parameter (`O: Operation<N>`) can be matched at an integer (see `type_at`).
+            let written = path
+                .segments
+                .last()
+                .filter(|s| !s.arguments.is_empty())
+                .map(|s| s.to_token_stream().to_string().replace(' ', ""));
+            let entry = match self.types.iter_mut().position(|(t, _)| *t == id) {
+                Some(k) => &mut self.types[k].1,
+                None => {
+                    self.types.push((id, HashSet::new()));
+                    &mut self.types.last_mut().unwrap().1
                 }
-                None => self.types.push((id, HashSet::from([tr]))),
-            }
+            };
+            entry.insert(tr);
+            entry.extend(written);
             return;
         }
         // `impl<N> Trait for N where N: ...`: a blanket impl over the impl's own parameter.
@@ -181,6 +192,41 @@ impl IntTraits {
             .find(|(_, ts)| traits.iter().all(|t| ts.contains(*t)))
             .map(|(t, _)| t.as_str())
     }
+
+    /// For a parameter whose bounds name another parameter `other` (segment-tree's
+    /// `SegmentPoint<N, O: Operation<N>>`, an operation over the values): the first integer
+    /// `int` and the crate's type that implements every bound with `other` read as `int`
+    /// (`Add: Operation<u64>`), as `(int, type)`.
+    pub fn type_at(&self, traits: &[&String], other: &str) -> Option<(&'static str, &str)> {
+        INTS.iter().copied().find_map(|int| {
+            let at: Vec<String> = traits.iter().map(|t| replace_arg(t, other, int)).collect();
+            let at: Vec<&String> = at.iter().collect();
+            self.type_for(&at).map(|ty| (int, ty))
+        })
+    }
+}
+
+/// `bound` (`Operation<N>`, `Tr<A,N>`, spaces removed) with the generic argument `arg`
+/// replaced by `by`.
+pub fn replace_arg(bound: &str, arg: &str, by: &str) -> String {
+    let mut out = String::new();
+    let mut word = String::new();
+    for c in bound.chars().chain(std::iter::once('\0')) {
+        if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+            continue;
+        }
+        out.push_str(if word == arg && !out.is_empty() {
+            by
+        } else {
+            &word
+        });
+        word.clear();
+        if c != '\0' {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// The element type of `Range<E>` (`std::ops::Range<u32>`, `Range<T>`), as written.

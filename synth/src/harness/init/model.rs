@@ -2138,7 +2138,39 @@ pub(super) fn instantiate<'a>(
         add_where(ig);
     }
     let mut subst = HashMap::new();
+    // A parameter bounded by the crate's traits over another parameter (segment-tree's
+    // `O: Operation<N>`): the crate's type implementing them at an integer, which the other
+    // parameter then is (`SegmentPoint<u64, Add>`).
+    let params: Vec<String> = order.iter().map(|(n, _)| n.clone()).collect();
+    let mut paired: HashMap<String, String> = HashMap::new();
+    for (name, bs) in &bounds {
+        let own: Vec<&String> = bs.iter().filter(|b| !integers_meet(b)).collect();
+        let Some(other) = params.iter().find(|p| {
+            *p != name
+                && own
+                    .iter()
+                    .any(|b| super::int_traits::replace_arg(b, p, "\0") != **b)
+        }) else {
+            continue;
+        };
+        let other_own = bounds
+            .get(other)
+            .is_some_and(|b| b.iter().any(|b| !integers_meet(b)));
+        if own.is_empty() || other_own || paired.contains_key(other) {
+            continue;
+        }
+        if let Some((int, ty)) = for_ints.type_at(&own, other) {
+            if let Some(path) = named.get(ty) {
+                paired.insert(name.clone(), path.clone());
+                paired.insert(other.clone(), int.to_string());
+            }
+        }
+    }
     for (name, bs) in bounds {
+        if let Some(pick) = paired.remove(&name) {
+            subst.insert(name, pick);
+            continue;
+        }
         let key_ok = bs.iter().all(|b| KEY_TRAITS.contains(&b.as_str()));
         let own: Vec<&String> = bs.iter().filter(|b| !integers_meet(b)).collect();
         // A declared default (petgraph's `Ix = DefaultIx`) is the author's choice: it wins

@@ -106,3 +106,70 @@ fn a_parameter_comparable_with_the_items_is_an_item() {
         "{line}"
     );
 }
+
+/// segment-tree 2's trees are generic over the values and an operation on them,
+/// `SegmentPoint<N, O: Operation<N>>`, and the crate implements its operations for each
+/// integer through nested macros (`impl Operation<u64> for Add`): init looked for an integer
+/// implementing `Operation<N>` and skipped all three trees ("its parameter O needs
+/// Operation<N> which neither the probe key nor an integer implements"), registering only
+/// the unit operations. A parameter bounded by the crate's traits over another parameter
+/// takes the crate's type implementing them at an integer, which the other parameter is.
+#[test]
+fn an_operation_parameter_over_the_values_takes_the_crates_operation() {
+    let lib = r#"
+        pub mod ops {
+            pub trait Operation<N> { fn combine(&self, a: &N, b: &N) -> N; }
+            pub trait Commutative<N>: Operation<N> {}
+            pub trait Invertible<N> { fn uncombine(&self, a: &mut N, b: &N); }
+            #[derive(Clone, Copy, Default)]
+            pub struct Add;
+            #[derive(Clone, Copy, Default)]
+            pub struct Xor;
+            macro_rules! infix {
+                ($op:ident, $ty:ty, $t:tt) => {
+                    impl Operation<$ty> for $op {
+                        fn combine(&self, a: &$ty, b: &$ty) -> $ty { *a $t *b }
+                    }
+                };
+            }
+            macro_rules! unsigned {
+                ($ty:ty) => {
+                    infix!(Add, $ty, +);
+                    impl Commutative<$ty> for Add {}
+                    infix!(Xor, $ty, ^);
+                    impl Commutative<$ty> for Xor {}
+                    impl Invertible<$ty> for Xor { fn uncombine(&self, a: &mut $ty, b: &$ty) { *a ^= *b; } }
+                };
+            }
+            unsigned!(u32);
+            unsigned!(u64);
+        }
+        use ops::{Operation, Commutative, Invertible};
+        pub struct SegmentPoint<N, O> where O: Operation<N> { buf: Vec<N>, op: O }
+        impl<N, O: Operation<N>> SegmentPoint<N, O> {
+            pub fn build(buf: Vec<N>, op: O) -> SegmentPoint<N, O> { SegmentPoint { buf, op } }
+            /// Uses `O(log(len))` time.
+            pub fn query(&self, l: usize, r: usize) -> usize { 0 }
+        }
+        pub struct PrefixPoint<N, O> where O: Commutative<N> { buf: Vec<N>, op: O }
+        impl<N, O: Commutative<N>> PrefixPoint<N, O> {
+            pub fn build(buf: Vec<N>, op: O) -> PrefixPoint<N, O> { PrefixPoint { buf, op } }
+        }
+        impl<N, O: Commutative<N> + Invertible<N>> PrefixPoint<N, O> {
+            /// Uses `O(log(i))` time.
+            pub fn get(&self, i: usize) -> usize { 0 }
+        }
+    "#;
+    let (m, text) = generate(&[("lib.rs", lib)], &[]);
+    let registered: Vec<&str> = m.types.iter().map(|t| t.rust.as_str()).collect();
+    assert!(
+        registered.contains(&"SegmentPoint<u64,demo::ops::Add>"),
+        "{registered:?}\n{text}"
+    );
+    assert!(
+        registered.contains(&"PrefixPoint<u64,demo::ops::Xor>"),
+        "{registered:?}\n{text}"
+    );
+    assert!(text.contains("query(ref self"), "{text}");
+    assert!(text.contains("get(ref self"), "{text}");
+}
