@@ -216,6 +216,7 @@ fn reach(
                         }),
                         // The route drops what the second call returns inside its body.
                         kept: false,
+                        call: None,
                     });
                 }
                 Err(why) => out

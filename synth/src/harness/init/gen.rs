@@ -368,17 +368,17 @@ fn ctor_line(t: &TypeReg, c: &Func) -> String {
     }
     // A fallible constructor's `.unwrap()`, in the call and as printed.
     let suffix = c.suffix.as_deref().unwrap_or("");
+    let call = c.call.as_deref().unwrap_or(&c.name);
     let template = if casts {
-        format!(" as {:?}", format!("{path}::{}({tmpl}){suffix}", c.name))
+        format!(" as {:?}", format!("{path}::{call}({tmpl}){suffix}"))
     } else {
         String::new()
     };
     format!(
-        "{}({}){template} => <{}>::{}({rust}){suffix};",
+        "{}({}){template} => <{}>::{call}({rust}){suffix};",
         c.name,
         params(c),
         t.rust,
-        c.name
     )
 }
 

@@ -162,6 +162,8 @@ pub struct Func {
     /// a caller would keep it, so it is dropped after the measured window (`{kept}`, see
     /// [`Ctx::owned`]).
     pub kept: bool,
+    /// The function a constructor calls when it is not `name` (a [`filled`] variant).
+    pub call: Option<String>,
 }
 
 impl Func {
@@ -177,7 +179,82 @@ impl Func {
             suffix: suffix.map(Into::into),
             chain: None,
             kept: false,
+            call: None,
         }
+    }
+}
+
+/// The variant of constructor `c` whose sequence of elements (`build(buf: Vec<N>, op)`,
+/// `from_slice(&[T])`) is filled with `0..n`, `n` a program value: segment-tree's trees are
+/// built only from a vector and never grow after, and mutations insert statements after the
+/// receiver's definition, so the vector a constructor consumes stayed empty and every sweep
+/// stayed at size 0. An integer the sweep scales sizes the input instead (`build_filled(n,
+/// op)` calls `build((0..n as u64).collect::<Vec<u64>>(), op)`). `None` when no parameter
+/// is such a sequence.
+fn filled(c: &Func) -> Option<Func> {
+    let k = c.params.iter().position(|p| {
+        p.more.is_empty()
+            && p.cast.is_none()
+            && fill_item(&sequence_element(p).unwrap_or_default()).is_some()
+    })?;
+    let p = &c.params[k];
+    let elem = sequence_element(p)?;
+    let item = fill_item(&elem)?;
+    let map = if elem == "u64" {
+        String::new()
+    } else {
+        format!(".map(|i| {item})")
+    };
+    let fill = |n: &str| format!("(0..{n} as u64){map}.collect::<Vec<{elem}>>()");
+    let (code, shown) = (fill(&p.name), fill(&format!("{{{}}}", p.name)));
+    let (code, shown) = match (&p.expr, p.mode) {
+        (Some((e, t)), _) => {
+            let tail = e.strip_prefix(&p.name)?;
+            let shown_tail = t.strip_prefix(&format!("{{{}}}", p.name))?;
+            (format!("{code}{tail}"), format!("{shown}{shown_tail}"))
+        }
+        (None, "slice") => (format!("&{code}"), format!("&{shown}")),
+        (None, _) => (code, shown),
+    };
+    let mut params = c.params.clone();
+    params[k] = Param {
+        name: p.name.clone(),
+        mode: "copy",
+        ty: "usize".into(),
+        cast: None,
+        expr: Some((code, shown)),
+        dsl: true,
+        more: Vec::new(),
+    };
+    Some(Func {
+        name: format!("{}_filled", c.name),
+        params,
+        call: Some(c.call.clone().unwrap_or_else(|| c.name.clone())),
+        ..c.clone()
+    })
+}
+
+/// The element type of a sequence parameter: `Vec<E>` taken by value, or `&[E]`.
+fn sequence_element(p: &Param) -> Option<String> {
+    match p.mode {
+        "val" => {
+            p.ty.strip_prefix("Vec<")
+                .and_then(|t| t.strip_suffix('>'))
+                .map(str::to_string)
+        }
+        "slice" => Some(p.ty.clone()),
+        _ => None,
+    }
+}
+
+/// The `i`-th element of a filled sequence of `elem`s (`i` a `u64`), for the elements a
+/// program builds.
+fn fill_item(elem: &str) -> Option<String> {
+    match elem {
+        "Key" => Some("Key::new(i)".into()),
+        "String" => Some("i.to_string()".into()),
+        e if MODEL_INTS.contains(&e) => Some(format!("i as {e}")),
+        _ => None,
     }
 }
 
@@ -604,7 +681,12 @@ fn build_with(
                     failed.insert(name.clone(), f.sig.receiver().is_none());
                 }
                 match func {
-                    Ok(func) if func.receiver.is_none() => reg.ctors.push(func),
+                    Ok(func) if func.receiver.is_none() => {
+                        let filled = filled(&func)
+                            .filter(|f| !reg.ctors.iter().any(|c| c.name == f.name));
+                        reg.ctors.push(func);
+                        reg.ctors.extend(filled);
+                    }
                     Ok(func) if func.receiver == Some("box") => reg.skipped.push((
                         spec,
                         "a `self: Box<Self>` receiver: program variables hold values, not boxes (methods returning a Box reach it)".into(),
@@ -1267,6 +1349,7 @@ impl Ctx<'_> {
             suffix,
             chain: None,
             kept,
+            call: None,
         })
     }
 

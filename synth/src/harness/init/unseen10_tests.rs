@@ -173,3 +173,34 @@ fn an_operation_parameter_over_the_values_takes_the_crates_operation() {
     assert!(text.contains("query(ref self"), "{text}");
     assert!(text.contains("get(ref self"), "{text}");
 }
+
+/// segment-tree's trees are built only from a vector (`build(buf: Vec<N>, op)`) and never
+/// grow after; mutations insert statements after the receiver's definition, so the vector
+/// a constructor consumes stayed empty and every method's sweep stayed at size 0
+/// ("inconclusive: only 1 distinct sizes"). Each constructor taking a sequence of elements
+/// gets a `_filled` variant whose sequence is `0..n`, `n` an integer the sweep scales.
+#[test]
+fn a_constructor_consuming_a_sequence_gets_a_filled_variant() {
+    let lib = r#"
+        pub struct Tree<N> { buf: Vec<N> }
+        impl<N: Clone> Tree<N> {
+            pub fn build(buf: Vec<N>) -> Self { Tree { buf } }
+            pub fn build_slice(buf: &[N]) -> Self { Tree { buf: buf.to_vec() } }
+            pub fn build_iter<I: ExactSizeIterator<Item = N>>(iter: I) -> Self { Tree { buf: iter.collect() } }
+            pub fn try_build(buf: Vec<N>) -> Option<Self> { Some(Tree { buf }) }
+            /// Uses `O(log(len))` time.
+            pub fn query(&self, l: usize) -> usize { 0 }
+            pub fn len(&self) -> usize { self.buf.len() }
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    for line in [
+        r#"build_filled(buf: copy usize) as "Tree::<Key>::build((0..{buf} as u64).map(|i| Key::new(i)).collect::<Vec<Key>>())" => <Tree<Key>>::build((0..buf as u64).map(|i| Key::new(i)).collect::<Vec<Key>>());"#,
+        r#"build_slice_filled(buf: copy usize) as "Tree::<Key>::build_slice(&(0..{buf} as u64).map(|i| Key::new(i)).collect::<Vec<Key>>())" => <Tree<Key>>::build_slice(&(0..buf as u64).map(|i| Key::new(i)).collect::<Vec<Key>>());"#,
+        r#"build_iter_filled(iter: copy usize) as "Tree::<Key>::build_iter((0..{iter} as u64).map(|i| Key::new(i)).collect::<Vec<Key>>().into_iter())" => <Tree<Key>>::build_iter((0..iter as u64).map(|i| Key::new(i)).collect::<Vec<Key>>().into_iter());"#,
+        r#"try_build_filled(buf: copy usize) as "Tree::<Key>::try_build((0..{buf} as u64).map(|i| Key::new(i)).collect::<Vec<Key>>()).unwrap()" => <Tree<Key>>::try_build((0..buf as u64).map(|i| Key::new(i)).collect::<Vec<Key>>()).unwrap();"#,
+        "build(buf: val Vec<Key>) => <Tree<Key>>::build(buf);",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+}
