@@ -382,6 +382,23 @@ fn ctor_line(t: &TypeReg, c: &Func) -> String {
     )
 }
 
+/// `base`, or `base` with underscores after it, so that it names none of `f`'s parameters: a
+/// variable of the registration's closure (`|r| r.query_noclone(l, r)` shadowed segment-tree's
+/// `r` and did not compile).
+fn fresh(base: &str, f: &Func) -> String {
+    let taken: Vec<&str> = f
+        .params
+        .iter()
+        .flat_map(|p| std::iter::once(p).chain(&p.more))
+        .map(|p| p.name.as_str())
+        .collect();
+    let mut name = base.to_string();
+    while taken.contains(&name.as_str()) {
+        name.push('_');
+    }
+    name
+}
+
 /// The registration of method `f`; of a free function of `module` (on its namespace) when
 /// given: a call by path, in the wrapper and as printed (the namespace is never printed).
 fn method_line(f: &Func, module: Option<&str>) -> String {
@@ -408,30 +425,32 @@ fn method_line(f: &Func, module: Option<&str>) -> String {
         let (r1, t1) = args_of(&f.params[..c.split]);
         let (r2, t2) = args_of(&f.params[c.split..]);
         let (first, second) = (&c.first, &c.second);
+        let (r, b) = (fresh("r", f), fresh("b", f));
         // Each route in Rust and as printed; `b` is the value the first call returned.
         let route = |recv: &str, a1: &str, a2: &str| {
             match &c.via {
             Via::Direct => format!("{recv}.{first}({a1}).{second}({a2}){suffix}"),
             Via::Option => format!(
-                "{recv}.{first}({a1}).map(move |mut b| {{ std::hint::black_box(b.{second}({a2}){suffix}); }})"
+                "{recv}.{first}({a1}).map(move |mut {b}| {{ std::hint::black_box({b}.{second}({a2}){suffix}); }})"
             ),
             Via::Variant(e, v) => format!(
-                "if let {e}::{v}(mut b) = {recv}.{first}({a1}) {{ std::hint::black_box(b.{second}({a2}){suffix}); }}"
+                "if let {e}::{v}(mut {b}) = {recv}.{first}({a1}) {{ std::hint::black_box({b}.{second}({a2}){suffix}); }}"
             ),
         }
         };
-        let call = route("r", &r1, &r2);
+        let call = route(&r, &r1, &r2);
         // A dropped result may borrow the temporary the first call returned
         // (`map.iter_mut().as_slice()`): consume it within the statement.
         let body = match f.ret {
             Some(_) => call,
             None => format!("{{ std::hint::black_box({call}); }}"),
         };
-        format!(" as {:?} => |r| {body}", route("{self}", &t1, &t2))
+        format!(" as {:?} => |{r}| {body}", route("{self}", &t1, &t2))
     } else if templated(f) {
         let (rust, tmpl) = args(f);
+        let r = fresh("r", f);
         format!(
-            " as {:?} => |r| r.{}({rust}){suffix}",
+            " as {:?} => |{r}| {r}.{}({rust}){suffix}",
             format!("{{self}}.{}({tmpl}){suffix}", f.name),
             f.name
         )

@@ -204,3 +204,34 @@ fn a_constructor_consuming_a_sequence_gets_a_filled_variant() {
         assert!(text.contains(line), "{line}\n{text}");
     }
 }
+
+/// segment-tree's `query_noclone(&self, l: usize, r: usize) -> MaybeOwned<'_, N>` chains to
+/// `MaybeOwned::borrow()`: the registration's closure named its receiver `r`, which the
+/// parameter `r` shadowed (`|r| r.query_noclone(l, r).borrow()`), and the compiler rejected
+/// the chains ("mismatched types"). The closure's variables avoid the parameters' names.
+#[test]
+fn a_parameter_named_like_the_closures_receiver_does_not_shadow_it() {
+    let lib = r#"
+        pub enum Maybe<'a, T: 'a> { Borrowed(&'a T), Owned(T) }
+        impl<'a, T: 'a> Maybe<'a, T> {
+            pub fn borrow(&self) -> &T { match self { Maybe::Borrowed(t) => t, Maybe::Owned(t) => t } }
+        }
+        pub struct Tree<N> { buf: Vec<N> }
+        impl<N: Clone> Tree<N> {
+            pub fn new() -> Self { Tree { buf: Vec::new() } }
+            pub fn query_noclone(&self, l: usize, r: usize) -> Maybe<'_, N> { Maybe::Borrowed(&self.buf[l]) }
+            pub fn visit(&mut self, r: usize, b: u64) -> Option<Cursor<'_, N>> { None }
+        }
+        pub struct Cursor<'a, N> { t: &'a mut Tree<N> }
+        impl<'a, N> Cursor<'a, N> {
+            pub fn step(&mut self) {}
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    for line in [
+        "=> |r_| { std::hint::black_box(r_.query_noclone(l, r).borrow()); };",
+        "=> |r_| { std::hint::black_box(r_.visit(r, b).map(move |mut b_| { std::hint::black_box(b_.step()); })); };",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+}
