@@ -11,6 +11,8 @@
 //! - a key (`-> T` with `T` a generic parameter of the function): the first argument, cloned;
 //!   `T` is instantiated with that argument's type;
 //! - a value (`-> V` with `V` a type the model builds): a value the program chooses, cloned;
+//!   when `V` is an integer type and the first input is one too (`Fn(u64) -> u64`, a key),
+//!   the identity, its reverse (`!x`), eight distinct keys (`x % 8`) or `0` (a `u8`);
 //! - nothing (`-> ()`): does nothing and takes no value.
 
 use std::collections::HashSet;
@@ -243,6 +245,24 @@ pub fn closure(name: &str, shape: &Shape) -> Param {
                 Box::new(move |_: &str| format!("|{p}| a0.clone()")),
             )
         }
+        Returns::Value(v) if maps_an_integer(shape) => {
+            // A map over integers (`Fn(u64) -> u64`, a sort or hash key): a constant key
+            // hides every order-dependent path (a planted bubble sort by key was judged
+            // O(1): with equal keys nothing swaps and LLVM removed the loop). The family
+            // keeps the constant and adds the identity, its reverse and few distinct keys.
+            let p = pats(&[0]);
+            let x = if shape.inputs[0].by_ref { "*a0" } else { "a0" };
+            let v = v.clone();
+            (
+                "u8".into(),
+                "copy",
+                Box::new(move |k: &str| {
+                    format!(
+                        "move |{p}| {{ let x: {v} = {x}; match {k} % 4 {{ 0 => x, 1 => !x, 2 => x % 8, _ => 0 }} }}"
+                    )
+                }),
+            )
+        }
         Returns::Value(v) => {
             let p = pats(&[]);
             let mode = value_mode(v);
@@ -265,10 +285,56 @@ pub fn closure(name: &str, shape: &Shape) -> Param {
     }
 }
 
+/// Whether a closure returning a value maps an integer to the same integer type (its first
+/// input), so that the identity and its reverse can be its keys.
+fn maps_an_integer(shape: &Shape) -> bool {
+    let Returns::Value(v) = &shape.returns else {
+        return false;
+    };
+    ["u8", "u32", "u64", "usize", "i32", "i64"].contains(&v.as_str())
+        && shape.inputs.first().and_then(|i| i.ty.as_deref()) == Some(v.as_str())
+}
+
 fn value_mode(ty: &str) -> &'static str {
     if ["u8", "u32", "u64", "usize", "i32", "i64", "bool", "char"].contains(&ty) {
         "copy"
     } else {
         "val"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn value_shape(input: &str, by_ref: bool, ret: &str) -> Shape {
+        Shape {
+            inputs: vec![Input {
+                by_ref,
+                ty: Some(input.into()),
+            }],
+            returns: Returns::Value(ret.into()),
+        }
+    }
+
+    /// A key over integers is the identity, its reverse, few keys or a constant, chosen by a
+    /// `u8`; a value closure over other inputs stays the program's value.
+    #[test]
+    fn an_integer_key_closure_orders_its_inputs() {
+        let p = closure("key", &value_shape("u64", false, "u64"));
+        assert_eq!((p.ty.as_str(), p.mode), ("u8", "copy"));
+        let (code, _) = p.expr.clone().unwrap();
+        assert_eq!(
+            code,
+            "move |a0| { let x: u64 = a0; match key % 4 { 0 => x, 1 => !x, 2 => x % 8, _ => 0 } }"
+        );
+        assert!(p.dsl);
+        let (code, _) = closure("key", &value_shape("u32", true, "u32"))
+            .expr
+            .unwrap();
+        assert!(code.contains("let x: u32 = *a0;"), "{code}");
+        let other = closure("make", &value_shape("Key", true, "u64"));
+        assert_eq!(other.ty, "u64");
+        assert_eq!(other.expr.unwrap().0, "move |_| make.clone()");
     }
 }
