@@ -159,8 +159,11 @@ pub fn registrations(lib: &str, m: &Model) -> String {
 }
 
 /// `String`, registered when the crate's functions take strings: a program then grows a
-/// string argument by appending in a loop (numbers, so its contents vary), and its length is
-/// the argument's input size. A literal alone never grows, and `find(haystack, needle)` had
+/// string argument by appending in a loop (numbers, so its contents vary; or a number and a
+/// separator, space, comma, semicolon or newline, so that text split into words, fields or
+/// lines has many parts: a planted `reverse_words` that inserts each word at the front,
+/// O(n^2), was judged O(n) on one long word), and its length is the argument's input size.
+/// A literal alone never grows, and `find(haystack, needle)` had
 /// one input size. Not the crate's API: `hunt --all` leaves std types out.
 const STRING_REGISTRATION: &str = "    /// Strings the crate's functions take, grown by appending (their size is their length).
     pub fn string() -> String {
@@ -170,6 +173,7 @@ const STRING_REGISTRATION: &str = "    /// Strings the crate's functions take, g
         methods {
             push_str(mut self, string: str String);
             push_number(mut self, x: copy u64) as \"{self}.push_str(&{x}.to_string())\" => |s| s.push_str(&x.to_string());
+            push_field(mut self, x: copy u64, sep: copy u8) as \"{self}.extend([{x}.to_string(), char::from([32u8, 44, 59, 10][{sep} as usize % 4]).to_string()])\" => |s| s.extend([x.to_string(), char::from([32u8, 44, 59, 10][sep as usize % 4]).to_string()]);
         }
         fields {}
     }
