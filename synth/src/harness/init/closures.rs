@@ -77,6 +77,15 @@ pub fn orderable(ty: &str) -> bool {
     .contains(&ty)
 }
 
+/// A comparator's input: an orderable model type, or a tuple of them (`(Key,Key)`, ordered
+/// lexicographically as Rust orders tuples).
+fn orderable_input(ty: &str) -> bool {
+    match ty.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
+        Some(elems) => elems.split(',').all(orderable),
+        None => orderable(ty),
+    }
+}
+
 /// The shape of a closure with `inputs` and `output`; `resolve` gives the model type of a
 /// (dereferenced) input or return type, and `fn_generics` names the function's own type
 /// parameters (a return type among them is a key).
@@ -86,16 +95,34 @@ pub fn shape(
     resolve: &dyn Fn(&Type) -> Option<String>,
     fn_generics: &HashSet<String>,
 ) -> Result<Shape, String> {
+    // A tuple of orderable values (vecmap-rs's `sort_by(FnMut((&K, &V), (&K, &V)) ->
+    // Ordering)`), its elements by reference or not: `(Key,Key)`, which a comparator orders
+    // as a whole (see `orderable_input`).
+    let tuple = |t: &Type| -> Option<String> {
+        let Type::Tuple(tt) = t else { return None };
+        let elems: Option<Vec<String>> = tt
+            .elems
+            .iter()
+            .map(|e| match e {
+                Type::Reference(r) => resolve(&r.elem),
+                e => resolve(e),
+            })
+            .map(|e| e.filter(|e| orderable(e)))
+            .collect();
+        elems
+            .filter(|e| e.len() >= 2)
+            .map(|e| format!("({})", e.join(",")))
+    };
     let inputs: Vec<Input> = inputs
         .iter()
         .map(|t| match t {
             Type::Reference(r) => Input {
                 by_ref: true,
-                ty: resolve(&r.elem),
+                ty: resolve(&r.elem).or_else(|| tuple(&r.elem)),
             },
             t => Input {
                 by_ref: false,
-                ty: resolve(t),
+                ty: resolve(t).or_else(|| tuple(t)),
             },
         })
         .collect();
@@ -114,9 +141,15 @@ pub fn shape(
             if last.as_deref() == Some("bool") {
                 Returns::Bool
             } else if last.as_deref() == Some("Ordering") {
+                // Tuples only as the two halves of a comparator: a probe's target is one
+                // program value, of a type the model builds.
+                let tuples = inputs
+                    .iter()
+                    .any(|i| i.ty.as_deref().is_some_and(|t| t.starts_with('(')));
                 if !inputs
                     .iter()
-                    .all(|i| i.ty.as_deref().is_some_and(orderable))
+                    .all(|i| i.ty.as_deref().is_some_and(orderable_input))
+                    || (tuples && !halves(&inputs))
                 {
                     return Err(format!(
                         "a closure returning `Ordering` over inputs the harness cannot order ({})",

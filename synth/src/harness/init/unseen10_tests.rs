@@ -235,3 +235,30 @@ fn a_parameter_named_like_the_closures_receiver_does_not_shadow_it() {
         assert!(text.contains(line), "{line}\n{text}");
     }
 }
+
+/// vecmap-rs's `VecMap::sort_by<F: FnMut((&K, &V), (&K, &V)) -> Ordering>` compares entries
+/// given as tuples: init read the tuples as types it cannot order and skipped `sort_by` and
+/// `sort_unstable_by`. A tuple of orderable values is ordered as a whole, as the two halves
+/// of a comparator (a probe's single target stays a model type).
+#[test]
+fn a_comparator_over_tuples_of_orderable_values_registers() {
+    let lib = r#"
+        use std::cmp::Ordering;
+        pub struct VecMap<K, V> { base: Vec<(K, V)> }
+        impl<K: Ord, V> VecMap<K, V> {
+            pub fn new() -> Self { VecMap { base: Vec::new() } }
+            pub fn sort_by<F>(&mut self, mut compare: F) where F: FnMut((&K, &V), (&K, &V)) -> Ordering {}
+            pub fn sort_refs_by<F>(&mut self, compare: F) where F: FnMut(&(K, V), &(K, V)) -> Ordering {}
+            pub fn search_by<F>(&self, f: F) where F: FnMut((&K, &V)) -> Ordering {}
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    for line in [
+        "sort_by(mut self, compare: copy u8) as \"{self}.sort_by(move |a0, a1| match {compare} % 4",
+        "sort_refs_by(mut self, compare: copy u8) as \"{self}.sort_refs_by(move |a0, a1| match {compare} % 4",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+    let why = super::skipped_reason_in(&text, "VecMap::search_by").unwrap_or_default();
+    assert!(why.contains("cannot order"), "{why}\n{text}");
+}
