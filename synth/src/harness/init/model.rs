@@ -955,7 +955,7 @@ fn through_alias<'s>(
                     GenericParam::Lifetime(_) => None,
                 })
                 .collect();
-            let bounded = alias_generics_bounded(&a.generics, t, &params, &args);
+            let bounded = alias_generics_bounded(&a.generics, t, &params, &args, &scan.types);
             let own = instantiate(
                 &bounded,
                 std::iter::empty(),
@@ -1005,45 +1005,98 @@ fn alias_generics_bounded(
     t: &FoundType,
     params: &[String],
     args: &[String],
+    types: &[FoundType],
 ) -> syn::Generics {
     let mut out = alias.clone();
     let alias_params: HashSet<String> = alias.type_params().map(|p| p.ident.to_string()).collect();
     let mut preds: Vec<syn::WherePredicate> = Vec::new();
     for (param, arg) in params.iter().zip(args) {
-        let arg = arg.trim();
-        if !alias_params.contains(arg) {
-            continue;
-        }
-        let Ok(arg_ty) = syn::parse_str::<Type>(arg) else {
+        let Ok(arg_ty) = syn::parse_str::<Type>(arg.trim()) else {
             continue;
         };
-        let gens = std::iter::once(&t.generics).chain(t.impls.iter().map(|i| &i.generics));
-        for g in gens {
-            let inline = g
-                .type_params()
-                .filter(|p| p.ident == param.as_str())
-                .flat_map(|p| p.bounds.iter().cloned());
-            let wheres = g
-                .where_clause
-                .iter()
-                .flat_map(|w| w.predicates.iter())
-                .filter_map(|pred| match pred {
-                    syn::WherePredicate::Type(pt)
-                        if pt.bounded_ty.to_token_stream().to_string() == *param =>
-                    {
-                        Some(pt.bounds.iter().cloned())
-                    }
-                    _ => None,
-                })
-                .flatten();
-            let bounds: Vec<TypeParamBound> = inline.chain(wheres).collect();
-            if !bounds.is_empty() {
-                preds.push(syn::parse_quote!(#arg_ty: #(#bounds)+*));
-            }
+        if alias_params.contains(arg.trim()) {
+            preds.extend(param_bounds(t, param, &arg_ty));
+        } else {
+            nested_bounds(&arg_ty, types, &alias_params, &mut preds);
         }
     }
     out.make_where_clause().predicates.extend(preds);
     out
+}
+
+/// Bounds of alias parameters passed to another type of the crate inside an argument (ena's
+/// `pub type UnificationTableStorage<K> = UnificationTable<InPlace<K, ..>>`, where
+/// `InPlace<K: UnifyKey>`): without them `K` took the probe key, the harness did not
+/// compile, and init failed as a whole.
+fn nested_bounds(
+    ty: &Type,
+    types: &[FoundType],
+    alias_params: &HashSet<String>,
+    preds: &mut Vec<syn::WherePredicate>,
+) {
+    let Type::Path(tp) = ty else { return };
+    let Some(seg) = tp.path.segments.last() else {
+        return;
+    };
+    let syn::PathArguments::AngleBracketed(a) = &seg.arguments else {
+        return;
+    };
+    let args: Vec<&syn::GenericArgument> = a
+        .args
+        .iter()
+        .filter(|g| !matches!(g, syn::GenericArgument::Lifetime(_)))
+        .collect();
+    if let Some(x) = types.iter().find(|x| seg.ident == x.ident.as_str()) {
+        let params = x.generics.params.iter().filter_map(|p| match p {
+            GenericParam::Type(tp) => Some(tp.ident.to_string()),
+            GenericParam::Const(c) => Some(c.ident.to_string()),
+            GenericParam::Lifetime(_) => None,
+        });
+        for (p, arg) in params.zip(&args) {
+            if let syn::GenericArgument::Type(arg_ty) = arg {
+                let name = arg_ty.to_token_stream().to_string();
+                if alias_params.contains(&name) {
+                    preds.extend(param_bounds(x, &p, arg_ty));
+                }
+            }
+        }
+    }
+    for arg in args {
+        if let syn::GenericArgument::Type(inner) = arg {
+            nested_bounds(inner, types, alias_params, preds);
+        }
+    }
+}
+
+/// `arg_ty: B` for the bounds `B` of `t`'s parameter `param`, from its declaration and
+/// each impl block, which name its parameters as the type does (see [`instantiate`]).
+fn param_bounds(t: &FoundType, param: &str, arg_ty: &Type) -> Vec<syn::WherePredicate> {
+    let mut preds = Vec::new();
+    let gens = std::iter::once(&t.generics).chain(t.impls.iter().map(|i| &i.generics));
+    for g in gens {
+        let inline = g
+            .type_params()
+            .filter(|p| p.ident == param)
+            .flat_map(|p| p.bounds.iter().cloned());
+        let wheres = g
+            .where_clause
+            .iter()
+            .flat_map(|w| w.predicates.iter())
+            .filter_map(|pred| match pred {
+                syn::WherePredicate::Type(pt)
+                    if pt.bounded_ty.to_token_stream().to_string() == param =>
+                {
+                    Some(pt.bounds.iter().cloned())
+                }
+                _ => None,
+            })
+            .flatten();
+        let bounds: Vec<TypeParamBound> = inline.chain(wheres).collect();
+        if !bounds.is_empty() {
+            preds.push(syn::parse_quote!(#arg_ty: #(#bounds)+*));
+        }
+    }
+    preds
 }
 
 /// How good a measure of an instance's size a method is, lower first: `len()`, `size()`,

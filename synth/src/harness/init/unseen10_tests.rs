@@ -262,3 +262,41 @@ fn a_comparator_over_tuples_of_orderable_values_registers() {
     let why = super::skipped_reason_in(&text, "VecMap::search_by").unwrap_or_default();
     assert!(why.contains("cannot order"), "{why}\n{text}");
 }
+
+/// ena 0.14 names its table through an alias that passes the alias's parameter to another
+/// type of the crate, `pub type UnificationTableStorage<K> = UnificationTable<InPlace<K,
+/// ..>>` with `InPlace<K: UnifyKey>`: the alias's `K` took the probe key (its own bound was
+/// read only where it is passed to the aliased type directly), the harness did not compile
+/// ("the trait bound `Key: UnifyKey` is not satisfied", pointed at the registry), and init
+/// failed as a whole. The bounds of a parameter passed inside an argument count too: the
+/// table is skipped for its bound, and the crate's other types register.
+#[test]
+fn an_alias_parameter_passed_inside_an_argument_keeps_its_bounds() {
+    let lib = r#"
+        pub trait UnifyKey: Copy { fn index(&self) -> u32; }
+        pub trait Store { type Key; }
+        pub struct InPlace<K: UnifyKey, V = Vec<K>> { values: V, k: Option<K> }
+        impl<K: UnifyKey, V> Store for InPlace<K, V> { type Key = K; }
+        impl<K: UnifyKey> Default for InPlace<K> { fn default() -> Self { todo!() } }
+        pub struct Table<S: Store> { values: S }
+        impl<S: Store + Default> Table<S> {
+            pub fn new() -> Self { Table { values: S::default() } }
+            pub fn len(&self) -> usize { 0 }
+        }
+        pub type TableStorage<K> = Table<InPlace<K, Vec<K>>>;
+        pub struct Log<T> { v: Vec<T> }
+        impl<T> Log<T> {
+            pub fn new() -> Self { Log { v: Vec::new() } }
+            pub fn push(&mut self, t: T) { self.v.push(t) }
+        }
+    "#;
+    let (m, text) = generate(&[("lib.rs", lib)], &[]);
+    let registered: Vec<&str> = m.types.iter().map(|t| t.rust.as_str()).collect();
+    assert!(registered.contains(&"Log<Key>"), "{registered:?}\n{text}");
+    assert!(
+        !registered
+            .iter()
+            .any(|r| r.contains("TableStorage") || r.contains("InPlace<Key")),
+        "{registered:?}\n{text}"
+    );
+}
