@@ -1099,6 +1099,34 @@ fn param_bounds(t: &FoundType, param: &str, arg_ty: &Type) -> Vec<syn::WherePred
     preds
 }
 
+/// The generic arguments of a Rust type as written (`BTreeSet<Key,Slab<Node<Key,()>>>`:
+/// `Key`, `Slab<Node<Key,()>>`); none for a type without them.
+fn top_level_args(rust: &str) -> Vec<String> {
+    let Some(inner) = rust
+        .split_once('<')
+        .and_then(|(_, rest)| rest.strip_suffix('>'))
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut cur = String::new();
+    for c in inner.chars() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(std::mem::take(&mut cur).trim().to_string());
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    out.push(cur.trim().to_string());
+    out
+}
+
 /// How good a measure of an instance's size a method is, lower first: `len()`, `size()`,
 /// then a `len_*()` (ropey's `Rope` has `len_bytes`, `len_chars`, ..., no `len`); `None` for
 /// anything else. Only `&self` methods taking nothing and returning an integer qualify.
@@ -1291,7 +1319,7 @@ impl Ctx<'_> {
         // Generic parameters of the function: each gets a type the program model can supply
         // (the probe key, or the type's own key type for a borrowed-key parameter `Q`), or
         // is a closure parameter built from a program value (see [`closure`]).
-        let local = self.method_generics(&sig.generics)?;
+        let local = self.method_generics(&sig.generics, &sig.inputs)?;
         let cx = Ctx {
             subst: &local.subst,
             closures: &local.closures,
@@ -1406,12 +1434,77 @@ impl Ctx<'_> {
         })
     }
 
+    /// The function's generic parameters that a parameter of this type's own kind takes
+    /// as an argument (`other: &BTreeSet<T, D>`), each with this type's instantiation at
+    /// that position (`D` of `BTreeSet<Key, Slab<..>>` is `Slab<..>`).
+    fn other_operand_args(
+        &self,
+        g: &syn::Generics,
+        inputs: &syn::punctuated::Punctuated<syn::FnArg, syn::Token![,]>,
+    ) -> HashMap<String, String> {
+        let mut out = HashMap::new();
+        let generic: HashSet<String> = g.type_params().map(|p| p.ident.to_string()).collect();
+        if generic.is_empty() {
+            return out;
+        }
+        // Registered through an alias (`BTreeSet<Key>` for `generic::BTreeSet<T, C>`), the
+        // alias's arguments are not the type's: the parameter is left to inference from the
+        // argument (`_`), which is a registered value.
+        let base = self.self_rust.split('<').next().unwrap_or("");
+        let own = if base.rsplit("::").next() == Some(self.ty_ident) {
+            top_level_args(self.self_rust)
+        } else {
+            Vec::new()
+        };
+        for input in inputs {
+            let syn::FnArg::Typed(pt) = input else {
+                continue;
+            };
+            let mut ty = &*pt.ty;
+            while let Type::Reference(r) = ty {
+                ty = &r.elem;
+            }
+            let Type::Path(tp) = ty else { continue };
+            let Some(seg) = tp.path.segments.last() else {
+                continue;
+            };
+            if seg.ident != self.ty_ident {
+                continue;
+            }
+            let syn::PathArguments::AngleBracketed(a) = &seg.arguments else {
+                continue;
+            };
+            let args = a
+                .args
+                .iter()
+                .filter(|x| !matches!(x, syn::GenericArgument::Lifetime(_)));
+            for (k, arg) in args.enumerate() {
+                let syn::GenericArgument::Type(Type::Path(p)) = arg else {
+                    continue;
+                };
+                let Some(id) = p.path.get_ident().map(|i| i.to_string()) else {
+                    continue;
+                };
+                if generic.contains(&id) {
+                    let v = own.get(k).cloned().unwrap_or_else(|| OMITTED.to_string());
+                    out.insert(id, v);
+                }
+            }
+        }
+        out
+    }
+
     /// The instantiation of a function's own generic parameters.
-    fn method_generics(&self, g: &syn::Generics) -> Result<LocalGenerics, String> {
+    fn method_generics(
+        &self,
+        g: &syn::Generics,
+        inputs: &syn::punctuated::Punctuated<syn::FnArg, syn::Token![,]>,
+    ) -> Result<LocalGenerics, String> {
         let mut out = LocalGenerics {
             subst: self.subst.clone(),
             closures: HashMap::new(),
         };
+        let same_type = self.other_operand_args(g, inputs);
         // Bounds of each type parameter, inline and from the where clause; and `X: Borrow<Q>`
         // predicates, which say what a borrowed-key parameter `Q` stands for.
         let mut bounds: Vec<(String, Vec<TypeParamBound>)> = Vec::new();
@@ -1545,6 +1638,13 @@ impl Ctx<'_> {
             if let Some((elem, iterator)) = sequence_bound(&bs, &|t| cx.resolve(t)) {
                 out.subst.insert(name.clone(), format!("Vec<{elem}>"));
                 out.closures.insert(name, Built::Sequence(elem, iterator));
+                continue;
+            }
+            // The other operand's own parameter (btree-slab's `union<D: Slab<..>>(&self,
+            // other: &BTreeSet<T, D>)`, its storage): this type's instantiation there, so
+            // the other operand is a registered value of the same type.
+            if let Some(v) = same_type.get(&name) {
+                out.subst.insert(name, v.clone());
                 continue;
             }
             // Another hasher (`is_subset<S2: BuildHasher>(&self, other: &IndexSet<T, S2>)`):

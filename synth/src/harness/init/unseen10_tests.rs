@@ -300,3 +300,28 @@ fn an_alias_parameter_passed_inside_an_argument_keeps_its_bounds() {
         "{registered:?}\n{text}"
     );
 }
+
+/// btree-slab 0.6's sets are generic over their storage, and the operations on two sets take
+/// the other's storage as their own parameter: `union<D: Slab<Node<T, ()>>>(&self, other:
+/// &BTreeSet<T, D>)`. init skipped union, intersection, difference, symmetric_difference,
+/// is_disjoint, is_subset and is_superset ("generic parameter D ... neither the probe key
+/// nor a closure"). The other operand's parameter takes this type's instantiation at its
+/// position, so the other operand is a registered value of the same type.
+#[test]
+fn the_other_operands_own_parameter_is_this_types() {
+    let lib = r#"
+        pub trait Slab<T> { fn get(&self, i: usize) -> Option<&T>; }
+        impl<T> Slab<T> for Vec<T> { fn get(&self, i: usize) -> Option<&T> { <[T]>::get(self, i) } }
+        pub struct BTreeSet<T, C> { nodes: C, t: Option<T> }
+        impl<T: Ord, C: Slab<T> + Default> BTreeSet<T, C> {
+            pub fn new() -> Self { BTreeSet { nodes: C::default(), t: None } }
+            pub fn is_subset<D: Slab<T>>(&self, other: &BTreeSet<T, D>) -> bool { false }
+        }
+        pub type DefaultSet<T> = BTreeSet<T, Vec<T>>;
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(
+        text.contains("is_subset(ref self, other: ref DefaultSet<Key>) -> bool;"),
+        "{text}"
+    );
+}
