@@ -111,6 +111,10 @@ pub struct Sweeps {
     pub main: Vec<Program>,
     /// `None` when no loop only rearranges the input.
     pub rearranging_kept: Option<Vec<Program>>,
+    /// The same sweep with the quantities that do not reach the receiver of the call under
+    /// test kept at their count (see [`argument_only`]); `None` when every quantity reaches
+    /// it, or the receiver has no size of its own (a free function's namespace).
+    pub arguments_kept: Option<Vec<Program>>,
 }
 
 /// [`sweep_programs`], with the alternative sweep of [`rearranging`] loops.
@@ -134,18 +138,140 @@ pub fn sweeps_to(
     let fb = exec.run(&probes(&top, &qs))?;
     let rules = checked(exec, &top, &qs, &fb, rules(&top, &qs, &fb))?;
     let main = sweep_with(&top, &qs, &rules);
-    let kept = rearranging(&top, &qs, &fb, &rules);
-    let rearranging_kept = (!kept.is_empty()).then(|| {
-        let mut alt = rules.clone();
-        for k in kept {
-            alt[k] = Rule::Keep;
-        }
-        sweep_with(&top, &qs, &alt)
-    });
+    let kept_at = |kept: Vec<usize>| {
+        (!kept.is_empty()).then(|| {
+            let mut alt = rules.clone();
+            for k in kept {
+                alt[k] = Rule::Keep;
+            }
+            sweep_with(&top, &qs, &alt)
+        })
+    };
+    let rearranging_kept = kept_at(rearranging(&top, &qs, &fb, &rules));
+    let arguments_kept = kept_at(argument_only(&top, &qs, exec.schema()));
     Ok(Sweeps {
         main,
         rearranging_kept,
+        arguments_kept,
     })
+}
+
+/// The quantities (indices into `qs`) whose statement reaches neither the receiver of the
+/// call under test nor anything that flows into it: loops that grow only an argument (a
+/// string, a vector) or an unrelated value. Empty when the receiver's type has no size
+/// function (a free function's namespace: its arguments are its input).
+///
+/// Why: a method's input size is the receiver's size plus its arguments', so a search that
+/// grows a string argument of `WordSet::insert(&mut self, w: &str)` (documented O(log n), a
+/// `BTreeSet<String>` inside) measured the copy of the word, O(n) in its length, with the
+/// set empty, and reported a bottleneck; the documented class speaks of the set's size.
+/// `verdict_program` judges such a claim again on the sweep with these quantities kept.
+/// Flow is over-approximated (anything passed to a call on the receiver, or used to build a
+/// value that flows into it, flows into it), which keeps more quantities scaled.
+pub fn argument_only(
+    top: &Program,
+    qs: &[Quantity],
+    schema: &perfsyn_profiler_ipc::ApiSchema,
+) -> Vec<usize> {
+    let Some(recv) = call_under_test_receiver(&top.body) else {
+        return Vec::new();
+    };
+    let ty = top.vars.get(recv.index()).map(String::as_str);
+    if !schema
+        .types
+        .iter()
+        .any(|t| Some(t.name.as_str()) == ty && t.sized)
+    {
+        return Vec::new();
+    }
+    let flows = flows_into(&top.body, recv);
+    qs.iter()
+        .enumerate()
+        .filter(|(_, q)| {
+            let at = match q {
+                Quantity::Top(i) | Quantity::Bound { at: i, .. } => *i,
+            };
+            !touches(&top.body[at], &flows)
+        })
+        .map(|(k, _)| k)
+        .collect()
+}
+
+fn call_under_test_receiver(body: &[Stmt]) -> Option<perfsyn_profiler_ipc::Var> {
+    body.iter().find_map(|s| match s {
+        Stmt::Call {
+            recv,
+            under_test: true,
+            ..
+        } => Some(*recv),
+        Stmt::Repeat { body, .. } => call_under_test_receiver(body),
+        _ => None,
+    })
+}
+
+/// The variables whose values flow into `recv` (itself included), by a fixpoint over every
+/// statement but the calls under test.
+fn flows_into(
+    body: &[Stmt],
+    recv: perfsyn_profiler_ipc::Var,
+) -> std::collections::HashSet<perfsyn_profiler_ipc::Var> {
+    fn pass(body: &[Stmt], r: &mut std::collections::HashSet<perfsyn_profiler_ipc::Var>) -> bool {
+        let before = r.len();
+        let add = |r: &mut std::collections::HashSet<_>, v| {
+            r.insert(v);
+        };
+        for s in body {
+            match s {
+                Stmt::Ctor { out, args, .. } if r.contains(out) => {
+                    for a in args {
+                        add(r, *a);
+                    }
+                }
+                Stmt::Call {
+                    out,
+                    recv,
+                    args,
+                    under_test: false,
+                    ..
+                } => {
+                    if out.is_some_and(|o| r.contains(&o)) {
+                        add(r, *recv);
+                    }
+                    if r.contains(recv) {
+                        for a in args {
+                            add(r, *a);
+                        }
+                    }
+                }
+                Stmt::Op { out, arg, .. } if r.contains(out) => add(r, *arg),
+                Stmt::GetField { out, target, .. } if r.contains(out) => add(r, *target),
+                Stmt::SetField { target, value, .. } if r.contains(target) => add(r, *value),
+                Stmt::Repeat { body, .. } => {
+                    pass(body, r);
+                }
+                _ => {}
+            }
+        }
+        r.len() > before
+    }
+    let mut r = std::collections::HashSet::from([recv]);
+    while pass(body, &mut r) {}
+    r
+}
+
+/// Whether statement `s` changes or defines a variable of `flows` (a call on one, a field
+/// set on one, a value defined as one), at any depth of its loops.
+fn touches(s: &Stmt, flows: &std::collections::HashSet<perfsyn_profiler_ipc::Var>) -> bool {
+    match s {
+        Stmt::Repeat { body, .. } => body.iter().any(|s| touches(s, flows)),
+        Stmt::Call {
+            recv,
+            under_test: false,
+            ..
+        } if flows.contains(recv) => true,
+        Stmt::SetField { target, .. } => flows.contains(target),
+        s => s.defines().is_some_and(|v| flows.contains(&v)),
+    }
 }
 
 /// The loops (indices into `qs`) that only rearrange the input: halving and quartering the
@@ -580,6 +706,75 @@ mod tests {
     use super::*;
     use perfsyn_profiler_ipc::schema::ApiSchema;
     use perfsyn_profiler_ipc::{IntTy, Outcome, Var};
+
+    /// A schema with the registered types `(name, sized)`.
+    fn schema_of(types: &[(&str, bool)]) -> ApiSchema {
+        let types: Vec<serde_json::Value> = types
+            .iter()
+            .map(|(name, sized)| {
+                serde_json::json!({"name": name, "path": name, "sized": sized, "version": null,
+                    "ctors": [], "methods": [], "fields": [], "imports": [], "doc": ""})
+            })
+            .collect();
+        ApiSchema {
+            types: serde_json::from_value(serde_json::json!(types)).unwrap(),
+        }
+    }
+
+    fn call(recv: u32, args: &[u32], under_test: bool) -> Stmt {
+        Stmt::Call {
+            out: None,
+            ty: String::new(),
+            method: "m".into(),
+            recv: Var(recv),
+            args: args.iter().map(|a| Var(*a)).collect(),
+            under_test,
+        }
+    }
+
+    /// `WordSet::insert(&text)`: the loop that grows only the text is an argument's, the
+    /// loop that inserts into the set (with values built in the loop) is the receiver's, and
+    /// so is a literal passed to the set; a free function's namespace has no size, so
+    /// nothing is kept.
+    #[test]
+    fn loops_that_grow_only_an_argument_are_told_apart_from_the_receivers() {
+        let p = Program {
+            vars: ["WordSet", "String", "u64", "u64", "u64"]
+                .map(String::from)
+                .to_vec(),
+            body: vec![
+                Stmt::Ctor {
+                    out: Var(0),
+                    ty: "WordSet".into(),
+                    ctor: "new".into(),
+                    args: vec![],
+                },
+                Stmt::Ctor {
+                    out: Var(1),
+                    ty: "String".into(),
+                    ctor: "new".into(),
+                    args: vec![],
+                },
+                Stmt::Repeat {
+                    n: 64,
+                    body: vec![lit(2, 5), call(1, &[2], false)],
+                },
+                Stmt::Repeat {
+                    n: 16,
+                    body: vec![lit(3, 5), call(0, &[3], false)],
+                },
+                lit(4, 9),
+                call(0, &[4], false),
+                call(0, &[1], true),
+            ],
+        };
+        let qs = quantities(&p);
+        assert_eq!(qs, [Quantity::Top(2), Quantity::Top(3), Quantity::Top(4)]);
+        let sized = schema_of(&[("WordSet", true), ("String", true)]);
+        assert_eq!(argument_only(&p, &qs, &sized), [0]);
+        let namespace = schema_of(&[("WordSet", false), ("String", true)]);
+        assert!(argument_only(&p, &qs, &namespace).is_empty());
+    }
 
     fn lit(out: u32, value: i64) -> Stmt {
         Stmt::Lit {

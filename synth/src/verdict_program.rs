@@ -77,6 +77,7 @@ pub fn sweep_and_judge(
     let crate::sweep::Sweeps {
         main: sweep,
         rearranging_kept,
+        arguments_kept,
     } = crate::sweep::sweeps(exec, program, size, max_loop)?;
     let sweep_fb = if sweep.is_empty() {
         Vec::new()
@@ -133,12 +134,57 @@ pub fn sweep_and_judge(
             return Ok(swept);
         }
     }
-    match rearranging_kept {
+    let swept = match rearranging_kept {
         Some(alt) if swept.judgement.bottleneck && swept.points_from != "path" => {
-            robust_to_rearranging(exec, swept, alt, metric, expected, t)
+            robust_to_rearranging(exec, swept, alt, metric, expected, t)?
+        }
+        _ => swept,
+    };
+    match (arguments_kept, expected) {
+        (Some(alt), Some(c))
+            if c <= Class::Log && swept.judgement.bottleneck && swept.points_from != "path" =>
+        {
+            in_the_receivers_size(exec, swept, alt, metric, c, t)
         }
         _ => Ok(swept),
     }
+}
+
+/// A bottleneck against a documented O(1) or O(log n) holds only when the sweep that keeps
+/// the loops growing only the call's arguments at their count (`sweep::argument_only`) gives
+/// it too: a method that cost O(1) or O(log n) in its argument's length could not even read
+/// the argument, so such a class speaks of the receiver's size, and growth in the arguments
+/// alone is not against it (`WordSet::insert(&str)` over a `BTreeSet<String>`: O(n) in the
+/// word's length with the set empty). When the second sweep disagrees, its judgement (often:
+/// too few sizes, as the receiver never grew) is the verdict, and the note says why.
+fn in_the_receivers_size(
+    exec: &mut dyn Executor,
+    swept: Swept,
+    alt: Vec<Program>,
+    metric: Metric,
+    expected: Class,
+    t: &Thresholds,
+) -> Result<Swept> {
+    let alt_fb = exec.run(&alt)?;
+    let points = size_measure::points(&alt_fb, swept.measure, metric);
+    let j = judge(&points, Some(expected), t);
+    if j.bottleneck {
+        return Ok(swept);
+    }
+    let label = |c: Option<Class>| c.map_or("no class".to_string(), |c| c.label().to_string());
+    let note = format!(
+        "the cost grew as {} with the call's arguments, but the documented {expected} speaks of the receiver's size: with the loops that grow only the arguments kept at their count the sweep gives {}",
+        label(swept.judgement.fit.map(|f| f.class)),
+        label(j.fit.map(|f| f.class)),
+    );
+    Ok(Swept {
+        sweep: alt,
+        sweep_fb: alt_fb,
+        points,
+        judgement: j,
+        rearranging_note: Some(note),
+        ..swept
+    })
 }
 
 /// A bottleneck holds only when the sweep with the rearranging loops kept at their count
