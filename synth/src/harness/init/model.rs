@@ -1543,6 +1543,20 @@ impl Ctx<'_> {
                 }
             }
         }
+        // A parameter whose bounds name another (`R: RangeBounds<Q>`) is read after the
+        // others, whatever the declaration order: indexset's `BTreeSet::range<R, Q>` was
+        // skipped where its `BTreeMap::range<Q, R>` registered.
+        let names: Vec<String> = bounds.iter().map(|(n, _)| n.clone()).collect();
+        bounds.sort_by_key(|(n, bs)| {
+            bs.iter().any(|b| {
+                let b = b.to_token_stream().to_string();
+                names.iter().any(|m| {
+                    m != n
+                        && b.split(|c: char| !c.is_alphanumeric() && c != '_')
+                            .any(|w| w == m)
+                })
+            })
+        });
         // A closure returning a type parameter of the function (`sort_by_key`'s `T`) returns
         // its first input, cloned: `T` is that input's type.
         let fn_generics: HashSet<String> = bounds.iter().map(|(n, _)| n.clone()).collect();

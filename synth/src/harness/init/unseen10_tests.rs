@@ -325,3 +325,25 @@ fn the_other_operands_own_parameter_is_this_types() {
         "{text}"
     );
 }
+
+/// indexset 0.18 declares `BTreeSet::range<R, Q>(&self, range: R) where T: Borrow<Q>, R:
+/// RangeBounds<Q>` and `BTreeMap::range<Q, R>` the other way round: init read `R` before it
+/// knew `Q` and skipped the set's `range` ("generic parameter R: RangeBounds<Q>"), while the
+/// map's registered. A parameter whose bounds name another is read after it.
+#[test]
+fn a_range_over_a_later_declared_key_parameter_registers() {
+    let lib = r#"
+        use std::borrow::Borrow;
+        use std::ops::RangeBounds;
+        pub struct Set<T> { v: Vec<T> }
+        impl<T: Ord> Set<T> {
+            pub fn new() -> Self { Set { v: Vec::new() } }
+            pub fn range<R, Q>(&self, range: R) -> usize where Q: Ord + ?Sized, T: Borrow<Q>, R: RangeBounds<Q> { 0 }
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(
+        text.contains("range(ref self, range: val Key, range_end: val Key) -> usize as \"{self}.range({range}..{range_end})\""),
+        "{text}"
+    );
+}
