@@ -171,20 +171,37 @@ fn in_the_receivers_size(
     if j.bottleneck {
         return Ok(swept);
     }
-    let label = |c: Option<Class>| c.map_or("no class".to_string(), |c| c.label().to_string());
     let note = format!(
         "the cost grew as {} with the call's arguments, but the documented {expected} speaks of the receiver's size: with the loops that grow only the arguments kept at their count the sweep gives {}",
-        label(swept.judgement.fit.map(|f| f.class)),
-        label(j.fit.map(|f| f.class)),
+        label(&swept.judgement),
+        label(&j),
     );
-    Ok(Swept {
-        sweep: alt,
-        sweep_fb: alt_fb,
+    Ok(judged_on(swept, alt, alt_fb, points, j, note))
+}
+
+/// A judgement's class, in words.
+fn label(j: &Judgement) -> String {
+    j.fit
+        .map_or("no class".to_string(), |f| f.class.label().to_string())
+}
+
+/// `swept` replaced by the judgement on another sweep of the same program, with why.
+fn judged_on(
+    swept: Swept,
+    sweep: Vec<Program>,
+    sweep_fb: Vec<Feedback>,
+    points: Vec<(u64, f64)>,
+    judgement: Judgement,
+    note: String,
+) -> Swept {
+    Swept {
+        sweep,
+        sweep_fb,
         points,
-        judgement: j,
+        judgement,
         rearranging_note: Some(note),
         ..swept
-    })
+    }
 }
 
 /// A bottleneck holds only when the sweep with the rearranging loops kept at their count
@@ -213,20 +230,12 @@ fn robust_to_rearranging(
     if j.bottleneck && class(&j) == class(&swept.judgement) {
         return Ok(swept);
     }
-    let label = |c: Option<Class>| c.map_or("no class".to_string(), |c| c.label().to_string());
     let note = format!(
         "the sweep that scales every loop gave {}, but with the loops that only rearrange the input (same size, same heap bytes) kept at their count it gives {}: the class depends on the arrangement, not on the size",
-        label(class(&swept.judgement)),
-        label(class(&j)),
+        label(&swept.judgement),
+        label(&j),
     );
-    Ok(Swept {
-        sweep: alt,
-        sweep_fb: alt_fb,
-        points,
-        judgement: j,
-        rearranging_note: Some(note),
-        ..swept
-    })
+    Ok(judged_on(swept, alt, alt_fb, points, j, note))
 }
 
 #[cfg(test)]

@@ -69,28 +69,12 @@ impl Macros {
     /// The items an invocation of one of the crate's macros expands to, or `None` (not one of
     /// them, no rule matches, or the expansion is not items).
     pub fn expand_items(&self, mac: &syn::Macro) -> Option<Vec<syn::Item>> {
-        let tokens = self.expand(mac)?;
-        let parser = |input: ParseStream<'_>| {
-            let mut items = Vec::new();
-            while !input.is_empty() {
-                items.push(input.parse::<syn::Item>()?);
-            }
-            Ok(items)
-        };
-        parser.parse2(tokens).ok()
+        parse_all(self.expand(mac)?)
     }
 
     /// The impl items an invocation inside an `impl` block expands to, or `None`.
     pub fn expand_impl_items(&self, mac: &syn::Macro) -> Option<Vec<syn::ImplItem>> {
-        let tokens = self.expand(mac)?;
-        let parser = |input: ParseStream<'_>| {
-            let mut items = Vec::new();
-            while !input.is_empty() {
-                items.push(input.parse::<syn::ImplItem>()?);
-            }
-            Ok(items)
-        };
-        parser.parse2(tokens).ok()
+        parse_all(self.expand(mac)?)
     }
 
     fn expand(&self, mac: &syn::Macro) -> Option<TokenStream> {
@@ -102,6 +86,18 @@ impl Macros {
             (n == input.len()).then(|| transcribe(&r.body, &b, &[]))
         })
     }
+}
+
+/// Every `T` in `tokens`, or `None` if they are not a sequence of `T`s.
+fn parse_all<T: syn::parse::Parse>(tokens: TokenStream) -> Option<Vec<T>> {
+    let parser = |input: ParseStream<'_>| {
+        let mut items = Vec::new();
+        while !input.is_empty() {
+            items.push(input.parse::<T>()?);
+        }
+        Ok(items)
+    };
+    parser.parse2(tokens).ok()
 }
 
 /// A `macro_rules!` body's rules: `(matcher) => {transcriber}` separated by `;`.
