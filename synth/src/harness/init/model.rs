@@ -530,6 +530,9 @@ fn build_with(
         })
         .collect();
     let mut chained: BTreeSet<(String, String)> = BTreeSet::new();
+    // Types without a constructor whose methods no registration calls, until chains say
+    // otherwise: (index in `skipped_types`, public path, its methods).
+    let mut unreachable: Vec<(usize, String, usize)> = Vec::new();
     let crate_table = super::scan::table_classes(&scan.crate_doc);
     let crate_sentences = super::sentences::sentence_classes(&scan.crate_doc);
     for (t, subst, rust, import, registry_name, registers, alias) in chosen {
@@ -805,13 +808,14 @@ fn build_with(
                 continue;
             }
             model.unregistered_methods += methods;
-            let mut why = if empty_iterator {
+            let why = if empty_iterator {
                 "an iterator whose only constructor (Default) yields an empty one; methods returning it consume it or chain to its methods".to_string()
             } else {
                 "no public constructor the program model can call (new, with_capacity, Default, or a function returning Self with buildable parameters)".to_string()
             };
             if methods > 0 && !empty_iterator {
-                why += &format!("; its {methods} methods are unreachable");
+                // The count waits for every type's chains (see `unreachable` below).
+                unreachable.push((model.skipped_types.len(), t.public_path.join("::"), methods));
             }
             model.skipped_types.push((path.clone(), why));
             continue;
@@ -848,6 +852,27 @@ fn build_with(
     );
     model.types.extend(namespaces);
     model.skipped_fns = skipped_fns;
+    // A type without a constructor whose methods chains reach (indexmap's `map::Slice`,
+    // through `as_slice()`): those are not unreachable ("its 33 methods are unreachable"
+    // where 33 were registered through `as_slice` and `as_mut_slice`).
+    for (k, public, methods) in unreachable {
+        let reached: BTreeSet<&String> = chained
+            .iter()
+            .filter(|(p, _)| *p == public)
+            .map(|(_, m)| m)
+            .collect();
+        let left = methods.saturating_sub(reached.len());
+        let why = &mut model.skipped_types[k].1;
+        if left > 0 {
+            why.push_str(&format!("; its {left} methods are unreachable"));
+        }
+        if !reached.is_empty() {
+            why.push_str(&format!(
+                "; {} of its methods are reached through the methods returning it",
+                reached.len()
+            ));
+        }
+    }
     // Methods reached through a chain are registered, not unreachable.
     model.unregistered_methods -= chained.len().min(model.unregistered_methods);
     model.chained = chained.len();
