@@ -1864,6 +1864,16 @@ impl Ctx<'_> {
         // `-> T` is written as the Rust type; `Registry::new` names a type registered under
         // another name (a duplicate identifier) by that name. Such a type is kept when
         // written in the module that defines it (see `resolve`), else dropped.
+        // The type's name without arguments where the registration has some is another
+        // instantiation, its declared defaults (arrayvec's `CapacityError<T = ()>::simplify(self)
+        // -> CapacityError`), not `Self`.
+        let defaults = id == self.ty_ident
+            && seg.arguments.is_empty()
+            && self.self_rust.starts_with(self.ty_ident)
+            && self.self_rust.contains('<');
+        if defaults {
+            return None;
+        }
         if id == "Self" || id == self.ty_ident {
             return (!self.self_name.is_empty()).then(|| self.self_rust.to_string());
         }

@@ -373,3 +373,26 @@ fn a_types_methods_reached_through_chains_are_not_unreachable() {
         "{text}"
     );
 }
+
+/// arrayvec 0.7's `CapacityError<T = ()>::simplify(self) -> CapacityError` returns the
+/// default instantiation, `CapacityError<()>`: init read the bare name as `Self` (kept as a
+/// `CapacityError<Key>` variable) and the compiler rejected it ("mismatched types"). The
+/// type's name without arguments, where the registration has some, is not `Self`.
+#[test]
+fn the_types_bare_name_with_defaulted_parameters_is_not_self() {
+    let lib = r#"
+        pub struct CapacityError<T = ()> { element: T }
+        impl<T> CapacityError<T> {
+            pub const fn new(element: T) -> CapacityError<T> { CapacityError { element } }
+            pub fn element(self) -> T { self.element }
+            pub fn simplify(self) -> CapacityError { CapacityError { element: () } }
+            pub fn same(self) -> CapacityError<T> { self }
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(text.contains("simplify(val self) {kept};"), "{text}");
+    assert!(
+        text.contains("same(val self) -> CapacityError<Key>;"),
+        "{text}"
+    );
+}
