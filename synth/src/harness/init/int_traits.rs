@@ -209,24 +209,9 @@ impl IntTraits {
 /// `bound` (`Operation<N>`, `Tr<A,N>`, spaces removed) with the generic argument `arg`
 /// replaced by `by`.
 pub fn replace_arg(bound: &str, arg: &str, by: &str) -> String {
-    let mut out = String::new();
-    let mut word = String::new();
-    for c in bound.chars().chain(std::iter::once('\0')) {
-        if c.is_alphanumeric() || c == '_' {
-            word.push(c);
-            continue;
-        }
-        out.push_str(if word == arg && !out.is_empty() {
-            by
-        } else {
-            &word
-        });
-        word.clear();
-        if c != '\0' {
-            out.push(c);
-        }
-    }
-    out
+    super::model::map_words(bound, |word, at| {
+        if word == arg && at > 0 { by } else { word }.to_string()
+    })
 }
 
 /// The element type of `Range<E>` (`std::ops::Range<u32>`, `Range<T>`), as written.

@@ -107,6 +107,28 @@ pub struct Param {
     pub more: Vec<Param>,
 }
 
+/// `text` with each identifier-like word (letters, digits, `_`) replaced by `f(word, at)`,
+/// `at` being the length of the output before it; the rest is kept as it is.
+pub fn map_words(text: &str, mut f: impl FnMut(&str, usize) -> String) -> String {
+    let mut out = String::new();
+    let mut word = String::new();
+    for c in text.chars().chain(std::iter::once('\0')) {
+        if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+            continue;
+        }
+        if !word.is_empty() {
+            let w = f(&word, out.len());
+            out.push_str(&w);
+        }
+        word.clear();
+        if c != '\0' {
+            out.push(c);
+        }
+    }
+    out
+}
+
 impl Param {
     /// The parameter with `prefix` before its name and those of its further values, in the
     /// argument's code too (a chain's second call whose names clash with the first's).
@@ -116,23 +138,13 @@ impl Param {
             .cloned()
             .collect();
         let fix = |code: &str| {
-            let mut out = String::new();
-            let mut word = String::new();
-            for c in code.chars().chain(std::iter::once('\0')) {
-                if c.is_alphanumeric() || c == '_' {
-                    word.push(c);
-                    continue;
+            map_words(code, |word, _| {
+                if names.iter().any(|n| n == word) {
+                    format!("{prefix}{word}")
+                } else {
+                    word.to_string()
                 }
-                if names.contains(&word) {
-                    out.push_str(prefix);
-                }
-                out.push_str(&word);
-                word.clear();
-                if c != '\0' {
-                    out.push(c);
-                }
-            }
-            out
+            })
         };
         Param {
             name: format!("{prefix}{}", self.name),
