@@ -270,6 +270,8 @@ struct Plan<'s> {
     pair: Option<Versions>,
     use_relative: bool,
     expected: Option<Class>,
+    /// Whether the documented class is amortized (see `amortized`).
+    amortized: bool,
     asym: Asymptotic,
     rel: Relative,
 }
@@ -332,6 +334,9 @@ fn resolve<'s>(
         pair,
         use_relative,
         expected,
+        amortized: expected_str
+            .as_deref()
+            .is_some_and(crate::amortized::is_amortized),
         asym: Asymptotic {
             expected,
             kind: cfg.score,
@@ -627,6 +632,9 @@ fn judge_asymptotic(
         if w.judgement.reliable {
             (s, best_obs, widened, report.best) = (w, obs, Some(obs.size), Some(desc));
         }
+    }
+    if let (true, true, Some(c)) = (s.judgement.bottleneck, plan.amortized, expected) {
+        s = crate::amortized::over_a_sequence(exec, s, metric, c, max_loop, t)?;
     }
     let crate::verdict_program::Swept {
         sweep,

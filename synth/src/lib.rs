@@ -4,6 +4,7 @@
 //! programs through `perfsyn_profiler_ipc`'s supervisor. Layering: this crate depends on
 //! `perfsyn-profiler-ipc`, never on `perfsyn-corpus`.
 
+pub mod amortized;
 pub mod bench_fit;
 pub mod bench_ipc;
 pub mod bench_relative;

@@ -180,13 +180,13 @@ fn in_the_receivers_size(
 }
 
 /// A judgement's class, in words.
-fn label(j: &Judgement) -> String {
+pub(crate) fn label(j: &Judgement) -> String {
     j.fit
         .map_or("no class".to_string(), |f| f.class.label().to_string())
 }
 
 /// `swept` replaced by the judgement on another sweep of the same program, with why.
-fn judged_on(
+pub(crate) fn judged_on(
     swept: Swept,
     sweep: Vec<Program>,
     sweep_fb: Vec<Feedback>,

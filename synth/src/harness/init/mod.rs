@@ -994,7 +994,7 @@ mod tests {
         let registered: Vec<&str> = m2.types.iter().map(|t| t.rust.as_str()).collect();
         assert_eq!(registered, ["Small<[Key; 8192]>"], "{text2}");
         assert!(
-            text.contains(r#"push(mut self, value: val Key) ["O(1)"];"#),
+            text.contains(r#"push(mut self, value: val Key) ["O(1) amortized"];"#),
             "{text}"
         );
         assert!(

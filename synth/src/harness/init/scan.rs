@@ -1162,10 +1162,16 @@ pub fn documented_class(doc: &str) -> Option<String> {
     if unparsed {
         return None;
     }
-    if !doc.to_lowercase().contains("amortized") {
+    let amortized = doc.to_lowercase().contains("amortized");
+    if !amortized {
         best = best.max(single_best);
     }
-    best.or(single_best).map(|c| c.label().to_string())
+    // An amortized class bounds a sequence of calls, and the verdict judges it so (see the
+    // engine's `amortized`): the qualifier travels with the class.
+    match best {
+        Some(c) if amortized => Some(format!("{} amortized", c.label())),
+        _ => best.or(single_best).map(|c| c.label().to_string()),
+    }
 }
 
 /// A doc with its classes written one way: TeX first (skiplist: "`$O(\log n)$`", see
@@ -1437,7 +1443,7 @@ mod tests {
     fn documented_classes_are_read_from_doc_sentences() {
         let c = |s: &str| documented_class(s);
         assert_eq!(c("Runs in O(log n) time."), Some("O(log n)".into()));
-        assert_eq!(c("This is O(1) amortized."), Some("O(1)".into()));
+        assert_eq!(c("This is O(1) amortized."), Some("O(1) amortized".into()));
         // dary_heap's (and std's `BinaryHeap`'s) `push`: the single call's resize is covered
         // by the amortized class.
         let push =
@@ -1447,7 +1453,7 @@ mod tests {
             The worst case cost of a *single* call to `push` is *O*(*n*). The worst case occurs \
             when capacity is exhausted and needs a resize. The resize cost has been amortized \
             in the previous figures.";
-        assert_eq!(c(push), Some("O(log n)".into()));
+        assert_eq!(c(push), Some("O(log n) amortized".into()));
         assert_eq!(
             c("The worst case cost of a single call is O(n). Otherwise O(1)."),
             Some("O(n)".into()),
@@ -1499,7 +1505,7 @@ mod tests {
         assert_eq!(c("O(1) time if the key is cached, else O(n)."), None);
         assert_eq!(
             c("Average complexity is ***O(log n)*** If elements pushed in descending order, amortized complexity is ***O(1)***."),
-            Some("O(log n)".into())
+            Some("O(log n) amortized".into())
         );
         assert_eq!(
             c("Computes in **O(m n + n log n + c)** time and **O(n)** space, where the function is **O(m)**."),
