@@ -277,7 +277,7 @@ fn an_alias_parameter_passed_inside_an_argument_keeps_its_bounds() {
         pub trait Store { type Key; }
         pub struct InPlace<K: UnifyKey, V = Vec<K>> { values: V, k: Option<K> }
         impl<K: UnifyKey, V> Store for InPlace<K, V> { type Key = K; }
-        impl<K: UnifyKey> Default for InPlace<K> { fn default() -> Self { todo!() } }
+        impl<K: UnifyKey> Default for InPlace<K> { fn default() -> Self { InPlace { values: Vec::new(), k: None } } }
         pub struct Table<S: Store> { values: S }
         impl<S: Store + Default> Table<S> {
             pub fn new() -> Self { Table { values: S::default() } }
@@ -354,16 +354,16 @@ fn a_range_over_a_later_declared_key_parameter_registers() {
 #[test]
 fn a_types_methods_reached_through_chains_are_not_unreachable() {
     let lib = r#"
-        pub struct Slice<K> { entries: [K] }
+        pub struct Slice<K> { entries: Vec<K> }
         impl<K> Slice<K> {
             pub fn len(&self) -> usize { self.entries.len() }
             pub fn first(&self) -> Option<&K> { self.entries.first() }
             pub fn first_mut(&mut self) -> Option<&mut K> { self.entries.first_mut() }
         }
-        pub struct Map<K> { v: Vec<K> }
+        pub struct Map<K> { v: Slice<K> }
         impl<K> Map<K> {
-            pub fn new() -> Self { Map { v: Vec::new() } }
-            pub fn as_slice(&self) -> &Slice<K> { todo!() }
+            pub fn new() -> Self { Map { v: Slice { entries: Vec::new() } } }
+            pub fn as_slice(&self) -> &Slice<K> { &self.v }
         }
     "#;
     let (_, text) = generate(&[("lib.rs", lib)], &[]);
