@@ -744,7 +744,7 @@ fn confirm(
     if cfg.confirm.top > 0 && !sweep.is_empty() {
         let (big, small) = confirm_arms(exec, sweep)?;
         if big != small {
-            let claimed = report.clone();
+            let claimed = report.reason.clone();
             time_the_arms(exec, cfg, big.clone(), small, plan.expected, report)?;
             retime_on_a_larger_input(exec, cfg, plan.expected, &big, claimed, report)?;
         }
@@ -778,13 +778,14 @@ fn time_the_arms(
 /// `oracle::clock::worth_a_larger_arm`) is timed once more on the same program swept to
 /// [`RETIME_SCALE`] times the largest input: a cost in bytes moved shows in time only where
 /// its higher-order term overtakes the rest. The claim stands if the clock then agrees, and
-/// stays withdrawn (with both timings in its reason) if it does not.
+/// stays withdrawn (with both timings in its reason) if it does not. `claimed` is the reason
+/// of the claim before the clock withdrew it.
 fn retime_on_a_larger_input(
     exec: &mut dyn Executor,
     cfg: &ExploreConfig,
     expected: Option<Class>,
     top: &Program,
-    claimed: ExploreReport,
+    claimed: String,
     report: &mut ExploreReport,
 ) -> Result<()> {
     let (true, Some(expected)) = (report.withdrawn_by_clock, expected) else {
@@ -811,7 +812,8 @@ fn retime_on_a_larger_input(
     }
     let (big, small) = confirm_arms(exec, &larger)?;
     let first = report.reason.clone();
-    let mut again = claimed;
+    let mut again = report.clone();
+    (again.verdict, again.withdrawn_by_clock, again.reason) = (Verdict::Bottleneck, false, claimed);
     time_the_arms(exec, cfg, big, small, Some(expected), &mut again)?;
     let reached = timed_arms(&again).map_or(0, |a| a.big);
     if reached <= arms.big {

@@ -324,7 +324,7 @@ fn maps_an_integer(shape: &Shape) -> bool {
     let Returns::Value(v) = &shape.returns else {
         return false;
     };
-    ["u8", "u32", "u64", "usize", "i32", "i64"].contains(&v.as_str())
+    super::model::MODEL_INTS.contains(&v.as_str())
         && shape.inputs.first().and_then(|i| i.ty.as_deref()) == Some(v.as_str())
 }
 

@@ -206,6 +206,14 @@ impl IntTraits {
     }
 }
 
+/// Whether `bound` (`Operation<N>`, `RangeBounds<Q>`) names `arg` among its arguments.
+pub fn names_arg(bound: &str, arg: &str) -> bool {
+    bound
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .skip(1)
+        .any(|w| w == arg)
+}
+
 /// `bound` (`Operation<N>`, `Tr<A,N>`, spaces removed) with the generic argument `arg`
 /// replaced by `by`.
 pub fn replace_arg(bound: &str, arg: &str, by: &str) -> String {

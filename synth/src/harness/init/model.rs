@@ -1587,11 +1587,9 @@ impl Ctx<'_> {
         bounds.sort_by_key(|(n, bs)| {
             bs.iter().any(|b| {
                 let b = b.to_token_stream().to_string();
-                names.iter().any(|m| {
-                    m != n
-                        && b.split(|c: char| !c.is_alphanumeric() && c != '_')
-                            .any(|w| w == m)
-                })
+                names
+                    .iter()
+                    .any(|m| m != n && super::int_traits::names_arg(&b, m))
             })
         });
         // A closure returning a type parameter of the function (`sort_by_key`'s `T`) returns
@@ -2442,12 +2440,10 @@ pub(super) fn instantiate<'a>(
     let mut paired: HashMap<String, String> = HashMap::new();
     for (name, bs) in &bounds {
         let own: Vec<&String> = bs.iter().filter(|b| !integers_meet(b)).collect();
-        let Some(other) = params.iter().find(|p| {
-            *p != name
-                && own
-                    .iter()
-                    .any(|b| super::int_traits::replace_arg(b, p, "\0") != **b)
-        }) else {
+        let Some(other) = params
+            .iter()
+            .find(|p| *p != name && own.iter().any(|b| super::int_traits::names_arg(b, p)))
+        else {
             continue;
         };
         let other_own = bounds
