@@ -29,6 +29,8 @@ mod undo;
 #[cfg(test)]
 mod unseen10_tests;
 #[cfg(test)]
+mod unseen11_tests;
+#[cfg(test)]
 mod unseen2_tests;
 #[cfg(test)]
 mod unseen3_tests;

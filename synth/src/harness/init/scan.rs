@@ -1108,7 +1108,15 @@ pub fn documented_class(doc: &str) -> Option<String> {
     let mut single_best: Option<crate::oracle::fit::Class> = None;
     let mut unparsed = false;
     let doc = normalized(doc);
+    let amortized = doc.to_lowercase().contains("amortized");
     for m in mentions(&doc) {
+        // "Amortized O(log n); worst-case O(n) when the backing vector needs to grow."
+        // (min-max-heap's `push`): the worst case a class is labelled with, in a doc that
+        // states an amortized class, is one call's spike, which the amortized class covers:
+        // neither its class nor its condition is the method's.
+        if amortized && worst_case_label(m.before, m.after) {
+            continue;
+        }
         let before_ok = !m
             .before
             .chars()
@@ -1162,7 +1170,6 @@ pub fn documented_class(doc: &str) -> Option<String> {
     if unparsed {
         return None;
     }
-    let amortized = doc.to_lowercase().contains("amortized");
     if !amortized {
         best = best.max(single_best);
     }
@@ -1275,6 +1282,26 @@ fn single_call_clause(head: &str) -> bool {
         .collect::<String>()
         .to_lowercase();
     sentence.contains("single call") || sentence.contains("single invocation")
+}
+
+/// Whether a class is labelled a worst case by the words right beside it ("worst-case
+/// O(n)", "O(n) in the worst case"), as opposed to a sentence about a worst case that states
+/// an amortized cost ("In the worst case, ... the amortized cost per push is O(log n)").
+fn worst_case_label(before: &str, after: &str) -> bool {
+    let label = |s: &str| {
+        let s = s.replace('-', " ").to_lowercase();
+        s.split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    let tail = label(before.trim_end_matches(|c: char| {
+        matches!(c, '*' | '_' | '`' | '$' | ',' | ':') || c.is_whitespace()
+    }));
+    let head = label(past_marks(after));
+    ["worst case", "worst case is", "worst case of"]
+        .iter()
+        .any(|w| tail.ends_with(w))
+        || ["worst case", "in the worst case", "in worst case"]
+            .iter()
+            .any(|w| head.starts_with(w))
 }
 
 /// `s` (the text after a class's closing parenthesis) from its first word: past the marks that
@@ -1454,6 +1481,21 @@ mod tests {
             when capacity is exhausted and needs a resize. The resize cost has been amortized \
             in the previous figures.";
         assert_eq!(c(push), Some("O(log n) amortized".into()));
+        // A class labelled worst case beside an amortized one is a single call's spike,
+        // whichever side the label is on, and its condition is not the method's.
+        assert_eq!(
+            c("Amortized *O*(log *n*); worst-case *O*(*n*) when the backing vector needs to grow."),
+            Some("O(log n) amortized".into())
+        );
+        assert_eq!(
+            c("Amortized O(1), O(n) in the worst case."),
+            Some("O(1) amortized".into())
+        );
+        assert_eq!(
+            c("Worst-case O(n) when the vector grows."),
+            None,
+            "with no amortized class, the condition stands"
+        );
         assert_eq!(
             c("The worst case cost of a single call is O(n). Otherwise O(1)."),
             Some("O(n)".into()),
