@@ -2408,6 +2408,9 @@ pub(super) fn instantiate<'a>(
             }
         }
     }
+    // Bounds on a parameter's associated type (smallvec's `impl<A: Array> SmallVec<A> where
+    // A::Item: Copy`), by `A::Item`: what the element of inline storage must meet.
+    let mut projected: HashMap<String, BTreeSet<String>> = HashMap::new();
     // Impl blocks name the type's parameters the same way in practice (`impl<T: Ord> S<T>`).
     let mut add_where = |g: &syn::Generics| {
         for p in &g.params {
@@ -2423,6 +2426,11 @@ pub(super) fn instantiate<'a>(
                     let id = pt.bounded_ty.to_token_stream().to_string();
                     if let Some(set) = bounds.get_mut(&id) {
                         set.extend(trait_names(&pt.bounds));
+                    } else if let Some(assoc) = projection(&pt.bounded_ty) {
+                        projected
+                            .entry(assoc)
+                            .or_default()
+                            .extend(trait_names(&pt.bounds));
                     }
                 }
             }
@@ -2492,15 +2500,31 @@ pub(super) fn instantiate<'a>(
             .iter()
             .all(|b| KEY_TRAITS.contains(&b.as_str()) || arrays.contains_key(b))
         {
-            // Inline storage (`A: Array`): an array of keys; `A::Item` is the key.
+            // Inline storage (`A: Array`): an array of keys; `A::Item` is the key. An impl
+            // bounding the element by a trait the key lacks (`where A::Item: Copy`, smallvec's
+            // `from_slice` and `extend_from_slice`) makes it an integer, as such a bound on a
+            // plain parameter does (`T: Copy` is `u64`): the compiler rejected those methods.
             let traits: Vec<&super::storage::ArrayImpl> =
                 bs.iter().filter_map(|b| arrays.get(b)).collect();
+            let item_bounds: Vec<&String> = traits
+                .iter()
+                .flat_map(|t| &t.assoc)
+                .filter_map(|assoc| projected.get(&format!("{name}::{assoc}")))
+                .flatten()
+                .collect();
+            let item = if item_bounds.iter().all(|b| KEY_TRAITS.contains(&b.as_str())) {
+                "Key"
+            } else if item_bounds.iter().all(|b| integers_meet(b)) {
+                "u64"
+            } else {
+                "Key"
+            };
             for t in &traits {
                 for assoc in &t.assoc {
-                    subst.insert(format!("{name}::{assoc}"), "Key".to_string());
+                    subst.insert(format!("{name}::{assoc}"), item.to_string());
                 }
             }
-            subst.insert(name, super::storage::storage_type(&traits));
+            subst.insert(name, super::storage::storage_type(&traits, item));
             continue;
         } else if let Some(d) = defaults.get(&name) {
             d.as_str()
@@ -2539,6 +2563,28 @@ pub(super) fn instantiate<'a>(
         subst.insert(c, default.unwrap_or_else(|| "64".to_string()));
     }
     Ok(subst)
+}
+
+/// `A::Item` for a bounded type naming a parameter's associated type (`A::Item`, or
+/// `<A as Array>::Item`).
+fn projection(t: &Type) -> Option<String> {
+    let Type::Path(p) = t else { return None };
+    let segs: Vec<String> = p
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    match (&p.qself, segs.as_slice()) {
+        (None, [param, assoc]) => Some(format!("{param}::{assoc}")),
+        (Some(q), [.., assoc]) => {
+            let Type::Path(param) = &*q.ty else {
+                return None;
+            };
+            Some(format!("{}::{assoc}", param.path.get_ident()?))
+        }
+        _ => None,
+    }
 }
 
 /// A type as a reader writes it, for skip reasons: spaces only between two words

@@ -31,14 +31,16 @@ pub struct ArrayImpl {
 /// Traits the crate implements for arrays, by identifier.
 pub type ArrayTraits = HashMap<String, ArrayImpl>;
 
-/// The Rust type an inline-storage parameter bounded by `traits` is instantiated with.
-pub fn storage_type(traits: &[&ArrayImpl]) -> String {
+/// The Rust type an inline-storage parameter bounded by `traits` is instantiated with, an
+/// array of `item` (the probe key, or an integer when the crate bounds the element by a
+/// trait the key lacks).
+pub fn storage_type(traits: &[&ArrayImpl], item: &str) -> String {
     let len = if traits.iter().all(|t| t.any_len) {
         ANY_STORAGE_LEN
     } else {
         STORAGE_LEN
     };
-    format!("[Key; {len}]")
+    format!("[{item}; {len}]")
 }
 
 /// Records an array impl of `tr`.

@@ -26,3 +26,46 @@ fn a_worst_case_beside_an_amortized_class_is_the_spike() {
     let line = text.lines().find(|l| l.contains("push(")).unwrap();
     assert!(line.contains(r#"["O(log n) amortized"]"#), "{line}");
 }
+
+/// smallvec 1's `from_slice`, `insert_from_slice` and `extend_from_slice` sit in an impl
+/// block `where A::Item: Copy`: init instantiated the storage as `[Key; 64]` (the probe key is
+/// not `Copy`), and the compiler rejected all four registrations. A bound on the storage's
+/// element makes it an integer, as `T: Copy` on a plain parameter does.
+#[test]
+fn a_copy_bound_on_the_storage_element_makes_it_an_integer() {
+    let lib = r#"
+        pub unsafe trait Array { type Item; fn size() -> usize; }
+        macro_rules! impl_array {
+            ($($size:expr),+) => { $( unsafe impl<T> Array for [T; $size] { type Item = T; fn size() -> usize { $size } } )+ }
+        }
+        impl_array!(0, 1, 2, 0x40);
+        pub struct Small<A: Array> { data: Vec<A::Item> }
+        impl<A: Array> Small<A> {
+            pub fn new() -> Small<A> { Small { data: Vec::new() } }
+            pub fn push(&mut self, value: A::Item) { self.data.push(value) }
+            pub fn len(&self) -> usize { self.data.len() }
+        }
+        impl<A: Array> Small<A> where A::Item: Copy {
+            pub fn extend_from_slice(&mut self, slice: &[A::Item]) {}
+        }
+        impl<A: Array> Small<A> where <A as Array>::Item: Clone {
+            pub fn resize(&mut self, len: usize, value: A::Item) {}
+        }
+    "#;
+    let (m, text) = generate(&[("lib.rs", lib)], &[]);
+    let registered: Vec<&str> = m.types.iter().map(|t| t.rust.as_str()).collect();
+    assert_eq!(registered, ["Small<[u64; 64]>"], "{text}");
+    let small = &m.types[0];
+    for name in ["push", "extend_from_slice", "resize"] {
+        assert!(
+            small.methods.iter().any(|f| f.name == name),
+            "{name}:\n{text}"
+        );
+    }
+    assert!(text.contains("push(mut self, value: copy u64)"), "{text}");
+    // Bounds the key meets keep the key.
+    let clone_only = lib.replace("where A::Item: Copy", "where A::Item: Clone");
+    let (m2, text2) = generate(&[("lib.rs", &clone_only)], &[]);
+    let registered: Vec<&str> = m2.types.iter().map(|t| t.rust.as_str()).collect();
+    assert_eq!(registered, ["Small<[Key; 64]>"], "{text2}");
+}
