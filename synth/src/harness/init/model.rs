@@ -652,6 +652,7 @@ fn build_with(
         let mut failed: HashMap<String, bool> = HashMap::new();
         // Methods of borrowing types this type's chains reach (counted if it registers).
         let mut reached: Vec<(String, String)> = Vec::new();
+        let fixed = FixedParams::of(t, &subst, alias, scan);
         for imp in &t.impls {
             let other_instance = other_instantiation(&t.generics, &subst, imp);
             for item in &imp.items {
@@ -659,6 +660,7 @@ fn build_with(
                 if !is_pub(&f.vis) {
                     continue;
                 }
+                let f = &fixed.apply(f);
                 let name = f.sig.ident.to_string();
                 let spec = format!("{path}::{name}");
                 if (name == "default" && reg.ctors.iter().any(|c| c.name == "default"))
@@ -2563,6 +2565,97 @@ pub(super) fn instantiate<'a>(
         subst.insert(c, default.unwrap_or_else(|| "64".to_string()));
     }
     Ok(subst)
+}
+
+/// What the type's parameters are where the harness cannot name them as program values: a
+/// parameter its alias fixes (patricia_tree's `pub type PatriciaMap<V> =
+/// GenericPatriciaMap<Vec<u8>, V>` fixes `K`) is that type, and an associated type of a
+/// parameter (`K::Borrowed`) is what the crate's impl of its trait for the parameter's type
+/// sets it to (`impl Bytes for Vec<u8> { type Borrowed = [u8]; }`). Signatures are read with
+/// them written out: `insert<Q: AsRef<K::Borrowed>>(&mut self, key: Q, ..)` is
+/// `Q: AsRef<[u8]>`, a string, and `iter_prefix(&self, prefix: &K::Borrowed)` takes a slice
+/// (all of patricia_tree's lookups and updates were skipped).
+#[derive(Default)]
+struct FixedParams {
+    /// A parameter an alias fixes, by name: the type it fixes it to.
+    idents: HashMap<String, proc_macro2::TokenStream>,
+    /// A parameter's associated types, by parameter and associated type name.
+    assoc: HashMap<String, HashMap<String, proc_macro2::TokenStream>>,
+}
+
+impl FixedParams {
+    fn of(
+        t: &FoundType,
+        subst: &HashMap<String, String>,
+        alias: Option<&FoundType>,
+        scan: &Scan,
+    ) -> FixedParams {
+        let mut out = FixedParams::default();
+        let alias_args = alias
+            .and_then(|a| scan.aliases.iter().find(|(x, _)| std::ptr::eq(x, a)))
+            .and_then(|(a, target)| Some((a, alias_args(t, target)?)));
+        let params: Vec<String> = t
+            .generics
+            .params
+            .iter()
+            .filter_map(|p| match p {
+                GenericParam::Type(tp) => Some(tp.ident.to_string()),
+                GenericParam::Const(c) => Some(c.ident.to_string()),
+                GenericParam::Lifetime(_) => None,
+            })
+            .collect();
+        for (k, p) in params.iter().enumerate() {
+            // The alias's argument for `p`, when it names none of the alias's parameters.
+            let by_alias = alias_args.as_ref().and_then(|(a, args)| {
+                let arg = args.get(k)?;
+                let own = a.generics.params.iter().any(|g| match g {
+                    GenericParam::Type(tp) => tp.ident == arg.trim(),
+                    GenericParam::Const(c) => c.ident == arg.trim(),
+                    GenericParam::Lifetime(_) => false,
+                });
+                (!own).then(|| arg.clone())
+            });
+            let concrete = match &by_alias {
+                Some(arg) => arg.replace(' ', ""),
+                None => match subst.get(p) {
+                    Some(s) if s != OMITTED => s.replace(' ', ""),
+                    _ => continue,
+                },
+            };
+            if let Some(arg) = &by_alias {
+                if let Ok(tokens) = arg.parse() {
+                    out.idents.insert(p.clone(), tokens);
+                }
+            }
+            for (self_ty, name, ty) in &scan.assoc_impls {
+                if *self_ty == concrete {
+                    out.assoc
+                        .entry(p.clone())
+                        .or_default()
+                        .insert(name.clone(), ty.to_token_stream());
+                }
+            }
+        }
+        out
+    }
+
+    /// `f` with the fixed parameters and their associated types written out in its
+    /// signature.
+    fn apply(&self, f: &syn::ImplItemFn) -> syn::ImplItemFn {
+        if self.idents.is_empty() && self.assoc.is_empty() {
+            return f.clone();
+        }
+        let mut tokens = f.sig.to_token_stream();
+        for (p, assoc) in &self.assoc {
+            tokens = super::scan::replace_assoc(tokens, p, assoc);
+        }
+        let tokens = super::scan::replace_idents(tokens, &self.idents);
+        let mut out = f.clone();
+        if let Ok(sig) = syn::parse2(tokens) {
+            out.sig = sig;
+        }
+        out
+    }
 }
 
 /// `A::Item` for a bounded type naming a parameter's associated type (`A::Item`, or

@@ -76,6 +76,10 @@ pub struct Scan {
     /// The public free functions of reachable modules, registered as the methods of a
     /// namespace per module (see [`free`](super::free)).
     pub free_fns: Vec<FreeFn>,
+    /// Associated types of the crate's trait impls for one concrete type (patricia_tree's
+    /// `impl Bytes for Vec<u8> { type Borrowed = [u8]; }`): the self type as written without
+    /// spaces, the associated type's name, and what the impl sets it to.
+    pub assoc_impls: Vec<(String, String, syn::Type)>,
 }
 
 /// A public free function: the public module path it is named by (from the crate root:
@@ -233,9 +237,20 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
     let mut derefs: Vec<(String, Vec<String>, syn::ItemImpl)> = Vec::new();
     let mut deref_muts: HashSet<(String, Vec<String>)> = HashSet::new();
     let mut string_fns: Vec<FreeFn> = Vec::new();
+    let mut assoc_impls = Vec::new();
     for (in_module, i) in impls {
         if let Some((tr, assoc, any_len)) = super::storage::from_impl(&i) {
             super::storage::record(&mut array_traits, tr, assoc, any_len);
+        }
+        if i.trait_.is_some() && i.generics.params.is_empty() {
+            let self_ty = quote::ToTokens::to_token_stream(&*i.self_ty)
+                .to_string()
+                .replace(' ', "");
+            for it in &i.items {
+                if let syn::ImplItem::Type(t) = it {
+                    assoc_impls.push((self_ty.clone(), t.ident.to_string(), t.ty.clone()));
+                }
+            }
         }
         let syn::Type::Path(p) = &*i.self_ty else {
             continue;
@@ -347,6 +362,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         aliases: alias_types.into_iter().zip(alias_targets).collect(),
         crate_doc,
         free_fns,
+        assoc_impls,
     })
 }
 
@@ -502,6 +518,16 @@ fn replace_self_assoc(
     tokens: proc_macro2::TokenStream,
     assoc: &HashMap<String, proc_macro2::TokenStream>,
 ) -> proc_macro2::TokenStream {
+    replace_assoc(tokens, "Self", assoc)
+}
+
+/// `tokens` with each `P::X` (`P` the identifier `head`) whose `X` `assoc` names replaced
+/// by its tokens.
+pub fn replace_assoc(
+    tokens: proc_macro2::TokenStream,
+    head: &str,
+    assoc: &HashMap<String, proc_macro2::TokenStream>,
+) -> proc_macro2::TokenStream {
     use proc_macro2::{Group, TokenTree};
     let trees: Vec<TokenTree> = tokens.into_iter().collect();
     let mut out: Vec<TokenTree> = Vec::new();
@@ -509,7 +535,7 @@ fn replace_self_assoc(
     while i < trees.len() {
         let replaced = match &trees[i..] {
             [TokenTree::Ident(s), TokenTree::Punct(a), TokenTree::Punct(b), TokenTree::Ident(x), ..]
-                if s == "Self" && a.as_char() == ':' && b.as_char() == ':' =>
+                if s == head && a.as_char() == ':' && b.as_char() == ':' =>
             {
                 assoc.get(&x.to_string())
             }
@@ -522,7 +548,7 @@ fn replace_self_assoc(
         }
         out.push(match &trees[i] {
             TokenTree::Group(g) => {
-                let mut n = Group::new(g.delimiter(), replace_self_assoc(g.stream(), assoc));
+                let mut n = Group::new(g.delimiter(), replace_assoc(g.stream(), head, assoc));
                 n.set_span(g.span());
                 TokenTree::Group(n)
             }
@@ -534,7 +560,7 @@ fn replace_self_assoc(
 }
 
 /// `tokens` with each identifier `subst` names replaced by its tokens.
-fn replace_idents(
+pub fn replace_idents(
     tokens: proc_macro2::TokenStream,
     subst: &HashMap<String, proc_macro2::TokenStream>,
 ) -> proc_macro2::TokenStream {

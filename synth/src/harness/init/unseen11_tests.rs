@@ -69,3 +69,44 @@ fn a_copy_bound_on_the_storage_element_makes_it_an_integer() {
     let registered: Vec<&str> = m2.types.iter().map(|t| t.rust.as_str()).collect();
     assert_eq!(registered, ["Small<[Key; 64]>"], "{text2}");
 }
+
+/// patricia_tree 0.10 is `GenericPatriciaMap<K: Bytes, V>`, registered through `pub type
+/// PatriciaMap<V> = GenericPatriciaMap<Vec<u8>, V>`, and its lookups and updates take keys
+/// through the key type's associated type: `insert<Q: AsRef<K::Borrowed>>(&mut self, key: Q,
+/// value: V)`, `iter_prefix(&self, prefix: &K::Borrowed)`. Init skipped them all ("generic
+/// parameter Q: AsRef<K::Borrowed>"), leaving a map no program could fill. A parameter the
+/// alias fixes is the type it fixes it to, and its associated type is what the crate's impl
+/// for that type sets (`impl Bytes for Vec<u8> { type Borrowed = [u8]; }`).
+#[test]
+fn an_alias_fixed_parameters_associated_type_is_the_impls() {
+    let lib = r#"
+        pub trait Bytes { type Borrowed: ?Sized; }
+        impl Bytes for Vec<u8> { type Borrowed = [u8]; }
+        impl Bytes for String { type Borrowed = str; }
+        pub struct GenericMap<K, V> { keys: Vec<K>, values: Vec<V> }
+        pub type Map<V> = GenericMap<Vec<u8>, V>;
+        impl<K: Bytes, V> GenericMap<K, V> {
+            pub fn new() -> Self { GenericMap { keys: Vec::new(), values: Vec::new() } }
+            /// Inserts a key. Runs in O(log n) time.
+            pub fn insert<Q: AsRef<K::Borrowed>>(&mut self, key: Q, value: V) -> Option<V> { None }
+            pub fn iter_prefix<'a>(&'a self, prefix: &K::Borrowed) -> usize { 0 }
+            pub fn take_key(&mut self, key: K) {}
+            pub fn len(&self) -> usize { self.values.len() }
+        }
+    "#;
+    let (m, text) = generate(&[("lib.rs", lib)], &[]);
+    let map = m.types.iter().find(|t| t.path == "Map").expect(&text);
+    for name in ["insert", "iter_prefix", "take_key"] {
+        assert!(
+            map.methods.iter().any(|f| f.name == name),
+            "{name}:\n{text}"
+        );
+    }
+    let insert = text.lines().find(|l| l.contains("insert(")).unwrap();
+    assert!(
+        insert.contains("key: val String") && insert.contains("O(log n)"),
+        "{insert}"
+    );
+    let prefix = text.lines().find(|l| l.contains("iter_prefix(")).unwrap();
+    assert!(prefix.contains("prefix: slice u8"), "{prefix}");
+}
