@@ -1355,6 +1355,7 @@ impl Ctx<'_> {
         if !matches!(sig.safety, syn::Safety::Default) {
             return Err("unsafe function".into());
         }
+        let sig = &impl_args_as_generics(sig);
         // Generic parameters of the function: each gets a type the program model can supply
         // (the probe key, or the type's own key type for a borrowed-key parameter `Q`), or
         // is a closure parameter built from a program value (see [`closure`]).
@@ -2656,6 +2657,35 @@ impl FixedParams {
         }
         out
     }
+}
+
+/// `sig` with each argument of type `impl Trait` (or `&impl Trait`, `&mut impl Trait`) given a
+/// generic parameter of its own, `impl_NAME: Trait`: an argument-position `impl Trait` is
+/// such a parameter, and reading it as one gives it every shape a generic parameter has
+/// (compact_str's `drain(&mut self, range: impl RangeBounds<usize>)` was skipped where
+/// `drain<R: RangeBounds<usize>>` registers as a range).
+fn impl_args_as_generics(sig: &syn::Signature) -> syn::Signature {
+    let mut out = sig.clone();
+    for (k, arg) in out.inputs.iter_mut().enumerate() {
+        let FnArg::Typed(pt) = arg else { continue };
+        let name = match &*pt.pat {
+            syn::Pat::Ident(i) => i.ident.to_string(),
+            _ => format!("arg{k}"),
+        };
+        let slot: &mut Type = match &mut *pt.ty {
+            Type::Reference(r) => &mut r.elem,
+            t => t,
+        };
+        let Type::ImplTrait(it) = slot else { continue };
+        let ident = syn::Ident::new(
+            &format!("impl_{}", name.trim_start_matches('_')),
+            proc_macro2::Span::call_site(),
+        );
+        let bounds = it.bounds.clone();
+        out.generics.params.push(syn::parse_quote!(#ident: #bounds));
+        *slot = syn::parse_quote!(#ident);
+    }
+    out
 }
 
 /// `A::Item` for a bounded type naming a parameter's associated type (`A::Item`, or

@@ -110,3 +110,33 @@ fn an_alias_fixed_parameters_associated_type_is_the_impls() {
     let prefix = text.lines().find(|l| l.contains("iter_prefix(")).unwrap();
     assert!(prefix.contains("prefix: slice u8"), "{prefix}");
 }
+
+/// compact_str 0.10's `drain(&mut self, range: impl RangeBounds<usize>)` and
+/// `replace_range(&mut self, range: impl RangeBounds<usize>, replace_with: &str)` were
+/// skipped ("type `impl RangeBounds<usize>` is not in the program model") where the same
+/// bound on a named generic parameter is a range. An argument-position `impl Trait` is read
+/// as the generic parameter it is.
+#[test]
+fn an_impl_trait_argument_is_a_generic_parameter() {
+    let lib = r#"
+        pub struct Text { v: Vec<u8> }
+        impl Text {
+            pub fn new() -> Self { Text { v: Vec::new() } }
+            pub fn push(&mut self, c: char) {}
+            /// Removes the range. Runs in O(n) time.
+            pub fn drain(&mut self, range: impl std::ops::RangeBounds<usize>) -> usize { 0 }
+            pub fn replace_range(&mut self, range: impl core::ops::RangeBounds<usize>, with: &str) {}
+            pub fn contains_key(&self, k: &impl PartialEq) -> bool { false }
+            pub fn keep(&mut self, f: impl FnMut(&u8) -> bool) {}
+            pub fn append(&mut self, s: impl Into<String>) {}
+            pub fn len(&self) -> usize { self.v.len() }
+        }
+    "#;
+    let (m, text) = generate(&[("lib.rs", lib)], &[]);
+    let t = m.types.iter().find(|t| t.path == "Text").expect(&text);
+    for name in ["drain", "replace_range", "contains_key", "keep", "append"] {
+        assert!(t.methods.iter().any(|f| f.name == name), "{name}:\n{text}");
+    }
+    let drain = text.lines().find(|l| l.contains("drain(")).unwrap();
+    assert!(drain.contains("O(n)"), "{drain}");
+}
