@@ -453,10 +453,11 @@ fn method_line(f: &Func, module: Option<&str>) -> String {
     } else if templated(f) {
         let (rust, tmpl) = args(f);
         let r = fresh("r", f);
+        // A variant calls the method it varies (`insert_numbered` calls `insert`).
+        let call = f.call.as_deref().unwrap_or(&f.name);
         format!(
-            " as {:?} => |{r}| {r}.{}({rust}){suffix}",
-            format!("{{self}}.{}({tmpl}){suffix}", f.name),
-            f.name
+            " as {:?} => |{r}| {r}.{call}({rust}){suffix}",
+            format!("{{self}}.{call}({tmpl}){suffix}"),
         )
     } else {
         String::new()

@@ -246,6 +246,48 @@ fn filled(c: &Func) -> Option<Func> {
     })
 }
 
+/// The variant of method `f` whose first string parameter is a program integer written out
+/// (`insert_numbered(key: u64, ..)` calls `insert(key.to_string(), ..)`), when `f` takes
+/// `&mut self` and a string. A loop repeats a string literal, and only the loop index
+/// varies: patricia_tree's maps, keyed by strings, held at most four keys in every program
+/// (sizes 0..3, no class measured for `len`, `iter`, `clear`), where a loop of the variant
+/// inserts a distinct key per iteration. Both stay registered: the string itself grows by
+/// appending (see `gen`'s `String` registration), which measures a key's length.
+fn numbered(f: &Func) -> Option<Func> {
+    if f.receiver != Some("mut") || f.chain.is_some() || f.call.is_some() {
+        return None;
+    }
+    let k = f.params.iter().position(|p| {
+        p.ty == "String"
+            && p.dsl
+            && p.expr.is_none()
+            && p.cast.is_none()
+            && p.more.is_empty()
+            && matches!(p.mode, "val" | "str")
+    })?;
+    let p = &f.params[k];
+    let borrow = if p.mode == "str" { "&" } else { "" };
+    let mut params = f.params.clone();
+    params[k] = Param {
+        name: p.name.clone(),
+        mode: "copy",
+        ty: "u64".into(),
+        cast: None,
+        expr: Some((
+            format!("{borrow}{}.to_string()", p.name),
+            format!("{borrow}{{{}}}.to_string()", p.name),
+        )),
+        dsl: true,
+        more: Vec::new(),
+    };
+    Some(Func {
+        name: format!("{}_numbered", f.name),
+        params,
+        call: Some(f.name.clone()),
+        ..f.clone()
+    })
+}
+
 /// The element type of a sequence parameter: `Vec<E>` taken by value, or `&[E]`.
 fn sequence_element(p: &Param) -> Option<String> {
     match p.mode {
@@ -336,12 +378,13 @@ pub struct Model {
 
 impl Model {
     /// Registered public methods: each type's own, plus each method of a borrowing type
-    /// reached through a chain once (however many chains reach it).
+    /// reached through a chain once (however many chains reach it); a variant calling
+    /// another (a [`numbered`] one) is not a method of its own.
     pub fn methods(&self) -> usize {
         self.types
             .iter()
             .flat_map(|t| &t.methods)
-            .filter(|m| m.chain.is_none())
+            .filter(|m| m.chain.is_none() && m.call.is_none())
             .count()
             + self.chained
     }
@@ -739,7 +782,9 @@ fn build_with(
                             reg.skipped.extend(ch.skipped);
                             reg.methods.extend(ch.methods);
                         }
+                        let numbered = numbered(&func);
                         reg.methods.push(func);
+                        reg.methods.extend(numbered);
                     }
                     Err(reason) => reg.skipped.push((spec, reason)),
                 }

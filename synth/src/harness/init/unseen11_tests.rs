@@ -140,3 +140,50 @@ fn an_impl_trait_argument_is_a_generic_parameter() {
     let drain = text.lines().find(|l| l.contains("drain(")).unwrap();
     assert!(drain.contains("O(n)"), "{drain}");
 }
+
+/// patricia_tree's maps are keyed by strings, and a loop repeats a string literal (only the
+/// loop index varies): in every program of a hunt the map held at most four keys, and `len`,
+/// `iter` and `clear` measured sizes 0..3 only. A method taking `&mut self` and a string
+/// also registers `NAME_numbered`, whose string is a program integer written out, so a loop
+/// of it inserts a distinct key per iteration; it calls the method itself.
+#[test]
+fn a_string_keyed_update_has_a_numbered_variant() {
+    let lib = r#"
+        pub struct Trie<V> { keys: Vec<String>, values: Vec<V> }
+        impl<V> Trie<V> {
+            pub fn new() -> Self { Trie { keys: Vec::new(), values: Vec::new() } }
+            /// Inserts a key. Runs in O(log n) time.
+            pub fn insert<Q: AsRef<[u8]>>(&mut self, key: Q, value: V) -> Option<V> { None }
+            pub fn add(&mut self, word: &str) {}
+            pub fn get(&self, key: &str) -> Option<&V> { None }
+            pub fn len(&self) -> usize { self.values.len() }
+        }
+    "#;
+    let (m, text) = generate(&[("lib.rs", lib)], &[]);
+    let trie = m.types.iter().find(|t| t.path == "Trie").expect(&text);
+    let names: Vec<&str> = trie.methods.iter().map(|f| f.name.as_str()).collect();
+    assert!(
+        names.contains(&"insert") && names.contains(&"insert_numbered"),
+        "{text}"
+    );
+    assert!(names.contains(&"add_numbered"), "{text}");
+    assert!(
+        !names.contains(&"get_numbered"),
+        "a lookup does not grow the map:\n{text}"
+    );
+    let line = text
+        .lines()
+        .find(|l| l.contains("insert_numbered("))
+        .unwrap();
+    assert!(
+        line.contains("key: copy u64")
+            && line.contains(r#"as "{self}.insert({key}.to_string(), {value})""#)
+            && line.contains("r.insert(key.to_string(), value)")
+            && line.contains("O(log n)"),
+        "{line}"
+    );
+    let add = text.lines().find(|l| l.contains("add_numbered(")).unwrap();
+    assert!(add.contains("r.add(&word.to_string())"), "{add}");
+    // A variant is no public method of its own.
+    assert_eq!(m.methods(), 4, "{text}");
+}
