@@ -61,10 +61,23 @@ pub struct Miss {
 }
 
 /// Generates `cases` labeled series (classes in turn) from `seed`.
+///
+/// Every other exponential series grows as `c^n` with `c` drawn from 1.4..3 (naive
+/// Fibonacci recursion is 1.618^n), the others as 2^n. The base comes from a stream of its
+/// own, so that the other series are those that earlier versions generated for the seed.
 pub fn generate(seed: u64, cases: usize) -> Vec<Series> {
     let mut rng = StdRng::seed_from_u64(seed);
+    let mut bases = StdRng::seed_from_u64(seed ^ 0xba5e);
     (0..cases)
-        .map(|i| one(&mut rng, Class::ALL[i % Class::ALL.len()]))
+        .map(|i| {
+            let class = Class::ALL[i % Class::ALL.len()];
+            let base = if class == Class::Exponential && (i / Class::ALL.len()) % 2 == 1 {
+                bases.random_range(1.4..3.0)
+            } else {
+                2.0
+            };
+            one(&mut rng, class, base)
+        })
         .collect()
 }
 
@@ -83,7 +96,7 @@ fn geo_sizes(rng: &mut StdRng, lo: f64, hi: f64, k: usize) -> Vec<f64> {
     v
 }
 
-fn one(rng: &mut StdRng, class: Class) -> Series {
+fn one(rng: &mut StdRng, class: Class, base: f64) -> Series {
     let mut kind: Vec<String> = Vec::new();
     let r: f64 = rng.random();
     let decades: f64 = if r < 0.3 {
@@ -109,6 +122,8 @@ fn one(rng: &mut StdRng, class: Class) -> Series {
     let mut cost: Vec<f64> = if class == Class::Constant {
         let c = 10f64.powf(rng.random_range(1.0..5.0));
         vec![c; sizes.len()]
+    } else if class == Class::Exponential {
+        sizes.iter().map(|&n| b * base.powf(n)).collect()
     } else {
         sizes.iter().map(|&n| b * class.g(n)).collect()
     };
@@ -184,6 +199,9 @@ fn one(rng: &mut StdRng, class: Class) -> Series {
         let v = cost[i];
         cost[i..i + w].iter_mut().for_each(|c| *c = v);
         kind.push("plateau".into());
+    }
+    if base != 2.0 {
+        kind.push(format!("base={base:.2}"));
     }
     Series {
         class,

@@ -141,7 +141,7 @@ pub fn judge(points: &[(u64, f64)], expected: Option<Class>, t: &Thresholds) -> 
     let max_size = points.iter().map(|p| p.0).max().unwrap_or(0);
     let reliable = verdict.class.is_some()
         && verdict.evidence.distinct_sizes >= t.min_points
-        && max_size >= t.min_max_size;
+        && (max_size >= t.min_max_size || exponential_past_constants(&verdict.evidence, t));
     let outliers = points
         .iter()
         .filter(|(n, _)| verdict.evidence.outlier_sizes.contains(&(*n as f64)))
@@ -155,6 +155,18 @@ pub fn judge(points: &[(u64, f64)], expected: Option<Class>, t: &Thresholds) -> 
         outliers,
         verdict,
     }
+}
+
+/// Whether an exponential class's term `c^n` reached [`Thresholds::min_max_size`] at the
+/// largest size: exponential growth is only a candidate below 60 (see
+/// [`model_select::MAX_EXP_SIZE`](super::model_select::MAX_EXP_SIZE)), so the size floor
+/// meant for polynomial classes would refuse every exponential verdict; its reason,
+/// constants dominating small inputs, is measured in the class's own work instead (2^8, or
+/// 1.618^12 for naive Fibonacci recursion, is 256).
+fn exponential_past_constants(e: &model_select::Evidence, t: &Thresholds) -> bool {
+    e.class == Some(Class::Exponential)
+        && e.base
+            .is_some_and(|b| b.powf(e.max_size) >= t.min_max_size as f64)
 }
 
 /// Why a judgement is not reliable, in words (no NaN).
@@ -221,6 +233,24 @@ mod tests {
         assert!(!judge(&lin, Some(Class::Linear), &t).bottleneck);
         // Too few points.
         assert!(!judge(&lin[..3], Some(Class::Constant), &t).bottleneck);
+    }
+
+    #[test]
+    fn exponential_growth_is_reliable_on_small_sizes() {
+        let t = Thresholds::default();
+        // Naive Fibonacci recursion: 1.618^n over sizes 4 to 30.
+        let fib: Vec<(u64, f64)> = (4u64..=30)
+            .step_by(2)
+            .map(|n| (n, 15.0 + 3.0 * 1.618f64.powf(n as f64)))
+            .collect();
+        let j = judge(&fib, Some(Class::Linear), &t);
+        assert!(j.reliable && j.bottleneck, "{j:?}");
+        // A cubic cost on sizes this small stays below the floor.
+        let cubic: Vec<(u64, f64)> = (4u64..=40)
+            .step_by(4)
+            .map(|n| (n, 15.0 + (n * n * n) as f64))
+            .collect();
+        assert!(!judge(&cubic, Some(Class::Linear), &t).reliable);
     }
 
     #[test]
