@@ -1613,7 +1613,17 @@ impl Ctx<'_> {
                     continue;
                 };
                 let id = pt.bounded_ty.to_token_stream().to_string();
-                if let Some((_, bs)) = bounds.iter_mut().find(|(n, _)| *n == id) {
+                // `&'a Iter1: IntoIterator<Item = Elem1>` (strsim's `generic_jaro(a: &'a
+                // Iter1, ..)`) bounds what the function borrows: a vector meets it borrowed
+                // as it does owned, and the item type it names is inferred.
+                let borrowed_param = match &pt.bounded_ty {
+                    Type::Reference(r) => Some(r.elem.to_token_stream().to_string()),
+                    _ => None,
+                };
+                if let Some((_, bs)) = bounds
+                    .iter_mut()
+                    .find(|(n, _)| *n == id || Some(n) == borrowed_param.as_ref())
+                {
                     bs.extend(pt.bounds.iter().cloned());
                 } else {
                     // `K: Borrow<Q>` with K the type's parameter, or a model primitive.
@@ -1631,15 +1641,23 @@ impl Ctx<'_> {
         // A parameter whose bounds name another (`R: RangeBounds<Q>`) is read after the
         // others, whatever the declaration order: indexset's `BTreeSet::range<R, Q>` was
         // skipped where its `BTreeMap::range<Q, R>` registered.
-        let names: Vec<String> = bounds.iter().map(|(n, _)| n.clone()).collect();
-        bounds.sort_by_key(|(n, bs)| {
-            bs.iter().any(|b| {
-                let b = b.to_token_stream().to_string();
-                names
-                    .iter()
-                    .any(|m| m != n && super::int_traits::names_arg(&b, m))
-            })
-        });
+        // Read in dependency order, so that a chain is read from its end (strsim's
+        // `generic_hamming<Iter1: IntoIterator<Item = Elem1>, .., Elem1: PartialEq<Elem2>>`:
+        // `Elem2`, then `Elem1`, then `Iter1`); a cycle is read in declaration order.
+        let mut pending = std::mem::take(&mut bounds);
+        while !pending.is_empty() {
+            let names_pending = |k: usize| {
+                let (n, bs) = &pending[k];
+                bs.iter().any(|b| {
+                    let b = b.to_token_stream().to_string();
+                    pending
+                        .iter()
+                        .any(|(m, _)| m != n && super::int_traits::names_arg(&b, m))
+                })
+            };
+            let k = (0..pending.len()).find(|&k| !names_pending(k)).unwrap_or(0);
+            bounds.push(pending.remove(k));
+        }
         // A closure returning a type parameter of the function (`sort_by_key`'s `T`) returns
         // its first input, cloned: `T` is that input's type.
         let fn_generics: HashSet<String> = bounds.iter().map(|(n, _)| n.clone()).collect();
@@ -1752,12 +1770,14 @@ impl Ctx<'_> {
             }
             // `Q: Equivalent<K>` / `K: Borrow<Q>`: Q is the type's key type. So is `U` of
             // `U: PartialEq<T>` (stable-vec's `contains`), compared with the stored items.
+            // The other side may be a parameter of the function read before (strsim's
+            // `Elem1: PartialEq<Elem2>`): the value it took.
             let equiv = bs
                 .iter()
                 .find_map(|b| {
                     generic_arg_of(b, "Equivalent").or_else(|| generic_arg_of(b, "PartialEq"))
                 })
-                .and_then(|k| self.subst.get(&k).cloned());
+                .and_then(|k| out.subst.get(&k).cloned());
             if let Some(k) = equiv.or_else(|| borrowed.get(&name).cloned()) {
                 out.subst.insert(name, k);
                 continue;

@@ -187,3 +187,62 @@ fn a_string_keyed_update_has_a_numbered_variant() {
     // A variant is no public method of its own.
     assert_eq!(m.methods(), 4, "{text}");
 }
+
+/// strsim 0.11's `generic_hamming<Iter1, Iter2, Elem1, Elem2>(a: Iter1, b: Iter2)` with
+/// `Iter1: IntoIterator<Item = Elem1>`, `Iter2: IntoIterator<Item = Elem2>` and `Elem1:
+/// PartialEq<Elem2>` was skipped ("generic parameter Iter1: IntoIterator<Item=Elem1>"): the
+/// iterators were read before the elements they name, and `Elem1: PartialEq<Elem2>` looked
+/// `Elem2` up among the type's parameters only. The function's parameters are read in
+/// dependency order, and a comparison with another of them takes the value that one took.
+#[test]
+fn elements_comparable_with_each_other_are_read_before_their_sequences() {
+    let lib = r#"
+        /// Counts differing positions.
+        pub fn generic_hamming<Iter1, Iter2, Elem1, Elem2>(a: Iter1, b: Iter2) -> usize
+        where
+            Iter1: IntoIterator<Item = Elem1>,
+            Iter2: IntoIterator<Item = Elem2>,
+            Elem1: PartialEq<Elem2>,
+        {
+            0
+        }
+    "#;
+    let (m, text) = generate(&[("lib.rs", lib)], &[]);
+    let ns = m.types.iter().find(|t| t.path == "crate").expect(&text);
+    assert!(
+        ns.methods.iter().any(|f| f.name == "generic_hamming"),
+        "{text}"
+    );
+    let line = text
+        .lines()
+        .find(|l| l.contains("generic_hamming("))
+        .unwrap();
+    assert!(line.contains("a: val Vec<Key>, b: val Vec<Key>"), "{line}");
+}
+
+/// strsim's `generic_jaro<'a, 'b, Iter1, Iter2, Elem1, Elem2>(a: &'a Iter1, b: &'b Iter2)`
+/// bounds the borrowed sequences, `&'a Iter1: IntoIterator<Item = Elem1>`: read as no bound
+/// on `Iter1`, it took the probe key and the compiler rejected the call ("`&Key` is not an
+/// iterator"). A vector meets the bound borrowed as it does owned.
+#[test]
+fn a_bound_on_a_borrowed_parameter_bounds_the_parameter() {
+    let lib = r#"
+        /// Similarity of two sequences.
+        pub fn generic_jaro<'a, 'b, Iter1, Iter2, Elem1, Elem2>(a: &'a Iter1, b: &'b Iter2) -> f64
+        where
+            &'a Iter1: IntoIterator<Item = Elem1>,
+            &'b Iter2: IntoIterator<Item = Elem2>,
+            Elem1: PartialEq<Elem2>,
+        {
+            0.0
+        }
+    "#;
+    let (m, text) = generate(&[("lib.rs", lib)], &[]);
+    let ns = m.types.iter().find(|t| t.path == "crate").expect(&text);
+    assert!(
+        ns.methods.iter().any(|f| f.name == "generic_jaro"),
+        "{text}"
+    );
+    let line = text.lines().find(|l| l.contains("generic_jaro(")).unwrap();
+    assert!(line.contains("a: ref Vec<Key>, b: ref Vec<Key>"), "{line}");
+}
