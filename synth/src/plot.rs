@@ -15,7 +15,7 @@ use plotters::prelude::*;
 
 use crate::explore::ExploreReport;
 use crate::explore::OracleKind;
-use crate::oracle::fit::{fit_class, Class, Points};
+use crate::oracle::fit::{fit_class_with_base, Class, Points};
 
 /// Size of the picture in pixels.
 const SIZE: (u32, u32) = (900, 560);
@@ -76,13 +76,15 @@ pub fn series(r: &ExploreReport) -> Vec<Series> {
         return out;
     };
     let (lo, hi) = (pts[0].0, pts[pts.len() - 1].0);
+    // An exponential verdict's fitted base.
+    let base = r.evidence.as_ref().and_then(|v| v.evidence.base);
     let curve = |class: Class, label: &str| {
-        fit_class(&p, class).map(|f| Series {
+        fit_class_with_base(&p, class, base).map(|f| Series {
             name: format!("{label} {} fit", class.label()),
             points: (0..=64)
                 .map(|i| {
                     let x = lo + (hi - lo) * i as f64 / 64.0;
-                    (x, f.a + f.b * class.g(x))
+                    (x, f.at(x))
                 })
                 .collect(),
             measured: false,

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::fit::{fit_class, Class, Fit, Points};
+use super::fit::{fit_class, fit_class_with_base, Class, Fit, Points};
 use super::model_select::{self, Verdict};
 use super::{Obs, Oracle};
 
@@ -131,7 +131,7 @@ pub fn judge(points: &[(u64, f64)], expected: Option<Class>, t: &Thresholds) -> 
     let verdict = model_select::judge(&pf, expected);
     let pts = Points::new(pf);
     let fit = match (&pts, verdict.class) {
-        (Some(p), Some(c)) => fit_class(p, c),
+        (Some(p), Some(c)) => fit_class_with_base(p, c, verdict.evidence.base),
         _ => None,
     };
     let expected_fit = match (&pts, expected) {

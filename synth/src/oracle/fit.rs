@@ -101,6 +101,25 @@ pub struct Fit {
     pub b: f64,
     /// Root-mean-square error divided by the mean cost.
     pub nrmse: f64,
+    /// An exponential class's fitted base (`b c^n`; see `model_select::EXP_BASES`); 2 when
+    /// absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<f64>,
+}
+
+impl Fit {
+    /// The fitted cost at size `n`.
+    pub fn at(&self, n: f64) -> f64 {
+        self.a + self.b * growth(self.class, self.base, n)
+    }
+}
+
+/// `class`'s growth function, an exponential one with `base` when given.
+fn growth(class: Class, base: Option<f64>, n: f64) -> f64 {
+    match (class, base) {
+        (Class::Exponential, Some(c)) => c.powf(n.clamp(0.0, 1000.0)),
+        _ => class.g(n),
+    }
 }
 
 /// Points checked at construction: at least two, finite, non-negative.
@@ -130,7 +149,14 @@ impl Points {
 
 /// Fits one class; `None` when the class cannot be fitted (e.g. 2^n on huge sizes).
 pub fn fit_class(pts: &Points, class: Class) -> Option<Fit> {
-    let xs: Vec<f64> = pts.0.iter().map(|p| class.g(p.0)).collect();
+    fit_class_with_base(pts, class, None)
+}
+
+/// As [`fit_class`], an exponential class with the fitted `base` when given (see
+/// `model_select::Evidence::base`).
+pub fn fit_class_with_base(pts: &Points, class: Class, base: Option<f64>) -> Option<Fit> {
+    let base = base.filter(|_| class == Class::Exponential);
+    let xs: Vec<f64> = pts.0.iter().map(|p| growth(class, base, p.0)).collect();
     let ys: Vec<f64> = pts.0.iter().map(|p| p.1).collect();
     if xs.iter().any(|x| !x.is_finite()) {
         return None;
@@ -153,7 +179,13 @@ pub fn fit_class(pts: &Points, class: Class) -> Option<Fit> {
     } else {
         rmse / mean_y.abs()
     };
-    Some(Fit { class, a, b, nrmse })
+    Some(Fit {
+        class,
+        a,
+        b,
+        nrmse,
+        base,
+    })
 }
 
 /// Least squares `y = a + b x` through linregress; `None` for a rank-deficient design
