@@ -94,6 +94,7 @@ pub fn shape(
     output: &ReturnType,
     resolve: &dyn Fn(&Type) -> Option<String>,
     fn_generics: &HashSet<String>,
+    unbounded: &HashSet<String>,
 ) -> Result<Shape, String> {
     // A tuple of orderable values (vecmap-rs's `sort_by(FnMut((&K, &V), (&K, &V)) ->
     // Ordering)`), its elements by reference or not: `(Key,Key)`, which a comparator orders
@@ -157,6 +158,16 @@ pub fn shape(
                     ));
                 }
                 Returns::Ordering
+            } else if single.as_ref().is_some_and(|s| unbounded.contains(s))
+                && !inputs
+                    .first()
+                    .and_then(|i| i.ty.as_deref())
+                    .is_some_and(orderable)
+            {
+                // A result the function only passes back (sorted-vec's `mutate_vec<F, O>(&mut
+                // self, f: F) -> O where F: FnOnce(&mut Vec<T>) -> O`), of a parameter with
+                // no bound, over inputs the harness cannot build: nothing, `O = ()`.
+                Returns::Unit
             } else if single.as_ref().is_some_and(|s| fn_generics.contains(s)) {
                 if !inputs
                     .first()

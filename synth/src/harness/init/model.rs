@@ -7,7 +7,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use quote::ToTokens;
 use syn::{FnArg, GenericParam, ImplItem, ReturnType, Type, TypeParamBound};
 
-use super::closures::{closure, closure_bound, Shape};
+use super::closures::{closure, closure_bound, Returns, Shape};
 use super::compound::{array, range, ARRAY_LEN};
 use super::scan::{documented_class, ident_counts, is_pub, FoundType, Scan};
 use super::sequence::{sequence, sequence_bound};
@@ -1661,6 +1661,11 @@ impl Ctx<'_> {
         // A closure returning a type parameter of the function (`sort_by_key`'s `T`) returns
         // its first input, cloned: `T` is that input's type.
         let fn_generics: HashSet<String> = bounds.iter().map(|(n, _)| n.clone()).collect();
+        let unbounded: HashSet<String> = bounds
+            .iter()
+            .filter(|(_, bs)| bs.is_empty())
+            .map(|(n, _)| n.clone())
+            .collect();
         let mut keys: HashSet<String> = HashSet::new();
         for (_, bs) in &bounds {
             let Some((inputs, ReturnType::Type(_, t))) = closure_bound(bs) else {
@@ -1688,8 +1693,20 @@ impl Ctx<'_> {
                     subst: &out.subst,
                     ..*self
                 };
-                let shape =
-                    super::closures::shape(&inputs, &output, &|t| cx.resolve(t), &fn_generics)?;
+                let shape = super::closures::shape(
+                    &inputs,
+                    &output,
+                    &|t| cx.resolve(t),
+                    &fn_generics,
+                    &unbounded,
+                )?;
+                // A result it returns nothing for is `()` (see `closures::shape`).
+                if let (Returns::Unit, ReturnType::Type(_, t)) = (&shape.returns, &output) {
+                    let t = t.to_token_stream().to_string();
+                    if unbounded.contains(&t) {
+                        out.subst.insert(t, "()".into());
+                    }
+                }
                 out.closures.insert(name, Built::Closure(shape));
                 continue;
             }
@@ -2028,8 +2045,14 @@ impl Ctx<'_> {
                 let bs: Vec<TypeParamBound> = it.bounds.iter().cloned().collect();
                 closure_bound(&bs)
                     .map(|(i, o)| {
-                        super::closures::shape(&i, &o, &|t| self.resolve(t), &HashSet::new())
-                            .map(Built::Closure)
+                        super::closures::shape(
+                            &i,
+                            &o,
+                            &|t| self.resolve(t),
+                            &HashSet::new(),
+                            &HashSet::new(),
+                        )
+                        .map(Built::Closure)
                     })
                     .or_else(|| {
                         sequence_bound(&bs, &|t| self.resolve(t))
