@@ -557,6 +557,7 @@ fn build_with(
         .collect();
     let mut fn_names: HashMap<String, usize> = HashMap::new();
     let no_closures = HashMap::new();
+    let prim_aliases = primitive_aliases(scan);
     // Borrowing types (a lifetime parameter), exported or not, and public types without a
     // constructor (`indexmap::map::Slice`, reached by `as_slice()`): not registered, but
     // their methods are reached through the methods that return them.
@@ -655,6 +656,7 @@ fn build_with(
             arrays: &scan.array_traits,
             int_traits: &scan.int_traits,
             table: &table,
+            prim_aliases: &prim_aliases,
         };
         // `impl Default` for another instantiation only (string-interner's
         // `impl Default for StringInterner<DefaultBackend>` fixes the hasher the harness
@@ -901,6 +903,7 @@ fn build_with(
         arrays: &scan.array_traits,
         int_traits: &scan.int_traits,
         table: &crate_classes,
+        prim_aliases: &prim_aliases,
     };
     let (namespaces, skipped_fns) = super::free::namespaces(
         lib,
@@ -1385,6 +1388,8 @@ pub(super) struct Ctx<'a> {
     /// Classes the type's doc comment gives its methods in a table (see
     /// [`table_classes`](super::scan::table_classes)), for methods whose own doc has none.
     pub(super) table: &'a HashMap<String, String>,
+    /// The crate's public aliases of primitives (see [`primitive_aliases`]).
+    pub(super) prim_aliases: &'a HashMap<String, proc_macro2::TokenStream>,
 }
 
 impl Ctx<'_> {
@@ -1400,7 +1405,14 @@ impl Ctx<'_> {
         if !matches!(sig.safety, syn::Safety::Default) {
             return Err("unsafe function".into());
         }
-        let sig = &impl_args_as_generics(sig);
+        let mut sig = impl_args_as_generics(sig);
+        if !self.prim_aliases.is_empty() {
+            let tokens = super::scan::replace_idents(sig.to_token_stream(), self.prim_aliases);
+            if let Ok(s) = syn::parse2(tokens) {
+                sig = s;
+            }
+        }
+        let sig = &sig;
         // Generic parameters of the function: each gets a type the program model can supply
         // (the probe key, or the type's own key type for a borrowed-key parameter `Q`), or
         // is a closure parameter built from a program value (see [`closure`]).
@@ -2745,6 +2757,27 @@ impl FixedParams {
         }
         out
     }
+}
+
+/// The crate's public aliases of a primitive (fixedbitset's `pub type Block = usize;`), by
+/// name: a signature naming one names the primitive (`with_capacity_and_blocks<I:
+/// IntoIterator<Item = Block>>` was skipped, `Block` "not in the program model").
+fn primitive_aliases(scan: &Scan) -> HashMap<String, proc_macro2::TokenStream> {
+    const PRIMITIVES: &[&str] = &[
+        "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
+        "bool", "char", "f32", "f64", "String",
+    ];
+    scan.aliases
+        .iter()
+        .filter(|(a, _)| a.generics.params.is_empty())
+        .filter_map(|(a, target)| {
+            let Type::Path(p) = target else { return None };
+            let id = p.path.get_ident()?.to_string();
+            PRIMITIVES
+                .contains(&id.as_str())
+                .then(|| (a.ident.clone(), target.to_token_stream()))
+        })
+        .collect()
 }
 
 /// `sig` with each argument of type `impl Trait` (or `&impl Trait`, `&mut impl Trait`) given a

@@ -277,3 +277,33 @@ fn a_passed_back_closure_result_without_bounds_is_unit() {
         "{line}"
     );
 }
+
+/// fixedbitset 0.5's `with_capacity_and_blocks<I: IntoIterator<Item = Block>>(bits: usize,
+/// blocks: I)` names the crate's `pub type Block = usize;`: init skipped it (`Block` "not in
+/// the program model"). A public alias of a primitive is that primitive.
+#[test]
+fn a_public_alias_of_a_primitive_is_the_primitive() {
+    let lib = r#"
+        pub type Block = usize;
+        pub struct Bits { data: Vec<Block> }
+        impl Bits {
+            pub fn new() -> Self { Bits { data: Vec::new() } }
+            pub fn with_blocks<I: IntoIterator<Item = Block>>(bits: usize, blocks: I) -> Self {
+                Bits { data: blocks.into_iter().collect() }
+            }
+            pub fn set_block(&mut self, at: usize, b: Block) {}
+            pub fn block(&self, at: usize) -> Block { 0 }
+            pub fn len(&self) -> usize { self.data.len() }
+        }
+        /// Counts ones.
+        pub fn ones(b: Block) -> u32 { b.count_ones() }
+    "#;
+    let (m, text) = generate(&[("lib.rs", lib)], &[]);
+    let t = m.types.iter().find(|t| t.path == "Bits").expect(&text);
+    assert!(t.ctors.iter().any(|f| f.name == "with_blocks"), "{text}");
+    assert!(t.methods.iter().any(|f| f.name == "set_block"), "{text}");
+    let line = text.lines().find(|l| l.contains("set_block(")).unwrap();
+    assert!(line.contains("b: copy usize"), "{line}");
+    let ns = m.types.iter().find(|t| t.path == "crate").expect(&text);
+    assert!(ns.methods.iter().any(|f| f.name == "ones"), "{text}");
+}
