@@ -99,6 +99,12 @@ pub fn collect() -> Vec<HotPc> {
             })
         })
         .collect();
+    // Bytes moved, at the call of the memcpy family that moved them (one byte before the
+    // return address: inside the call instruction, on the caller's line).
+    out.extend(meter::hot_moves().into_iter().map(|(ra, hits)| HotPc {
+        addr: ra.wrapping_sub(1).wrapping_sub(bias) as u64,
+        hits,
+    }));
     out.sort_by(|a, b| b.hits.cmp(&a.hits).then(a.addr.cmp(&b.addr)));
     out.truncate(HOT_MAX);
     out

@@ -177,6 +177,53 @@ static HOT_WANTED: AtomicBool = AtomicBool::new(false);
 /// then shows on the line that calls `remove`, although its shifting runs in libc.
 static HOT_LAST: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 static HOT_PREV: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+/// The return address of the running `memcpy`, `memmove` or `memset`, stored by the worker's
+/// entry stubs for them (x86-64; 0 elsewhere). The block entered last is not always the one
+/// that called: a `Vec::remove(0)` shifts its elements after calling `RawVec`'s accessors out
+/// of line, whose blocks were entered last, so its bytes showed on a line of `raw_vec.rs`
+/// instead of the `remove` call. With the return address they are charged to the call
+/// itself ([`MOVES`]).
+pub static MOVE_CALLER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+/// Slots of [`MOVES`]: the call sites of the memcpy family one program's calls under test
+/// use (more are charged by [`HOT_PREV`] as before).
+pub const MOVE_SLOTS: usize = 256;
+/// Bytes moved (as edges, see [`moved`]) per return address of the memcpy family while hot
+/// counts are taken: pairs of (address, edges), open addressing, zeroed by [`hot_prepare`].
+static MOVES: [AtomicU64; 2 * MOVE_SLOTS] = [const { AtomicU64::new(0) }; 2 * MOVE_SLOTS];
+
+/// Adds `edges` to call site `pc` in [`MOVES`]; false when the table is full.
+/// Uninstrumented (see the module doc), so that it counts no guard of its own.
+#[export_name = "__sanitizer_perfsyn_record_move"]
+#[inline(never)]
+fn record_move(pc: usize, edges: u64) -> bool {
+    let start = (pc as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) as usize % MOVE_SLOTS;
+    for k in 0..MOVE_SLOTS {
+        let i = (start + k) % MOVE_SLOTS;
+        let key = MOVES[2 * i].load(Relaxed);
+        if key == 0 {
+            MOVES[2 * i].store(pc as u64, Relaxed);
+        } else if key != pc as u64 {
+            continue;
+        }
+        bump(&MOVES[2 * i + 1], edges);
+        return true;
+    }
+    false
+}
+
+/// The bytes moved by the running program's calls under test per call site of the memcpy
+/// family, as (return address, edges); empty unless it asked for hot counts.
+pub fn hot_moves() -> Vec<(usize, u64)> {
+    if HOT_ARMED.load(Relaxed).is_null() {
+        return Vec::new();
+    }
+    (0..MOVE_SLOTS)
+        .filter_map(|i| {
+            let (pc, n) = (MOVES[2 * i].load(Relaxed), MOVES[2 * i + 1].load(Relaxed));
+            (pc != 0 && n > 0).then_some((pc as usize, n))
+        })
+        .collect()
+}
 
 /// Numbers the guards in `[start, stop)` 1, 2, ... continuing across calls (one call per
 /// instrumented module), so a guard's value is its index plus one. The callback runs for
@@ -262,6 +309,9 @@ pub fn hot_prepare() -> bool {
     }
     HOT_LAST.store(0, Relaxed);
     HOT_PREV.store(0, Relaxed);
+    for m in &MOVES {
+        m.store(0, Relaxed);
+    }
     HOT_ARMED.store(hot, Relaxed);
     true
 }
@@ -427,6 +477,11 @@ pub fn moved(n: usize) {
     );
     let hot = HOT.load(Relaxed);
     if !hot.is_null() {
+        let edges = n as u64 / Cost::BYTES_PER_EDGE;
+        let pc = MOVE_CALLER.load(Relaxed);
+        if pc != 0 && record_move(pc, edges) {
+            return;
+        }
         let caller = HOT_PREV.load(Relaxed);
         if caller > 0 {
             // SAFETY: `guard_hit` stores only numbered guards, index caller - 1 < GUARDS.
@@ -827,6 +882,39 @@ macro_rules! worker_runtime {
             sys = sym $crate::entropy::syscall,
         );
 
+        // The memcpy family's entry stubs: each stores its return address for the hot
+        // lines (`meter::MOVE_CALLER`), then jumps to the counting function of the same
+        // name below. `rax` is free at a call's entry (it carries no argument of these).
+        #[cfg(target_arch = "x86_64")]
+        ::core::arch::global_asm!(
+            ".text",
+            ".globl memcpy",
+            ".type memcpy,@function",
+            "memcpy:",
+            "mov rax, qword ptr [rsp]",
+            "mov qword ptr [rip + {caller}], rax",
+            "jmp {cpy}",
+            ".size memcpy, .-memcpy",
+            ".globl memmove",
+            ".type memmove,@function",
+            "memmove:",
+            "mov rax, qword ptr [rsp]",
+            "mov qword ptr [rip + {caller}], rax",
+            "jmp {mov}",
+            ".size memmove, .-memmove",
+            ".globl memset",
+            ".type memset,@function",
+            "memset:",
+            "mov rax, qword ptr [rsp]",
+            "mov qword ptr [rip + {caller}], rax",
+            "jmp {set}",
+            ".size memset, .-memset",
+            caller = sym $crate::meter::MOVE_CALLER,
+            cpy = sym perfsyn_mem::memcpy,
+            mov = sym perfsyn_mem::memmove,
+            set = sym perfsyn_mem::memset,
+        );
+
         mod perfsyn_mem {
             use std::sync::atomic::{AtomicUsize, Ordering};
             static MEMCPY: AtomicUsize = AtomicUsize::new(0);
@@ -866,7 +954,7 @@ macro_rules! worker_runtime {
                 }
             }
 
-            #[no_mangle]
+            #[cfg_attr(not(target_arch = "x86_64"), no_mangle)]
             pub unsafe extern "C" fn memcpy(d: *mut u8, s: *const u8, n: usize) -> *mut u8 {
                 $crate::meter::moved(n);
                 let f = resolve(&MEMCPY, b"memcpy\0");
@@ -879,7 +967,7 @@ macro_rules! worker_runtime {
                 unsafe { std::mem::transmute::<usize, CopyFn>(f)(d, s, n) }
             }
 
-            #[no_mangle]
+            #[cfg_attr(not(target_arch = "x86_64"), no_mangle)]
             pub unsafe extern "C" fn memmove(d: *mut u8, s: *const u8, n: usize) -> *mut u8 {
                 $crate::meter::moved(n);
                 let f = resolve(&MEMMOVE, b"memmove\0");
@@ -892,7 +980,7 @@ macro_rules! worker_runtime {
                 unsafe { std::mem::transmute::<usize, CopyFn>(f)(d, s, n) }
             }
 
-            #[no_mangle]
+            #[cfg_attr(not(target_arch = "x86_64"), no_mangle)]
             pub unsafe extern "C" fn memset(d: *mut u8, c: i32, n: usize) -> *mut u8 {
                 $crate::meter::moved(n);
                 let f = resolve(&MEMSET, b"memset\0");
@@ -937,7 +1025,13 @@ mod hot_tests {
         // A memmove of 80 bytes called from guards[2]'s block, entering at guards[0]'s.
         unsafe { guard_hit(&guards[0]) };
         moved(80);
+        // Where the entry stubs gave the return address, the bytes go to that call site.
+        MOVE_CALLER.store(0x1234, Relaxed);
+        moved(160);
+        moved(8);
+        MOVE_CALLER.store(0, Relaxed);
         hot_pause();
+        assert_eq!(hot_moves(), vec![(0x1234, 21)]);
         unsafe { guard_hit(&guards[2]) }; // after the call: not counted
         let counts = hot_counts();
         assert_eq!(
@@ -947,6 +1041,7 @@ mod hot_tests {
         );
         assert!(hot_prepare());
         assert!(hot_counts().is_empty());
+        assert!(hot_moves().is_empty());
         set_hot_wanted(false);
         assert!(!hot_prepare());
         hot_resume();
