@@ -27,6 +27,10 @@ fn free_crate(dir: &Path) {
              c\n\
          }\n\
          pub fn takes_pointer(_p: *const u8) {}\n\
+         /// The n-th Fibonacci number. Runs in O(n) time.\n\
+         pub fn fib(n: u64) -> u64 {\n\
+             if n < 2 { n } else { fib(n - 1).wrapping_add(fib(n - 2)) }\n\
+         }\n\
          pub mod stats {\n\
              /// The mean. O(n).\n\
              pub fn mean(v: &[u64]) -> u64 { v.iter().sum::<u64>() / (v.len() as u64).max(1) }\n\
@@ -73,7 +77,7 @@ fn free_functions_are_explored_by_path_and_exported_as_path_calls() {
     let init = perfsyn_in(&krate, &["init"]);
     let out = text(&init);
     assert!(init.status.success(), "{out}");
-    assert!(out.contains("2 of the methods are free functions"), "{out}");
+    assert!(out.contains("3 of the methods are free functions"), "{out}");
     assert!(
         out.contains("1 of the methods are the crate's traits' methods on strings"),
         "{out}"
@@ -129,4 +133,44 @@ fn free_functions_are_explored_by_path_and_exported_as_path_calls() {
     let mean = explore_seed_1(&krate, "free_fns::stats::mean", "100");
     let out = text(&mean);
     assert!(out.contains("stats::mean: no-bottleneck"), "{out}");
+
+    // Naive recursion documented O(n) grows as 1.618^n: exponential with a fitted base, on
+    // the search's path (no loop to sweep), its hot lines counted on the path's programs.
+    let fib = perfsyn_in(
+        &krate,
+        &[
+            "explore",
+            "--method",
+            "fib",
+            "--max-programs",
+            "300",
+            "--seed",
+            "1",
+            "--confirm-top",
+            "0",
+            "--json",
+        ],
+    );
+    let r: serde_json::Value =
+        serde_json::from_slice(&fib.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&fib)));
+    assert_eq!(r["verdict"], "bottleneck", "{r}");
+    assert_eq!(r["empirical"], "O(2^n)", "{r}");
+    assert_eq!(r["points_from"], "path", "{r}");
+    let base = r["evidence"]["evidence"]["base"]
+        .as_f64()
+        .expect("a fitted base");
+    assert!((base - 1.618).abs() < 0.05, "{base}");
+    let top = &r["hot_lines"][0];
+    let src = std::fs::read_to_string(krate.join("src/lib.rs")).unwrap();
+    let fib_lines = src
+        .lines()
+        .position(|l| l.contains("pub fn fib"))
+        .map(|i| (i as u64 + 1)..=(i as u64 + 3))
+        .expect("fib in the fixture");
+    assert_eq!(top["file"], "src/lib.rs", "{r}");
+    assert!(
+        top["line"].as_u64().is_some_and(|l| fib_lines.contains(&l)),
+        "{top}"
+    );
+    assert_eq!(top["class"], "O(2^n)", "{top}");
 }

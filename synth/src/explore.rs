@@ -292,6 +292,9 @@ struct Found {
     path_points: Vec<(u64, f64)>,
     ref_points: Vec<(u64, f64)>,
     best_program: Program,
+    /// The programs of the best one's mutation path, root first: the hot lines' programs when
+    /// the verdict's points are the path's (a program without a loop to sweep).
+    path_programs: Vec<Program>,
     /// Relative runs with `--direction both`: the largest regression and improvement.
     side_programs: Option<(Option<BestProgram>, Option<BestProgram>)>,
     /// Asymptotic runs: the widest program, its observation and path points, should the
@@ -484,6 +487,11 @@ fn search(
         .filter_map(|o| Some((o.size, o.cost_ref?)))
         .collect();
     let best_program = search.nodes[best_id].program.clone();
+    let path_programs = if plan.use_relative {
+        Vec::new()
+    } else {
+        search.path_programs(best_id)
+    };
     let side_ids = crate::search::sides::pick(search.nodes.iter().map(|n| n.obs).enumerate());
     if plan.use_relative {
         report.observations = search.nodes.iter().map(|n| n.obs).collect();
@@ -513,6 +521,7 @@ fn search(
         path_points,
         ref_points,
         best_program,
+        path_programs,
         side_programs,
         widest,
     }))
@@ -615,6 +624,7 @@ fn judge_asymptotic(
         mut best_obs,
         path_points,
         best_program,
+        path_programs,
         widest,
         ..
     } = found;
@@ -646,6 +656,9 @@ fn judge_asymptotic(
         rearranging_note,
     } = s;
     report.points_from = points_from.into();
+    // Without a sweep, the points are the best program's path (when it gave the verdict): the
+    // hot lines are counted on the path's programs, the sizes the verdict saw.
+    let hot_on_path = sweep.is_empty() && points_from == "path" && widened.is_none();
     report.points = points;
     report.outliers = j.outliers.clone();
     report.empirical = j.verdict.class.map(|c| c.label().to_string());
@@ -720,7 +733,12 @@ fn judge_asymptotic(
             sweep = crate::sweep::sweep_programs(exec, &best.program, best.input_size, max_loop)?;
         }
     }
-    report.hot_lines = crate::hotlines::hot_lines(exec, &sweep)?;
+    let hot_programs = if hot_on_path && sweep.is_empty() {
+        &path_programs
+    } else {
+        &sweep
+    };
+    report.hot_lines = crate::hotlines::hot_lines(exec, hot_programs)?;
     Ok(sweep)
 }
 

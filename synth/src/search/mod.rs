@@ -389,6 +389,18 @@ impl<'a> Search<'a> {
         v
     }
 
+    /// The programs along the path from the root to `node`, root first.
+    pub fn path_programs(&self, node: usize) -> Vec<Program> {
+        let mut v = Vec::new();
+        let mut cur = Some(node);
+        while let Some(i) = cur {
+            v.push(self.nodes[i].program.clone());
+            cur = self.nodes[i].parent;
+        }
+        v.reverse();
+        v
+    }
+
     /// The mutations along the path from the root to `node`.
     pub fn path_mutations(&self, node: usize) -> Vec<Mutation> {
         let mut v = Vec::new();
