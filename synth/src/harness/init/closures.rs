@@ -114,6 +114,7 @@ pub fn shape(
             .filter(|e| e.len() >= 2)
             .map(|e| format!("({})", e.join(",")))
     };
+    let written = inputs;
     let inputs: Vec<Input> = inputs
         .iter()
         .map(|t| match t {
@@ -154,7 +155,7 @@ pub fn shape(
                 {
                     return Err(format!(
                         "a closure returning `Ordering` over inputs the harness cannot order ({})",
-                        describe(&inputs)
+                        describe(&inputs, written)
                     ));
                 }
                 Returns::Ordering
@@ -177,7 +178,7 @@ pub fn shape(
                     return Err(format!(
                         "a closure returning `{}` computed from inputs the harness cannot clone and order ({})",
                         shown(t),
-                        describe(&inputs)
+                        describe(&inputs, written)
                     ));
                 }
                 Returns::Key
@@ -194,10 +195,17 @@ pub fn shape(
     Ok(Shape { inputs, returns })
 }
 
-fn describe(inputs: &[Input]) -> String {
+/// The closure's inputs as the model types them, an input it has no type for as written
+/// (sorted-vec's `FnOnce(&mut Vec<T>)` read "(?)"), marked as outside the model.
+fn describe(inputs: &[Input], written: &[Type]) -> String {
     inputs
         .iter()
-        .map(|i| i.ty.clone().unwrap_or_else(|| "?".into()))
+        .zip(written)
+        .map(|(i, w)| {
+            i.ty.clone().unwrap_or_else(|| {
+                format!("`{}`, not in the program model", super::model::readable(w))
+            })
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }

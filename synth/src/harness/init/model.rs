@@ -2833,7 +2833,7 @@ fn projection(t: &Type) -> Option<String> {
 
 /// A type as a reader writes it, for skip reasons: spaces only between two words
 /// (`<B as Backend>::Symbol`, `&mut T`; removing every space gave `<BasBackend>::Symbol`).
-fn readable(t: &Type) -> String {
+pub(super) fn readable(t: &Type) -> String {
     let printed = t.to_token_stream().to_string();
     let mut out = String::new();
     for tok in printed.split(' ').filter(|s| !s.is_empty()) {

@@ -307,3 +307,25 @@ fn a_public_alias_of_a_primitive_is_the_primitive() {
     let ns = m.types.iter().find(|t| t.path == "crate").expect(&text);
     assert!(ns.methods.iter().any(|f| f.name == "ones"), "{text}");
 }
+
+/// A closure over an input the model has no type for was skipped with the reason "a closure
+/// returning `K` computed from inputs the harness cannot clone and order (?)": the `?` named
+/// nothing. The input is shown as written.
+#[test]
+fn a_closure_input_outside_the_model_is_named_in_the_skip_reason() {
+    let lib = r#"
+        pub struct Sorted<T> { vec: Vec<T> }
+        impl<T: Ord> Sorted<T> {
+            pub fn new() -> Self { Sorted { vec: Vec::new() } }
+            pub fn by_storage<F, K: Ord>(&mut self, f: F) -> K where F: FnMut(&mut Vec<T>) -> K {
+                f(&mut self.vec)
+            }
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    let line = text.lines().find(|l| l.contains("by_storage")).unwrap();
+    assert!(
+        line.contains("(`&mut Vec<T>`, not in the program model)") && !line.contains("(?)"),
+        "{line}"
+    );
+}
