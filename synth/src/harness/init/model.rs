@@ -485,15 +485,8 @@ fn build_with(
                 }
             },
         };
-        let args: Vec<String> = t
-            .generics
-            .params
-            .iter()
-            .filter_map(|p| match p {
-                GenericParam::Type(tp) => subst.get(&tp.ident.to_string()).cloned(),
-                GenericParam::Const(c) => subst.get(&c.ident.to_string()).cloned(),
-                GenericParam::Lifetime(_) => None,
-            })
+        let args: Vec<String> = param_names(&t.generics)
+            .filter_map(|p| subst.get(&p).cloned())
             .filter(|a| a != OMITTED)
             .collect();
         let generic = if args.is_empty() {
@@ -1032,16 +1025,7 @@ fn through_alias<'s>(
         .filter(|(a, _)| a.reachable)
         .find_map(|(a, target)| {
             let args = alias_args(t, target)?;
-            let params: Vec<String> = t
-                .generics
-                .params
-                .iter()
-                .filter_map(|p| match p {
-                    GenericParam::Type(tp) => Some(tp.ident.to_string()),
-                    GenericParam::Const(c) => Some(c.ident.to_string()),
-                    GenericParam::Lifetime(_) => None,
-                })
-                .collect();
+            let params: Vec<String> = param_names(&t.generics).collect();
             let bounded = alias_generics_bounded(&a.generics, t, &params, &args, &scan.types);
             let own = instantiate(
                 &bounded,
@@ -1061,15 +1045,8 @@ fn through_alias<'s>(
                     .unwrap_or_else(|| OMITTED.to_string());
                 subst.insert(p.clone(), v);
             }
-            let shown: Vec<String> = a
-                .generics
-                .params
-                .iter()
-                .filter_map(|p| match p {
-                    GenericParam::Type(tp) => own.get(&tp.ident.to_string()).cloned(),
-                    GenericParam::Const(c) => own.get(&c.ident.to_string()).cloned(),
-                    GenericParam::Lifetime(_) => None,
-                })
+            let shown: Vec<String> = param_names(&a.generics)
+                .filter_map(|p| own.get(&p).cloned())
                 .filter(|v| v != OMITTED)
                 .collect();
             let generic = if shown.is_empty() {
@@ -1134,11 +1111,7 @@ fn nested_bounds(
         .filter(|g| !matches!(g, syn::GenericArgument::Lifetime(_)))
         .collect();
     if let Some(x) = types.iter().find(|x| seg.ident == x.ident.as_str()) {
-        let params = x.generics.params.iter().filter_map(|p| match p {
-            GenericParam::Type(tp) => Some(tp.ident.to_string()),
-            GenericParam::Const(c) => Some(c.ident.to_string()),
-            GenericParam::Lifetime(_) => None,
-        });
+        let params = param_names(&x.generics);
         for (p, arg) in params.zip(&args) {
             if let syn::GenericArgument::Type(arg_ty) = arg {
                 let name = arg_ty.to_token_stream().to_string();
@@ -1255,16 +1228,7 @@ fn other_instantiation(
             GenericParam::Lifetime(_) => None,
         })
         .collect();
-    let own: HashSet<String> = imp
-        .generics
-        .params
-        .iter()
-        .filter_map(|p| match p {
-            GenericParam::Type(t) => Some(t.ident.to_string()),
-            GenericParam::Const(c) => Some(c.ident.to_string()),
-            GenericParam::Lifetime(_) => None,
-        })
-        .collect();
+    let own: HashSet<String> = param_names(&imp.generics).collect();
     let Type::Path(tp) = &*imp.self_ty else {
         return None;
     };
@@ -2695,16 +2659,7 @@ impl FixedParams {
         let alias_args = alias
             .and_then(|a| scan.aliases.iter().find(|(x, _)| std::ptr::eq(x, a)))
             .and_then(|(a, target)| Some((a, alias_args(t, target)?)));
-        let params: Vec<String> = t
-            .generics
-            .params
-            .iter()
-            .filter_map(|p| match p {
-                GenericParam::Type(tp) => Some(tp.ident.to_string()),
-                GenericParam::Const(c) => Some(c.ident.to_string()),
-                GenericParam::Lifetime(_) => None,
-            })
-            .collect();
+        let params: Vec<String> = param_names(&t.generics).collect();
         for (k, p) in params.iter().enumerate() {
             // The alias's argument for `p`, when it names none of the alias's parameters.
             let by_alias = alias_args.as_ref().and_then(|(a, args)| {
@@ -2942,3 +2897,12 @@ fn conversion_target(names: &[String]) -> Option<String> {
 
 /// The conversion an `Option<T>` parameter's value gets (see `Ctx::param`).
 pub const INTO: &str = ".into()";
+
+/// The names of the type and const parameters of `g`, in order (lifetimes left out).
+fn param_names(g: &syn::Generics) -> impl Iterator<Item = String> + '_ {
+    g.params.iter().filter_map(|p| match p {
+        GenericParam::Type(tp) => Some(tp.ident.to_string()),
+        GenericParam::Const(c) => Some(c.ident.to_string()),
+        GenericParam::Lifetime(_) => None,
+    })
+}
