@@ -473,6 +473,25 @@ fn harness_errors(h: &Harness, log: &[String]) -> Vec<(Vec<usize>, String)> {
     out
 }
 
+/// Line `i` of a build log, with the lines that finish it when it ends in a colon (cargo's
+/// "rustc 1.95.0 is not supported by the following package:" names the package and the
+/// version it needs on the next line).
+fn continued(log: &[String], i: usize) -> String {
+    let mut message = log[i].trim().to_string();
+    if message.ends_with(':') {
+        for l in log[i + 1..].iter().take(3) {
+            let l = l.trim();
+            if l.is_empty() || l.starts_with("-->") || l.starts_with("error") || l.starts_with('|')
+            {
+                break;
+            }
+            message.push(' ');
+            message.push_str(l);
+        }
+    }
+    message
+}
+
 /// The first compiler error of a failed build, where it is, and whose code it is in: the
 /// crate under test, or the generated harness (naming the registration it is in).
 pub fn build_failure(h: &Harness, log: &[String]) -> String {
@@ -484,7 +503,8 @@ pub fn build_failure(h: &Harness, log: &[String]) -> String {
                 .unwrap_or("cargo printed nothing")
         );
     };
-    let message = log[i].trim();
+    let message = continued(log, i);
+    let message = message.as_str();
     let place = log[i + 1..]
         .iter()
         .take(4)
@@ -732,5 +752,28 @@ error: could not compile `perfsyn-harness` (lib) due to 2 previous errors"#
             .map(|l| l.replace("`perfsyn-harness`", "`arrayvec`"))
             .collect();
         assert!(harness_errors(&h, &crate_log).is_empty());
+    }
+
+    #[test]
+    fn a_message_ending_in_a_colon_keeps_the_lines_that_finish_it() {
+        let log: Vec<String> = [
+            "error: rustc 1.95.0 is not supported by the following package:",
+            "  skiplist@2.0.1 requires rustc 1.98",
+            "",
+        ]
+        .iter()
+        .map(|l| l.to_string())
+        .collect();
+        let h = Harness {
+            crate_dir: PathBuf::from("/c"),
+            manifest: PathBuf::from("/c/perfsyn/Cargo.toml"),
+            package: "perfsyn-harness".into(),
+            builtin: false,
+            baseline: false,
+        };
+        assert_eq!(
+            super::build_failure(&h, &log),
+            "building the worker failed: error: rustc 1.95.0 is not supported by the following package: skiplist@2.0.1 requires rustc 1.98"
+        );
     }
 }
