@@ -475,21 +475,31 @@ pub fn moved(n: usize) {
         trip.saturating_sub(w * u64::from(trip != u64::MAX)),
         Relaxed,
     );
+    charge_move(n);
+}
+
+/// Charges `n` bytes moved to their call site while hot counts are taken: the memcpy family's
+/// return address when its entry stub gave one ([`MOVES`]), else the block entered before
+/// the copy's own ([`HOT_PREV`]). Uninstrumented (see the module doc) and called whether hot
+/// counts are taken or not, so that no branch of the instrumented caller depends on them: a
+/// call costs the same edges in a hot run as in any other (`worker_program_cache`).
+#[export_name = "__sanitizer_perfsyn_charge_move"]
+#[inline(never)]
+fn charge_move(n: usize) {
     let hot = HOT.load(Relaxed);
-    if !hot.is_null() {
-        let edges = n as u64 / Cost::BYTES_PER_EDGE;
-        let pc = MOVE_CALLER.load(Relaxed);
-        if pc != 0 && record_move(pc, edges) {
-            return;
-        }
-        let caller = HOT_PREV.load(Relaxed);
-        if caller > 0 {
-            // SAFETY: `guard_hit` stores only numbered guards, index caller - 1 < GUARDS.
-            bump(
-                unsafe { &*hot.add(caller - 1) },
-                n as u64 / Cost::BYTES_PER_EDGE,
-            );
-        }
+    if hot.is_null() {
+        return;
+    }
+    let edges = n as u64 / Cost::BYTES_PER_EDGE;
+    let pc = MOVE_CALLER.load(Relaxed);
+    if pc != 0 && record_move(pc, edges) {
+        return;
+    }
+    let caller = HOT_PREV.load(Relaxed);
+    if caller > 0 {
+        // SAFETY: `guard_hit` stores only numbered guards, index caller - 1 < GUARDS, and
+        // `hot` holds GUARDS counters.
+        bump(unsafe { &*hot.add(caller - 1) }, edges);
     }
 }
 
