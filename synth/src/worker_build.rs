@@ -735,13 +735,7 @@ error: could not compile `perfsyn-harness` (lib) due to 2 previous errors"#
             .lines()
             .map(str::to_string)
             .collect();
-        let h = Harness {
-            crate_dir: PathBuf::from("/c"),
-            manifest: PathBuf::from("/c/perfsyn/Cargo.toml"),
-            package: "perfsyn-harness".into(),
-            builtin: false,
-            baseline: false,
-        };
+        let h = harness_at_c();
         let errors = harness_errors(&h, &log);
         let lines: Vec<&[usize]> = errors.iter().map(|(l, _)| l.as_slice()).collect();
         assert_eq!(lines, [&[74][..], &[36, 38, 127, 132][..]]);
@@ -754,6 +748,17 @@ error: could not compile `perfsyn-harness` (lib) due to 2 previous errors"#
         assert!(harness_errors(&h, &crate_log).is_empty());
     }
 
+    /// A user crate's harness at `/c/perfsyn`.
+    fn harness_at_c() -> Harness {
+        Harness {
+            crate_dir: PathBuf::from("/c"),
+            manifest: PathBuf::from("/c/perfsyn/Cargo.toml"),
+            package: "perfsyn-harness".into(),
+            builtin: false,
+            baseline: false,
+        }
+    }
+
     #[test]
     fn a_message_ending_in_a_colon_keeps_the_lines_that_finish_it() {
         let log: Vec<String> = [
@@ -764,13 +769,7 @@ error: could not compile `perfsyn-harness` (lib) due to 2 previous errors"#
         .iter()
         .map(|l| l.to_string())
         .collect();
-        let h = Harness {
-            crate_dir: PathBuf::from("/c"),
-            manifest: PathBuf::from("/c/perfsyn/Cargo.toml"),
-            package: "perfsyn-harness".into(),
-            builtin: false,
-            baseline: false,
-        };
+        let h = harness_at_c();
         assert_eq!(
             super::build_failure(&h, &log),
             "building the worker failed: error: rustc 1.95.0 is not supported by the following package: skiplist@2.0.1 requires rustc 1.98"
