@@ -377,42 +377,40 @@ impl<'a> Search<'a> {
         Ok(())
     }
 
-    /// The observations along the path from the root to `node`.
-    pub fn path_obs(&self, node: usize) -> Vec<Obs> {
+    /// The nodes along the path from the root to `node`, root first.
+    fn path(&self, node: usize) -> Vec<usize> {
         let mut v = Vec::new();
         let mut cur = Some(node);
         while let Some(i) = cur {
-            v.push(self.nodes[i].obs);
+            v.push(i);
             cur = self.nodes[i].parent;
         }
         v.reverse();
         v
+    }
+
+    /// The observations along the path from the root to `node`.
+    pub fn path_obs(&self, node: usize) -> Vec<Obs> {
+        self.path(node)
+            .into_iter()
+            .map(|i| self.nodes[i].obs)
+            .collect()
     }
 
     /// The programs along the path from the root to `node`, root first.
     pub fn path_programs(&self, node: usize) -> Vec<Program> {
-        let mut v = Vec::new();
-        let mut cur = Some(node);
-        while let Some(i) = cur {
-            v.push(self.nodes[i].program.clone());
-            cur = self.nodes[i].parent;
-        }
-        v.reverse();
-        v
+        self.path(node)
+            .into_iter()
+            .map(|i| self.nodes[i].program.clone())
+            .collect()
     }
 
     /// The mutations along the path from the root to `node`.
     pub fn path_mutations(&self, node: usize) -> Vec<Mutation> {
-        let mut v = Vec::new();
-        let mut cur = Some(node);
-        while let Some(i) = cur {
-            if let Some(m) = &self.nodes[i].mutation {
-                v.push(m.clone());
-            }
-            cur = self.nodes[i].parent;
-        }
-        v.reverse();
-        v
+        self.path(node)
+            .into_iter()
+            .filter_map(|i| self.nodes[i].mutation.clone())
+            .collect()
     }
 
     /// The mutations applicable to `node`'s program.
