@@ -2135,20 +2135,7 @@ impl Ctx<'_> {
     /// The model type of an associated type of an instantiated parameter (`A::Item`,
     /// `<A as Array>::Item` of inline storage: see [`storage`](super::storage)).
     fn projection(&self, t: &Type) -> Option<String> {
-        let Type::Path(tp) = t else { return None };
-        let segs: Vec<String> = tp
-            .path
-            .segments
-            .iter()
-            .map(|s| s.ident.to_string())
-            .collect();
-        let key = match &tp.qself {
-            // `<A as Array>::Item`: the path is `Array::Item`, the parameter is the qself.
-            Some(q) => format!("{}::{}", q.ty.to_token_stream(), segs.last()?),
-            None if segs.len() == 2 => segs.join("::"),
-            None => return None,
-        };
-        self.subst.get(&key).cloned()
+        self.subst.get(&projection(t)?).cloned()
     }
 
     /// The model type of a value of type `t`, and a cast to the real type if one is needed.
