@@ -658,7 +658,7 @@ fn judge_asymptotic(
     report.points_from = points_from.into();
     // Without a sweep, the points are the best program's path (when it gave the verdict): the
     // hot lines are counted on the path's programs, the sizes the verdict saw.
-    let hot_on_path = sweep.is_empty() && points_from == "path" && widened.is_none();
+    let hot_on_path = points_from == "path" && widened.is_none();
     report.points = points;
     report.outliers = j.outliers.clone();
     report.empirical = j.verdict.class.map(|c| c.label().to_string());

@@ -115,7 +115,7 @@ impl Fit {
 }
 
 /// `class`'s growth function, an exponential one with `base` when given.
-fn growth(class: Class, base: Option<f64>, n: f64) -> f64 {
+pub fn growth(class: Class, base: Option<f64>, n: f64) -> f64 {
     match (class, base) {
         (Class::Exponential, Some(c)) => c.powf(n.clamp(0.0, 1000.0)),
         _ => class.g(n),

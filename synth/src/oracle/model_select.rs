@@ -46,7 +46,7 @@
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{ChiSquared, ContinuousCDF, StudentsT};
 
-use super::fit::Class;
+use super::fit::{growth, Class};
 
 /// Fewest distinct sizes a verdict needs.
 pub const MIN_SIZES: usize = 4;
@@ -711,7 +711,7 @@ const EXP_BASE_CAP: f64 = 0.5;
 fn fit_exponential(pts: &[(f64, f64)], low: Option<Class>) -> Option<(Vec<f64>, Vec<f64>, f64)> {
     let fit = |base: f64| {
         let cols = |x: f64| -> Vec<f64> {
-            let mut v = vec![1.0, base.powf(x.clamp(0.0, 1000.0))];
+            let mut v = vec![1.0, growth(Class::Exponential, Some(base), x)];
             if let Some(l) = low {
                 v.push(l.g(x));
             }
@@ -776,7 +776,10 @@ fn fit_classes(pts: &[(f64, f64)]) -> Vec<ClassFit> {
                     continue;
                 };
                 if low.is_some_and(|l| {
-                    beta[2] * l.g(max_size) > LOWER_TERM_MAX_RATIO * beta[1] * base.powf(max_size)
+                    beta[2] * l.g(max_size)
+                        > LOWER_TERM_MAX_RATIO
+                            * beta[1]
+                            * growth(Class::Exponential, Some(base), max_size)
                 }) {
                     continue;
                 }
