@@ -3,26 +3,25 @@
 //!
 //! What broke: the per-program deadline was wall-clock, so a loaded machine turned slow
 //! programs into timeouts and the search took another path. Deadlines are now fuel (edges
-//! executed), the wall clock only a backstop.
+//! executed), the wall clock only a backstop. Then: a program served from a reused setup (a
+//! fork server's child) was re-armed with its fuel while the zygote's serving edges were
+//! still charged to it, so a setup near the fuel cap timed out in a child and completed on a
+//! fresh run; which worker held which setup depends on arrival order, so counts changed with
+//! the number of workers and from run to run on two.
 
 use std::process::{Child, Command};
 
 use serde_json::Value;
 
 fn explore() -> Value {
+    explore_with(&["--method", "Vec::dedup", "--seed", "5", "--max-programs", "150"])
+}
+
+fn explore_with(args: &[&str]) -> Value {
     let out = Command::new(env!("CARGO_BIN_EXE_perfsyn"))
-        .args([
-            "explore",
-            "--method",
-            "Vec::dedup",
-            "--seed",
-            "5",
-            "--max-programs",
-            "150",
-            "--confirm-top",
-            "0",
-            "--json",
-        ])
+        .arg("explore")
+        .args(args)
+        .args(["--confirm-top", "0", "--json"])
         .output()
         .expect("run perfsyn");
     assert!(
@@ -85,6 +84,33 @@ fn a_seeded_explore_is_the_same_with_and_without_a_cpu_hog() {
     };
     assert_eq!(quiet["programs"], 150);
     assert_eq!(quiet, loaded, "the run changed under load");
+}
+
+#[test]
+fn a_seeded_explore_is_the_same_on_one_two_and_four_workers_quiet_or_loaded() {
+    // Vec::insert grows setups up to the search's fuel cap, so many children of a reused
+    // setup end near it: the shape that showed the fork server's fuel accounting.
+    let run = |workers: &str| {
+        fingerprint(&explore_with(&[
+            "--method",
+            "Vec::insert",
+            "--seed",
+            "7",
+            "--max-programs",
+            "1500",
+            "--workers",
+            workers,
+        ]))
+    };
+    let one = run("1");
+    assert_eq!(one["programs"], 1500);
+    for workers in ["2", "4"] {
+        assert_eq!(one, run(workers), "{workers} workers differ from one");
+    }
+    let _hog = Hog::start(4);
+    for workers in ["1", "2", "4"] {
+        assert_eq!(one, run(workers), "{workers} workers under load differ");
+    }
 }
 
 /// The lines of an explore's text output that must not change between a run and its

@@ -30,7 +30,7 @@
 //!
 //! Fuel is per request: a zygote builds its setup under the fuel of the program that started
 //! it, stops checking fuel while it serves, and each child re-arms with its own program's
-//! fuel counted from the program's start ([`meter::refuel`]), so a child whose fuel the setup
+//! fuel counted from the program's start ([`meter::refuel_after_seam`]), so a child whose fuel the setup
 //! already exceeds stops at its first edge, as a fresh run would have stopped in the setup.
 //!
 //! Messages on a zygote's socket: R sends `[u64 fuel][u32 len][program]`; Z answers `R`
@@ -592,7 +592,9 @@ fn zygote(interp: &Interpreter<'_>, p: &Program, at: Option<usize>, mut sock: Un
             let pid = unsafe { libc::fork() };
             if pid == 0 {
                 die_with_parent();
-                meter::refuel(u64::from_le_bytes(fuel));
+                // Re-armed once the seam has given back this hook's edges (see
+                // `meter::refuel_after_seam`).
+                meter::refuel_after_seam(u64::from_le_bytes(fuel));
                 child = true;
                 return Some(next);
             }

@@ -603,6 +603,9 @@ impl Machine<'_> {
                     .heap_base
                     .wrapping_add(meter::live_bytes().wrapping_sub(live));
                 uncharge_since(since);
+                // A fork server's child takes its own fuel only now (see
+                // `meter::refuel_after_seam`).
+                meter::apply_deferred_refuel();
             }
             self.top = i;
             self.exec(&code[i])?;

@@ -384,6 +384,34 @@ pub fn refuel(fuel: u64) {
     retrip();
 }
 
+/// The fuel a fork server's child re-arms with once its seam has given back the hook's edges
+/// ([`refuel_after_seam`]), and whether one is pending.
+static DEFERRED_FUEL: AtomicU64 = AtomicU64::new(0);
+static DEFERRED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Re-arms the running program with `fuel` (as [`refuel`]) at [`apply_deferred_refuel`], which
+/// the interpreter calls at its seam after giving back the hook's edges.
+///
+/// Why not [`refuel`] at once: a fork server's child is forked inside the seam hook, whose
+/// edges (the zygote's serving loop, for every child it served so far) are still charged to
+/// the program until the seam gives them back. Counted from the program's start, they could
+/// exceed what was left of its fuel, which `refuel` then saturated to nothing; the seam gave
+/// the edges back, but the fuel end stayed short by the setup's cost. A child whose setup
+/// was near its fuel timed out where a fresh run completed, so a search's timeouts depended
+/// on which worker held which setup (`explore --method Vec::insert --seed 7 --max-programs
+/// 3000`: 2076, 2048 and 2499 valid programs on one, two and two workers).
+pub fn refuel_after_seam(fuel: u64) {
+    DEFERRED_FUEL.store(fuel, Relaxed);
+    DEFERRED.store(true, Relaxed);
+}
+
+/// Applies a pending [`refuel_after_seam`]; nothing when none is pending.
+pub fn apply_deferred_refuel() {
+    if DEFERRED.swap(false, Relaxed) {
+        refuel(DEFERRED_FUEL.load(Relaxed));
+    }
+}
+
 /// Stops the fuel check while keeping the running program's count (a zygote serving
 /// children: its own edges between them are not any program's; each child re-arms with
 /// [`refuel`]).
