@@ -55,6 +55,7 @@ pub fn registry() -> Registry {
         tuning::recent_list(),
         tuning::audit_ledger(),
         tuning::pivot_sorter(),
+        tuning::shift_buffer(),
         // Version groups (relative oracle).
         groups::ordered_map_v1(),
         groups::ordered_map_v2(),
@@ -75,6 +76,8 @@ pub fn registry() -> Registry {
         reltune::throttle_new(),
         reltune::dial_old(),
         reltune::dial_new(),
+        reltune::slot_table_old(),
+        reltune::slot_table_new(),
         // Table 3.2 of the PerfSyn chapter (IDs 1-19 as version groups, 21-22 asymptotic;
         // ID 20 is planted::enumerated_distribution).
         table32::indices(),

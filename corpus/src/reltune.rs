@@ -15,6 +15,7 @@
 //! | [`Roster`] | `add` of a name already present finds its slot by a linear scan instead of the index: only duplicates show it | slower |
 //! | [`Meter`] | `spread` refactored (early return into an `else`, a named temporary): same code | none |
 //! | [`Dial`] | `level` clamps through a helper kept out of line: a few edges on the cheapest call there is | none |
+//! | [`SlotTable`] | `locate` finds a value's slot by scanning the slot bounds instead of bisecting them: slower only when the table is large (a constructor argument) *and* the value lies far along the scan (a call argument); either alone changes nothing measurable | slower |
 //! | [`Throttle`] | `allow` gains a guard against a clock going back, in a helper kept out of line: a call and a branch or two per call, which no wall clock sees | none |
 
 use std::collections::HashMap;
@@ -435,6 +436,60 @@ pub type NewDial = Dial<New>;
 pub type OldGradeBook = GradeBook<Old>;
 /// The new `GradeBook`.
 pub type NewGradeBook = GradeBook<New>;
+/// The largest slot count a [`SlotTable`] takes (larger requests are clamped).
+pub const SLOT_TABLE_MAX: usize = 1 << 20;
+
+/// A table of sorted slot bounds (slot `i` holds the values below `8 (i + 1)`), built with
+/// its number of slots.
+#[derive(Debug, Clone, Default)]
+pub struct SlotTable<V> {
+    bounds: Vec<u64>,
+    _v: PhantomData<V>,
+}
+
+impl<V: Version> SlotTable<V> {
+    /// A table of `slots` slots (clamped to [`SLOT_TABLE_MAX`]).
+    pub fn with_slots(slots: usize) -> Self {
+        SlotTable {
+            bounds: (1..=slots.min(SLOT_TABLE_MAX) as u64)
+                .map(|i| i * 8)
+                .collect(),
+            _v: PhantomData,
+        }
+    }
+
+    /// The slot holding `x` (the number of slots when `x` is past the last bound). O(log n).
+    ///
+    /// PLANTED (new): a linear scan of the bounds from the first, O(x / 8) up to O(n); it
+    /// costs about what bisection costs unless the table is large and `x` lies far along it.
+    pub fn locate(&self, x: u64) -> usize {
+        if V::NEW {
+            let mut i = 0;
+            while i < self.bounds.len() && black_box(self.bounds[i]) <= x {
+                i += 1;
+            }
+            i
+        } else {
+            self.bounds.partition_point(|b| *b <= x)
+        }
+    }
+
+    /// The number of slots.
+    pub fn len(&self) -> usize {
+        self.bounds.len()
+    }
+
+    /// Whether the table has no slot.
+    pub fn is_empty(&self) -> bool {
+        self.bounds.is_empty()
+    }
+}
+
+/// The old `SlotTable`.
+pub type OldSlotTable = SlotTable<Old>;
+/// The new `SlotTable`.
+pub type NewSlotTable = SlotTable<New>;
+
 /// The old `TagIndex`.
 pub type OldTagIndex = TagIndex<Old>;
 /// The new `TagIndex`.
@@ -455,6 +510,37 @@ pub type NewMeter = Meter<New>;
 pub type OldThrottle = Throttle<Old>;
 /// The new `Throttle`.
 pub type NewThrottle = Throttle<New>;
+
+register_type! {
+    /// Relative tuning: bisection replaced by a scan, slower only with a large table and a far
+    /// value (two coordinated mutations: a constructor argument and a call argument).
+    pub fn slot_table_old() -> OldSlotTable {
+        path: "SlotTable",
+        imports: ["perfsyn_corpus::reltune::OldSlotTable"],
+        version: Some(("SlotTable", "old")),
+        size: [|t| t.len() as u64],
+        ctors { with_slots(slots: copy usize) as "OldSlotTable::with_slots({slots})" => OldSlotTable::with_slots(slots); }
+        methods {
+            locate(ref self, x: copy u64) -> usize;
+            len(ref self) -> usize;
+        }
+        fields {}
+    }
+
+    /// The new version of [`slot_table_old`].
+    pub fn slot_table_new() -> NewSlotTable {
+        path: "SlotTable",
+        imports: ["perfsyn_corpus::reltune::NewSlotTable"],
+        version: Some(("SlotTable", "new")),
+        size: [|t| t.len() as u64],
+        ctors { with_slots(slots: copy usize) as "NewSlotTable::with_slots({slots})" => NewSlotTable::with_slots(slots); }
+        methods {
+            locate(ref self, x: copy u64) -> usize;
+            len(ref self) -> usize;
+        }
+        fields {}
+    }
+}
 
 version_group! {
     /// Relative tuning: cutoffs derived on every call (constant cost per call).

@@ -6,8 +6,10 @@
 //! a quadratic scan ([`UniqueLog::dedup`]), an accidental O(n) in an O(1) accessor
 //! ([`RecentList::newest`]), a cost that needs two separate mutations to show
 //! ([`AuditLedger::balance`]: entries and the audit switch), and a sort whose worst case
-//! needs a particular order of keys ([`PivotSorter::sort`]: equal keys). Each also has
-//! correct methods, the tuning benchmark's negative controls.
+//! needs a particular order of keys ([`PivotSorter::sort`]: equal keys), and a cost that
+//! shows only while a constructor argument caps what the loops fill ([`ShiftBuffer::push`]:
+//! a full buffer of a given capacity). Each also has correct methods, the tuning benchmark's
+//! negative controls.
 
 use perfsyn_profiler_ipc::register_type;
 
@@ -199,6 +201,61 @@ impl PivotSorter {
     }
 }
 
+/// The largest capacity a [`ShiftBuffer`] takes (larger requests are clamped), so that a
+/// mutated capacity cannot exhaust the worker's memory.
+pub const SHIFT_BUFFER_MAX: usize = 1 << 20;
+
+/// A buffer of the newest `u64` values, at most its capacity of them.
+#[derive(Debug, Clone, Default)]
+pub struct ShiftBuffer {
+    items: Vec<u64>,
+    capacity: usize,
+}
+
+impl ShiftBuffer {
+    /// An empty buffer holding at most `capacity` values (clamped to [`SHIFT_BUFFER_MAX`];
+    /// 0 holds nothing). The storage grows with the values, not with the capacity.
+    pub fn with_capacity(capacity: usize) -> ShiftBuffer {
+        ShiftBuffer {
+            items: Vec::new(),
+            capacity: capacity.min(SHIFT_BUFFER_MAX),
+        }
+    }
+
+    /// Appends `x`, dropping the oldest value when the buffer is full. Documented O(1).
+    ///
+    /// PLANTED: once full, every value moves one place toward the front (an explicit loop,
+    /// so that the cost is edges), O(capacity). Below capacity it is O(1): a program shows
+    /// it only when its pushes outnumber a capacity that is itself large.
+    pub fn push(&mut self, x: u64) {
+        if self.capacity == 0 {
+            return;
+        }
+        if self.items.len() == self.capacity {
+            for i in 1..self.items.len() {
+                self.items[i - 1] = std::hint::black_box(self.items[i]);
+            }
+            self.items.pop();
+        }
+        self.items.push(x);
+    }
+
+    /// The oldest value held, or 0 when empty. O(1), truly.
+    pub fn oldest(&self) -> u64 {
+        self.items.first().copied().unwrap_or(0)
+    }
+
+    /// The number of values held (the registered input size). O(1).
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Whether no value is held. O(1).
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+}
+
 register_type! {
     /// Tuning: a log whose dedup scans the kept values (quadratic scan).
     pub fn unique_log() -> UniqueLog {
@@ -265,6 +322,21 @@ register_type! {
         }
         fields {}
     }
+    /// Tuning: a bounded buffer whose push shifts every value once full (capacity-capped).
+    pub fn shift_buffer() -> ShiftBuffer {
+        path: "ShiftBuffer",
+        imports: ["perfsyn_corpus::tuning::ShiftBuffer"],
+        version: None,
+        size: [|b| b.len() as u64],
+        ctors { with_capacity(capacity: copy usize) => ShiftBuffer::with_capacity(capacity); }
+        methods {
+            // Documented O(1); PLANTED: O(capacity) once full.
+            push(mut self, x: copy u64) ["O(1)"];
+            oldest(ref self) -> u64 ["O(1)"];
+            len(ref self) -> usize ["O(1)"];
+        }
+        fields {}
+    }
 }
 
 #[cfg(test)]
@@ -297,5 +369,10 @@ mod tests {
         s.sort();
         let got: Vec<u64> = s.keys.iter().map(Key::get).collect();
         assert_eq!(got, vec![1, 1, 2, 4, 5, 6, 9]);
+        let mut b = ShiftBuffer::with_capacity(3);
+        for x in 1..=5 {
+            b.push(x);
+        }
+        assert_eq!((b.items.clone(), b.oldest()), (vec![3, 4, 5], 3));
     }
 }
