@@ -14,7 +14,14 @@ use std::process::{Child, Command};
 use serde_json::Value;
 
 fn explore() -> Value {
-    explore_with(&["--method", "Vec::dedup", "--seed", "5", "--max-programs", "150"])
+    explore_with(&[
+        "--method",
+        "Vec::dedup",
+        "--seed",
+        "5",
+        "--max-programs",
+        "150",
+    ])
 }
 
 fn explore_with(args: &[&str]) -> Value {
