@@ -404,8 +404,9 @@ fn loop_counts(p: &Program) -> Vec<u32> {
 }
 
 /// The rule of quantity `qs[k]` when its contribution is not measured: a loop scales by f,
-/// a literal equal to a loop count follows the first such loop, anything else (a hash
-/// bound too) stays.
+/// a literal equal to a loop count follows the first such loop, a literal at least half as
+/// large as the loops' counts together scales by f ([`bounds_the_loops`]), anything else (a
+/// small key, a hash bound) stays.
 fn fallback(p: &Program, qs: &[Quantity], k: usize, counts: &[u32]) -> Rule {
     let Quantity::Top(i) = qs[k] else {
         return Rule::Keep;
@@ -430,8 +431,32 @@ fn fallback(p: &Program, qs: &[Quantity], k: usize, counts: &[u32]) -> Rule {
             at.and_then(|at| qs.iter().position(|q| *q == Quantity::Top(at)))
                 .map_or(Rule::Keep, Rule::Follow)
         }
+        Stmt::Lit {
+            value: Literal::Int { value, .. },
+            ..
+        } if *value > 1 && bounds_the_loops(*value, counts) => Rule::Linear,
         _ => Rule::Keep,
     }
+}
+
+/// Whether a literal `value` is of the size of what the program's loops (of `counts`
+/// iterations) fill: at least half their counts together. Such a literal is a size or a
+/// capacity (`ShiftBuffer::with_capacity(n)` filled by n pushes), not a key, and must grow
+/// with the loops: kept while they shrink, the smaller sweep points never reach it.
+///
+/// Why it is not left to the measurement: a capacity that caps the loops' effect is exactly
+/// the quantity whose halving run fails. A bounded buffer whose push shifts every element
+/// once full was found at capacity 32774 with 32774 pushes; halving the capacity overflowed
+/// it by half the pushes, each shifting 16k elements, and the run timed out; the capacity
+/// was kept while the loops shrank, only the largest sweep point was full, and the verdict
+/// was `no-bottleneck` with a fit error of 299%.
+fn bounds_the_loops(value: i64, counts: &[u32]) -> bool {
+    let filled: u64 = counts
+        .iter()
+        .filter(|&&c| c > 1)
+        .map(|&c| u64::from(c))
+        .sum();
+    filled > 1 && value as f64 >= filled as f64 / 2.0
 }
 
 /// The value of quantity `q` (a loop count, an integer literal or a hash bound).
