@@ -262,7 +262,10 @@ pub fn mutations(p: &Program, schema: &ApiSchema, cfg: &MutationConfig) -> Vec<M
     for (i, s) in p.body.iter().enumerate() {
         match s {
             Stmt::Ctor { ty, ctor, .. } => modify_ctor(schema, ty, ctor, i, None, &mut out),
-            Stmt::Lit { out: v, value } if i < end => mutate_value(v, value, i, &mut out),
+            Stmt::Lit { out: v, value } if i < end => {
+                mutate_value(v, value, i, &mut out);
+                take_a_held_value(p, v, value, i, &mut out);
+            }
             Stmt::Repeat { n, body } if cfg.loops => {
                 for (f, factor) in [("x8", 8u64), ("x2", 2), ("/2", 0)] {
                     let new_n = if factor == 0 {
@@ -453,6 +456,57 @@ fn mutate_value(v: &Var, value: &Literal, at: usize, out: &mut Vec<Mutation>) {
         out.push(Mutation {
             op: OpKind::MutateValue,
             target: format!("op:{}", op.name()),
+            at,
+            inner: None,
+            operands: vec![Operand::Existing(*v)],
+            count: 0,
+        });
+    }
+}
+
+/// The target of the mutation that sets an integer literal to another integer the program
+/// holds ([`held_values`]).
+pub const HELD: &str = "op:held";
+
+/// The integers a program holds: its integer literals and loop counts, at any depth,
+/// distinct, in program order.
+pub fn held_values(p: &Program) -> Vec<i64> {
+    fn walk(body: &[Stmt], out: &mut Vec<i64>) {
+        for s in body {
+            match s {
+                Stmt::Lit {
+                    value: Literal::Int { value, .. },
+                    ..
+                } => out.push(*value),
+                Stmt::Repeat { n, body } => {
+                    out.push(i64::from(*n));
+                    walk(body, out);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&p.body, &mut out);
+    let mut seen = std::collections::BTreeSet::new();
+    out.retain(|v| seen.insert(*v));
+    out
+}
+
+/// "Mutate value" to an integer the program already holds (see [`held_values`]): a value
+/// that lies far along a structure is usually named by the structure's own size. A lookup
+/// that scans a table's bounds is slow only for a value past most of them; from 0, doubling
+/// takes a dozen steps that change nothing measurable before the scan gets long, while the
+/// table's size is right there in its constructor's literal. The value is drawn when the
+/// mutation is applied (from the search's seeded generator), so one learning key covers it.
+fn take_a_held_value(p: &Program, v: &Var, value: &Literal, at: usize, out: &mut Vec<Mutation>) {
+    let Literal::Int { value: x, .. } = value else {
+        return;
+    };
+    if held_values(p).iter().any(|h| h != x) {
+        out.push(Mutation {
+            op: OpKind::MutateValue,
+            target: HELD.to_string(),
             at,
             inner: None,
             operands: vec![Operand::Existing(*v)],
@@ -740,6 +794,21 @@ pub fn apply(
             };
             let idx = m.inner.unwrap_or(m.at);
             body.splice(idx..=idx, stmts);
+        }
+        OpKind::MutateValue if m.target == HELD => {
+            let held = held_values(p);
+            let Stmt::Lit {
+                value: Literal::Int { ty, value },
+                ..
+            } = q.body.get_mut(m.at)?
+            else {
+                return None;
+            };
+            let others: Vec<i64> = held.into_iter().filter(|h| h != value).collect();
+            if others.is_empty() {
+                return None;
+            }
+            *value = ty.clamp(others[choice.pick(others.len())]);
         }
         OpKind::MutateValue => {
             let op = op_named(m.target.strip_prefix("op:")?)?;

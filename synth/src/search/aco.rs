@@ -11,7 +11,8 @@
 //! Deviation: every second ant starts from a niche elite of the novelty archive
 //! ([`super::novelty`]) instead of p0, so that walks continue from programs that reached a
 //! new size or more cost at a size, even when their score did not improve; the pheromones
-//! still reinforce the best path from p0.
+//! still reinforce the best path from p0. After the ants, a few crossovers of nodes that
+//! reached new coverage run too ([`super::crossover`]).
 
 use std::collections::HashMap;
 
@@ -146,6 +147,9 @@ impl Strategy for Aco {
             *start = s.novelty_pick().unwrap_or(0);
         }
         walk(s, &starts, self.nb_mut, &mut pick)?;
+        // Two mutations at once (see `super::crossover`); kept by score like any node.
+        let crossed = s.crossovers(super::crossover::CROSSOVERS_PER_ROUND);
+        s.evaluate(crossed)?;
         // Eq. 3.2: evaporate everywhere, reinforce the best path so far.
         let best = s.best;
         let squashed = 1.0 - (-s.nodes[best].score.max(0.0)).exp();

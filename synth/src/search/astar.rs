@@ -12,6 +12,8 @@
 //! (see [`super::novelty`]), so every [`AStar::novelty_every`]-th expansion takes a niche
 //! elite of the novelty archive instead of the open set's best: a node that reached a new
 //! input size, or more cost at a size already reached, is expanded whatever its score.
+//! Every second round also evaluates a few crossovers of nodes that reached new coverage
+//! ([`super::crossover`]): bugs that need two mutations at once.
 
 use anyhow::Result;
 use ordered_float::OrderedFloat;
@@ -107,6 +109,9 @@ impl Strategy for AStar {
             if let Mutant::New(c) = s.mutant(node, &muts[i]) {
                 cands.push(c);
             }
+        }
+        if self.rounds % 2 == 1 {
+            cands.extend(s.crossovers(super::crossover::CROSSOVERS_PER_ROUND));
         }
         for id in s.evaluate(cands)?.into_iter().flatten() {
             self.open.push(id, OrderedFloat(s.nodes[id].score));

@@ -9,6 +9,7 @@
 
 pub mod aco;
 pub mod astar;
+pub mod crossover;
 pub mod novelty;
 pub mod probe;
 pub mod random;
@@ -259,6 +260,8 @@ pub struct Search<'a> {
     pub archive: Archive,
     /// The fuel of new programs (see [`crate::fuelcap`]).
     fuel_cap: crate::fuelcap::FuelCap,
+    /// Nodes that reached new coverage, for crossovers (see [`crossover`]).
+    pub explorers: crossover::Explorers,
 }
 
 impl<'a> Search<'a> {
@@ -287,6 +290,7 @@ impl<'a> Search<'a> {
             best: 0,
             archive: Archive::default(),
             fuel_cap: crate::fuelcap::FuelCap::from_env(),
+            explorers: crossover::Explorers::default(),
         }
     }
 
@@ -325,6 +329,8 @@ impl<'a> Search<'a> {
             found_ms: self.start.elapsed().as_millis() as u64,
         });
         self.archive.offer(&obs, 0);
+        let (edges, edges_ref) = (self.nodes[0].feedback.cost.edges, r_edges(&self.nodes[0]));
+        self.explorers.offer(0, edges, edges_ref);
         self.best = 0;
         self.record_best();
         Ok(true)
@@ -508,6 +514,8 @@ impl<'a> Search<'a> {
             });
             let id = self.nodes.len() - 1;
             self.nodes[id].novel = self.archive.offer(&obs, id);
+            let (edges, edges_ref) = (self.nodes[id].feedback.cost.edges, r_edges(&self.nodes[id]));
+            self.explorers.offer(id, edges, edges_ref);
             if let (Some(t), Some(_)) = (self.cfg.expose_ratio, obs.cost_ref) {
                 let r = crate::oracle::relative::ratio(&obs);
                 let ms = self.nodes[id].found_ms;
@@ -625,6 +633,11 @@ impl<'a> Search<'a> {
             cost_ref: r.map(|r| self.cfg.metric.of(r)),
         }
     }
+}
+
+/// The edges of the calls under test on the old version of a pair, for a relative node.
+fn r_edges(n: &Node) -> Option<u64> {
+    n.feedback_ref.as_ref().map(|r| r.cost.edges)
 }
 
 /// A search strategy: decides which mutations to try next.
