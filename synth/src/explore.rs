@@ -760,7 +760,7 @@ fn confirm(
         return Ok(());
     }
     if cfg.confirm.top > 0 && !sweep.is_empty() {
-        let (big, small) = confirm_arms(exec, sweep)?;
+        let (big, small) = confirm_arms(exec, sweep, &report.outliers)?;
         if big != small {
             let claimed = report.reason.clone();
             time_the_arms(exec, cfg, big.clone(), small, plan.expected, report)?;
@@ -789,7 +789,24 @@ fn time_the_arms(
     }];
     attach(report, confirm::confirm(exec, &jobs, &cfg.confirm)?, &jobs);
     withdraw_if_the_clock_disagrees(expected, report);
+    doubt_if_the_clock_outgrows_the_class(expected, report);
     Ok(())
+}
+
+/// A `no-bottleneck` whose clock grew far past what the documented class allows between the
+/// arms (see `oracle::clock::outgrows`) becomes `inconclusive`, with the figures in words:
+/// the cost measure missed work the clock sees, or the sweep missed the behaviour.
+fn doubt_if_the_clock_outgrows_the_class(expected: Option<Class>, report: &mut ExploreReport) {
+    let (Verdict::NoBottleneck, Some(expected)) = (report.verdict, expected) else {
+        return;
+    };
+    let Some(arms) = timed_arms(report) else {
+        return;
+    };
+    if let Some(why) = crate::oracle::clock::outgrows(expected, &arms) {
+        report.verdict = Verdict::Inconclusive;
+        report.reason = format!("{}, {why}", report.reason);
+    }
 }
 
 /// A claim the clock withdrew although the time grew well past the documented class (see
@@ -828,7 +845,7 @@ fn retime_on_a_larger_input(
     if larger.is_empty() {
         return Ok(());
     }
-    let (big, small) = confirm_arms(exec, &larger)?;
+    let (big, small) = confirm_arms(exec, &larger, &[])?;
     let first = report.reason.clone();
     let mut again = report.clone();
     (again.verdict, again.withdrawn_by_clock, again.reason) = (Verdict::Bottleneck, false, claimed);
@@ -896,9 +913,23 @@ fn withdraw_if_the_clock_disagrees(expected: Option<Class>, report: &mut Explore
 /// grows a `retain` loop along with the slab). When the two ends complete, they are the arms
 /// without running the rest again; when no two sizes complete, the ends are kept and the
 /// confirmation says that the program does not complete.
-fn confirm_arms(exec: &mut dyn Executor, sweep: &[Program]) -> Result<(Program, Program)> {
+///
+/// A size the fit left out (`outliers`: an amortized resize at one size) is no arm: the clock
+/// would time the spike the verdict set aside, and a no-bottleneck whose largest arm is a
+/// resize would read as time growing past its class (`VecDeque::push_front`, 8192 elements).
+fn confirm_arms(
+    exec: &mut dyn Executor,
+    sweep: &[Program],
+    outliers: &[(u64, f64)],
+) -> Result<(Program, Program)> {
     let ends = [sweep[0].clone(), sweep[sweep.len() - 1].clone()];
-    let completes = |f: &Feedback| f.is_ok() && f.calls > 0;
+    let completes = |f: &Feedback| {
+        f.is_ok()
+            && f.calls > 0
+            && !outliers
+                .iter()
+                .any(|o| o.0 == f.input_size || o.0 == f.heap_bytes)
+    };
     let fb = exec.run(&ends)?;
     if fb.iter().all(completes) {
         let [big, small] = ends;
@@ -998,7 +1029,7 @@ mod tests {
             limit: 8,
             runs: 0,
         };
-        let (big, small) = confirm_arms(&mut ex, &sw).unwrap();
+        let (big, small) = confirm_arms(&mut ex, &sw, &[]).unwrap();
         assert_eq!((big.vars.len(), small.vars.len()), (8, 2));
         // When both ends complete, only they run.
         let mut ex = Ends {
@@ -1006,7 +1037,7 @@ mod tests {
             limit: 10,
             runs: 0,
         };
-        let (big, small) = confirm_arms(&mut ex, &sw).unwrap();
+        let (big, small) = confirm_arms(&mut ex, &sw, &[]).unwrap();
         assert_eq!((big.vars.len(), small.vars.len(), ex.runs), (10, 2, 2));
         // Nothing completes but the smallest: the ends stay, and confirmation says why.
         let mut ex = Ends {
@@ -1014,7 +1045,7 @@ mod tests {
             limit: 2,
             runs: 0,
         };
-        let (big, small) = confirm_arms(&mut ex, &sw).unwrap();
+        let (big, small) = confirm_arms(&mut ex, &sw, &[]).unwrap();
         assert_eq!((big.vars.len(), small.vars.len()), (10, 2));
     }
 

@@ -27,6 +27,7 @@ pub mod harness;
 pub mod hotlines;
 pub mod hunt;
 pub mod init;
+pub mod lasting_spike;
 pub mod learn;
 pub mod list;
 pub mod mutate;

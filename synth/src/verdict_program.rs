@@ -140,14 +140,16 @@ pub fn sweep_and_judge(
         }
         _ => swept,
     };
-    match (arguments_kept, expected) {
+    let mut swept = match (arguments_kept, expected) {
         (Some(alt), Some(c))
             if c <= Class::Log && swept.judgement.bottleneck && swept.points_from != "path" =>
         {
-            in_the_receivers_size(exec, swept, alt, metric, c, t)
+            in_the_receivers_size(exec, swept, alt, metric, c, t)?
         }
-        _ => Ok(swept),
-    }
+        _ => swept,
+    };
+    crate::lasting_spike::check(exec, &mut swept, metric)?;
+    Ok(swept)
 }
 
 /// A bottleneck against a documented O(1) or O(log n) holds only when the sweep that keeps

@@ -128,12 +128,32 @@ pub struct Judgement {
 /// a resize at one size of a sweep; that spike gets no weight and is listed in `outliers`.
 pub fn judge(points: &[(u64, f64)], expected: Option<Class>, t: &Thresholds) -> Judgement {
     let pf: Vec<(f64, f64)> = points.iter().map(|(n, c)| (*n as f64, *c)).collect();
-    let verdict = model_select::judge(&pf, expected);
-    let pts = Points::new(pf);
+    let mut verdict = model_select::judge(&pf, expected);
+    // The reported fit (its error, the plotted curve) is over the points the verdict kept: a
+    // spike it left out is listed apart, not folded into a "fit error 298%" beside the class.
+    let kept: Vec<(f64, f64)> = pf
+        .iter()
+        .copied()
+        .filter(|p| !verdict.evidence.outlier_sizes.contains(&p.0))
+        .collect();
+    let pts = Points::new(if kept.len() >= 2 { kept } else { pf });
     let fit = match (&pts, verdict.class) {
         (Some(p), Some(c)) => fit_class_with_base(p, c, verdict.evidence.base),
         _ => None,
     };
+    // No class stands on a fit whose error exceeds the scatter a verdict allows.
+    if let (Some(f), None) = (&fit, &verdict.evidence.reason) {
+        if f.nrmse > model_select::MAX_SCATTER {
+            verdict.evidence.reason = Some(format!(
+                "the {} fit is off by {:.0}% of the mean cost on the points it kept (at most {:.0}% may be judged)",
+                f.class.label(),
+                f.nrmse * 100.0,
+                model_select::MAX_SCATTER * 100.0
+            ));
+            verdict.class = None;
+            verdict.above_expected = false;
+        }
+    }
     let expected_fit = match (&pts, expected) {
         (Some(p), Some(c)) => fit_class(p, c),
         _ => None,

@@ -97,6 +97,36 @@ pub fn contradicts(expected: Class, arms: &TimedArms) -> Option<String> {
     ))
 }
 
+/// How many times the documented class's allowance the time must have grown (at the lower
+/// end of the arms' intervals) before a `no-bottleneck` is doubted. Cache and branch effects
+/// make time grow faster than the work by small factors (a hash map's lookups miss the cache
+/// more often at 4096 entries than at 41); four times is past them and well below what a
+/// missed bottleneck shows (a bounded buffer that shifts once full, documented O(1): 531x
+/// for 100x the size, where O(1) allows 1x).
+pub const OUTGROWS_ALLOWANCE: f64 = 4.0;
+
+/// Why the clock contradicts a `no-bottleneck` under `expected`, in words: the time grew
+/// past [`OUTGROWS_ALLOWANCE`] times what the class allows between the arms; `None` when it
+/// did not (or cannot say).
+pub fn outgrows(expected: Class, arms: &TimedArms) -> Option<String> {
+    if !arms.significant || arms.small == 0 || arms.big <= arms.small {
+        return None;
+    }
+    let allowed = expected.g(arms.big as f64) / expected.g(arms.small as f64);
+    let low = if arms.time_ratio_low.is_finite() && arms.time_ratio_low > 0.0 {
+        arms.time_ratio_low.min(arms.time_ratio)
+    } else {
+        arms.time_ratio
+    };
+    if !allowed.is_finite() || !low.is_finite() || low <= OUTGROWS_ALLOWANCE * allowed {
+        return None;
+    }
+    Some(format!(
+        "but wall-clock time grew {:.1}x (at least {low:.1}x by the arms' 95% intervals) from size {} to {}, where the documented {expected} allows {allowed:.1}x: the time grows faster than the class, so no-bottleneck is not claimed (the cost grew {:.1}x; work the cost measure does not count, or a behaviour the sweep does not hold at every size?)",
+        arms.time_ratio, arms.small, arms.big, arms.cost_ratio
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,6 +161,31 @@ mod tests {
         assert!(!worth_a_larger_arm(Class::Linear, &f));
         assert!(!worth_a_larger_arm(Class::Linear, &arms(83.6, true)));
         assert!(!worth_a_larger_arm(Class::Linear, &arms(803.2, false)));
+    }
+
+    #[test]
+    fn time_far_past_the_class_doubts_a_no_bottleneck() {
+        // The bounded buffer swept with its capacity fixed: 531x for O(1).
+        let full = TimedArms {
+            small: 334,
+            big: 32774,
+            time_ratio: 531.5,
+            time_ratio_low: 492.6,
+            cost_ratio: 3642.3,
+            significant: true,
+        };
+        let why = outgrows(Class::Constant, &full).expect("doubted");
+        assert!(why.contains("531.5x"), "{why}");
+        // A hash map's insert, a little slower at 4096 entries than at 41: allowed.
+        let mut cache = full;
+        (cache.time_ratio, cache.time_ratio_low) = (2.1, 1.8);
+        assert!(outgrows(Class::Constant, &cache).is_none());
+        // O(n) allows 100x over 100x the size.
+        let mut linear = full;
+        (linear.small, linear.big) = (41, 4100);
+        (linear.time_ratio, linear.time_ratio_low) = (180.0, 160.0);
+        assert!(outgrows(Class::Linear, &linear).is_none());
+        assert!(outgrows(Class::Constant, &arms(531.5, false)).is_none());
     }
 
     #[test]
