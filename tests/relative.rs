@@ -188,3 +188,25 @@ fn asymptotic_plot_has_points_fit_and_expected_class() {
     );
     assert!(texts.contains(&"expected O(1) fit"), "{texts:?}");
 }
+
+/// A regression that needs two coordinated mutations: the new `SlotTable::locate` scans its
+/// slot bounds where the old one bisects them, so it is slower only when the table is large
+/// (a constructor argument) *and* the looked-up value lies far along it (a call argument);
+/// either alone changes nothing measurable. The search reaches it in one step from a large
+/// table by giving the call's argument a value the program holds (the table's size).
+#[test]
+fn a_regression_needing_a_large_table_and_a_far_value_is_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = explore(dir.path(), "SlotTable::locate", &["--confirm-top", "0"]);
+    let regression = &r["sides"]["regression"];
+    assert_eq!(
+        regression["passes"], true,
+        "no regression found: {}",
+        r["reason"]
+    );
+    assert!(
+        regression["ratio"].as_f64().unwrap() > 10.0,
+        "{}",
+        regression
+    );
+}

@@ -143,3 +143,51 @@ fn a_class_that_needs_a_rearranging_loop_scaled_is_not_a_bottleneck() {
         r["reason"]
     );
 }
+
+/// A capacity the loops fill grows with them: `ShiftBuffer::with_capacity(c)` filled by a
+/// loop of c pushes, then one push under test, which shifts every value once the buffer is
+/// full (documented O(1), planted O(capacity)). Halving c to measure its share overflows the
+/// buffer by half the pushes, each shifting c/2 values, and runs out of fuel; with the
+/// capacity then kept while the loops
+/// shrank, only the largest sweep point was full (cost 8 everywhere else), that point was
+/// left out as an outlier and the verdict was `no-bottleneck`, O(1), beside a fit error of
+/// 299%. Scaled together, every point is full and the cost grows as the size.
+#[test]
+fn a_capacity_the_loops_fill_is_scaled_with_them_and_the_buffer_stays_full() {
+    let dir = tempfile::tempdir().unwrap();
+    let ty = "ShiftBuffer";
+    let push = |recv: usize, arg: usize, under_test: bool| json!({"Call": {"out": null, "ty": ty, "method": "push", "recv": recv, "args": [arg], "under_test": under_test}});
+    // The program the search found (seed 1), less its calls of `len`: 32774 slots, and two
+    // loops and six single pushes that fill them.
+    let ones: Vec<Value> = (0..6).map(|_| push(1, 3, false)).collect();
+    let fill = |var: usize| {
+        json!({"Repeat": {"n": 16384, "body": [
+            {"Lit": {"out": var, "value": {"Index": {"ty": "U64", "pattern": "I"}}}},
+            push(1, var, false)
+        ]}})
+    };
+    let mut body = vec![
+        json!({"Lit": {"out": 0, "value": {"Int": {"ty": "Usize", "value": 32774}}}}),
+        json!({"Ctor": {"out": 1, "ty": ty, "ctor": "with_capacity", "args": [0]}}),
+        json!({"Lit": {"out": 3, "value": {"Int": {"ty": "U64", "value": 2}}}}),
+        fill(2),
+        fill(4),
+    ];
+    body.extend(ones);
+    body.push(push(1, 3, true));
+    let program = json!({"vars": ["usize", ty, "u64", "u64", "u64"], "body": body});
+    let r = common::explore_program(dir.path(), "ShiftBuffer::push", program, &[]);
+    assert_eq!(r["points_from"], "sweep", "{r}");
+    let points = r["points"].as_array().unwrap();
+    assert!(points.len() >= 8, "{r}");
+    for p in points {
+        let (size, cost) = (p[0].as_f64().unwrap(), p[1].as_f64().unwrap());
+        assert!(
+            cost >= size,
+            "point {p}: the buffer is not full at every sweep size ({})",
+            r["points"]
+        );
+    }
+    assert_eq!(r["verdict"], "bottleneck", "{}", r["reason"]);
+    assert_eq!(r["empirical"], "O(n)", "{}", r["reason"]);
+}

@@ -12,7 +12,7 @@
 //! more with its loops [`NEIGHBOUR`] times as long: an amortized resize happens at one size
 //! and is gone there (`VecDeque::push_front` at 8192 elements, not at 9216), a full buffer
 //! stays full. A spike is *lasting* when the neighbour's cost stays above the geometric
-//! middle of the spike and the costliest point kept.
+//! middle of the spike and what the fit of the points kept predicts there.
 
 use anyhow::Result;
 use perfsyn_profiler_ipc::{Program, Stmt};
@@ -23,8 +23,8 @@ use crate::verdict_program::Swept;
 
 /// The neighbour of the largest program: its loops this many times as long.
 pub const NEIGHBOUR: f64 = 1.125;
-/// A left-out point is a spike when it costs more than this many times the costliest point
-/// the fit kept.
+/// A left-out point is a spike when it costs more than this many times what the fit of the
+/// points kept predicts at its size.
 pub const SPIKE: f64 = 2.0;
 
 /// `p` with every loop count (at any depth) `NEIGHBOUR` times as large, at least one more.
@@ -43,10 +43,10 @@ pub fn neighbour(p: &Program) -> Program {
     q
 }
 
-/// Whether a spike of cost `spike` above points kept up to `kept_max` lasts at a neighbour
-/// costing `next`.
-pub fn lasts(spike: f64, kept_max: f64, next: f64) -> bool {
-    next >= (spike.max(0.0) * kept_max.max(1.0)).sqrt()
+/// Whether a spike of cost `spike` lasts at a neighbour costing `next` where the fit of the
+/// points kept predicts `fitted`: the neighbour stays above their geometric middle.
+pub fn lasts(spike: f64, fitted: f64, next: f64) -> bool {
+    next >= (spike.max(0.0) * fitted.max(1.0)).sqrt()
 }
 
 /// Checks a judgement that is not a bottleneck and left out the largest size as a spike
@@ -63,13 +63,11 @@ pub fn check(exec: &mut dyn Executor, swept: &mut Swept, metric: Metric) -> Resu
     if !j.outliers.iter().any(|o| o.0 == top) {
         return Ok(());
     }
-    let kept_max = swept
-        .points
-        .iter()
-        .filter(|p| !j.outliers.contains(p))
-        .map(|p| p.1)
-        .fold(0.0, f64::max);
-    if spike <= SPIKE * kept_max.max(1.0) {
+    let Some(fit) = j.fit else {
+        return Ok(());
+    };
+    let expected = fit.at(top as f64).max(1.0);
+    if spike <= SPIKE * expected {
         return Ok(());
     }
     let Some(at) = swept
@@ -85,14 +83,16 @@ pub fn check(exec: &mut dyn Executor, swept: &mut Swept, metric: Metric) -> Resu
         return Ok(());
     }
     let (size, cost) = (swept.measure.of(&fb), metric.of(&fb));
-    if !lasts(spike, kept_max, cost) {
+    let expected_next = fit.at(size as f64).max(1.0);
+    if !lasts(spike, expected_next, cost) {
         return Ok(());
     }
     let j = &mut swept.judgement;
     j.reliable = false;
     j.bottleneck = false;
     j.verdict.evidence.reason = Some(format!(
-        "the largest size ({top}) cost {spike} where no smaller size cost more than {kept_max}, and the cost stayed at {cost} at size {size} just above it: the program's behaviour begins near the largest size, which the points below do not show, so no class is claimed from them (a size or capacity the sweep does not scale with the loops?)"
+        "the largest size ({top}) cost {spike} where the {} fit of the smaller sizes predicts {expected:.0}, and the cost stayed at {cost} at size {size} just above it: the program's behaviour begins near the largest size, which the points below do not show, so no class is claimed from them (a size or capacity the sweep does not scale with the loops?)",
+        fit.class.label()
     ));
     Ok(())
 }
