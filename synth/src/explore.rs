@@ -188,6 +188,9 @@ pub struct ExploreReport {
     /// Points left out of the fit (one amortized spike at most; see `oracle::asymptotic::judge`).
     #[serde(default)]
     pub outliers: Vec<(u64, f64)>,
+    /// How the verdict's sweep scaled each size-like quantity of the program, in words.
+    #[serde(default)]
+    pub sweep_scaled: Vec<String>,
     /// Asymptotic oracle: the statistics behind the verdict (range used, log-log slope
     /// interval, runner-up class, BIC per class; see `oracle::model_select`).
     #[serde(default)]
@@ -378,6 +381,7 @@ fn resolve<'s>(
         points: Vec::new(),
         points_from: "path".into(),
         outliers: Vec::new(),
+        sweep_scaled: Vec::new(),
         evidence: None,
         ref_points: Vec::new(),
         sides: None,
@@ -654,6 +658,7 @@ fn judge_asymptotic(
         judgement: j,
         measure,
         rearranging_note,
+        scaled,
     } = s;
     report.points_from = points_from.into();
     // Without a sweep, the points are the best program's path (when it gave the verdict): the
@@ -661,6 +666,9 @@ fn judge_asymptotic(
     let hot_on_path = points_from == "path" && widened.is_none();
     report.points = points;
     report.outliers = j.outliers.clone();
+    if points_from.starts_with("sweep") {
+        report.sweep_scaled = scaled;
+    }
     report.empirical = j.verdict.class.map(|c| c.label().to_string());
     report.fit_error = j.fit.map(|f| f.nrmse);
     let emp = report.empirical.clone().unwrap_or_else(|| "?".into());

@@ -115,6 +115,8 @@ pub struct Sweeps {
     /// test kept at their count (see [`argument_only`]); `None` when every quantity reaches
     /// it, or the receiver has no size of its own (a free function's namespace).
     pub arguments_kept: Option<Vec<Program>>,
+    /// How the main sweep scaled each size-like quantity, in words (see [`describe`]).
+    pub scaled: Vec<String>,
 }
 
 /// [`sweep_programs`], with the alternative sweep of [`rearranging`] loops.
@@ -153,6 +155,7 @@ pub fn sweeps_to(
         main,
         rearranging_kept,
         arguments_kept,
+        scaled: describe(&top, &qs, &rules),
     })
 }
 
@@ -457,6 +460,35 @@ fn bounds_the_loops(value: i64, counts: &[u32]) -> bool {
         .map(|&c| u64::from(c))
         .sum();
     filled > 1 && value as f64 >= filled as f64 / 2.0
+}
+
+/// How each quantity of `top` is scaled under `rules`, in words, for the report: a user
+/// reading a verdict must see which parts of the input grew along the sweep and which were
+/// held (a capacity held while the loops shrank is what left a bounded buffer empty).
+pub fn describe(top: &Program, qs: &[Quantity], rules: &[Rule]) -> Vec<String> {
+    qs.iter()
+        .zip(rules)
+        .map(|(&q, &r)| {
+            let what = match (q, &top.body[top_index(q)]) {
+                (Quantity::Top(i), Stmt::Repeat { .. }) => format!("the loop at statement {i}"),
+                (Quantity::Top(i), _) => format!("the literal at statement {i}"),
+                (Quantity::Bound { at, k }, _) => {
+                    format!("hash bound {k} of the loop at statement {at}")
+                }
+            };
+            let how = match r {
+                Rule::Power(e) if e == 1.0 => "x f".to_string(),
+                Rule::Power(e) => format!("x f^(1/{e:.2})"),
+                Rule::Linear => "x f".to_string(),
+                Rule::Follow(j) => match qs.get(j) {
+                    Some(Quantity::Top(i)) => format!("as statement {i}"),
+                    _ => "as another quantity".to_string(),
+                },
+                Rule::Keep => "kept".to_string(),
+            };
+            format!("{what} ({}) {how}", value(top, q))
+        })
+        .collect()
 }
 
 /// The value of quantity `q` (a loop count, an integer literal or a hash bound).

@@ -58,6 +58,8 @@ pub struct Swept {
     /// is the one judged here; or which sizes a sweep above a change of regime judged
     /// (`regime.rs`).
     pub rearranging_note: Option<String>,
+    /// How the sweep scaled each size-like quantity, in words (`sweep::describe`).
+    pub scaled: Vec<String>,
 }
 
 /// Sweeps `program` (which ran on an input of `size`) and judges it as `explore` judges its
@@ -78,6 +80,7 @@ pub fn sweep_and_judge(
         main: sweep,
         rearranging_kept,
         arguments_kept,
+        scaled,
     } = crate::sweep::sweeps(exec, program, size, max_loop)?;
     let sweep_fb = if sweep.is_empty() {
         Vec::new()
@@ -108,6 +111,7 @@ pub fn sweep_and_judge(
         judgement,
         measure,
         rearranging_note: None,
+        scaled,
     };
     if !swept.judgement.reliable && swept.points_from == "sweep" {
         let above = crate::regime::judge_above_fall(
@@ -129,6 +133,7 @@ pub fn sweep_and_judge(
                 judgement: a.judgement,
                 measure: SizeMeasure::Len,
                 rearranging_note: Some(a.note),
+                scaled: Vec::new(),
             };
             // The rearranging check below is the first sweep's; this one stands alone.
             return Ok(swept);

@@ -369,6 +369,12 @@ pub fn render_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
             r.points_from,
             pts.join(" ")
         ));
+        if !r.sweep_scaled.is_empty() {
+            s.push_str(&format!(
+                "sweep scaled (f: the sweep's factor): {}\n",
+                r.sweep_scaled.join("; ")
+            ));
+        }
     }
     s.push_str(&crate::hotlines::render(&r.hot_lines, 3));
     let st = &r.stats;

@@ -309,6 +309,7 @@ fn error_report(m: &PlannedMethod, s: &HuntSettings, e: &anyhow::Error) -> Explo
         points: Vec::new(),
         points_from: "path".into(),
         outliers: Vec::new(),
+        sweep_scaled: Vec::new(),
         evidence: None,
         ref_points: Vec::new(),
         sides: None,
