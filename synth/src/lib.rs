@@ -6,6 +6,7 @@
 
 pub mod amortized;
 pub mod bench_fit;
+pub mod bmf;
 pub mod bench_ipc;
 pub mod bench_relative;
 pub mod bench_repro;
@@ -15,6 +16,7 @@ pub mod check;
 pub mod cli;
 pub mod compare;
 pub mod confirm;
+pub mod definition;
 pub mod exec;
 pub mod explore;
 pub mod export;
@@ -39,6 +41,7 @@ pub mod rank;
 pub mod regime;
 pub mod replay;
 pub mod runfile;
+pub mod sarif;
 pub mod search;
 pub mod shrink;
 pub mod size_measure;
