@@ -38,10 +38,15 @@ fn file_json(path: &Path) -> Value {
 
 /// Every method row has the fields a script reads, and its run file exists.
 fn assert_rows(s: &Value, count: usize) {
-    let rows = s["methods"].as_array().unwrap_or_else(|| panic!("no methods: {s}"));
+    let rows = s["methods"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no methods: {s}"));
     assert_eq!(rows.len(), count, "{s}");
     for r in rows {
-        assert!(r["method"].as_str().unwrap().starts_with("PrefixSums::"), "{r}");
+        assert!(
+            r["method"].as_str().unwrap().starts_with("PrefixSums::"),
+            "{r}"
+        );
         for key in ["verdict", "class", "expected", "oracle"] {
             assert!(r[key].is_string(), "{key}: {r}");
         }

@@ -42,8 +42,7 @@ fn hunt_auto(out: &Path, extra: &[&str], env: &[(&str, &str)]) -> (i32, String) 
 
 fn partition_of(dir: &Path) -> String {
     let s: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap())
-            .unwrap();
+        serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
     s["partition"].as_str().unwrap_or_default().to_string()
 }
 
@@ -51,7 +50,11 @@ fn partition_of(dir: &Path) -> String {
 fn auto_partitions_come_from_an_indexed_job_or_a_matrix_variable() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path().join("k8s");
-    let (code, err) = hunt_auto(&d, &["--partition-count", "2"], &[("JOB_COMPLETION_INDEX", "1")]);
+    let (code, err) = hunt_auto(
+        &d,
+        &["--partition-count", "2"],
+        &[("JOB_COMPLETION_INDEX", "1")],
+    );
     assert_eq!(code, 0, "{err}");
     assert_eq!(partition_of(&d), "2/2");
 
@@ -59,7 +62,10 @@ fn auto_partitions_come_from_an_indexed_job_or_a_matrix_variable() {
     let (code, err) = hunt_auto(
         &d,
         &[],
-        &[("JOB_COMPLETION_INDEX", "0"), ("PERFSYN_PARTITION_COUNT", "2")],
+        &[
+            ("JOB_COMPLETION_INDEX", "0"),
+            ("PERFSYN_PARTITION_COUNT", "2"),
+        ],
     );
     assert_eq!(code, 0, "{err}");
     assert_eq!(partition_of(&d), "1/2");
@@ -82,7 +88,10 @@ fn auto_without_the_environment_is_one_error_line() {
         assert_eq!(code, 2, "{err}");
         let lines: Vec<&str> = err.trim().lines().collect();
         assert_eq!(lines.len(), 1, "{err}");
-        assert!(lines[0].starts_with("error: --partition auto") && lines[0].contains(says), "{err}");
+        assert!(
+            lines[0].starts_with("error: --partition auto") && lines[0].contains(says),
+            "{err}"
+        );
         assert!(!d.exists(), "nothing written on an error");
     }
 }

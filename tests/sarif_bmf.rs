@@ -34,7 +34,10 @@ fn a_hunt_finding_is_one_sarif_result_at_its_hot_line_and_bmf_measures() {
     assert_eq!(code, 0, "{err}");
     let log: Value = serde_json::from_str(&std::fs::read_to_string(&sarif).unwrap()).unwrap();
     assert_eq!(log["version"], "2.1.0");
-    assert!(log["$schema"].as_str().unwrap().contains("sarif-2.1.0"), "{log}");
+    assert!(
+        log["$schema"].as_str().unwrap().contains("sarif-2.1.0"),
+        "{log}"
+    );
     let runs = log["runs"].as_array().unwrap();
     assert_eq!(runs.len(), 1);
     let driver = &runs[0]["tool"]["driver"];
@@ -58,13 +61,20 @@ fn a_hunt_finding_is_one_sarif_result_at_its_hot_line_and_bmf_measures() {
         assert!(loc["artifactLocation"]["uri"].is_string(), "{r}");
         assert!(loc["region"]["startLine"].as_u64().unwrap() >= 1, "{r}");
         assert!(
-            r["partialFingerprints"].as_object().is_some_and(|f| !f.is_empty()),
+            r["partialFingerprints"]
+                .as_object()
+                .is_some_and(|f| !f.is_empty()),
             "{r}"
         );
     }
     let finding = results
         .iter()
-        .find(|r| r["message"]["text"].as_str().unwrap().contains("TombstoneSet::is_empty"))
+        .find(|r| {
+            r["message"]["text"]
+                .as_str()
+                .unwrap()
+                .contains("TombstoneSet::is_empty")
+        })
         .unwrap_or_else(|| panic!("no result for is_empty: {log}"));
     assert_eq!(finding["ruleId"], "perfsyn/asymptotic");
     assert_eq!(
@@ -81,8 +91,7 @@ fn a_hunt_finding_is_one_sarif_result_at_its_hot_line_and_bmf_measures() {
         .find(|r| r["method"] == "TombstoneSet::is_empty")
         .unwrap();
     assert_eq!(
-        finding["locations"][0]["physicalLocation"]["region"]["startLine"],
-        row["hot_line"]["line"],
+        finding["locations"][0]["physicalLocation"]["region"]["startLine"], row["hot_line"]["line"],
         "{row}"
     );
     // Methods within their documented class are not results.
@@ -90,7 +99,10 @@ fn a_hunt_finding_is_one_sarif_result_at_its_hot_line_and_bmf_measures() {
 
     let b: Value = serde_json::from_str(&std::fs::read_to_string(&bmf).unwrap()).unwrap();
     let m = &b["TombstoneSet::is_empty"];
-    assert!(m["perfsyn-cost-at-largest-size"]["value"].as_f64().unwrap() > 0.0, "{b}");
+    assert!(
+        m["perfsyn-cost-at-largest-size"]["value"].as_f64().unwrap() > 0.0,
+        "{b}"
+    );
     let slope = m["perfsyn-fitted-exponent"]["value"].as_f64().unwrap();
     assert!((0.8..1.2).contains(&slope), "{b}");
     for (_, measures) in b.as_object().unwrap() {

@@ -64,10 +64,9 @@ fn declares_fn(line: &str, name: &str) -> bool {
         return false;
     };
     let before = &line[..at];
-    if before
-        .split_whitespace()
-        .any(|w| !matches!(w, "pub" | "const" | "async" | "unsafe" | "extern") && !w.starts_with("pub("))
-    {
+    if before.split_whitespace().any(|w| {
+        !matches!(w, "pub" | "const" | "async" | "unsafe" | "extern") && !w.starts_with("pub(")
+    }) {
         return false;
     }
     let rest = line[at + 3..].trim_start();

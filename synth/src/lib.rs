@@ -6,12 +6,12 @@
 
 pub mod amortized;
 pub mod bench_fit;
-pub mod bmf;
 pub mod bench_ipc;
 pub mod bench_relative;
 pub mod bench_repro;
 pub mod bench_search;
 pub mod bench_throughput;
+pub mod bmf;
 pub mod check;
 pub mod cli;
 pub mod compare;

@@ -112,9 +112,9 @@ pub fn from_env(
         });
     }
     if let Some(text) = set(PARTITION_VAR) {
-        return text.parse().map_err(|e: PartitionError| {
-            env(format!("{PARTITION_VAR}: {e}"))
-        });
+        return text
+            .parse()
+            .map_err(|e: PartitionError| env(format!("{PARTITION_VAR}: {e}")));
     }
     Err(env(format!(
         "neither {JOB_INDEX_VAR} (a Kubernetes Indexed Job, with --partition-count N or {COUNT_VAR}) nor {PARTITION_VAR}=k/N is set"

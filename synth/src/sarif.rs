@@ -472,9 +472,6 @@ mod tests {
                 .uri,
             "src/lib.rs"
         );
-        assert_eq!(
-            l.runs[0].properties.as_ref().unwrap()["droppedResults"],
-            2
-        );
+        assert_eq!(l.runs[0].properties.as_ref().unwrap()["droppedResults"], 2);
     }
 }

@@ -79,14 +79,10 @@ pub fn method_summary(r: &ExploreReport, finding: bool, run_file: String) -> Met
         ),
         cost_ratio: finite(r.ratio),
         time_ratio: finite(r.time_ratio),
-        hot_line: r
-            .hot_lines
-            .iter()
-            .find(|h| !h.library)
-            .map(|h| SourceLine {
-                file: h.file.clone(),
-                line: h.line,
-            }),
+        hot_line: r.hot_lines.iter().find(|h| !h.library).map(|h| SourceLine {
+            file: h.file.clone(),
+            line: h.line,
+        }),
         run_file,
     }
 }
