@@ -20,6 +20,7 @@ pub mod definition;
 pub mod exec;
 pub mod explore;
 pub mod export;
+pub mod export_gungraun;
 pub mod export_into;
 pub mod fit_cmd;
 pub mod fuelcap;
