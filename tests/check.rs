@@ -1,7 +1,8 @@
 //! `perfsyn check --baseline REV` end to end, through the real binary, on a git repository made
 //! in a temporary directory: a commit that makes `Bag::add` scan every earlier item is a
 //! confirmed regression (exit 1, the method named, its reproducer printed), and the private
-//! helper it changed is listed as not measured; a refactor-only commit exits 0.
+//! helper it changed is listed as not measured, and `--sarif`/`--bmf` hold it at `add`'s
+//! definition and its cost ratio; a refactor-only commit exits 0.
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -62,6 +63,10 @@ fn check(krate: &Path) -> (Output, serde_json::Value) {
             "--max-programs-per-method",
             "150",
             "--json",
+            "--sarif",
+            "perfsyn.sarif",
+            "--bmf",
+            "perfsyn-bmf.json",
         ],
     );
     let json = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
@@ -120,6 +125,31 @@ fn a_commit_that_makes_a_method_scan_fails_the_gate_and_a_refactor_passes_it() {
     let not_measured = json["not_measured"].as_array().expect("not_measured");
     assert_eq!(not_measured.len(), 1, "{json}");
     assert_eq!(not_measured[0]["method"], "keep", "{json}");
+    // The regression as SARIF (GitHub code scanning), at `add`'s definition in the crate, and
+    // its cost ratio in Bencher Metric Format.
+    let sarif: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(krate.join("perfsyn.sarif")).unwrap())
+            .unwrap();
+    assert_eq!(sarif["version"], "2.1.0");
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1, "{sarif}");
+    assert_eq!(results[0]["ruleId"], "perfsyn/relative");
+    assert_eq!(results[0]["level"], "error");
+    let loc = &results[0]["locations"][0]["physicalLocation"];
+    assert_eq!(loc["artifactLocation"]["uri"], "src/lib.rs", "{sarif}");
+    let src = std::fs::read_to_string(krate.join("src/lib.rs")).unwrap();
+    let add_line = src.lines().position(|l| l.contains("pub fn add(")).unwrap() + 1;
+    assert_eq!(loc["region"]["startLine"], add_line as u64, "{sarif}");
+    let bmf: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(krate.join("perfsyn-bmf.json")).unwrap())
+            .unwrap();
+    assert!(
+        bmf["Bag::add"]["perfsyn-cost-ratio"]["value"]
+            .as_f64()
+            .unwrap()
+            > 1.2,
+        "{bmf}"
+    );
 
     // A refactor-only commit on top of v1.
     git(&krate, &["checkout", "-q", "-b", "refactor", "HEAD~1"]);

@@ -23,13 +23,10 @@ fn fit_csv_judges_a_quadratic_series_above_the_expected_linear_class() {
         text.push_str(&format!("{n},{}\n", 30 + n * n / 2));
     }
     std::fs::write(&f, text).unwrap();
-    let r = json(&perfsyn(&[
-        "fit",
-        f.to_str().unwrap(),
-        "--expect",
-        "O(n)",
-        "--json",
-    ]));
+    // Above the expected class is a finding: exit 1, the JSON still on stdout.
+    let out = perfsyn(&["fit", f.to_str().unwrap(), "--expect", "O(n)", "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
     assert_eq!(r["class"], "O(n^2)", "{r}");
     assert_eq!(r["above_expected"], true, "{r}");
     assert_eq!(r["min_size"], 10.0);

@@ -56,6 +56,12 @@ pub struct PrintOptions {
     /// The name of a variable with `start()` and `stop()` methods: calls under test are
     /// printed between `name.start();` and `name.stop();`.
     pub meter: Option<String>,
+    /// The name of a function `fn<R>(impl FnOnce() -> R) -> R` (instead of `meter`): each
+    /// call under test is printed as the body of a closure passed to it
+    /// (`let n3 = name(|| set0.remove(&n2));`), so a profiler that counts inside one
+    /// function (callgrind's `--toggle-collect`) counts only the calls under test. A result
+    /// nobody keeps is dropped inside the closure, as `meter` drops it before `stop()`.
+    pub measure_with: Option<String>,
 }
 
 /// Prints `p` against `schema` with `opts`. Anything the options cannot express (a loop
@@ -423,6 +429,16 @@ impl Printer<'_> {
                     None if m.returns_unit => format!("{expr};"),
                     None => format!("let _ = {expr};"),
                 };
+                let wrap = self.opts.measure_with.clone().filter(|_| *under_test);
+                let text = match (wrap, out) {
+                    (None, _) => text,
+                    (Some(f), Some(o)) => format!("let {} = {f}(|| {expr});", self.binding(*o)),
+                    (Some(f), None) if m.kept => format!("let _kept = {f}(|| {expr});"),
+                    (Some(f), None) if m.returns_unit => format!("{f}(|| {expr});"),
+                    (Some(f), None) => {
+                        format!("{f}(|| {{ let _ = std::hint::black_box({expr}); }});")
+                    }
+                };
                 if let Some(m) = &meter {
                     self.line(&format!("{m}.start();"));
                 }
@@ -694,6 +710,23 @@ mod tests {
                 "m.start();",
                 "let _ = std::hint::black_box(demo::twice(n2));",
                 "m.stop();",
+            ],
+            "{body}"
+        );
+        let opts = PrintOptions {
+            measure_with: Some("f".into()),
+            ..PrintOptions::default()
+        };
+        let body = print_with(&p, &schema, &opts).expect("prints").body;
+        let lines: Vec<_> = body.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "let mut stack0 = Stack::default();",
+                "let n2: u64 = 7;",
+                "f(|| stack0.push(n2));",
+                "let _kept = f(|| stack0.pop());",
+                "f(|| { let _ = std::hint::black_box(demo::twice(n2)); });",
             ],
             "{body}"
         );

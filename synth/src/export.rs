@@ -53,6 +53,9 @@ pub enum Format {
     Bench,
     /// The synthesized program as plain Rust in a `#[test]` that runs it once.
     Program,
+    /// A gungraun (callgrind) benchmark that fails when the instructions of the calls under
+    /// test grow above a limit derived from the finding (see `export_gungraun`).
+    Gungraun,
 }
 
 impl Format {
@@ -62,6 +65,7 @@ impl Format {
             Format::Test => "test",
             Format::Bench => "bench",
             Format::Program => "program",
+            Format::Gungraun => "gungraun",
         }
     }
 }
@@ -113,6 +117,8 @@ pub enum ExportError {
     UnknownType(String),
     #[error("no measure a plain `cargo test` can see grows with this finding at the test's sizes ({0}), so a regression test could not fail; export --format bench instead")]
     NoGrowingMeasure(String),
+    #[error("no instruction gap for a gungraun limit: {0}")]
+    NoInstructionGap(String),
     #[error("the worker could not run the program at the test's sizes: {0}")]
     Worker(String),
     #[error("the program times out in the worker even with loops of at most {0} iterations")]
@@ -196,7 +202,7 @@ pub fn export(
     if !has_call_under_test(&program.body) {
         return Err(ExportError::NoCallUnderTest { rank });
     }
-    let mut plan = Plan::new(run, best, schema, old_schema.as_ref())?;
+    let mut plan = Plan::new(run, best, schema, old_schema.as_ref(), cfg.format)?;
     // The program the file holds, whose figures the header quotes: the best one, or the
     // one before shrinking when only that shows a measure `cargo test` can read.
     let mut shown = best.clone();
@@ -233,7 +239,8 @@ pub fn export(
                         shrunk_from: None,
                         ..best.clone()
                     };
-                    let before = Plan::new(run, &unshrunk, schema, old_schema.as_ref())?;
+                    let before =
+                        Plan::new(run, &unshrunk, schema, old_schema.as_ref(), cfg.format)?;
                     let m = choose_measure(&before, exec).map_err(|_| e)?;
                     warnings.push(format!(
                         "the shrunk program shows nothing a plain `cargo test` can measure; this is the program before shrinking ({} statements)",
@@ -252,6 +259,11 @@ pub fn export(
             plan.test(&measure, rank)?
         }
         Format::Bench => plan.bench(rank)?,
+        Format::Gungraun => {
+            let gate = crate::export_gungraun::gate(&plan, exec)?;
+            measured = Some(format!("instructions (Ir), at most +{:.1}%", gate.percent));
+            crate::export_gungraun::bench(&plan, &gate, rank)?
+        }
     };
     let mut source = header(run, &shown, cfg, &plan, &warnings);
     source.push('\n');
@@ -265,24 +277,24 @@ pub fn export(
 }
 
 /// What an export of one run looks like: which members, which scale, which names.
-struct Plan {
-    method: String,
+pub(crate) struct Plan {
+    pub(crate) method: String,
     /// `snake_case` of the method, for function names.
-    fn_base: String,
+    pub(crate) fn_base: String,
     /// The largest common divisor of the loop counts, if the program has loops: the value
     /// of the scale parameter that gives the program's own counts.
-    unit: Option<u32>,
+    pub(crate) unit: Option<u32>,
     /// The largest loop count over the unit: the scale `n` makes loops up to `max_k * n`.
     max_k: u32,
-    kind: Kind,
+    pub(crate) kind: Kind,
     /// `use` paths the printed programs need, gathered for the module's top.
     imports: std::cell::RefCell<Vec<String>>,
     /// The largest loop count the test's sizes reach ([`SCALE_TARGET`], lowered by
     /// [`choose_measure`] while the worker times out at the test's sizes).
-    scale_target: std::cell::Cell<i64>,
+    pub(crate) scale_target: std::cell::Cell<i64>,
 }
 
-enum Kind {
+pub(crate) enum Kind {
     /// One type; the test asserts the documented class.
     Asymptotic {
         ty: Member,
@@ -299,13 +311,13 @@ enum Kind {
 }
 
 /// A type of the export and the alias it is used through.
-struct Member {
+pub(crate) struct Member {
     /// Registry name.
     name: String,
     /// `Subject` or `Reference`.
-    alias: &'static str,
+    pub(crate) alias: &'static str,
     /// What the alias stands for (a full path where the registry gives one).
-    target: String,
+    pub(crate) target: String,
     /// The program (the same on both members of a relative run: each worker of the pair
     /// binds its own version under the program's type names).
     program: Program,
@@ -315,7 +327,7 @@ struct Member {
     old: bool,
     /// The member's own Rust type, which names it in comments and bench labels (the two
     /// members of a version group share `name`, the group's).
-    label: String,
+    pub(crate) label: String,
 }
 
 /// What the alias of a registered type stands for: the import naming it, with the type's
@@ -356,11 +368,11 @@ impl Member {
     }
 
     /// Whether the member is a namespace of free functions (see `TypeSchema::is_namespace`).
-    fn is_namespace(&self) -> bool {
+    pub(crate) fn is_namespace(&self) -> bool {
         self.schema.ty(&self.name).is_some_and(|t| t.is_namespace())
     }
 
-    fn alias_line(&self, doc: &str) -> String {
+    pub(crate) fn alias_line(&self, doc: &str) -> String {
         format!("{doc}type {} = {};\n", self.alias, self.target)
     }
 }
@@ -371,6 +383,7 @@ impl Plan {
         best: &BestProgram,
         schema: &ApiSchema,
         old_schema: Option<&ApiSchema>,
+        format: Format,
     ) -> Result<Plan, ExportError> {
         let r = &run.report;
         let program = &best.program;
@@ -399,7 +412,9 @@ impl Plan {
                 member(!subject_is_new, "Subject")?,
                 member(subject_is_new, "Reference")?,
             );
-            if subject.target == reference.target {
+            // A gungraun bench runs `Subject` alone and compares it with a baseline saved
+            // on another commit, so two revisions of one type are what it gates.
+            if subject.target == reference.target && format != Format::Gungraun {
                 return Err(ExportError::SameType(subject.target));
             }
             Kind::Relative {
@@ -437,10 +452,23 @@ impl Plan {
     /// `run_subject(n: i64) -> Meter` (or `run_subject() -> Meter` without loops): the
     /// program of `m`, measuring its calls under test.
     fn run_fn(&self, m: &Member, rank: usize) -> Result<String, ExportError> {
+        self.run_fn_with(m, rank, None)
+    }
+
+    /// [`Plan::run_fn`], or with `measure_with` a `run_subject(n: i64)` whose calls under
+    /// test go through that function (`PrintOptions::measure_with`) instead of a meter.
+    pub(crate) fn run_fn_with(
+        &self,
+        m: &Member,
+        rank: usize,
+        measure_with: Option<&str>,
+    ) -> Result<String, ExportError> {
+        let metered = measure_with.is_none();
         let opts = PrintOptions {
             loop_scale: self.unit.map(|u| (SCALE.to_string(), u)),
             aliases: vec![(m.name.clone(), m.alias.to_string())],
-            meter: Some(METER.to_string()),
+            meter: metered.then(|| METER.to_string()),
+            measure_with: measure_with.map(String::from),
         };
         let printed = print_with(&m.program, &m.schema, &opts)
             .map_err(|source| ExportError::Print { rank, source })?;
@@ -460,21 +488,27 @@ impl Plan {
         } else {
             format!(" on `{}`", m.alias)
         };
+        let ret = if metered { " -> Meter" } else { "" };
         let mut s = format!(
-            "/// The synthesized program{on}, measuring the calls of `{}`.{scale_doc}\nfn run_{}({param}) -> Meter {{\n",
+            "/// The synthesized program{on}, measuring the calls of `{}`.{scale_doc}\nfn run_{}({param}){ret} {{\n",
             self.method,
             m.alias.to_lowercase()
         );
         self.imports
             .borrow_mut()
             .extend(printed.imports.iter().cloned());
-        s.push_str(&format!("    let mut {METER} = Meter::new();\n"));
+        if metered {
+            s.push_str(&format!("    let mut {METER} = Meter::new();\n"));
+        }
         for line in printed.body.lines() {
             s.push_str("    ");
             s.push_str(line);
             s.push('\n');
         }
-        s.push_str(&format!("    {METER}\n}}\n"));
+        if metered {
+            s.push_str(&format!("    {METER}\n"));
+        }
+        s.push_str("}\n");
         Ok(s)
     }
 
@@ -502,7 +536,7 @@ impl Plan {
 
     /// The scales of the test and bench: three quarters of the largest power of two that
     /// keeps every loop at or below the scale target, of a quarter and of a sixteenth of it.
-    fn sizes(&self) -> Vec<i64> {
+    pub(crate) fn sizes(&self) -> Vec<i64> {
         let Some(_) = self.unit else {
             return vec![1];
         };
@@ -522,7 +556,7 @@ impl Plan {
     }
 
     /// The program of `m` with every loop at scale `n` (as the exported code runs it).
-    fn scaled(&self, m: &Member, n: i64) -> Program {
+    pub(crate) fn scaled(&self, m: &Member, n: i64) -> Program {
         fn walk(stmts: &mut [Stmt], unit: u32, n: i64) {
             for s in stmts {
                 if let Stmt::Repeat { n: count, body } = s {
@@ -538,13 +572,13 @@ impl Plan {
         p
     }
 
-    fn call(&self, m: &Member, n: &str) -> String {
+    pub(crate) fn call(&self, m: &Member, n: &str) -> String {
         let arg = if self.unit.is_some() { n } else { "" };
         format!("run_{}({arg})", m.alias.to_lowercase())
     }
 
     /// The module's `use` lines: the runtime's, then every type's the programs print.
-    fn uses(&self, runtime: &str) -> String {
+    pub(crate) fn uses(&self, runtime: &str) -> String {
         let mut all = self.imports.borrow().clone();
         perfsyn_profiler_ipc::print::dedup_imports(&mut all);
         let mut s = format!("{runtime}\n");
@@ -792,6 +826,7 @@ fn header(
                 "to check a fix, point the `Subject` alias at the fixed type.".into()
             });
         }
+        Format::Gungraun => h.extend(crate::export_gungraun::how_to_run(&name)),
         Format::Bench => {
             h.push("Run: put this file in `benches/` of a crate with `perfsyn-profiler-ipc` and the types' crates as dev-dependencies and".into());
             h.push(format!("`criterion = \"0.5\"` as a dev-dependency, declare `[[bench]] name = \"{name}\" harness = false`,"));
@@ -863,30 +898,12 @@ fn choose_measure(plan: &Plan, exec: &mut dyn Executor) -> Result<Measure, Expor
 }
 
 /// The smallest scale target [`choose_measure`] lowers to.
-const MIN_SCALE_TARGET: i64 = 64;
+pub(crate) const MIN_SCALE_TARGET: i64 = 64;
 
 /// [`choose_measure`] at the plan's current sizes.
 fn choose_measure_at(plan: &Plan, exec: &mut dyn Executor) -> Result<Measure, ExportError> {
     let sizes = plan.sizes();
-    // Runs `programs` on `m`'s version (its worker of the pair for an old member).
-    let mut run = |m: &Member, programs: Vec<Program>| -> Result<Vec<Feedback>, ExportError> {
-        let on = match (m.old, exec.old()) {
-            (false, _) => exec.run(&programs),
-            (true, Some(old)) => old.run(&programs),
-            (true, None) => return Err(ExportError::NotAPair),
-        };
-        let fb = on.map_err(|e| ExportError::Worker(e.to_string()))?;
-        match fb.iter().find(|f| !f.is_ok() || f.calls == 0) {
-            Some(f) if f.outcome.label() == "timeout" => {
-                Err(ExportError::Timeout(plan.scale_target.get()))
-            }
-            Some(f) => Err(ExportError::Worker(format!(
-                "outcome {}",
-                f.outcome.label()
-            ))),
-            None => Ok(fb),
-        }
-    };
+    let mut run = |m: &Member, programs: Vec<Program>| run_member(plan, exec, m, programs);
     match &plan.kind {
         Kind::Asymptotic {
             ty,
@@ -975,6 +992,32 @@ fn choose_measure_at(plan: &Plan, exec: &mut dyn Executor) -> Result<Measure, Ex
                 "{at}: probe operations, allocations and bytes within t_rel = {t_rel}; the versions differ only in {name} ({work:.2}x), closer than the {TIME_MIN_EXCESS}x a time ratio needs to stay clear of a loaded machine's noise"
             )))
         }
+    }
+}
+
+/// Runs `programs` on `m`'s version (its worker of the pair for an old member); a timeout is
+/// [`ExportError::Timeout`] at the plan's current scale target.
+pub(crate) fn run_member(
+    plan: &Plan,
+    exec: &mut dyn Executor,
+    m: &Member,
+    programs: Vec<Program>,
+) -> Result<Vec<Feedback>, ExportError> {
+    let on = match (m.old, exec.old()) {
+        (false, _) => exec.run(&programs),
+        (true, Some(old)) => old.run(&programs),
+        (true, None) => return Err(ExportError::NotAPair),
+    };
+    let fb = on.map_err(|e| ExportError::Worker(e.to_string()))?;
+    match fb.iter().find(|f| !f.is_ok() || f.calls == 0) {
+        Some(f) if f.outcome.label() == "timeout" => {
+            Err(ExportError::Timeout(plan.scale_target.get()))
+        }
+        Some(f) => Err(ExportError::Worker(format!(
+            "outcome {}",
+            f.outcome.label()
+        ))),
+        None => Ok(fb),
     }
 }
 

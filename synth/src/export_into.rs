@@ -56,6 +56,7 @@ fn known_dependency(lib: &str) -> Option<(&'static str, Item)> {
     };
     match lib {
         "criterion" => Some(("criterion", value("0.5"))),
+        "gungraun" => Some(("gungraun", value(crate::export_gungraun::VERSION))),
         "perfsyn_profiler_ipc" => Some(("perfsyn-profiler-ipc", path_dep("profiler-ipc"))),
         "perfsyn_corpus" => Some(("perfsyn-corpus", path_dep("corpus"))),
         _ => None,
@@ -94,11 +95,8 @@ pub fn place(
             one_line(&e.to_string())
         )
     })?;
-    let sub = if format == Format::Bench {
-        "benches"
-    } else {
-        "tests"
-    };
+    let bench = matches!(format, Format::Bench | Format::Gungraun);
+    let sub = if bench { "benches" } else { "tests" };
     let file = dir.join(sub).join(format!("{name}.rs"));
     if file.exists() && !force {
         return Err(format!(
@@ -137,15 +135,12 @@ pub fn place(
         .and_then(|p| p.get("autotests"))
         .and_then(|a| a.as_bool())
         == Some(false);
-    if format != Format::Bench && autotests_off && declare(&mut doc, "test", name, &[], &manifest)?
-    {
+    if !bench && autotests_off && declare(&mut doc, "test", name, &[], &manifest)? {
         added.push(format!(
             "[[test]] name = \"{name}\" (the crate sets autotests = false)"
         ));
     }
-    if format == Format::Bench
-        && declare(&mut doc, "bench", name, &[("harness", false)], &manifest)?
-    {
+    if bench && declare(&mut doc, "bench", name, &[("harness", false)], &manifest)? {
         added.push(format!("[[bench]] name = \"{name}\" harness = false"));
     }
     let source = if edition_2015(&doc) {

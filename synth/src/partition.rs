@@ -8,6 +8,12 @@
 //! partition. Sorting first makes the split independent of registration order; round-robin
 //! (rather than contiguous slices) spreads the methods of one type, which tend to cost alike,
 //! over all partitions.
+//!
+//! `--partition auto` takes k/N from the environment a scheduler already sets, so one job
+//! template serves every part: a Kubernetes Indexed Job's `JOB_COMPLETION_INDEX` (0-based;
+//! the count, which Kubernetes does not export, from `--partition-count N` or
+//! `PERFSYN_PARTITION_COUNT`), or `PERFSYN_PARTITION=k/N` (a CI matrix writes it from its
+//! own variables).
 
 use std::fmt;
 use std::str::FromStr;
@@ -31,6 +37,88 @@ pub enum PartitionError {
     NoPartitions(String),
     #[error("`{0}`: k must lie between 1 and N")]
     OutOfRange(String),
+    #[error("--partition auto: {0}")]
+    Environment(String),
+}
+
+/// The environment variable of a Kubernetes Indexed Job's pod index (0-based).
+pub const JOB_INDEX_VAR: &str = "JOB_COMPLETION_INDEX";
+/// The number of partitions beside [`JOB_INDEX_VAR`] (or `--partition-count`).
+pub const COUNT_VAR: &str = "PERFSYN_PARTITION_COUNT";
+/// A whole `k/N` (1-based), e.g. set by a CI matrix.
+pub const PARTITION_VAR: &str = "PERFSYN_PARTITION";
+
+/// `--partition`'s value: a given `k/N`, or `auto` (read from the environment).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PartitionChoice {
+    Given(Partition),
+    Auto,
+}
+
+impl FromStr for PartitionChoice {
+    type Err = PartitionError;
+
+    fn from_str(s: &str) -> Result<PartitionChoice, PartitionError> {
+        if s.trim() == "auto" {
+            return Ok(PartitionChoice::Auto);
+        }
+        s.parse().map(PartitionChoice::Given)
+    }
+}
+
+impl PartitionChoice {
+    /// The partition: the given one, or for `auto` the one `var` (the environment) names;
+    /// `count` is `--partition-count`.
+    pub fn resolve(
+        self,
+        count: Option<usize>,
+        var: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Partition, PartitionError> {
+        match self {
+            PartitionChoice::Given(p) => Ok(p),
+            PartitionChoice::Auto => from_env(count, var),
+        }
+    }
+}
+
+/// The partition the environment names (see the module documentation).
+pub fn from_env(
+    count: Option<usize>,
+    var: &dyn Fn(&str) -> Option<String>,
+) -> Result<Partition, PartitionError> {
+    let env = |m: String| PartitionError::Environment(m);
+    let set = |name: &str| var(name).filter(|v| !v.trim().is_empty());
+    if let Some(index) = set(JOB_INDEX_VAR) {
+        let k: usize = index.trim().parse().map_err(|_| {
+            env(format!(
+                "{JOB_INDEX_VAR}=`{index}` is not a number (a Kubernetes Indexed Job sets 0, 1, ...)"
+            ))
+        })?;
+        let n = match (count, set(COUNT_VAR)) {
+            (Some(n), _) => n,
+            (None, Some(n)) => n.trim().parse().map_err(|_| {
+                env(format!("{COUNT_VAR}=`{n}` is not a number of partitions"))
+            })?,
+            (None, None) => {
+                return Err(env(format!(
+                    "{JOB_INDEX_VAR} is {k} but the number of partitions is not given; pass --partition-count N (the Job's completions) or set {COUNT_VAR}"
+                )))
+            }
+        };
+        return Partition::new(k + 1, n).ok_or_else(|| {
+            env(format!(
+                "{JOB_INDEX_VAR}={k} (0-based) does not lie below the {n} partitions"
+            ))
+        });
+    }
+    if let Some(text) = set(PARTITION_VAR) {
+        return text
+            .parse()
+            .map_err(|e: PartitionError| env(format!("{PARTITION_VAR}: {e}")));
+    }
+    Err(env(format!(
+        "neither {JOB_INDEX_VAR} (a Kubernetes Indexed Job, with --partition-count N or {COUNT_VAR}) nor {PARTITION_VAR}=k/N is set"
+    )))
 }
 
 impl Partition {
@@ -145,6 +233,33 @@ mod tests {
             let e = text.parse::<Partition>().unwrap_err().to_string();
             assert!(e.contains(expect), "{text}: {e}");
             assert!(e.contains(text), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn auto_reads_a_kubernetes_index_or_a_matrix_partition() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        let p = from_env(Some(4), &env(&[(JOB_INDEX_VAR, "0")])).unwrap();
+        assert_eq!(p.to_string(), "1/4");
+        let p = from_env(None, &env(&[(JOB_INDEX_VAR, "2"), (COUNT_VAR, "3")])).unwrap();
+        assert_eq!(p.to_string(), "3/3");
+        let p = from_env(None, &env(&[(PARTITION_VAR, "2/5")])).unwrap();
+        assert_eq!(p.to_string(), "2/5");
+        for (pairs, count, says) in [
+            (&[][..], None, "neither"),
+            (&[(JOB_INDEX_VAR, "1")][..], None, "--partition-count"),
+            (&[(JOB_INDEX_VAR, "3")][..], Some(3), "below the 3"),
+            (&[(JOB_INDEX_VAR, "x")][..], Some(3), "not a number"),
+        ] {
+            let e = from_env(count, &env(pairs)).unwrap_err().to_string();
+            assert!(e.contains(says) && !e.contains('\n'), "{e}");
         }
     }
 

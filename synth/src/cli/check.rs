@@ -44,6 +44,8 @@ pub struct CheckArgs {
     /// The crate to check (its Cargo.toml; default: the nearest initialized crate).
     #[arg(long, value_name = "PATH")]
     pub manifest_path: Option<PathBuf>,
+    #[command(flatten)]
+    pub outputs: super::outputs::FindingOutputs,
 }
 
 /// `perfsyn check`: exit 1 on a confirmed regression, 0 when none, 2 on an error.
@@ -104,6 +106,7 @@ fn check_inner(a: &CheckArgs) -> Result<i32> {
         std::fs::write(md, report.markdown())
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", md.display()))?;
     }
+    a.outputs.write_check(&report, &h)?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {

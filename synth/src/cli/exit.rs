@@ -1,8 +1,9 @@
 //! The exit status policy of every subcommand, in one place so that they agree:
 //!
 //! - 0: the command did its job and reports nothing that fails it;
-//! - 1: a finding the command reports as failure (`check`: a confirmed regression; `replay`:
-//!   a measurement that did not reproduce), for a CI gate to act on;
+//! - 1: a finding the command reports as failure (`check`: a confirmed regression; `fit
+//!   --expect C`: a class significantly above C; `replay`: a measurement that did not
+//!   reproduce), for a CI gate to act on;
 //! - 2: an error: bad input (clap's own usage errors are 2 as well) or a run that could not
 //!   be completed. The message is printed as one `error:` line.
 //!

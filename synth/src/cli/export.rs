@@ -17,7 +17,9 @@ pub struct ExportArgs {
     #[arg(long, default_value_t = 1, value_parser = parse_positive)]
     pub rank: u64,
     /// `test`: a regression test that fails while the bottleneck is there; `bench`: a
-    /// criterion benchmark; `program`: the program as a #[test] that runs it once.
+    /// criterion benchmark; `program`: the program as a #[test] that runs it once;
+    /// `gungraun`: a callgrind benchmark that fails when instructions grow above a limit
+    /// derived from the finding (for findings a plain test cannot gate).
     #[arg(long, value_parser = choice::<crate::export::Format>())]
     pub format: crate::export::Format,
     /// Write the file here instead of stdout.
@@ -76,7 +78,18 @@ pub(super) fn export_run(
     if let Some(p) = output {
         eprintln!("exported ({}): {}", format.name(), p.display());
     }
+    runner_hint(format);
     Ok(())
+}
+
+/// After a gungraun export: how to install the runner it needs (stderr, as the other notes).
+fn runner_hint(format: crate::export::Format) {
+    if format == crate::export::Format::Gungraun {
+        eprintln!(
+            "run it with valgrind and gungraun's runner of the same version: cargo install gungraun-runner --version {}",
+            crate::export_gungraun::VERSION
+        );
+    }
 }
 
 pub fn run(a: ExportArgs) -> Result<()> {
@@ -134,5 +147,6 @@ fn export_into(
     for added in &placed.added {
         eprintln!("added to Cargo.toml: {added}");
     }
+    runner_hint(a.format);
     Ok(())
 }

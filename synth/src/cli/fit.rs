@@ -1,4 +1,5 @@
-//! `perfsyn fit`: judge (size, cost) pairs a user already has.
+//! `perfsyn fit`: judge (size, cost) pairs a user already has. With `--expect C` it is a CI
+//! gate like `check`: exit 1 when the cost grows significantly faster than C.
 
 use std::path::PathBuf;
 
@@ -13,7 +14,8 @@ pub struct FitArgs {
     /// A criterion benchmark group directory whose parameter is the input size.
     #[arg(long)]
     pub criterion: Option<PathBuf>,
-    /// The class the cost should follow, e.g. "O(n log n)".
+    /// The class the cost should follow, e.g. "O(n log n)": exit 1 when the points grow
+    /// significantly faster, 0 when within it (or inconclusive).
     #[arg(long)]
     pub expect: Option<String>,
     /// Print a JSON object.
@@ -44,6 +46,15 @@ pub fn run(a: FitArgs) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(&r)?);
     } else {
         print!("{}", fit_cmd::render(&r));
+    }
+    if r.above_expected {
+        return Err(super::exit::Finding(format!(
+            "{}: {} grows faster than the expected {}",
+            r.source,
+            r.class,
+            r.expected.as_deref().unwrap_or("class")
+        ))
+        .into());
     }
     Ok(())
 }

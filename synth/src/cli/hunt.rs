@@ -28,8 +28,15 @@ pub struct HuntArgs {
     pub max_programs_per_method: Option<u64>,
     /// Explore only partition K of N of the methods (sorted by name, every N-th one), into a
     /// directory of its own; merge the partitions with `perfsyn report`.
-    #[arg(long, value_name = "K/N")]
-    pub partition: Option<crate::partition::Partition>,
+    /// `auto` reads it from the environment: a Kubernetes Indexed Job's
+    /// JOB_COMPLETION_INDEX (with --partition-count N or PERFSYN_PARTITION_COUNT), or
+    /// PERFSYN_PARTITION=k/N.
+    #[arg(long, value_name = "K/N|auto")]
+    pub partition: Option<crate::partition::PartitionChoice>,
+    /// The number of partitions for `--partition auto` with JOB_COMPLETION_INDEX (the
+    /// Indexed Job's completions).
+    #[arg(long, value_name = "N", value_parser = parse_positive, requires = "partition")]
+    pub partition_count: Option<u64>,
     /// Search strategy [default: astar].
     #[arg(long, value_parser = choice::<StrategyKind>())]
     pub strategy: Option<StrategyKind>,
@@ -46,8 +53,14 @@ pub struct HuntArgs {
     #[arg(long, requires = "out")]
     pub resume: bool,
     /// Only regenerate the reports of the hunt in DIR from its run files.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["out", "resume", "ty", "all", "budget_per_method", "max_programs_per_method", "partition", "strategy", "seed", "workers"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["out", "resume", "ty", "all", "budget_per_method", "max_programs_per_method", "partition", "partition_count", "strategy", "seed", "workers"])]
     pub report: Option<PathBuf>,
+    /// Print the summary as JSON on stdout (the document DIR/summary.json holds: every
+    /// method's verdict, class and key figures) instead of the text.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub outputs: super::outputs::FindingOutputs,
     #[command(flatten)]
     pub worker: WorkerArgs,
 }
@@ -58,13 +71,21 @@ pub fn run(a: HuntArgs) -> Result<()> {
     use std::sync::Arc;
     if let Some(d) = &a.report {
         let s = report::regenerate(d)?;
-        print!("{}", report::terminal(&s, d));
-        return Ok(());
+        a.outputs.write_hunt(&s, a.worker.harness().ok().as_ref())?;
+        return super::outputs::print_summary(&s, d, a.json);
     }
+    let partition = a
+        .partition
+        .map(|p| {
+            p.resolve(a.partition_count.map(|n| n as usize), &|v| {
+                std::env::var(v).ok()
+            })
+        })
+        .transpose()?;
     let out = a.out.clone().expect("clap requires --out");
     let hunt_dir = if a.resume {
         let d = dir::HuntDir::open(&out)?;
-        check_resume_settings(&a, &d.manifest, &out)?;
+        check_resume_settings(&a, partition, &d.manifest, &out)?;
         Some(dir::HuntDir::resume(&out)?)
     } else {
         // Refuse a foreign, damaged or existing hunt directory before building anything.
@@ -127,7 +148,7 @@ pub fn run(a: HuntArgs) -> Result<()> {
                     schema_hash,
                     settings,
                     methods,
-                    a.partition,
+                    partition,
                 ),
             )?
         }
@@ -178,7 +199,8 @@ pub fn run(a: HuntArgs) -> Result<()> {
     let outcome = hunt::run(hunt_dir.clone(), pool, identity, stop, Box::new(observer))?;
     bar.finish_and_clear();
     let s = report::write_reports(&hunt_dir, &shown)?;
-    print!("{}", report::terminal(&s, &out));
+    a.outputs.write_hunt(&s, a.worker.harness().ok().as_ref())?;
+    super::outputs::print_summary(&s, &out, a.json)?;
     if outcome == hunt::Outcome::Interrupted {
         eprintln!(
             "interrupted: {} of {} methods are done and written; continue with: perfsyn hunt --out {} --resume",
@@ -193,6 +215,7 @@ pub fn run(a: HuntArgs) -> Result<()> {
 /// On `--resume`, options that would change the hunt must agree with its manifest.
 fn check_resume_settings(
     a: &HuntArgs,
+    given: Option<crate::partition::Partition>,
     m: &crate::hunt::dir::Manifest,
     out: &std::path::Path,
 ) -> Result<()> {
@@ -215,7 +238,7 @@ fn check_resume_settings(
     {
         clash.push("--max-programs-per-method".into());
     }
-    if a.partition.is_some() && a.partition != partition {
+    if given.is_some() && given != partition {
         clash.push("--partition".into());
     }
     if a.strategy.is_some_and(|k| k.name() != s.strategy) {

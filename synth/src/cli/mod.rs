@@ -12,6 +12,7 @@ mod fit;
 mod hunt;
 mod init;
 mod list;
+mod outputs;
 mod replay;
 mod report;
 mod status;

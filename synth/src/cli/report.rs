@@ -14,6 +14,10 @@ pub struct ReportArgs {
     /// Without it, the one DIR given gets its reports regenerated in place.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Print the summary as JSON on stdout (the document DIR/summary.json holds: every
+    /// method's verdict, class and key figures) instead of the text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 pub fn run(a: ReportArgs) -> Result<()> {
@@ -26,11 +30,10 @@ pub fn run(a: ReportArgs) -> Result<()> {
             );
         };
         let s = report::regenerate(dir)?;
-        print!("{}", report::terminal(&s, dir));
-        return Ok(());
+        return super::outputs::print_summary(&s, dir, a.json);
     };
     let m = merge::merge(&a.dirs, out)?;
-    print!("{}", report::terminal(&m.summary, out));
+    super::outputs::print_summary(&m.summary, out, a.json)?;
     for x in &m.missing {
         eprintln!(
             "warning: partition {} is missing ({}: {}); run it with --partition {} and merge again",

@@ -18,6 +18,7 @@
 pub mod dir;
 pub mod merge;
 pub mod report;
+pub mod summary;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};

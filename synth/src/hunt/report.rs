@@ -121,6 +121,10 @@ pub struct Summary {
     /// Asymptotic findings, highest empirical class first (section 3.2.8).
     pub asymptotic: Vec<Finding>,
     pub no_finding: Vec<NoFinding>,
+    /// Every finished method with its verdict and key figures, in plan order (see
+    /// [`super::summary`]); what `hunt --json` and `report --json` print.
+    #[serde(default)]
+    pub methods: Vec<super::summary::MethodSummary>,
     /// Methods not explored yet (an interrupted hunt).
     pub pending: Vec<String>,
     /// How to continue (incomplete) or regenerate (complete) this hunt.
@@ -209,6 +213,11 @@ pub fn summarize(dir: &HuntDir, runs: &[(usize, RunFile)], shown: &str) -> Summa
             explore_command: super::explore_command(planned(k), &m.settings),
         });
     }
+    let methods = reports
+        .iter()
+        .enumerate()
+        .map(|(k, r)| super::summary::method_summary(r, is_finding(r, &cfg), file(planned(k))))
+        .collect();
     let done: Vec<usize> = runs.iter().map(|(i, _)| *i).collect();
     let pending: Vec<String> = m
         .methods
@@ -231,6 +240,7 @@ pub fn summarize(dir: &HuntDir, runs: &[(usize, RunFile)], shown: &str) -> Summa
         relative,
         asymptotic,
         no_finding,
+        methods,
         pending,
         continue_command: if complete {
             format!("perfsyn hunt --report {shown}")
@@ -613,6 +623,7 @@ mod tests {
             relative: Vec::new(),
             asymptotic: vec![f],
             no_finding: Vec::new(),
+            methods: Vec::new(),
             pending: Vec::new(),
             continue_command: "perfsyn hunt --report h".into(),
         }
