@@ -477,7 +477,7 @@ pub fn describe(top: &Program, qs: &[Quantity], rules: &[Rule]) -> Vec<String> {
                 }
             };
             let how = match r {
-                Rule::Power(e) if e == 1.0 => "x f".to_string(),
+                Rule::Power(1.0) => "x f".to_string(),
                 Rule::Power(e) => format!("x f^(1/{e:.2})"),
                 Rule::Linear => "x f".to_string(),
                 Rule::Follow(j) => match qs.get(j) {
