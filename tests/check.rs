@@ -130,6 +130,7 @@ fn a_commit_that_makes_a_method_scan_fails_the_gate_and_a_refactor_passes_it() {
     let sarif: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(krate.join("perfsyn.sarif")).unwrap())
             .unwrap();
+    common::assert_valid_sarif(&sarif);
     assert_eq!(sarif["version"], "2.1.0");
     let results = sarif["runs"][0]["results"].as_array().unwrap();
     assert_eq!(results.len(), 1, "{sarif}");

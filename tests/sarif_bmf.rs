@@ -1,9 +1,10 @@
 //! `hunt --sarif FILE --bmf FILE` through the real binary and worker, on a planted bottleneck
 //! (`TombstoneSet::is_empty`, documented O(1), scans every slot). The SARIF is checked for
 //! what SARIF 2.1.0 requires and what GitHub code scanning reads (version, `$schema`, the
-//! tool's name and rules, each result's rule id, message, file and line, fingerprint); the
-//! schema file itself is not available offline, so this is a structural check, not a full
-//! JSON-schema validation. The BMF file holds each method's measures as `{"value": f64}`.
+//! tool's name and rules, each result's rule id, message, file and line, fingerprint), and
+//! validated against the published SARIF 2.1.0 schema (`tests/data/sarif-2.1.0.json`, as
+//! shipped in Microsoft's `@microsoft/sarif-multitool-linux` 5.7.0 npm package). The BMF file
+//! holds each method's measures as `{"value": f64}`.
 
 use serde_json::Value;
 
@@ -33,6 +34,7 @@ fn a_hunt_finding_is_one_sarif_result_at_its_hot_line_and_bmf_measures() {
     ]);
     assert_eq!(code, 0, "{err}");
     let log: Value = serde_json::from_str(&std::fs::read_to_string(&sarif).unwrap()).unwrap();
+    common::assert_valid_sarif(&log);
     assert_eq!(log["version"], "2.1.0");
     assert!(
         log["$schema"].as_str().unwrap().contains("sarif-2.1.0"),

@@ -124,3 +124,17 @@ pub fn explore_program(
     args.extend(["--from", start.to_str().unwrap()]);
     perfsyn_json(&args)
 }
+
+/// Fails with every violation when `log` is not valid against the published SARIF 2.1.0
+/// schema (`tests/data/sarif-2.1.0.json`, from Microsoft's `@microsoft/sarif-multitool-linux`
+/// 5.7.0 npm package).
+pub fn assert_valid_sarif(log: &serde_json::Value) {
+    let schema: serde_json::Value =
+        serde_json::from_str(include_str!("../data/sarif-2.1.0.json")).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("the SARIF schema compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(log)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "SARIF schema violations: {errors:?}");
+}
