@@ -4,7 +4,8 @@
 //! tool's name and rules, each result's rule id, message, file and line, fingerprint), and
 //! validated against the published SARIF 2.1.0 schema (`tests/data/sarif-2.1.0.json`, as
 //! shipped in Microsoft's `@microsoft/sarif-multitool-linux` 5.7.0 npm package). The BMF file
-//! holds each method's measures as `{"value": f64}`.
+//! is validated against Bencher's published BMF schema (`tests/data/bmf.json`, from
+//! bencher.dev's BMF reference) and its name limits.
 
 use serde_json::Value;
 
@@ -100,6 +101,15 @@ fn a_hunt_finding_is_one_sarif_result_at_its_hot_line_and_bmf_measures() {
     assert_eq!(results.len(), 1, "{log}");
 
     let b: Value = serde_json::from_str(&std::fs::read_to_string(&bmf).unwrap()).unwrap();
+    common::assert_valid(&b, include_str!("data/bmf.json"), "BMF");
+    for (bench, measures) in b.as_object().unwrap() {
+        // Bencher's limits: a benchmark name of at most 1024 characters, a measure's slug 64.
+        assert!(bench.len() <= 1024, "{bench}");
+        assert!(
+            measures.as_object().unwrap().keys().all(|m| m.len() <= 64),
+            "{measures}"
+        );
+    }
     let m = &b["TombstoneSet::is_empty"];
     assert!(
         m["perfsyn-cost-at-largest-size"]["value"].as_f64().unwrap() > 0.0,

@@ -129,12 +129,17 @@ pub fn explore_program(
 /// schema (`tests/data/sarif-2.1.0.json`, from Microsoft's `@microsoft/sarif-multitool-linux`
 /// 5.7.0 npm package).
 pub fn assert_valid_sarif(log: &serde_json::Value) {
-    let schema: serde_json::Value =
-        serde_json::from_str(include_str!("../data/sarif-2.1.0.json")).unwrap();
-    let validator = jsonschema::validator_for(&schema).expect("the SARIF schema compiles");
+    assert_valid(log, include_str!("../data/sarif-2.1.0.json"), "SARIF");
+}
+
+/// Fails with every violation when `doc` is not valid against the JSON schema `schema`
+/// (the text of a schema file), naming the format `what`.
+pub fn assert_valid(doc: &serde_json::Value, schema: &str, what: &str) {
+    let schema: serde_json::Value = serde_json::from_str(schema).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
     let errors: Vec<String> = validator
-        .iter_errors(log)
+        .iter_errors(doc)
         .map(|e| format!("{} at {}", e, e.instance_path()))
         .collect();
-    assert!(errors.is_empty(), "SARIF schema violations: {errors:?}");
+    assert!(errors.is_empty(), "{what} schema violations: {errors:?}");
 }
