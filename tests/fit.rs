@@ -1,9 +1,9 @@
 //! `perfsyn fit` and `perfsyn bench fit` end to end, through the real binary (no worker).
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 mod common;
-use common::perfsyn;
+use common::{perfsyn, perfsyn_stdin};
 
 fn json(out: &Output) -> serde_json::Value {
     assert!(
@@ -132,22 +132,4 @@ fn bench_fit_reports_accuracy_and_false_bottlenecks() {
     assert!(r["false_bottleneck_rate"].as_f64().unwrap() <= acc.max(1.0));
     let lines = std::fs::read_to_string(&series).unwrap();
     assert_eq!(lines.lines().count(), 21);
-}
-
-fn perfsyn_stdin(args: &[&str], input: &str) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_perfsyn"))
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("run the perfsyn binary");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
 }

@@ -2,25 +2,14 @@
 //! the points grow significantly faster than C, 0 when within it, 2 on bad input; and the
 //! runner-up it prints is the next most plausible class, not O(1), for a clean series.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+
+mod common;
 
 fn fit(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_perfsyn"))
-        .arg("fit")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run the perfsyn binary");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    let mut all = vec!["fit"];
+    all.extend_from_slice(args);
+    common::perfsyn_stdin(&all, input)
 }
 
 /// `size,cost` lines of `cost(n)` over sizes 100..3200, doubling.

@@ -259,12 +259,13 @@ pub fn mutations(p: &Program, schema: &ApiSchema, cfg: &MutationConfig) -> Vec<M
             });
         }
     }
+    let held = held_values(p);
     for (i, s) in p.body.iter().enumerate() {
         match s {
             Stmt::Ctor { ty, ctor, .. } => modify_ctor(schema, ty, ctor, i, None, &mut out),
             Stmt::Lit { out: v, value } if i < end => {
                 mutate_value(v, value, i, &mut out);
-                take_a_held_value(p, v, value, i, &mut out);
+                take_a_held_value(&held, v, value, i, &mut out);
             }
             Stmt::Repeat { n, body } if cfg.loops => {
                 for (f, factor) in [("x8", 8u64), ("x2", 2), ("/2", 0)] {
@@ -499,11 +500,11 @@ pub fn held_values(p: &Program) -> Vec<i64> {
 /// takes a dozen steps that change nothing measurable before the scan gets long, while the
 /// table's size is right there in its constructor's literal. The value is drawn when the
 /// mutation is applied (from the search's seeded generator), so one learning key covers it.
-fn take_a_held_value(p: &Program, v: &Var, value: &Literal, at: usize, out: &mut Vec<Mutation>) {
+fn take_a_held_value(held: &[i64], v: &Var, value: &Literal, at: usize, out: &mut Vec<Mutation>) {
     let Literal::Int { value: x, .. } = value else {
         return;
     };
-    if held_values(p).iter().any(|h| h != x) {
+    if held.iter().any(|h| h != x) {
         out.push(Mutation {
             op: OpKind::MutateValue,
             target: HELD.to_string(),

@@ -143,3 +143,22 @@ pub fn assert_valid(doc: &serde_json::Value, schema: &str, what: &str) {
         .collect();
     assert!(errors.is_empty(), "{what} schema violations: {errors:?}");
 }
+
+/// Runs the real binary with `args`, writing `input` to its standard input.
+pub fn perfsyn_stdin(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_perfsyn"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run the perfsyn binary");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}

@@ -75,19 +75,27 @@ pub fn worth_a_larger_arm(expected: Class, arms: &TimedArms) -> bool {
     low.is_finite() && low > RETIME_PAST_ALLOWANCE * allowed
 }
 
-/// Why the clock contradicts a claim that the cost grows faster than `expected`, in words;
-/// `None` when it does not (or cannot say).
-pub fn contradicts(expected: Class, arms: &TimedArms) -> Option<String> {
+/// What `expected` allows the time to grow between the arms, and the least the time ratio
+/// may be by the arms' 95% intervals (the mean ratio when they give none); `None` when the
+/// clock says nothing (not significant, or the arms are not a smaller and a larger size).
+fn allowance_and_low(expected: Class, arms: &TimedArms) -> Option<(f64, f64)> {
     if !arms.significant || arms.small == 0 || arms.big <= arms.small {
         return None;
     }
     let allowed = expected.g(arms.big as f64) / expected.g(arms.small as f64);
-    let bar = (allowed * arms.cost_ratio.max(allowed)).sqrt();
     let low = if arms.time_ratio_low.is_finite() && arms.time_ratio_low > 0.0 {
         arms.time_ratio_low.min(arms.time_ratio)
     } else {
         arms.time_ratio
     };
+    Some((allowed, low))
+}
+
+/// Why the clock contradicts a claim that the cost grows faster than `expected`, in words;
+/// `None` when it does not (or cannot say).
+pub fn contradicts(expected: Class, arms: &TimedArms) -> Option<String> {
+    let (allowed, low) = allowance_and_low(expected, arms)?;
+    let bar = (allowed * arms.cost_ratio.max(allowed)).sqrt();
     if !bar.is_finite() || !low.is_finite() || low > bar {
         return None;
     }
@@ -109,15 +117,7 @@ pub const OUTGROWS_ALLOWANCE: f64 = 4.0;
 /// past [`OUTGROWS_ALLOWANCE`] times what the class allows between the arms; `None` when it
 /// did not (or cannot say).
 pub fn outgrows(expected: Class, arms: &TimedArms) -> Option<String> {
-    if !arms.significant || arms.small == 0 || arms.big <= arms.small {
-        return None;
-    }
-    let allowed = expected.g(arms.big as f64) / expected.g(arms.small as f64);
-    let low = if arms.time_ratio_low.is_finite() && arms.time_ratio_low > 0.0 {
-        arms.time_ratio_low.min(arms.time_ratio)
-    } else {
-        arms.time_ratio
-    };
+    let (allowed, low) = allowance_and_low(expected, arms)?;
     if !allowed.is_finite() || !low.is_finite() || low <= OUTGROWS_ALLOWANCE * allowed {
         return None;
     }
