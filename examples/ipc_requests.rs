@@ -18,7 +18,7 @@ fn main() {
     cfg.workers = 1;
     cfg.deadline = std::time::Duration::from_secs(60);
     let mut pool = Pool::start(cfg).expect("start the worker");
-    let set = perfsyn::bench_ipc::small_programs();
+    let set = perfsyn::commands::bench::ipc::small_programs();
     let mut edges = Vec::new();
     for i in 0..n {
         let p = &set[i % set.len()];

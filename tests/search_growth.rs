@@ -10,13 +10,13 @@
 
 use std::collections::{HashMap, HashSet};
 
-use perfsyn::confirm::ConfirmConfig;
-use perfsyn::exec::Executor;
 use perfsyn::explore::{explore, ExploreConfig, ExploreReport, OracleKind};
-use perfsyn::oracle::asymptotic::{ScoreKind, Thresholds};
-use perfsyn::oracle::relative::Direction;
+use perfsyn::judge::confirm::ConfirmConfig;
+use perfsyn::judge::oracle::asymptotic::{ScoreKind, Thresholds};
+use perfsyn::judge::oracle::relative::Direction;
+use perfsyn::report::verdict::Verdict;
+use perfsyn::run::exec::Executor;
 use perfsyn::search::{Budget, Metric, SearchConfig, StrategyKind};
-use perfsyn::verdict::Verdict;
 use perfsyn_profiler_ipc::{
     register_type, ApiSchema, Cost, Feedback, Literal, Outcome, Program, Registry, Stmt, Var,
 };

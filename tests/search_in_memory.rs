@@ -10,11 +10,11 @@
 
 use std::collections::HashMap;
 
-use perfsyn::confirm::ConfirmConfig;
-use perfsyn::exec::Executor;
 use perfsyn::explore::{explore, ExploreConfig, ExploreReport, OracleKind};
-use perfsyn::oracle::asymptotic::{ScoreKind, Thresholds};
-use perfsyn::oracle::relative::Direction;
+use perfsyn::judge::confirm::ConfirmConfig;
+use perfsyn::judge::oracle::asymptotic::{ScoreKind, Thresholds};
+use perfsyn::judge::oracle::relative::Direction;
+use perfsyn::run::exec::Executor;
 use perfsyn::search::{Budget, Metric, SearchConfig, StrategyKind};
 use perfsyn_profiler_ipc::{
     register_type, ApiSchema, Cost, Feedback, Literal, Outcome, Program, Registry, Stmt, Var,

@@ -10,19 +10,21 @@ use perfsyn_profiler_ipc::print::print;
 use perfsyn_profiler_ipc::{ApiSchema, Feedback, Program, Stmt};
 use serde::{Deserialize, Serialize};
 
-use crate::confirm::{self, ConfirmConfig, ConfirmReport};
-use crate::exec::Executor;
-use crate::init::{initial_program, Initial};
-use crate::learn::LearnRow;
-use crate::oracle::asymptotic::{self, unreliable_reason, Asymptotic, ScoreKind, Thresholds};
-use crate::oracle::fit::Class;
-use crate::oracle::relative::{self, Direction, Relative};
-use crate::oracle::{Obs, Oracle};
-use crate::pair::Versions;
+use crate::harness::spec::MethodRef;
+use crate::judge::confirm::{self, ConfirmConfig, ConfirmReport};
+use crate::judge::oracle::asymptotic::{
+    self, unreliable_reason, Asymptotic, ScoreKind, Thresholds,
+};
+use crate::judge::oracle::fit::Class;
+use crate::judge::oracle::relative::{self, Direction, Relative};
+use crate::judge::oracle::{Obs, Oracle};
+use crate::judge::shrink::{shrink_best, ShrinkConfig};
+use crate::report::verdict::Verdict;
+use crate::run::exec::Executor;
+use crate::run::pair::Versions;
+use crate::search::initial::{initial_program, Initial};
+use crate::search::learn::LearnRow;
 use crate::search::{Progress, Search, SearchConfig, Stats, StrategyKind};
-use crate::shrink::{shrink_best, ShrinkConfig};
-use crate::spec::MethodRef;
-use crate::verdict::Verdict;
 
 /// Which oracle judges the run.
 #[derive(
@@ -131,7 +133,7 @@ pub struct BestProgram {
     pub statements: usize,
     /// The program before shrinking, when the best program was shrunk (`shrink.rs`).
     #[serde(default)]
-    pub shrunk_from: Option<crate::shrink::ShrinkRecord>,
+    pub shrunk_from: Option<crate::judge::shrink::ShrinkRecord>,
 }
 
 /// The result of `explore`, printed as JSON with `--json`.
@@ -194,7 +196,7 @@ pub struct ExploreReport {
     /// Asymptotic oracle: the statistics behind the verdict (range used, log-log slope
     /// interval, runner-up class, BIC per class; see `oracle::model_select`).
     #[serde(default)]
-    pub evidence: Option<crate::oracle::model_select::Verdict>,
+    pub evidence: Option<crate::judge::oracle::model_select::Verdict>,
     /// Relative oracle: [size, reference cost] along the same path as `points`.
     #[serde(default)]
     pub ref_points: Vec<(u64, f64)>,
@@ -205,13 +207,13 @@ pub struct ExploreReport {
     /// Asymptotic oracle: the lines of the call under test whose hits grow fastest over the
     /// sweep, fastest first (see `hotlines`).
     #[serde(default)]
-    pub hot_lines: Vec<crate::hotlines::HotLine>,
+    pub hot_lines: Vec<crate::judge::hotlines::HotLine>,
     pub stats: Stats,
     pub tree: TreeSummary,
     /// Relative oracle: every explored program's observation, in the order `sides` are
     /// picked from (for `bench search`'s gap-floor table); not written out.
     #[serde(skip)]
-    pub observations: Vec<crate::oracle::Obs>,
+    pub observations: Vec<crate::judge::oracle::Obs>,
 }
 
 /// A summary of the explored mutation tree.
@@ -313,7 +315,7 @@ fn resolve<'s>(
     old: Option<&ApiSchema>,
     cfg: &ExploreConfig,
 ) -> Result<(Plan<'s>, ExploreReport)> {
-    let (target, pair) = crate::pair::resolve(schema, old, &cfg.method)?;
+    let (target, pair) = crate::run::pair::resolve(schema, old, &cfg.method)?;
     let use_relative = match cfg.oracle {
         OracleKind::Auto => pair.is_some(),
         OracleKind::Asymptotic => false,
@@ -342,7 +344,7 @@ fn resolve<'s>(
         expected,
         amortized: expected_str
             .as_deref()
-            .is_some_and(crate::amortized::is_amortized),
+            .is_some_and(crate::judge::amortized::is_amortized),
         asym: Asymptotic {
             expected,
             kind: cfg.score,
@@ -508,7 +510,7 @@ fn search(
     } else {
         None
     };
-    let widest = crate::verdict_program::widest(&search.nodes, best_id)
+    let widest = crate::judge::verdict_program::widest(&search.nodes, best_id)
         .filter(|_| !plan.use_relative)
         .map(|id| -> Result<_> {
             let pts = search
@@ -574,7 +576,7 @@ fn judge_relative(
     if let (true, Some(best)) = (found, report.best.as_mut()) {
         let (slower, t_rel, dir) = (ratio >= 1.0, cfg.t_rel, cfg.direction);
         shrink_best(exec, best, shrink_cfg, metric, true, &mut |ex, p| {
-            let (new, old) = crate::exec::run_pairs(ex, std::slice::from_ref(p))?.remove(0);
+            let (new, old) = crate::run::exec::run_pairs(ex, std::slice::from_ref(p))?.remove(0);
             let r = (metric.of(&new) + 1.0) / (metric.of(&old) + 1.0);
             let runs = [&new, &old].iter().all(|f| f.is_ok() && f.calls > 0);
             Ok(runs && relative::passes(r, t_rel, dir) && (r >= 1.0) == slower)
@@ -636,7 +638,9 @@ fn judge_asymptotic(
     // over the heap bytes when the registered size gives no verdict (`size_measure`).
     let (max_loop, t) = (cfg.search.mutation.max_loop, &cfg.thresholds);
     let judge_on = |ex: &mut dyn Executor, p: &Program, o: &Obs, pts| {
-        crate::verdict_program::sweep_and_judge(ex, p, o.size, pts, max_loop, metric, expected, t)
+        crate::judge::verdict_program::sweep_and_judge(
+            ex, p, o.size, pts, max_loop, metric, expected, t,
+        )
     };
     let mut s = judge_on(exec, &best_program, &best_obs, path_points)?;
     // No verdict on the best program (too few sizes, scatter): the widest one (see `verdict_program`).
@@ -648,9 +652,9 @@ fn judge_asymptotic(
         }
     }
     if let (true, true, Some(c)) = (s.judgement.bottleneck, plan.amortized, expected) {
-        s = crate::amortized::over_a_sequence(exec, s, metric, c, max_loop, t)?;
+        s = crate::judge::amortized::over_a_sequence(exec, s, metric, c, max_loop, t)?;
     }
-    let crate::verdict_program::Swept {
+    let crate::judge::verdict_program::Swept {
         sweep,
         sweep_fb,
         points,
@@ -677,7 +681,7 @@ fn judge_asymptotic(
         .clone()
         .unwrap_or_else(|| "undeclared".into());
     let ev = j.verdict.evidence.describe();
-    let emp = crate::size_measure::name_class(&emp, measure, &sweep_fb);
+    let emp = crate::judge::size_measure::name_class(&emp, measure, &sweep_fb);
     (report.verdict, report.reason) = if j.bottleneck {
         (
             Verdict::Bottleneck,
@@ -729,16 +733,21 @@ fn judge_asymptotic(
             if !f.is_ok() || f.calls == 0 {
                 return Ok(false);
             }
-            let sw = crate::sweep::sweep_programs(ex, p, f.input_size, max_loop)?;
+            let sw = crate::judge::sweep::sweep_programs(ex, p, f.input_size, max_loop)?;
             if sw.is_empty() {
                 return Ok(f.input_size == size0 && metric.of(&f) >= cost0);
             }
-            let pts = crate::size_measure::points(&ex.run(&sw)?, measure, metric);
+            let pts = crate::judge::size_measure::points(&ex.run(&sw)?, measure, metric);
             let j2 = asymptotic::judge(&pts, expected, &t);
             Ok(j2.bottleneck && j2.fit.map(|f| f.class) == class)
         })?;
         if best.shrunk_from.is_some() {
-            sweep = crate::sweep::sweep_programs(exec, &best.program, best.input_size, max_loop)?;
+            sweep = crate::judge::sweep::sweep_programs(
+                exec,
+                &best.program,
+                best.input_size,
+                max_loop,
+            )?;
         }
     }
     let hot_programs = if hot_on_path && sweep.is_empty() {
@@ -746,7 +755,7 @@ fn judge_asymptotic(
     } else {
         &sweep
     };
-    report.hot_lines = crate::hotlines::hot_lines(exec, hot_programs)?;
+    report.hot_lines = crate::judge::hotlines::hot_lines(exec, hot_programs)?;
     Ok(sweep)
 }
 
@@ -811,7 +820,7 @@ fn doubt_if_the_clock_outgrows_the_class(expected: Option<Class>, report: &mut E
     let Some(arms) = timed_arms(report) else {
         return;
     };
-    if let Some(why) = crate::oracle::clock::outgrows(expected, &arms) {
+    if let Some(why) = crate::judge::oracle::clock::outgrows(expected, &arms) {
         report.verdict = Verdict::Inconclusive;
         report.reason = format!("{}, {why}", report.reason);
     }
@@ -837,7 +846,7 @@ fn retime_on_a_larger_input(
     let Some(arms) = timed_arms(report) else {
         return Ok(());
     };
-    if !crate::oracle::clock::worth_a_larger_arm(expected, &arms) {
+    if !crate::judge::oracle::clock::worth_a_larger_arm(expected, &arms) {
         return Ok(());
     }
     let Some(size) = report
@@ -849,7 +858,8 @@ fn retime_on_a_larger_input(
         return Ok(());
     };
     let max_loop = cfg.search.mutation.max_loop;
-    let larger = crate::sweep::sweeps_to(exec, top, size, max_loop, size * RETIME_SCALE)?.main;
+    let larger =
+        crate::judge::sweep::sweeps_to(exec, top, size, max_loop, size * RETIME_SCALE)?.main;
     if larger.is_empty() {
         return Ok(());
     }
@@ -879,7 +889,7 @@ fn retime_on_a_larger_input(
 const RETIME_SCALE: u64 = 4;
 
 /// The timed arms of an asymptotic confirmation, as the clock's rule reads them.
-fn timed_arms(report: &ExploreReport) -> Option<crate::oracle::clock::TimedArms> {
+fn timed_arms(report: &ExploreReport) -> Option<crate::judge::oracle::clock::TimedArms> {
     let c = report.confirmation.as_ref()?.confirmed.first()?;
     let size = |a: &confirm::Arm| {
         if report.points_from == "sweep-heap-bytes" {
@@ -888,7 +898,7 @@ fn timed_arms(report: &ExploreReport) -> Option<crate::oracle::clock::TimedArms>
             a.input_size
         }
     };
-    Some(crate::oracle::clock::TimedArms {
+    Some(crate::judge::oracle::clock::TimedArms {
         small: size(&c.b),
         big: size(&c.a),
         time_ratio: c.time_ratio,
@@ -907,7 +917,7 @@ fn withdraw_if_the_clock_disagrees(expected: Option<Class>, report: &mut Explore
     let Some(arms) = timed_arms(report) else {
         return;
     };
-    if let Some(why) = crate::oracle::clock::contradicts(expected, &arms) {
+    if let Some(why) = crate::judge::oracle::clock::contradicts(expected, &arms) {
         report.verdict = Verdict::Inconclusive;
         report.withdrawn_by_clock = true;
         report.reason = format!("{}, {why}", report.reason);

@@ -8,9 +8,9 @@ use clap::{Args, Subcommand};
 use super::common::{
     choice, parse_duration, parse_positive, parse_workers, workers_or_cores, WorkerArgs,
 };
-use crate::bench_ipc;
-use crate::oracle::asymptotic::ScoreKind;
-use crate::pool::WorkerPool;
+use crate::commands::bench::ipc;
+use crate::judge::oracle::asymptotic::ScoreKind;
+use crate::run::pool::WorkerPool;
 use crate::search::StrategyKind;
 use crate::worker_build;
 
@@ -142,7 +142,7 @@ pub struct BenchIpcArgs {
 pub fn run(b: BenchCommand) -> Result<()> {
     match b {
         BenchCommand::Repro(a) => {
-            let cfg = crate::bench_repro::ReproConfig {
+            let cfg = crate::commands::bench::repro::ReproConfig {
                 max_programs: a.max_programs,
                 seed: a.seed,
                 cases: a.cases.clone(),
@@ -159,7 +159,7 @@ pub fn run(b: BenchCommand) -> Result<()> {
                 exe_limit: a.exe_timeout,
             };
             let quiet = a.json;
-            let r = crate::bench_repro::run(&cfg, &mut |m| {
+            let r = crate::commands::bench::repro::run(&cfg, &mut |m| {
                 if !quiet {
                     eprintln!("  {m}");
                 }
@@ -167,20 +167,23 @@ pub fn run(b: BenchCommand) -> Result<()> {
             if a.json {
                 println!("{}", serde_json::to_string_pretty(&r)?);
             } else {
-                print!("{}", crate::bench_repro::render(&r));
+                print!("{}", crate::commands::bench::repro::render(&r));
             }
             Ok(())
         }
         BenchCommand::Fit(a) => {
             if let Some(f) = &a.write_series {
-                std::fs::write(f, crate::bench_fit::series_jsonl(a.seed, a.cases as usize))
-                    .with_context(|| format!("cannot write {}", f.display()))?;
+                std::fs::write(
+                    f,
+                    crate::commands::bench::fit::series_jsonl(a.seed, a.cases as usize),
+                )
+                .with_context(|| format!("cannot write {}", f.display()))?;
             }
-            let r = crate::bench_fit::run(a.seed, a.cases as usize);
+            let r = crate::commands::bench::fit::run(a.seed, a.cases as usize);
             if a.json {
                 println!("{}", serde_json::to_string_pretty(&r)?);
             } else {
-                print!("{}", crate::bench_fit::render(&r));
+                print!("{}", crate::commands::bench::fit::render(&r));
             }
             Ok(())
         }
@@ -190,31 +193,36 @@ pub fn run(b: BenchCommand) -> Result<()> {
             let mut pool =
                 WorkerPool::start(&worker, workers, std::time::Duration::from_millis(500))?;
             let methods = if a.methods.is_empty() {
-                crate::bench_throughput::default_methods()
+                crate::commands::bench::throughput::default_methods()
             } else {
                 a.methods.clone()
             };
-            let r =
-                crate::bench_throughput::run(&mut pool, workers, &methods, a.seed, a.max_programs)?;
+            let r = crate::commands::bench::throughput::run(
+                &mut pool,
+                workers,
+                &methods,
+                a.seed,
+                a.max_programs,
+            )?;
             if a.json {
                 println!("{}", serde_json::to_string_pretty(&r)?);
             } else {
-                print!("{}", crate::bench_throughput::render(&r));
+                print!("{}", crate::commands::bench::throughput::render(&r));
             }
             Ok(())
         }
         BenchCommand::Ipc(a) => {
             let worker = a.worker.resolve(a.json)?;
-            let cfg = bench_ipc::BenchIpcConfig {
+            let cfg = ipc::BenchIpcConfig {
                 worker,
                 workers: workers_or_cores(a.workers),
                 per_figure: a.time,
             };
-            let r = bench_ipc::run(&cfg)?;
+            let r = ipc::run(&cfg)?;
             if a.json {
                 println!("{}", serde_json::to_string_pretty(&r)?);
             } else {
-                print!("{}", bench_ipc::render(&r));
+                print!("{}", ipc::render(&r));
             }
             Ok(())
         }
@@ -223,7 +231,7 @@ pub fn run(b: BenchCommand) -> Result<()> {
             let workers = workers_or_cores(a.workers);
             let mut pool =
                 WorkerPool::start(&worker, workers, std::time::Duration::from_millis(500))?;
-            let cfg = crate::bench_search::BenchSearchConfig {
+            let cfg = crate::commands::bench::search::BenchSearchConfig {
                 max_programs: a.max_programs,
                 seeds: (1..=a.seeds).collect(),
                 strategies: a.strategies.clone(),
@@ -233,15 +241,20 @@ pub fn run(b: BenchCommand) -> Result<()> {
             };
             let quiet = a.json;
             let mut versions = pool.versions()?;
-            let r = crate::bench_search::run(&mut pool, Some(&mut versions), &cfg, &mut |m| {
-                if !quiet {
-                    eprintln!("  {m}");
-                }
-            })?;
+            let r = crate::commands::bench::search::run(
+                &mut pool,
+                Some(&mut versions),
+                &cfg,
+                &mut |m| {
+                    if !quiet {
+                        eprintln!("  {m}");
+                    }
+                },
+            )?;
             if a.json {
                 println!("{}", serde_json::to_string_pretty(&r)?);
             } else {
-                print!("{}", crate::bench_search::render(&r));
+                print!("{}", crate::commands::bench::search::render(&r));
             }
             Ok(())
         }

@@ -7,8 +7,8 @@ use clap::Args;
 
 use super::common::{parse_duration, parse_positive, parse_workers, workers_or_cores};
 use crate::explore::{ExploreConfig, OracleKind};
-use crate::oracle::asymptotic::{ScoreKind, Thresholds};
-use crate::oracle::relative::Direction;
+use crate::judge::oracle::asymptotic::{ScoreKind, Thresholds};
+use crate::judge::oracle::relative::Direction;
 use crate::search::{SearchConfig, StrategyKind};
 
 #[derive(Debug, Args)]
@@ -32,7 +32,7 @@ pub struct CheckArgs {
     pub t_rel: f64,
     /// Check only this share of the touched methods (`k/N`, for N parallel CI jobs).
     #[arg(long, value_name = "K/N")]
-    pub partition: Option<crate::partition::Partition>,
+    pub partition: Option<crate::commands::partition::Partition>,
     #[arg(long, value_parser = parse_workers)]
     pub workers: Option<usize>,
     /// Print the findings as JSON instead of a table.
@@ -71,7 +71,7 @@ fn check_inner(a: &CheckArgs) -> Result<i32> {
     };
     let workers = workers_or_cores(a.workers);
     let deadline = std::time::Duration::from_millis(500);
-    let cfg = crate::check::run::CheckConfig {
+    let cfg = crate::commands::check::run::CheckConfig {
         rev: a.baseline.clone(),
         budget: a.budget,
         explore: ExploreConfig {
@@ -85,10 +85,10 @@ fn check_inner(a: &CheckArgs) -> Result<i32> {
             expect: None,
             search,
             start: None,
-            confirm: crate::confirm::ConfirmConfig::default(),
+            confirm: crate::judge::confirm::ConfirmConfig::default(),
         },
-        shrink: crate::shrink::ShrinkConfig {
-            budget: crate::shrink::DEFAULT_BUDGET,
+        shrink: crate::judge::shrink::ShrinkConfig {
+            budget: crate::judge::shrink::DEFAULT_BUDGET,
         },
         workers,
         deadline,
@@ -97,7 +97,7 @@ fn check_inner(a: &CheckArgs) -> Result<i32> {
         quiet: a.json,
     };
     let quiet = a.json;
-    let report = crate::check::run::run(&h, &cfg, &mut |line| {
+    let report = crate::commands::check::run::run(&h, &cfg, &mut |line| {
         if !quiet {
             eprintln!("{line}");
         }

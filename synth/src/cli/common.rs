@@ -152,8 +152,8 @@ pub struct RecordArgs {
 
 impl RecordArgs {
     /// The engine's confirmation settings.
-    pub fn confirm(&self) -> crate::confirm::ConfirmConfig {
-        crate::confirm::ConfirmConfig {
+    pub fn confirm(&self) -> crate::judge::confirm::ConfirmConfig {
+        crate::judge::confirm::ConfirmConfig {
             top: self.confirm_top,
             reps: self.confirm_reps,
             ..Default::default()
@@ -163,10 +163,10 @@ impl RecordArgs {
 
 pub(super) fn parse_reps(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
-        Ok(n) if n >= crate::confirm::MIN_REPS => Ok(n),
+        Ok(n) if n >= crate::judge::confirm::MIN_REPS => Ok(n),
         Ok(n) => Err(format!(
             "{n} repetitions are too few for a confidence interval; use at least {}",
-            crate::confirm::MIN_REPS
+            crate::judge::confirm::MIN_REPS
         )),
         Err(_) => Err(format!("`{s}` is not a number of repetitions")),
     }

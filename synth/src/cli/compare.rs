@@ -10,10 +10,12 @@ use perfsyn_profiler_ipc::supervisor::PoolConfig;
 use serde::Serialize;
 
 use super::common::{parse_duration, WorkerArgs};
-use crate::compare::measure::MeasureConfig;
-use crate::compare::oracle::OracleConfig;
-use crate::compare::{compare, find_pair, pairs, CompareConfig, CompareReport, Pair, PairPools};
-use crate::runfile::RunFile;
+use crate::commands::compare::measure::MeasureConfig;
+use crate::commands::compare::oracle::OracleConfig;
+use crate::commands::compare::{
+    compare, find_pair, pairs, CompareConfig, CompareReport, Pair, PairPools,
+};
+use crate::report::runfile::RunFile;
 
 /// Options of `perfsyn compare`. Each option's help says what it controls in plain words; the
 /// symbol SpeedGun's paper uses for it follows in parentheses, for readers of the paper.
@@ -174,7 +176,7 @@ struct Summary<'a> {
     expected: &'a str,
     verdict: &'a str,
     speedup: Option<f64>,
-    tests: crate::compare::oracle::Counts,
+    tests: crate::commands::compare::oracle::Counts,
     origin: &'a str,
     seconds: f64,
 }

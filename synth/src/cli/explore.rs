@@ -8,10 +8,10 @@ use clap::Args;
 use super::common::{choice, RecordArgs, SearchArgs, WorkerArgs};
 use super::export::export_run;
 use crate::explore::{explore_with, ExploreConfig, ExploreReport, OracleKind};
-use crate::oracle::asymptotic::{ScoreKind, Thresholds};
-use crate::oracle::relative::Direction;
-use crate::pool::WorkerPool;
-use crate::verdict::Verdict;
+use crate::judge::oracle::asymptotic::{ScoreKind, Thresholds};
+use crate::judge::oracle::relative::Direction;
+use crate::report::verdict::Verdict;
+use crate::run::pool::WorkerPool;
 
 #[derive(Debug, Args)]
 pub struct ExploreArgs {
@@ -52,10 +52,10 @@ pub struct ExploreArgs {
     #[arg(long, value_name = "FILE")]
     pub export: Option<PathBuf>,
     /// The format of `--export`.
-    #[arg(long, value_parser = choice::<crate::export::Format>(), default_value = "test", requires = "export")]
-    pub export_format: crate::export::Format,
+    #[arg(long, value_parser = choice::<crate::commands::export::Format>(), default_value = "test", requires = "export")]
+    pub export_format: crate::commands::export::Format,
     /// Verdict checks that shrinking the reported program may spend (0: do not shrink).
-    #[arg(long, default_value_t = crate::shrink::DEFAULT_BUDGET, value_name = "N")]
+    #[arg(long, default_value_t = crate::judge::shrink::DEFAULT_BUDGET, value_name = "N")]
     pub shrink_budget: usize,
     /// Compare the working tree with this git revision of your crate (relative oracle over
     /// two workers: the harness built against REV and against the working tree).
@@ -69,7 +69,7 @@ fn saved_program(
     rank: usize,
     method: &str,
 ) -> Result<perfsyn_profiler_ipc::Program> {
-    let run = crate::runfile::RunFile::load(path)?;
+    let run = crate::report::runfile::RunFile::load(path)?;
     if run.report.method != method {
         anyhow::bail!(
             "{} is a run of {}, not of {method}; pass --method {} or another run file",
@@ -101,19 +101,19 @@ pub fn run(a: ExploreArgs) -> Result<()> {
         anyhow::bail!("{why}");
     }
     let worker = a.worker.resolve(a.json)?;
-    crate::pool::time_thread_cpu(a.search.metric == crate::search::Metric::CpuNs);
+    crate::run::pool::time_thread_cpu(a.search.metric == crate::search::Metric::CpuNs);
     // The uninstrumented twin confirmation times builds while the search runs.
     let _twin = (a.record.confirm().top > 0).then(|| crate::worker_build::prebuild_plain(&worker));
     let mut baseline = match &a.baseline {
         Some(rev) => {
-            let open = crate::check::baseline::open(
+            let open = crate::commands::check::baseline::open(
                 &a.worker.harness()?,
                 rev,
                 a.search.worker_count(),
                 a.search.deadline,
                 a.json,
             )?;
-            crate::check::baseline::check_comparable(&open, &a.method)?;
+            crate::commands::check::baseline::check_comparable(&open, &a.method)?;
             Some(open)
         }
         None => None,
@@ -121,7 +121,7 @@ pub fn run(a: ExploreArgs) -> Result<()> {
     let mut pool = WorkerPool::start(&worker, a.search.worker_count(), a.search.deadline)?;
     // A version group's method runs on the pair of workers binding each version.
     let group = (baseline.is_none() && a.oracle != OracleKind::Asymptotic)
-        .then(|| crate::pair::group_spec(pool.pool().schema(), &a.method))
+        .then(|| crate::run::pair::group_spec(pool.pool().schema(), &a.method))
         .flatten();
     let mut versions = match &group {
         Some(_) => Some(pool.versions()?),
@@ -151,11 +151,11 @@ pub fn run(a: ExploreArgs) -> Result<()> {
         );
         super::status::Status::new(b)
     });
-    let shrink = crate::shrink::ShrinkConfig {
+    let shrink = crate::judge::shrink::ShrinkConfig {
         budget: a.shrink_budget,
     };
     let labels = baseline.as_ref().map(|o| o.version_labels());
-    let exec: &mut dyn crate::exec::Executor = match (baseline.as_mut(), versions.as_mut()) {
+    let exec: &mut dyn crate::run::exec::Executor = match (baseline.as_mut(), versions.as_mut()) {
         (Some(open), _) => &mut open.pair,
         (None, Some(pair)) => pair,
         (None, None) => &mut pool,
@@ -220,14 +220,15 @@ fn record_run(
         None => {
             // Under the explored crate's target/perfsyn/runs, never over an earlier run.
             let runs = a.worker.harness()?.runs_dir();
-            let name = crate::runfile::default_path(Path::new("."), &report.method, report.seed);
+            let name =
+                crate::report::runfile::default_path(Path::new("."), &report.method, report.seed);
             let stem = name.file_stem().map(|s| s.to_string_lossy().into_owned());
             crate::harness::discovery::fresh_path(&runs, &stem.unwrap_or_default(), "json")
         }
     };
-    let identity = crate::runfile::worker_identity(worker)
+    let identity = crate::report::runfile::worker_identity(worker)
         .with_context(|| format!("cannot read the worker {}", worker.display()))?;
-    let mut run = crate::runfile::RunFile::new(
+    let mut run = crate::report::runfile::RunFile::new(
         report.clone(),
         std::env::args().collect(),
         identity,
@@ -235,10 +236,10 @@ fn record_run(
     );
     run.reproduce = Some(reproduce_explore(report, a));
     run.save(&path)?;
-    let plot_path = crate::plot::path_for(&path);
-    let plot = match crate::plot::write(report, &plot_path) {
+    let plot_path = crate::commands::plot::path_for(&path);
+    let plot = match crate::commands::plot::write(report, &plot_path) {
         Ok(()) => Some(plot_path),
-        Err(crate::plot::PlotError::Empty) => None,
+        Err(crate::commands::plot::PlotError::Empty) => None,
         Err(e) => return Err(e.into()),
     };
     Ok((path, plot))
@@ -254,7 +255,7 @@ fn render_confirmation(r: &ExploreReport) -> String {
         c.reps, c.warmup, c.timed_on, c.method
     );
     for x in &c.confirmed {
-        let ci = |t: &crate::confirm::TimeStats| {
+        let ci = |t: &crate::judge::confirm::TimeStats| {
             format!(
                 "{:.0} ns [{:.0}, {:.0}]",
                 t.mean_ns, t.ci95_low_ns, t.ci95_high_ns
@@ -263,7 +264,7 @@ fn render_confirmation(r: &ExploreReport) -> String {
         // Says what was timed: one program at two input sizes, or on two versions.
         let timed = if x.kind == "sweep" {
             // The size the points were taken in: the registered size, or heap bytes.
-            let size = |a: &crate::confirm::Arm| {
+            let size = |a: &crate::judge::confirm::Arm| {
                 if r.points_from.contains("heap") {
                     format!("{} heap bytes", a.heap_bytes)
                 } else {
@@ -340,7 +341,7 @@ pub fn render_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
                 .unwrap_or_else(|| "-".into())
         ));
         if let Some(v) = &r.evidence {
-            s.push_str(&crate::fit_cmd::render_evidence(v));
+            s.push_str(&crate::commands::fit::render_evidence(v));
         }
     } else if let Some(ratio) = r.ratio {
         s.push_str(&format!("cost new/old {ratio:.3}\n"));
@@ -355,7 +356,10 @@ pub fn render_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
             s.push_str(&format!("    {l}\n"));
         }
         if let Some(r) = &b.shrunk_from {
-            s.push_str(&format!("{}\n", crate::shrink::describe(r, b.statements)));
+            s.push_str(&format!(
+                "{}\n",
+                crate::judge::shrink::describe(r, b.statements)
+            ));
         }
     }
     if !r.points.is_empty() {
@@ -376,7 +380,7 @@ pub fn render_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
             ));
         }
     }
-    s.push_str(&crate::hotlines::render(&r.hot_lines, 3));
+    s.push_str(&crate::judge::hotlines::render(&r.hot_lines, 3));
     let st = &r.stats;
     s.push_str(&format!(
         "\n{} programs ({} valid, {} panics, {} crashes, {} timeouts) in {:.1}s\n",
@@ -411,7 +415,7 @@ fn reproduce_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
         c += &format!(" --from {} --from-rank {}", f.display(), a.from_rank);
     }
     // These shape the reported program or what it runs on, too.
-    if a.shrink_budget != crate::shrink::DEFAULT_BUDGET {
+    if a.shrink_budget != crate::judge::shrink::DEFAULT_BUDGET {
         c += &format!(" --shrink-budget {}", a.shrink_budget);
     }
     if let Some(b) = &a.baseline {

@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 
 use super::common::{choice, parse_positive, WorkerArgs};
-use crate::pool::WorkerPool;
+use crate::run::pool::WorkerPool;
 
 #[derive(Debug, Args)]
 pub struct ExportArgs {
@@ -20,8 +20,8 @@ pub struct ExportArgs {
     /// criterion benchmark; `program`: the program as a #[test] that runs it once;
     /// `gungraun`: a callgrind benchmark that fails when instructions grow above a limit
     /// derived from the finding (for findings a plain test cannot gate).
-    #[arg(long, value_parser = choice::<crate::export::Format>())]
-    pub format: crate::export::Format,
+    #[arg(long, value_parser = choice::<crate::commands::export::Format>())]
+    pub format: crate::commands::export::Format,
     /// Write the file here instead of stdout.
     #[arg(
         short = 'o',
@@ -46,19 +46,19 @@ pub struct ExportArgs {
 /// program at the test's sizes to pick what the test measures.
 pub(super) fn export_run(
     run_path: &std::path::Path,
-    exec: &mut dyn crate::exec::Executor,
-    format: crate::export::Format,
+    exec: &mut dyn crate::run::exec::Executor,
+    format: crate::commands::export::Format,
     rank: usize,
     output: Option<&std::path::Path>,
 ) -> Result<()> {
-    let run = crate::runfile::RunFile::load(run_path)?;
+    let run = crate::report::runfile::RunFile::load(run_path)?;
     if run.schema_hash_value() != Some(exec.schema().hash()) {
         eprintln!(
             "warning: {} was made with a worker whose API schema differs from this one",
             run_path.display()
         );
     }
-    let cfg = crate::export::ExportConfig {
+    let cfg = crate::commands::export::ExportConfig {
         format,
         rank,
         run_path: Some(run_path.to_path_buf()),
@@ -66,12 +66,12 @@ pub(super) fn export_run(
             .and_then(|p| p.file_stem())
             .map(|s| s.to_string_lossy().into_owned()),
     };
-    let exported = crate::export::export(&run, exec, &cfg)
+    let exported = crate::commands::export::export(&run, exec, &cfg)
         .map_err(|e| anyhow::anyhow!("{}: {e}", run_path.display()))?;
     for w in &exported.warnings {
         eprintln!("warning: {w}");
     }
-    crate::export::write(&exported, output).with_context(|| match output {
+    crate::commands::export::write(&exported, output).with_context(|| match output {
         Some(p) => format!("cannot write {}", p.display()),
         None => "cannot write to stdout".into(),
     })?;
@@ -83,25 +83,25 @@ pub(super) fn export_run(
 }
 
 /// After a gungraun export: how to install the runner it needs (stderr, as the other notes).
-fn runner_hint(format: crate::export::Format) {
-    if format == crate::export::Format::Gungraun {
+fn runner_hint(format: crate::commands::export::Format) {
+    if format == crate::commands::export::Format::Gungraun {
         eprintln!(
             "run it with valgrind and gungraun's runner of the same version: cargo install gungraun-runner --version {}",
-            crate::export_gungraun::VERSION
+            crate::commands::export::gungraun::VERSION
         );
     }
 }
 
 pub fn run(a: ExportArgs) -> Result<()> {
     // Read the run file (and check the rank) before building or starting anything.
-    let run = crate::runfile::RunFile::load(&a.run)?;
-    crate::replay::program_of(&run, a.rank as usize)
+    let run = crate::report::runfile::RunFile::load(&a.run)?;
+    crate::commands::replay::program_of(&run, a.rank as usize)
         .map_err(|e| anyhow::anyhow!("{}: {e}", a.run.display()))?;
     let worker = a.worker.resolve(true)?;
     let mut pool = WorkerPool::start(&worker, 1, std::time::Duration::from_secs(10))?;
-    let mut pair = crate::pair::for_saved_run(&run, &pool)
+    let mut pair = crate::run::pair::for_saved_run(&run, &pool)
         .map_err(|e| anyhow::anyhow!("{}: {e}", a.run.display()))?;
-    let exec: &mut dyn crate::exec::Executor = match pair.as_mut() {
+    let exec: &mut dyn crate::run::exec::Executor = match pair.as_mut() {
         Some(p) => p,
         None => &mut pool,
     };
@@ -116,8 +116,8 @@ pub fn run(a: ExportArgs) -> Result<()> {
 fn export_into(
     a: &ExportArgs,
     dir: &std::path::Path,
-    run: &crate::runfile::RunFile,
-    exec: &mut dyn crate::exec::Executor,
+    run: &crate::report::runfile::RunFile,
+    exec: &mut dyn crate::run::exec::Executor,
 ) -> Result<()> {
     if !dir.join("Cargo.toml").is_file() {
         anyhow::bail!(
@@ -127,22 +127,23 @@ fn export_into(
     }
     let name = format!(
         "perfsyn_{}_{}",
-        crate::export::snake(&run.report.method),
+        crate::commands::export::snake(&run.report.method),
         a.format.name()
     );
-    let cfg = crate::export::ExportConfig {
+    let cfg = crate::commands::export::ExportConfig {
         format: a.format,
         rank: a.rank as usize,
         run_path: Some(a.run.clone()),
         target_name: Some(name.clone()),
     };
-    let exported = crate::export::export(run, exec, &cfg)
+    let exported = crate::commands::export::export(run, exec, &cfg)
         .map_err(|e| anyhow::anyhow!("{}: {e}", a.run.display()))?;
     for w in &exported.warnings {
         eprintln!("warning: {w}");
     }
-    let placed = crate::export_into::place(dir, a.format, &name, &exported.source, a.force)
-        .map_err(|e| anyhow::anyhow!(e))?;
+    let placed =
+        crate::commands::export::into::place(dir, a.format, &name, &exported.source, a.force)
+            .map_err(|e| anyhow::anyhow!(e))?;
     eprintln!("exported ({}): {}", a.format.name(), placed.file.display());
     for added in &placed.added {
         eprintln!("added to Cargo.toml: {added}");

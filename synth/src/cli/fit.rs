@@ -24,28 +24,28 @@ pub struct FitArgs {
 }
 
 pub fn run(a: FitArgs) -> Result<()> {
-    use crate::fit_cmd;
-    let expected = a.expect.as_deref().map(fit_cmd::parse_class).transpose()?;
+    use crate::commands::fit;
+    let expected = a.expect.as_deref().map(fit::parse_class).transpose()?;
     let (source, points) = match (&a.criterion, &a.file) {
-        (Some(d), _) => (d.display().to_string(), fit_cmd::read_criterion(d)?),
+        (Some(d), _) => (d.display().to_string(), fit::read_criterion(d)?),
         (None, Some(f)) if f.as_os_str() != "-" => {
             let text = std::fs::read_to_string(f)
                 .with_context(|| format!("cannot read {}", f.display()))?;
             let src = f.display().to_string();
-            (src.clone(), fit_cmd::parse_points(&text, &src)?)
+            (src.clone(), fit::parse_points(&text, &src)?)
         }
         _ => {
             let mut text = String::new();
             std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
                 .context("cannot read stdin")?;
-            ("-".to_string(), fit_cmd::parse_points(&text, "stdin")?)
+            ("-".to_string(), fit::parse_points(&text, "stdin")?)
         }
     };
-    let r = fit_cmd::fit_points(&source, points, expected);
+    let r = fit::fit_points(&source, points, expected);
     if a.json {
         println!("{}", serde_json::to_string_pretty(&r)?);
     } else {
-        print!("{}", fit_cmd::render(&r));
+        print!("{}", fit::render(&r));
     }
     if r.above_expected {
         return Err(super::exit::Finding(format!(

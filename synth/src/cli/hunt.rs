@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::common::{choice, parse_duration, parse_positive, parse_workers, WorkerArgs};
 use crate::explore::ExploreReport;
-use crate::pool::WorkerPool;
+use crate::run::pool::WorkerPool;
 use crate::search::StrategyKind;
 
 #[derive(Debug, Args)]
@@ -32,7 +32,7 @@ pub struct HuntArgs {
     /// JOB_COMPLETION_INDEX (with --partition-count N or PERFSYN_PARTITION_COUNT), or
     /// PERFSYN_PARTITION=k/N.
     #[arg(long, value_name = "K/N|auto")]
-    pub partition: Option<crate::partition::PartitionChoice>,
+    pub partition: Option<crate::commands::partition::PartitionChoice>,
     /// The number of partitions for `--partition auto` with JOB_COMPLETION_INDEX (the
     /// Indexed Job's completions).
     #[arg(long, value_name = "N", value_parser = parse_positive, requires = "partition")]
@@ -66,7 +66,7 @@ pub struct HuntArgs {
 }
 
 pub fn run(a: HuntArgs) -> Result<()> {
-    use crate::hunt::{self, dir, report};
+    use crate::commands::hunt::{self, dir, report};
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
     if let Some(d) = &a.report {
@@ -108,7 +108,7 @@ pub fn run(a: HuntArgs) -> Result<()> {
         None
     };
     let worker = a.worker.resolve(false)?;
-    let identity = crate::runfile::worker_identity(&worker)
+    let identity = crate::report::runfile::worker_identity(&worker)
         .map_err(|e| anyhow::anyhow!("cannot read the worker {}: {e}", worker.display()))?;
     let pool = WorkerPool::start(
         &worker,
@@ -215,8 +215,8 @@ pub fn run(a: HuntArgs) -> Result<()> {
 /// On `--resume`, options that would change the hunt must agree with its manifest.
 fn check_resume_settings(
     a: &HuntArgs,
-    given: Option<crate::partition::Partition>,
-    m: &crate::hunt::dir::Manifest,
+    given: Option<crate::commands::partition::Partition>,
+    m: &crate::commands::hunt::dir::Manifest,
     out: &std::path::Path,
 ) -> Result<()> {
     let s = &m.settings;
@@ -271,20 +271,32 @@ struct HuntBar {
     findings: usize,
 }
 
-impl crate::hunt::HuntObserver for HuntBar {
-    fn started(&mut self, _done: usize, _total: usize, m: &crate::hunt::dir::PlannedMethod) {
+impl crate::commands::hunt::HuntObserver for HuntBar {
+    fn started(
+        &mut self,
+        _done: usize,
+        _total: usize,
+        m: &crate::commands::hunt::dir::PlannedMethod,
+    ) {
         self.bar.set_message(format!(
             "{}; {}",
-            crate::hunt::report::count(self.findings, "finding"),
+            crate::commands::hunt::report::count(self.findings, "finding"),
             m.method
         ));
     }
 
-    fn finished(&mut self, m: &crate::hunt::dir::PlannedMethod, r: &ExploreReport, finding: bool) {
+    fn finished(
+        &mut self,
+        m: &crate::commands::hunt::dir::PlannedMethod,
+        r: &ExploreReport,
+        finding: bool,
+    ) {
         self.findings += finding as usize;
         self.bar.inc(1);
-        self.bar
-            .set_message(crate::hunt::report::count(self.findings, "finding"));
+        self.bar.set_message(crate::commands::hunt::report::count(
+            self.findings,
+            "finding",
+        ));
         let line = format!(
             "[{}/{}] {}: {}{} ({})",
             self.bar.position(),
@@ -297,7 +309,11 @@ impl crate::hunt::HuntObserver for HuntBar {
         self.bar.suspend(|| eprintln!("{line}"));
     }
 
-    fn searching(&mut self, m: &crate::hunt::dir::PlannedMethod, p: &crate::search::Progress) {
+    fn searching(
+        &mut self,
+        m: &crate::commands::hunt::dir::PlannedMethod,
+        p: &crate::search::Progress,
+    ) {
         self.status.set(format!(
             "{}: {} programs, {} valid, {:.1}s",
             m.method,

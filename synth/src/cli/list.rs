@@ -4,7 +4,7 @@ use anyhow::Result;
 use clap::Args;
 
 use super::common::WorkerArgs;
-use crate::{list, worker_build};
+use crate::{commands::list, worker_build};
 
 #[derive(Debug, Args)]
 pub struct ListArgs {

@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use clap::Args;
 
-use crate::check::report::CheckReport;
+use crate::commands::check::report::CheckReport;
+use crate::commands::hunt::report::Summary;
+use crate::commands::sarif::{self, Issue, Line};
 use crate::harness::Harness;
-use crate::hunt::report::Summary;
-use crate::sarif::{self, Issue, Line};
 
 /// The machine-readable outputs of a command's findings.
 #[derive(Debug, Args)]
@@ -31,7 +31,7 @@ impl FindingOutputs {
             write_sarif(f, &sarif::hunt_issues(s, &locate))?;
         }
         if let Some(f) = &self.bmf {
-            write_json(f, &crate::bmf::from_hunt(&s.methods))?;
+            write_json(f, &crate::commands::bmf::from_hunt(&s.methods))?;
         }
         Ok(())
     }
@@ -43,7 +43,7 @@ impl FindingOutputs {
             write_sarif(f, &sarif::check_issues(r, &locate))?;
         }
         if let Some(f) = &self.bmf {
-            write_json(f, &crate::bmf::from_check(r))?;
+            write_json(f, &crate::commands::bmf::from_check(r))?;
         }
         Ok(())
     }
@@ -59,7 +59,7 @@ fn definitions(harness: Option<&Harness>) -> impl Fn(&str) -> Option<Line> + '_ 
         } else {
             h.crate_dir.join("src")
         };
-        crate::definition::find(&src, method).map(|d| Line {
+        crate::commands::definition::find(&src, method).map(|d| Line {
             file: d.file,
             line: d.line,
         })
@@ -84,7 +84,7 @@ pub fn print_summary(s: &Summary, dir: &Path, json: bool) -> Result<()> {
     if json {
         println!("{}", serde_json::to_string_pretty(s)?);
     } else {
-        print!("{}", crate::hunt::report::terminal(s, dir));
+        print!("{}", crate::commands::hunt::report::terminal(s, dir));
     }
     Ok(())
 }

@@ -6,7 +6,7 @@ use anyhow::Result;
 use clap::Args;
 
 use super::common::{parse_positive, WorkerArgs};
-use crate::pool::WorkerPool;
+use crate::run::pool::WorkerPool;
 
 #[derive(Debug, Args)]
 pub struct ReplayArgs {
@@ -24,23 +24,23 @@ pub struct ReplayArgs {
 }
 
 pub fn run(a: ReplayArgs) -> Result<()> {
-    let run = crate::runfile::RunFile::load(&a.run)?;
+    let run = crate::report::runfile::RunFile::load(&a.run)?;
     // Check the rank before building or starting anything.
-    crate::replay::program_of(&run, a.rank as usize)
+    crate::commands::replay::program_of(&run, a.rank as usize)
         .map_err(|e| anyhow::anyhow!("{}: {e}", a.run.display()))?;
     let worker = a.worker.resolve(a.json)?;
-    let identity = crate::runfile::worker_identity(&worker)
+    let identity = crate::report::runfile::worker_identity(&worker)
         .map_err(|e| anyhow::anyhow!("cannot read the worker {}: {e}", worker.display()))?;
     // The replay table shows the thread CPU time too.
-    crate::pool::time_thread_cpu(true);
+    crate::run::pool::time_thread_cpu(true);
     let mut pool = WorkerPool::start(&worker, 1, std::time::Duration::from_secs(10))?;
-    let mut pair = crate::pair::for_saved_run(&run, &pool)
+    let mut pair = crate::run::pair::for_saved_run(&run, &pool)
         .map_err(|e| anyhow::anyhow!("{}: {e}", a.run.display()))?;
-    let exec: &mut dyn crate::exec::Executor = match pair.as_mut() {
+    let exec: &mut dyn crate::run::exec::Executor = match pair.as_mut() {
         Some(p) => p,
         None => &mut pool,
     };
-    let r = crate::replay::replay(exec, &run, a.rank as usize, &identity.hash)?;
+    let r = crate::commands::replay::replay(exec, &run, a.rank as usize, &identity.hash)?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&r)?);
     } else {
@@ -52,9 +52,9 @@ pub fn run(a: ReplayArgs) -> Result<()> {
         }
         print!(
             "{}",
-            crate::replay::render(&r, &a.run.display().to_string())
+            crate::commands::replay::render(&r, &a.run.display().to_string())
         );
     }
-    crate::replay::gate(&r)
+    crate::commands::replay::gate(&r)
         .map_err(|e| super::exit::Finding(format!("{}: {e}", a.run.display())).into())
 }

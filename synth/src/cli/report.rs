@@ -21,7 +21,7 @@ pub struct ReportArgs {
 }
 
 pub fn run(a: ReportArgs) -> Result<()> {
-    use crate::hunt::{merge, report};
+    use crate::commands::hunt::{merge, report};
     let Some(out) = &a.out else {
         let [dir] = a.dirs.as_slice() else {
             anyhow::bail!(

@@ -4,7 +4,7 @@ use anyhow::Result;
 use clap::Args;
 
 use super::common::{parse_duration, parse_workers, WorkerArgs};
-use crate::pool::WorkerPool;
+use crate::run::pool::WorkerPool;
 use crate::search::StrategyKind;
 
 /// `--strategy` values of `suite`.
@@ -45,7 +45,7 @@ pub struct SuiteArgs {
 }
 
 pub fn run(a: SuiteArgs) -> Result<()> {
-    use crate::suite;
+    use crate::commands::suite;
     let strategies = match a.strategy {
         SuiteStrategy::Astar => vec![StrategyKind::Astar],
         SuiteStrategy::Aco => vec![StrategyKind::Aco],
@@ -79,7 +79,7 @@ pub fn run(a: SuiteArgs) -> Result<()> {
     };
     let pair = versions
         .as_mut()
-        .map(|p| p as &mut dyn crate::exec::Executor);
+        .map(|p| p as &mut dyn crate::run::exec::Executor);
     let mut status = super::status::Status::new(bar.clone());
     let report = suite::run(&mut pool, pair, &cfg, &mut |p| {
         bar.set_position(p.done as u64);

@@ -20,7 +20,7 @@ use anyhow::Result;
 use rand::RngExt;
 
 use super::{Mutant, Search, Strategy};
-use crate::mutate::{LearnKey, Mutation};
+use crate::search::mutate::{LearnKey, Mutation};
 
 /// The ACO strategy.
 #[derive(Debug)]

@@ -28,7 +28,7 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 use super::{Candidate, Search};
-use crate::mutate::apply;
+use crate::search::mutate::apply;
 
 /// Coverage buckets per doubling of a call's edges.
 pub const BUCKETS_PER_OCTAVE: f64 = 2.0;

@@ -10,6 +10,12 @@
 pub mod aco;
 pub mod astar;
 pub mod crossover;
+pub mod fuelcap;
+pub mod grow;
+pub mod handles;
+pub mod initial;
+pub mod learn;
+pub mod mutate;
 pub mod novelty;
 pub mod probe;
 pub mod random;
@@ -25,10 +31,10 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use serde::{Deserialize, Serialize};
 
-use crate::exec::Executor;
-use crate::learn::LearningTable;
-use crate::mutate::{apply, mutations, Mutation, MutationConfig};
-use crate::oracle::{Obs, Oracle};
+use crate::judge::oracle::{Obs, Oracle};
+use crate::run::exec::Executor;
+use crate::search::learn::LearningTable;
+use crate::search::mutate::{apply, mutations, Mutation, MutationConfig};
 use novelty::Archive;
 
 /// Candidates per executor call inside [`Search::evaluate`] (the time budget is checked
@@ -258,8 +264,8 @@ pub struct Search<'a> {
     pub best: usize,
     /// The elite of each niche (see [`novelty`]).
     pub archive: Archive,
-    /// The fuel of new programs (see [`crate::fuelcap`]).
-    fuel_cap: crate::fuelcap::FuelCap,
+    /// The fuel of new programs (see [`crate::search::fuelcap`]).
+    fuel_cap: crate::search::fuelcap::FuelCap,
     /// Nodes that reached new coverage, for crossovers (see [`crossover`]).
     pub explorers: crossover::Explorers,
 }
@@ -289,7 +295,7 @@ impl<'a> Search<'a> {
             progress: None,
             best: 0,
             archive: Archive::default(),
-            fuel_cap: crate::fuelcap::FuelCap::from_env(),
+            fuel_cap: crate::search::fuelcap::FuelCap::from_env(),
             explorers: crossover::Explorers::default(),
         }
     }
@@ -342,7 +348,7 @@ impl<'a> Search<'a> {
         let n = &self.nodes[self.best];
         self.stats.best_history.push((ms, n.score));
         if let (Some(t), None) = (self.cfg.expose_ratio, self.stats.expose_ms) {
-            let r = crate::oracle::relative::ratio(&n.obs);
+            let r = crate::judge::oracle::relative::ratio(&n.obs);
             if n.obs.cost_ref.is_some() && (r >= t || r <= 1.0 / t) {
                 self.stats.expose_ms = Some(ms);
             }
@@ -517,7 +523,7 @@ impl<'a> Search<'a> {
             let (edges, edges_ref) = (self.nodes[id].feedback.cost.edges, r_edges(&self.nodes[id]));
             self.explorers.offer(id, edges, edges_ref);
             if let (Some(t), Some(_)) = (self.cfg.expose_ratio, obs.cost_ref) {
-                let r = crate::oracle::relative::ratio(&obs);
+                let r = crate::judge::oracle::relative::ratio(&obs);
                 let ms = self.nodes[id].found_ms;
                 if r >= t && self.stats.expose_slower_ms.is_none() {
                     self.stats.expose_slower_ms = Some(ms);
@@ -583,7 +589,7 @@ impl<'a> Search<'a> {
     fn execute(&mut self, programs: &[Program]) -> Result<Vec<(Feedback, Option<Feedback>)>> {
         let cap = self.fuel_cap.cap();
         let (main, refs): (Vec<Feedback>, Vec<Feedback>) = if self.relative {
-            crate::exec::run_pairs_capped(self.exec, programs, cap)?
+            crate::run::exec::run_pairs_capped(self.exec, programs, cap)?
                 .into_iter()
                 .unzip()
         } else {

@@ -11,7 +11,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::oracle::Obs;
+use crate::judge::oracle::Obs;
 
 /// Niches per doubling of the input size.
 pub const BANDS_PER_OCTAVE: f64 = 4.0;

@@ -6,7 +6,7 @@ use rand::RngExt;
 
 use super::aco::walk;
 use super::{Search, Strategy};
-use crate::mutate::Mutation;
+use crate::search::mutate::Mutation;
 
 /// The random strategy: 16 walkers per round, walk length cycling through 1..=maxMuts.
 #[derive(Debug, Default)]

@@ -1,0 +1,9 @@
+//! `perfsyn bench`: the evaluations that print figures (fit accuracy, the process boundary,
+//! search quality, throughput, reproducers), one file each.
+
+pub mod fit;
+pub mod ipc;
+pub mod relative;
+pub mod repro;
+pub mod search;
+pub mod throughput;

@@ -1,0 +1,322 @@
+//! `perfsyn list`: every registered method with its signature, expected complexity, version
+//! group and origin, so a user can tell std's own methods from what the corpus made up.
+//!
+//! The origin is inferred from the schema, because the registration records no origin of its
+//! own: a type's origin is the crate (and for the corpus, the module) its registration
+//! imports it from, and a method registered on a std type with a template that calls another
+//! method (`retain_even` as `retain(|k| ...)`) is the corpus's wrapper, not a std method.
+
+use std::fmt;
+
+use anyhow::Result;
+use perfsyn_profiler_ipc::schema::{ApiSchema, MethodSchema, TypeSchema};
+use serde::Serialize;
+
+use crate::harness::spec;
+
+/// One row of `perfsyn list`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Entry {
+    /// `Path::method`, what `explore --method` takes.
+    pub method: String,
+    /// The registered type, e.g. `Vec<Key>`.
+    #[serde(rename = "type")]
+    pub ty: String,
+    pub signature: String,
+    /// Documented complexity, e.g. `O(n)`, or null.
+    pub expected: Option<String>,
+    /// The version group, if the type is a member of one.
+    pub group: Option<String>,
+    /// The versions of the group that have this method with the same signature.
+    pub versions: Option<Vec<String>>,
+    /// Where the method comes from: `std`, `corpus`, `planted` or a crate's name.
+    pub origin: Origin,
+}
+
+/// Where a registered method comes from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(into = "String")]
+pub enum Origin {
+    /// A method of the standard library, called as itself.
+    Std,
+    /// Written for perfsyn's corpus: a corpus type, or a wrapper registered on a std type.
+    Corpus,
+    /// A corpus type with a bottleneck planted on purpose (`corpus/src/planted.rs`).
+    Planted,
+    /// A type of another crate (a user's harness).
+    Crate(String),
+    /// The schema does not say (no import names the type).
+    Unknown,
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Origin::Std => "std",
+            Origin::Corpus => "corpus",
+            Origin::Planted => "planted",
+            Origin::Crate(c) => c,
+            Origin::Unknown => "-",
+        })
+    }
+}
+
+impl From<Origin> for String {
+    fn from(o: Origin) -> String {
+        o.to_string()
+    }
+}
+
+/// Std types a registration may name without importing them (the prelude).
+const PRELUDE: &[&str] = &["Vec", "String", "Option", "Box"];
+
+/// The origin of a registered type, from the import that names it.
+pub fn type_origin(t: &TypeSchema) -> Origin {
+    if t.is_namespace() {
+        // Free functions, called by path (`mycrate::util::f({x})`): the path's crate.
+        let krate = t
+            .methods
+            .iter()
+            .filter_map(|m| {
+                let t = m.template.as_deref()?;
+                // A trait's methods on strings: `<str as mycrate::Trait>::f({text})`.
+                let t = t
+                    .strip_prefix('<')
+                    .and_then(|r| r.split_once(" as "))
+                    .map_or(t, |(_, path)| path);
+                t.split("::").next()
+            })
+            .next();
+        return match krate {
+            Some(k) if !k.is_empty() => Origin::Crate(k.to_string()),
+            _ => Origin::Unknown,
+        };
+    }
+    let base = t.name.split('<').next().unwrap_or(&t.name);
+    let import = t
+        .imports
+        .iter()
+        .find(|i| i.rsplit("::").next() == Some(base));
+    // A type spelled by its full path (two types of one name, `partial::SortedVec` and
+    // `SortedVec`, are imported by neither): the crate its Rust path names.
+    let spelled = t.rust.split('<').next().filter(|r| r.contains("::"));
+    let Some(import) = import.map(String::as_str).or(spelled) else {
+        return if PRELUDE.contains(&base) {
+            Origin::Std
+        } else {
+            Origin::Unknown
+        };
+    };
+    let mut segments = import.split("::");
+    match (segments.next(), segments.next()) {
+        (Some("std" | "core" | "alloc"), _) => Origin::Std,
+        (Some("perfsyn_corpus"), Some("planted")) => Origin::Planted,
+        (Some("perfsyn_corpus"), _) => Origin::Corpus,
+        (Some(krate), _) => Origin::Crate(krate.to_string()),
+        (None, _) => Origin::Unknown,
+    }
+}
+
+/// The origin of method `m` of type `t`: the type's, except for a wrapper registered on a std
+/// type (a template that does not call the method of the same name).
+pub fn method_origin(t: &TypeSchema, m: &MethodSchema) -> Origin {
+    let ty = type_origin(t);
+    let calls_itself = |tmpl: &str| tmpl.starts_with(&format!("{{self}}.{}(", m.name));
+    match &m.template {
+        Some(tmpl) if ty == Origin::Std && !calls_itself(tmpl) => Origin::Corpus,
+        _ => ty,
+    }
+}
+
+/// The rows for `schema`, optionally restricted to types matching `type_filter`.
+pub fn entries(schema: &ApiSchema, type_filter: Option<&str>) -> Result<Vec<Entry>> {
+    let types = match type_filter {
+        Some(t) => spec::resolve_type_filter(schema, t)?,
+        None => schema.types.iter().collect(),
+    };
+    let mut out = Vec::new();
+    let selected: Vec<&str> = types.iter().map(|t| t.name.as_str()).collect();
+    for &t in &types {
+        // The new member of a version group is listed through the old one, when both are.
+        let old_listed = schema
+            .counterpart(&t.name)
+            .is_some_and(|o| selected.contains(&o.name.as_str()));
+        if t.version.as_ref().is_some_and(|v| v.version == "new") && old_listed {
+            continue;
+        }
+        for m in &t.methods {
+            let (group, versions) = match &t.version {
+                Some(v) => {
+                    let mut vs = vec![v.version.clone()];
+                    if let Some(other) = schema.counterpart(&t.name) {
+                        if other
+                            .method(&m.name)
+                            .is_some_and(|o| o.signature() == m.signature())
+                        {
+                            vs.push(
+                                other
+                                    .version
+                                    .as_ref()
+                                    .map(|o| o.version.clone())
+                                    .unwrap_or_default(),
+                            );
+                        }
+                    }
+                    vs.sort_by_key(|v| if v == "old" { 0 } else { 1 });
+                    (Some(v.group.clone()), Some(vs))
+                }
+                None => (None, None),
+            };
+            out.push(Entry {
+                method: format!("{}::{}", t.path, m.name),
+                ty: t.name.clone(),
+                signature: if t.is_namespace() {
+                    // A free function: the namespace receiver is the harness's, not its own.
+                    m.signature()
+                        .replacen("(&self, ", "(", 1)
+                        .replacen("(&self)", "()", 1)
+                } else {
+                    m.signature()
+                },
+                expected: m.expected.clone(),
+                group,
+                versions,
+                origin: method_origin(t, m),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Renders rows as an aligned text table.
+pub fn render(entries: &[Entry]) -> String {
+    let w = entries
+        .iter()
+        .map(|e| e.method.len())
+        .max()
+        .unwrap_or(6)
+        .max(6);
+    // A crate's name is its methods' origin, and may be longer than the column's title.
+    let o = entries
+        .iter()
+        .map(|e| e.origin.to_string().len())
+        .max()
+        .unwrap_or(8)
+        .max(8);
+    let mut s = format!(
+        "{:<w$}  {:<o$}  {:<10}  {:<14}  signature\n",
+        "method", "origin", "expected", "versions"
+    );
+    for e in entries {
+        s.push_str(&format!(
+            "{:<w$}  {:<o$}  {:<10}  {:<14}  {}\n",
+            e.method,
+            e.origin.to_string(),
+            e.expected.as_deref().unwrap_or("-"),
+            e.versions
+                .as_ref()
+                .map(|v| v.join("/"))
+                .unwrap_or_else(|| "-".into()),
+            e.signature
+        ));
+    }
+    s.push_str(&format!(
+        "{} {}\norigin: std = the standard library's own method; corpus = written for perfsyn's corpus (a corpus type, or a wrapper on a std type); planted = a bottleneck planted on purpose\n",
+        entries.len(),
+        if entries.len() == 1 { "method" } else { "methods" }
+    ));
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A type through JSON, so that schema fields added later (with defaults) do not break it.
+    fn ty(name: &str, imports: &[&str], methods: &[(&str, Option<&str>)]) -> TypeSchema {
+        let methods: Vec<serde_json::Value> = methods
+            .iter()
+            .map(|(m, tmpl)| {
+                serde_json::json!({"name": m, "receiver": "Mut", "params": [], "ret": null,
+                                   "expected": null, "template": tmpl})
+            })
+            .collect();
+        serde_json::from_value(serde_json::json!({
+            "name": name, "path": name.split('<').next().unwrap(), "sized": true,
+            "version": null, "ctors": [], "methods": methods, "fields": [],
+            "imports": imports, "doc": ""
+        }))
+        .expect("a minimal type")
+    }
+
+    /// A namespace of free functions (rust `()`) belongs to the crate its calls name, so
+    /// that a crate of free functions is a crate harness (`hunt --all` leaves std out).
+    #[test]
+    fn a_namespace_belongs_to_the_crate_its_calls_name() {
+        let mut ns = ty(
+            "crate",
+            &[],
+            &[("count_pairs", Some("algos::count_pairs(&{v})"))],
+        );
+        assert_eq!(type_origin(&ns), Origin::Unknown);
+        ns.rust = "()".into();
+        assert_eq!(type_origin(&ns), Origin::Crate("algos".into()));
+    }
+
+    #[test]
+    fn origins_come_from_imports_and_templates() {
+        let vec = ty(
+            "Vec<Key>",
+            &["perfsyn_corpus::probe::Key"],
+            &[
+                ("dedup", None),
+                ("retain_even", Some("{self}.retain(|k| k.get() % 2 == 0)")),
+                ("sort_desc", Some("{self}.sort_desc(1)")),
+            ],
+        );
+        let origins: Vec<Origin> = vec.methods.iter().map(|m| method_origin(&vec, m)).collect();
+        assert_eq!(origins, [Origin::Std, Origin::Corpus, Origin::Std]);
+        let map = ty("BTreeMap<Key,u64>", &["std::collections::BTreeMap"], &[]);
+        assert_eq!(type_origin(&map), Origin::Std);
+        let planted = ty(
+            "TombstoneSet",
+            &["perfsyn_corpus::planted::TombstoneSet"],
+            &[],
+        );
+        assert_eq!(type_origin(&planted), Origin::Planted);
+        let toddler = ty(
+            "JavaHashSet",
+            &["perfsyn_corpus::toddler::JavaHashSet"],
+            &[],
+        );
+        assert_eq!(type_origin(&toddler), Origin::Corpus);
+        let user = ty("Ring", &["my_crate::ring::Ring"], &[]);
+        assert_eq!(type_origin(&user), Origin::Crate("my_crate".into()));
+        assert_eq!(type_origin(&ty("Mystery", &[], &[])), Origin::Unknown);
+        // Two types named alike are spelled by their paths and imported by neither.
+        let mut spelled = ty(
+            "partial::SortedVec<Key>",
+            &["perfsyn_corpus::probe::Key"],
+            &[],
+        );
+        spelled.rust = "sorted_vec::partial::SortedVec<perfsyn_corpus::probe::Key>".into();
+        assert_eq!(type_origin(&spelled), Origin::Crate("sorted_vec".into()));
+        let mut vec = ty("Vec<Key>", &["perfsyn_corpus::probe::Key"], &[]);
+        vec.rust = "Vec<perfsyn_corpus::probe::Key>".into();
+        assert_eq!(type_origin(&vec), Origin::Std);
+    }
+
+    #[test]
+    fn one_method_is_not_plural() {
+        let e = Entry {
+            method: "A::b".into(),
+            ty: "A".into(),
+            signature: "fn b(&self)".into(),
+            expected: None,
+            group: None,
+            versions: None,
+            origin: Origin::Std,
+        };
+        assert!(render(&[e]).contains("\n1 method\n"));
+    }
+}
