@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use perfsyn::report::runfile::RunFile;
+use perfsyn::explore::runfile::RunFile;
 
 mod common;
 use common::perfsyn;
@@ -142,7 +142,7 @@ fn run_file_round_trips() {
     let run = saved_run(dir.path());
     let file = RunFile::load(&run).unwrap();
     assert_eq!(file.format, "perfsyn-run");
-    assert_eq!(file.version, perfsyn::report::runfile::VERSION);
+    assert_eq!(file.version, perfsyn::explore::runfile::VERSION);
     assert_eq!(file.seed, 3);
     assert!(file.command_line.iter().any(|a| a == "OrderedMap::remove"));
     assert_eq!(file.worker.hash.len(), 16);

@@ -10,7 +10,8 @@
 
 use std::collections::HashMap;
 
-use perfsyn::explore::{explore, ExploreConfig, ExploreReport, OracleKind};
+use perfsyn::explore::report::ExploreReport;
+use perfsyn::explore::{explore, ExploreConfig, OracleKind};
 use perfsyn::judge::confirm::ConfirmConfig;
 use perfsyn::judge::oracle::asymptotic::{ScoreKind, Thresholds};
 use perfsyn::judge::oracle::relative::Direction;

@@ -240,7 +240,7 @@ pub fn run(b: BenchCommand) -> Result<()> {
                 cases: a.cases.clone(),
             };
             let quiet = a.json;
-            let mut versions = pool.versions()?;
+            let mut versions = crate::run::pair::PairExecutor::of_pool(&pool)?;
             let r = crate::commands::bench::search::run(
                 &mut pool,
                 Some(&mut versions),

@@ -15,7 +15,7 @@ use crate::commands::compare::oracle::OracleConfig;
 use crate::commands::compare::{
     compare, find_pair, pairs, CompareConfig, CompareReport, Pair, PairPools,
 };
-use crate::report::runfile::RunFile;
+use crate::explore::runfile::RunFile;
 
 /// Options of `perfsyn compare`. Each option's help says what it controls in plain words; the
 /// symbol SpeedGun's paper uses for it follows in parentheses, for readers of the paper.

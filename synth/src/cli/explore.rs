@@ -7,7 +7,8 @@ use clap::Args;
 
 use super::common::{choice, RecordArgs, SearchArgs, WorkerArgs};
 use super::export::export_run;
-use crate::explore::{explore_with, ExploreConfig, ExploreReport, OracleKind};
+use crate::explore::report::ExploreReport;
+use crate::explore::{explore_with, ExploreConfig, OracleKind};
 use crate::judge::oracle::asymptotic::{ScoreKind, Thresholds};
 use crate::judge::oracle::relative::Direction;
 use crate::report::verdict::Verdict;
@@ -69,7 +70,7 @@ fn saved_program(
     rank: usize,
     method: &str,
 ) -> Result<perfsyn_profiler_ipc::Program> {
-    let run = crate::report::runfile::RunFile::load(path)?;
+    let run = crate::explore::runfile::RunFile::load(path)?;
     if run.report.method != method {
         anyhow::bail!(
             "{} is a run of {}, not of {method}; pass --method {} or another run file",
@@ -124,7 +125,7 @@ pub fn run(a: ExploreArgs) -> Result<()> {
         .then(|| crate::run::pair::group_spec(pool.pool().schema(), &a.method))
         .flatten();
     let mut versions = match &group {
-        Some(_) => Some(pool.versions()?),
+        Some(_) => Some(crate::run::pair::PairExecutor::of_pool(&pool)?),
         None => None,
     };
     let cfg = ExploreConfig {
@@ -221,14 +222,14 @@ fn record_run(
             // Under the explored crate's target/perfsyn/runs, never over an earlier run.
             let runs = a.worker.harness()?.runs_dir();
             let name =
-                crate::report::runfile::default_path(Path::new("."), &report.method, report.seed);
+                crate::explore::runfile::default_path(Path::new("."), &report.method, report.seed);
             let stem = name.file_stem().map(|s| s.to_string_lossy().into_owned());
             crate::harness::discovery::fresh_path(&runs, &stem.unwrap_or_default(), "json")
         }
     };
-    let identity = crate::report::runfile::worker_identity(worker)
+    let identity = crate::explore::runfile::worker_identity(worker)
         .with_context(|| format!("cannot read the worker {}", worker.display()))?;
-    let mut run = crate::report::runfile::RunFile::new(
+    let mut run = crate::explore::runfile::RunFile::new(
         report.clone(),
         std::env::args().collect(),
         identity,

@@ -51,7 +51,7 @@ pub(super) fn export_run(
     rank: usize,
     output: Option<&std::path::Path>,
 ) -> Result<()> {
-    let run = crate::report::runfile::RunFile::load(run_path)?;
+    let run = crate::explore::runfile::RunFile::load(run_path)?;
     if run.schema_hash_value() != Some(exec.schema().hash()) {
         eprintln!(
             "warning: {} was made with a worker whose API schema differs from this one",
@@ -94,12 +94,12 @@ fn runner_hint(format: crate::commands::export::Format) {
 
 pub fn run(a: ExportArgs) -> Result<()> {
     // Read the run file (and check the rank) before building or starting anything.
-    let run = crate::report::runfile::RunFile::load(&a.run)?;
+    let run = crate::explore::runfile::RunFile::load(&a.run)?;
     crate::commands::replay::program_of(&run, a.rank as usize)
         .map_err(|e| anyhow::anyhow!("{}: {e}", a.run.display()))?;
     let worker = a.worker.resolve(true)?;
     let mut pool = WorkerPool::start(&worker, 1, std::time::Duration::from_secs(10))?;
-    let mut pair = crate::run::pair::for_saved_run(&run, &pool)
+    let mut pair = crate::explore::versions::for_saved_run(&run, &pool)
         .map_err(|e| anyhow::anyhow!("{}: {e}", a.run.display()))?;
     let exec: &mut dyn crate::run::exec::Executor = match pair.as_mut() {
         Some(p) => p,
@@ -116,7 +116,7 @@ pub fn run(a: ExportArgs) -> Result<()> {
 fn export_into(
     a: &ExportArgs,
     dir: &std::path::Path,
-    run: &crate::report::runfile::RunFile,
+    run: &crate::explore::runfile::RunFile,
     exec: &mut dyn crate::run::exec::Executor,
 ) -> Result<()> {
     if !dir.join("Cargo.toml").is_file() {

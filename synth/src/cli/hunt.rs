@@ -6,7 +6,7 @@ use anyhow::Result;
 use clap::Args;
 
 use super::common::{choice, parse_duration, parse_positive, parse_workers, WorkerArgs};
-use crate::explore::ExploreReport;
+use crate::explore::report::ExploreReport;
 use crate::run::pool::WorkerPool;
 use crate::search::StrategyKind;
 
@@ -108,7 +108,7 @@ pub fn run(a: HuntArgs) -> Result<()> {
         None
     };
     let worker = a.worker.resolve(false)?;
-    let identity = crate::report::runfile::worker_identity(&worker)
+    let identity = crate::explore::runfile::worker_identity(&worker)
         .map_err(|e| anyhow::anyhow!("cannot read the worker {}: {e}", worker.display()))?;
     let pool = WorkerPool::start(
         &worker,

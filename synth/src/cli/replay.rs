@@ -24,17 +24,17 @@ pub struct ReplayArgs {
 }
 
 pub fn run(a: ReplayArgs) -> Result<()> {
-    let run = crate::report::runfile::RunFile::load(&a.run)?;
+    let run = crate::explore::runfile::RunFile::load(&a.run)?;
     // Check the rank before building or starting anything.
     crate::commands::replay::program_of(&run, a.rank as usize)
         .map_err(|e| anyhow::anyhow!("{}: {e}", a.run.display()))?;
     let worker = a.worker.resolve(a.json)?;
-    let identity = crate::report::runfile::worker_identity(&worker)
+    let identity = crate::explore::runfile::worker_identity(&worker)
         .map_err(|e| anyhow::anyhow!("cannot read the worker {}: {e}", worker.display()))?;
     // The replay table shows the thread CPU time too.
     crate::run::pool::time_thread_cpu(true);
     let mut pool = WorkerPool::start(&worker, 1, std::time::Duration::from_secs(10))?;
-    let mut pair = crate::run::pair::for_saved_run(&run, &pool)
+    let mut pair = crate::explore::versions::for_saved_run(&run, &pool)
         .map_err(|e| anyhow::anyhow!("{}: {e}", a.run.display()))?;
     let exec: &mut dyn crate::run::exec::Executor = match pair.as_mut() {
         Some(p) => p,

@@ -74,7 +74,7 @@ pub fn run(a: SuiteArgs) -> Result<()> {
         .iter()
         .any(|c| c.oracle == suite::case::CaseOracle::Relative);
     let mut versions = match relative {
-        true => Some(pool.versions()?),
+        true => Some(crate::run::pair::PairExecutor::of_pool(&pool)?),
         false => None,
     };
     let pair = versions

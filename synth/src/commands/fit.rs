@@ -10,8 +10,8 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
 
-use crate::judge::oracle::fit::Class;
 use crate::judge::oracle::model_select::{self, Verdict};
+use crate::report::class::Class;
 
 /// The result of `perfsyn fit`, printed as JSON with `--json`.
 #[derive(Clone, Debug, Serialize)]

@@ -13,6 +13,7 @@ pub mod hunt;
 pub mod list;
 pub mod partition;
 pub mod plot;
+pub mod rank;
 pub mod replay;
 pub mod sarif;
 pub mod suite;

@@ -13,9 +13,10 @@ use std::path::{Path, PathBuf};
 
 use plotters::prelude::*;
 
-use crate::explore::ExploreReport;
+use crate::explore::report::ExploreReport;
 use crate::explore::OracleKind;
-use crate::judge::oracle::fit::{fit_class_with_base, Class, Points};
+use crate::judge::oracle::fit::{fit_class_with_base, Points};
+use crate::report::class::Class;
 
 /// Size of the picture in pixels.
 const SIZE: (u32, u32) = (900, 560);
@@ -181,7 +182,7 @@ pub fn render_svg(r: &ExploreReport) -> Result<String, PlotError> {
 /// Writes the plot of `r` to `path` (atomically).
 pub fn write(r: &ExploreReport, path: &Path) -> Result<(), PlotError> {
     let svg = render_svg(r)?;
-    crate::report::runfile::write_atomic(path, svg.as_bytes()).map_err(|source| PlotError::Write {
+    crate::explore::runfile::write_atomic(path, svg.as_bytes()).map_err(|source| PlotError::Write {
         path: path.to_path_buf(),
         source,
     })

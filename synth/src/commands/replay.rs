@@ -12,9 +12,9 @@ use anyhow::{bail, Result};
 use perfsyn_profiler_ipc::Feedback;
 use serde::{Deserialize, Serialize};
 
-use crate::explore::BestProgram;
+use crate::explore::runfile::RunFile;
 use crate::explore::OracleKind;
-use crate::report::runfile::RunFile;
+use crate::report::best::BestProgram;
 use crate::run::exec::Executor;
 
 /// One measurement, saved and now.

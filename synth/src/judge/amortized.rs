@@ -22,8 +22,8 @@ use anyhow::Result;
 use perfsyn_profiler_ipc::{Literal, Pattern, Program, Stmt, Var};
 
 use crate::judge::oracle::asymptotic::{judge, Thresholds};
-use crate::judge::oracle::fit::Class;
-use crate::judge::verdict_program::Swept;
+use crate::judge::swept::Swept;
+use crate::report::class::Class;
 use crate::run::exec::Executor;
 use crate::search::Metric;
 

@@ -139,16 +139,16 @@ pub fn rank(feedback: &[Feedback], locate: &mut dyn FnMut(u64) -> Option<Loc>) -
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
         .collect();
-    let classes: Vec<Option<crate::judge::oracle::fit::Class>> = distinct
+    let classes: Vec<Option<crate::report::class::Class>> = distinct
         .par_iter()
         .map(|pts| {
             let xy: Vec<(f64, f64)> = pts.iter().map(|&(n, h)| (n as f64, h as f64)).collect();
             model_select::select(&xy).class
         })
         .collect();
-    let fitted: HashMap<Vec<(u64, u64)>, Option<crate::judge::oracle::fit::Class>> =
+    let fitted: HashMap<Vec<(u64, u64)>, Option<crate::report::class::Class>> =
         distinct.into_iter().cloned().zip(classes).collect();
-    let mut ranked: Vec<(Option<crate::judge::oracle::fit::Class>, HotLine)> = lines
+    let mut ranked: Vec<(Option<crate::report::class::Class>, HotLine)> = lines
         .into_iter()
         .map(|((file, line, library), pts)| {
             let class = fitted[&pts];

@@ -17,7 +17,7 @@
 use anyhow::Result;
 use perfsyn_profiler_ipc::{Program, Stmt};
 
-use crate::judge::verdict_program::Swept;
+use crate::judge::swept::Swept;
 use crate::run::exec::Executor;
 use crate::search::Metric;
 

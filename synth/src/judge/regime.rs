@@ -20,8 +20,8 @@ use anyhow::Result;
 use perfsyn_profiler_ipc::{Feedback, Program};
 
 use crate::judge::oracle::asymptotic::{judge, Judgement, Thresholds};
-use crate::judge::oracle::fit::Class;
 use crate::judge::size_measure::{self, SizeMeasure};
+use crate::report::class::Class;
 use crate::run::exec::Executor;
 use crate::search::Metric;
 

@@ -19,9 +19,8 @@ use anyhow::Result;
 use perfsyn_profiler_ipc::check::check;
 use perfsyn_profiler_ipc::print::print;
 use perfsyn_profiler_ipc::{ApiSchema, Literal, Pattern, Program, Stmt, Var};
-use serde::{Deserialize, Serialize};
 
-use crate::explore::BestProgram;
+use crate::report::best::{BestProgram, ShrinkRecord};
 use crate::run::exec::Executor;
 use crate::search::Metric;
 
@@ -43,24 +42,6 @@ impl Default for ShrinkConfig {
             budget: DEFAULT_BUDGET,
         }
     }
-}
-
-/// What shrinking did to a reported program; stored in the run file beside the shrunk one.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ShrinkRecord {
-    /// Statements of the program before shrinking (loop bodies counted).
-    pub statements: usize,
-    /// The program before shrinking, as data and as Rust.
-    pub program: Program,
-    pub rust: String,
-    pub input_size: u64,
-    pub cost: f64,
-    /// Verdict checks spent.
-    pub checks: usize,
-    /// The budget (`--shrink-budget`) in force.
-    pub budget: usize,
-    /// The budget ran out before the program was 1-minimal.
-    pub stopped_by_budget: bool,
 }
 
 /// The outcome of [`shrink`].

@@ -15,7 +15,7 @@ use perfsyn_profiler_ipc::Feedback;
 use serde::{Deserialize, Serialize};
 
 use crate::judge::oracle::asymptotic::{judge, Judgement, Thresholds};
-use crate::judge::oracle::fit::Class;
+use crate::report::class::Class;
 use crate::search::Metric;
 
 /// A size measure of a program's input.

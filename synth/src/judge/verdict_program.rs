@@ -14,8 +14,9 @@ use anyhow::Result;
 use perfsyn_profiler_ipc::{Feedback, Program, Stmt};
 
 use crate::judge::oracle::asymptotic::{judge, Judgement, Thresholds};
-use crate::judge::oracle::fit::Class;
 use crate::judge::size_measure::{self, SizeMeasure};
+use crate::judge::swept::Swept;
+use crate::report::class::Class;
 use crate::run::exec::Executor;
 use crate::search::{Metric, Node};
 
@@ -42,24 +43,6 @@ pub fn widest(nodes: &[Node], besides: usize) -> Option<usize> {
         }
     }
     best.filter(|&i| nodes[i].obs.size > 0)
-}
-
-/// A program swept and judged.
-#[derive(Clone, Debug)]
-pub struct Swept {
-    pub sweep: Vec<Program>,
-    pub sweep_fb: Vec<Feedback>,
-    pub points: Vec<(u64, f64)>,
-    pub points_from: &'static str,
-    pub judgement: Judgement,
-    pub measure: SizeMeasure,
-    /// Why a bottleneck on the sweep was not kept: the sweep with the loops that only
-    /// rearrange the input kept at their count (`sweep::Sweeps`) gave another verdict, which
-    /// is the one judged here; or which sizes a sweep above a change of regime judged
-    /// (`regime.rs`).
-    pub rearranging_note: Option<String>,
-    /// How the sweep scaled each size-like quantity, in words (`sweep::describe`).
-    pub scaled: Vec<String>,
 }
 
 /// Sweeps `program` (which ran on an input of `size`) and judges it as `explore` judges its
@@ -248,7 +231,7 @@ fn robust_to_rearranging(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::judge::oracle::Obs;
+    use crate::search::objective::Obs;
     use perfsyn_profiler_ipc::{Cost, Outcome};
 
     fn node(size: u64, cost: f64, with_loop: bool, ok: bool) -> Node {

@@ -1,5 +1,6 @@
-//! What every phase produces and every command reads: verdicts and run files. The bottom
+//! What the phases exchange: verdicts, complexity classes and the programs a run reports. The bottom
 //! floor of the engine: it imports nothing of the engine above it.
 
-pub mod runfile;
+pub mod best;
+pub mod class;
 pub mod verdict;

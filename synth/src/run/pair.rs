@@ -19,7 +19,6 @@ use std::time::Duration;
 use anyhow::{bail, Result};
 use perfsyn_profiler_ipc::{ApiSchema, Feedback, Program};
 
-use crate::explore::OracleKind;
 use crate::harness::spec::MethodRef;
 use crate::run::exec::Executor;
 use crate::run::pool::WorkerPool;
@@ -39,6 +38,11 @@ enum Twin {
 }
 
 impl PairExecutor {
+    /// The in-binary pair of `pool`'s binary: as many workers binding each version.
+    pub fn of_pool(pool: &WorkerPool) -> Result<PairExecutor> {
+        PairExecutor::versions(pool.binary(), pool.workers(), pool.deadline())
+    }
+
     /// Pairs `new` and `old`; `twins` builds the uninstrumented pair for wall-clock timing
     /// (`None`: time on these executors).
     pub fn new(
@@ -134,52 +138,6 @@ pub fn group_spec(schema: &ApiSchema, spec: &str) -> Option<String> {
     let other = schema.counterpart(&t.name)?;
     let (a, b) = (t.method(method)?, other.method(method)?);
     (a.signature() == b.signature()).then(|| format!("{group}::{method}"))
-}
-
-/// Explores `cfg` on the in-binary pair of `pool`'s binary, started into `slot` on first use
-/// (a hunt explores every version group's methods on one pair).
-pub fn explore_on_versions(
-    slot: &mut Option<PairExecutor>,
-    pool: &WorkerPool,
-    cfg: &crate::explore::ExploreConfig,
-    progress: &mut dyn FnMut(&crate::search::Progress),
-) -> Result<crate::explore::ExploreReport> {
-    let pair = match slot {
-        Some(p) => p,
-        None => slot.insert(pool.versions()?),
-    };
-    crate::explore::explore(pair, cfg, progress)
-}
-
-/// The pair a saved run's programs run on again (`replay`, `export`): for a relative run of an
-/// in-binary version group, the pair of `pool`'s binary; `None` for any other run. Refuses,
-/// with one line, a relative run this binary cannot rebuild the pair of.
-pub fn for_saved_run(
-    run: &crate::report::runfile::RunFile,
-    pool: &WorkerPool,
-) -> Result<Option<PairExecutor>> {
-    let r = &run.report;
-    if r.oracle != OracleKind::Relative {
-        return Ok(None);
-    }
-    if r.new_type.is_none() {
-        bail!(
-            "this relative run was written when version groups were compared by renaming types, a format no longer read; explore {} again",
-            r.method
-        );
-    }
-    let schema = pool.pool().schema();
-    let is_group = schema
-        .types
-        .iter()
-        .any(|t| t.version.as_ref().is_some_and(|v| v.group == r.ty));
-    if !is_group {
-        bail!(
-            "the worker has no version group {}: the run compared two git revisions (run `perfsyn explore --baseline` again) or another harness",
-            r.ty
-        );
-    }
-    Ok(Some(pool.versions()?))
 }
 
 /// The two versions a relative run compares, by the Rust type each side's program names.

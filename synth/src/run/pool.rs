@@ -90,9 +90,19 @@ impl WorkerPool {
         &self.pool
     }
 
-    /// The in-binary pair of this pool's binary: as many workers binding each version.
-    pub fn versions(&self) -> Result<crate::run::pair::PairExecutor> {
-        crate::run::pair::PairExecutor::versions(&self.binary, self.workers, self.deadline)
+    /// The worker binary the pool runs.
+    pub fn binary(&self) -> &Path {
+        &self.binary
+    }
+
+    /// Worker processes in the pool.
+    pub fn workers(&self) -> usize {
+        self.workers
+    }
+
+    /// The per-program deadline the pool was started with.
+    pub fn deadline(&self) -> Duration {
+        self.deadline
     }
 }
 

@@ -18,7 +18,7 @@
 
 use perfsyn_profiler_ipc::{Literal, Program, Stmt, Var};
 
-use crate::search::mutate::setup_end;
+use crate::search::fresh::setup_end;
 
 /// Statement indices of the top-level integer literals passed directly to the constructor
 /// that defines `recv` (before the setup's end).

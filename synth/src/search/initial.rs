@@ -7,8 +7,8 @@ use perfsyn_profiler_ipc::{Mode, Outcome, Program, Stmt, Var};
 
 use crate::harness::spec::MethodRef;
 use crate::run::exec::Executor;
+use crate::search::fresh::{creatable, init_fresh, Choice, MutationConfig};
 use crate::search::handles::init_or_obtain;
-use crate::search::mutate::{creatable, init_fresh, Choice, MutationConfig};
 
 /// How many candidate initial programs are tried, in one batch.
 pub const CANDIDATES: usize = 48;
@@ -206,7 +206,7 @@ mod tests {
     use super::{initial_program, Initial};
     use crate::harness::spec::resolve_method;
     use crate::run::exec::Executor;
-    use crate::search::mutate::MutationConfig;
+    use crate::search::fresh::MutationConfig;
 
     /// A stack whose `take(i)` panics unless `i` is below its length.
     #[derive(Default)]

@@ -10,13 +10,17 @@
 pub mod aco;
 pub mod astar;
 pub mod crossover;
+pub mod fresh;
 pub mod fuelcap;
 pub mod grow;
 pub mod handles;
+#[cfg(test)]
+mod handles_tests;
 pub mod initial;
 pub mod learn;
 pub mod mutate;
 pub mod novelty;
+pub mod objective;
 pub mod probe;
 pub mod random;
 pub mod sides;
@@ -31,10 +35,11 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use serde::{Deserialize, Serialize};
 
-use crate::judge::oracle::{Obs, Oracle};
 use crate::run::exec::Executor;
+use crate::search::fresh::MutationConfig;
 use crate::search::learn::LearningTable;
-use crate::search::mutate::{apply, mutations, Mutation, MutationConfig};
+use crate::search::mutate::{apply, mutations, Mutation};
+use crate::search::objective::{Objective, Obs};
 use novelty::Archive;
 
 /// Candidates per executor call inside [`Search::evaluate`] (the time budget is checked
@@ -247,7 +252,7 @@ pub enum Phase {
 /// The state shared by all strategies.
 pub struct Search<'a> {
     exec: &'a mut dyn Executor,
-    oracle: &'a dyn Oracle,
+    oracle: &'a dyn Objective,
     pub schema: ApiSchema,
     pub cfg: SearchConfig,
     pub nodes: Vec<Node>,
@@ -275,7 +280,7 @@ impl<'a> Search<'a> {
     /// program also runs on the old version of `exec`, a pair (see `pair.rs`).
     pub fn new(
         exec: &'a mut dyn Executor,
-        oracle: &'a dyn Oracle,
+        oracle: &'a dyn Objective,
         cfg: SearchConfig,
         relative: bool,
     ) -> Search<'a> {
@@ -348,7 +353,7 @@ impl<'a> Search<'a> {
         let n = &self.nodes[self.best];
         self.stats.best_history.push((ms, n.score));
         if let (Some(t), None) = (self.cfg.expose_ratio, self.stats.expose_ms) {
-            let r = crate::judge::oracle::relative::ratio(&n.obs);
+            let r = crate::search::objective::ratio(&n.obs);
             if n.obs.cost_ref.is_some() && (r >= t || r <= 1.0 / t) {
                 self.stats.expose_ms = Some(ms);
             }
@@ -523,7 +528,7 @@ impl<'a> Search<'a> {
             let (edges, edges_ref) = (self.nodes[id].feedback.cost.edges, r_edges(&self.nodes[id]));
             self.explorers.offer(id, edges, edges_ref);
             if let (Some(t), Some(_)) = (self.cfg.expose_ratio, obs.cost_ref) {
-                let r = crate::judge::oracle::relative::ratio(&obs);
+                let r = crate::search::objective::ratio(&obs);
                 let ms = self.nodes[id].found_ms;
                 if r >= t && self.stats.expose_slower_ms.is_none() {
                     self.stats.expose_slower_ms = Some(ms);

@@ -11,7 +11,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::judge::oracle::Obs;
+use crate::search::objective::Obs;
 
 /// Niches per doubling of the input size.
 pub const BANDS_PER_OCTAVE: f64 = 4.0;

@@ -16,7 +16,8 @@ use perfsyn_profiler_ipc::schema::Mode;
 use perfsyn_profiler_ipc::Stmt;
 
 use super::{Mutant, Search};
-use crate::search::mutate::{setup_end, Mutation, OpKind, Operand};
+use crate::search::fresh::setup_end;
+use crate::search::mutate::{Mutation, OpKind, Operand};
 
 /// The most probes one search spends.
 pub const MAX_PROBES: usize = 12;

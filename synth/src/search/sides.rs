@@ -11,7 +11,7 @@
 //! any threshold), which no wall clock can see and no user cares about: [`MIN_GAP`] keeps
 //! those out. A side where no program reaches [`MIN_GAP`] falls back to its largest gap.
 
-use crate::judge::oracle::Obs;
+use crate::search::objective::Obs;
 
 /// The smallest gap |c_new - c_old| (in the metric's units; edges for the default cost) a
 /// program needs to be chosen for its ratio: a handful of branches, so that a ratio never

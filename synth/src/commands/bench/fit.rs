@@ -13,8 +13,8 @@ use rand::{RngExt, SeedableRng};
 use rand_distr::{Distribution, Normal};
 use serde::Serialize;
 
-use crate::judge::oracle::fit::Class;
 use crate::judge::oracle::model_select;
+use crate::report::class::Class;
 
 /// One labeled series.
 #[derive(Clone, Debug, Serialize)]

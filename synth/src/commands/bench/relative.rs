@@ -18,12 +18,13 @@ use serde::Serialize;
 
 use crate::commands::suite::case::{Case, Expected};
 use crate::commands::suite::judge::{outcome, relative_outcome, Outcome};
-use crate::explore::{explore, ExploreConfig, ExploreReport, OracleKind};
+use crate::explore::report::ExploreReport;
+use crate::explore::{explore, ExploreConfig, OracleKind};
 use crate::judge::oracle::asymptotic::ScoreKind;
 use crate::judge::oracle::relative::{self, Direction};
-use crate::judge::oracle::Obs;
 use crate::report::verdict::Verdict;
 use crate::run::exec::Executor;
+use crate::search::objective::Obs;
 use crate::search::{sides, StrategyKind};
 
 /// The paper's threshold (section 3.4: differences of at least 1.2x are reported).
@@ -130,7 +131,7 @@ pub fn judge_floor(
     let fig = |i: Option<usize>, d: Direction| {
         i.map(|i| {
             let o = obs[i];
-            let ratio = relative::ratio(&o);
+            let ratio = crate::search::objective::ratio(&o);
             let gap = (o.cost - o.cost_ref.unwrap_or(o.cost)).abs();
             let visible = rule == Rule::Choose || gap >= floor;
             SideFig {
@@ -220,7 +221,7 @@ pub fn run(
 /// Judges one explore: the real verdict, and every floor under both rules.
 fn one_run(c: &Case, r: &ExploreReport, strategy: StrategyKind, seed: u64, ms: u64) -> Run {
     let obs = &r.observations;
-    let side = |s: Option<&relative::Side<crate::explore::BestProgram>>| {
+    let side = |s: Option<&relative::Side<crate::report::best::BestProgram>>| {
         s.map(|s| SideFig {
             ratio: s.ratio,
             gap: (s.program.cost - s.program.cost_ref.unwrap_or(s.program.cost)).abs(),

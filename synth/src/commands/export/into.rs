@@ -152,10 +152,10 @@ pub fn place(
         source.to_string()
     };
     std::fs::create_dir_all(dir.join(sub)).map_err(|e| format!("cannot create {sub}/: {e}"))?;
-    crate::report::runfile::write_atomic(&file, source.as_bytes())
+    crate::explore::runfile::write_atomic(&file, source.as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
     if !added.is_empty() {
-        crate::report::runfile::write_atomic(&manifest, doc.to_string().as_bytes())
+        crate::explore::runfile::write_atomic(&manifest, doc.to_string().as_bytes())
             .map_err(|e| format!("cannot write {}: {e}", manifest.display()))?;
     }
     Ok(Placed { file, added })

@@ -29,9 +29,9 @@ use perfsyn_profiler_ipc::{ApiSchema, Program, Stmt};
 use perfsyn_profiler_ipc::regress::{check_growth_of, class_exponent};
 use perfsyn_profiler_ipc::Feedback;
 
-use crate::explore::BestProgram;
+use crate::explore::runfile::RunFile;
 use crate::explore::OracleKind;
-use crate::report::runfile::RunFile;
+use crate::report::best::BestProgram;
 use crate::report::verdict::Verdict;
 use crate::run::exec::Executor;
 
@@ -1157,7 +1157,7 @@ fn rustfmt(source: &str) -> Option<String> {
 /// Writes an export to `path` (atomically) or stdout.
 pub fn write(exported: &Exported, path: Option<&Path>) -> std::io::Result<()> {
     match path {
-        Some(p) => crate::report::runfile::write_atomic(p, exported.source.as_bytes()),
+        Some(p) => crate::explore::runfile::write_atomic(p, exported.source.as_bytes()),
         None => {
             use std::io::Write;
             std::io::stdout().write_all(exported.source.as_bytes())

@@ -20,8 +20,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::commands::partition::Partition;
+use crate::explore::runfile::{write_atomic, RunFile, RunFileError};
 use crate::explore::OracleKind;
-use crate::report::runfile::{write_atomic, RunFile, RunFileError};
 
 /// The value of the manifest's `format` field.
 pub const FORMAT: &str = "perfsyn-hunt";

@@ -16,7 +16,7 @@ use anyhow::{bail, Context, Result};
 use super::dir::{HuntDir, HuntIdentity, Manifest, PlannedMethod};
 use super::report::{write_reports, Summary};
 use crate::commands::partition::Partition;
-use crate::report::runfile::write_atomic;
+use crate::explore::runfile::write_atomic;
 
 /// A partition none of the given directories holds.
 #[derive(Clone, Debug)]

@@ -28,12 +28,14 @@ use anyhow::{bail, Result};
 use perfsyn_profiler_ipc::ApiSchema;
 
 use crate::commands::list::Origin;
-use crate::explore::{explore, ExploreConfig, ExploreReport, OracleKind, TreeSummary};
+use crate::explore::report::ExploreReport;
+use crate::explore::report::TreeSummary;
+use crate::explore::runfile::{RunFile, WorkerIdentity};
+use crate::explore::{explore, ExploreConfig, OracleKind};
 use crate::harness::spec;
 use crate::judge::confirm::{ConfirmConfig, MIN_REPS};
 use crate::judge::oracle::asymptotic::{ScoreKind, Thresholds};
 use crate::judge::oracle::relative::Direction;
-use crate::report::runfile::{RunFile, WorkerIdentity};
 use crate::run::pool::WorkerPool;
 use crate::search::{Budget, Metric, SearchConfig, StrategyKind};
 use dir::{HuntDir, HuntSettings, PlannedMethod};
@@ -237,7 +239,7 @@ pub fn run(
                     // A method that cannot be explored is recorded with the reason, never
                     // stops the hunt.
                     let report = match m.oracle {
-                        OracleKind::Relative => crate::run::pair::explore_on_versions(
+                        OracleKind::Relative => crate::explore::versions::explore_on_versions(
                             &mut versions,
                             &pool,
                             &cfg,

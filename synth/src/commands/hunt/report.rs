@@ -3,7 +3,7 @@
 //! for scripts and `summary.md` for pasting into an issue or a pull request.
 //!
 //! Findings are the finished methods whose verdict is `bottleneck` and that pass the
-//! filters of section 3.2.8; they are ranked by [`crate::judge::rank`], one list per oracle as the
+//! filters of section 3.2.8; they are ranked by [`crate::commands::rank`], one list per oracle as the
 //! paper ranks each oracle its own way (relative: regressions first, then by score;
 //! asymptotic: highest empirical class first). Everything else is listed with the reason.
 //!
@@ -19,11 +19,11 @@ use minijinja::{context, Environment};
 use serde::{Deserialize, Serialize};
 
 use super::dir::{HuntDir, HuntSettings, PlannedMethod};
-use crate::explore::ExploreReport;
+use crate::commands::rank::{filter_reason, rank, RankConfig};
+use crate::explore::report::ExploreReport;
+use crate::explore::runfile::{write_atomic, RunFile};
 use crate::explore::OracleKind;
-use crate::judge::oracle::fit::Class;
-use crate::judge::rank::{filter_reason, rank, RankConfig};
-use crate::report::runfile::{write_atomic, RunFile};
+use crate::report::class::Class;
 use crate::report::verdict::Verdict;
 
 /// Hot lines shown per finding.

@@ -9,7 +9,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::explore::{ExploreReport, OracleKind};
+use crate::explore::report::ExploreReport;
+use crate::explore::OracleKind;
 use crate::report::verdict::Verdict;
 
 /// One explored method's verdict and key figures.

@@ -12,7 +12,7 @@ use perfsyn_profiler_ipc::ApiSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::harness::spec;
-use crate::judge::oracle::fit::Class;
+use crate::report::class::Class;
 
 /// The suite's cases: Table 3.2, Listing 3.1, Toddler and the negative controls.
 pub const SUITE_CASES: &str = include_str!("../../../../corpus/cases/suite.json");

@@ -18,9 +18,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::case::{Case, CaseOracle, Expected};
-use crate::explore::ExploreReport;
-use crate::judge::oracle::fit::Class;
+use crate::explore::report::ExploreReport;
 use crate::judge::oracle::relative::{self, Direction};
+use crate::report::class::Class;
 use crate::report::verdict::Verdict;
 
 /// The outcome of one case with one strategy.
@@ -147,8 +147,8 @@ pub fn time_to_expose(case: &Case, r: &ExploreReport, o: Outcome) -> Option<u64>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::explore::BestProgram;
     use crate::judge::oracle::relative::{Side, Sides};
+    use crate::report::best::BestProgram;
 
     fn case(oracle: &str, expected: &str) -> Case {
         serde_json::from_value(serde_json::json!({

@@ -22,7 +22,8 @@ use std::time::Duration;
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
 
-use crate::explore::{explore, ExploreConfig, ExploreReport, OracleKind};
+use crate::explore::report::ExploreReport;
+use crate::explore::{explore, ExploreConfig, OracleKind};
 use crate::judge::confirm::{ConfirmConfig, MIN_REPS};
 use crate::judge::oracle::asymptotic::{ScoreKind, Thresholds};
 use crate::judge::oracle::relative::Direction;

@@ -231,7 +231,7 @@ fn reach(
 /// so `line(i).as_str()` is too, whatever `as_str`'s own O(1)); the second's when the first
 /// states none (an `entry` is as cheap as the lookup its documented `insert` includes).
 fn chained_class(first: &Option<String>, second: Option<String>) -> Option<String> {
-    use crate::judge::oracle::fit::Class;
+    use crate::report::class::Class;
     let parse = |c: &Option<String>| c.as_deref().and_then(Class::parse);
     match (parse(first), parse(&second)) {
         (Some(a), Some(b)) => Some(a.max(b).label().to_string()),

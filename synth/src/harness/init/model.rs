@@ -2331,9 +2331,9 @@ fn generic_arg_of(b: &TypeParamBound, trait_name: &str) -> Option<String> {
 /// (O(n log n) per item).
 fn walked(
     documented: Option<String>,
-    per_item: Option<crate::judge::oracle::fit::Class>,
+    per_item: Option<crate::report::class::Class>,
 ) -> Option<String> {
-    use crate::judge::oracle::fit::Class;
+    use crate::report::class::Class;
     let Some(item) = per_item else {
         return documented.map(|c| with_walk(&c));
     };
@@ -2352,7 +2352,7 @@ fn walked(
 }
 
 pub(super) fn with_walk(documented: &str) -> String {
-    use crate::judge::oracle::fit::Class;
+    use crate::report::class::Class;
     match Class::parse(documented) {
         Some(c) => c.max(Class::Linear).label().to_string(),
         None => documented.to_string(),

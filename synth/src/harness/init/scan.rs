@@ -1129,9 +1129,9 @@ pub fn doc_text(attrs: &[Attribute]) -> String {
 /// wins: parts of an operation cost at most the whole, so a lower class is a step's, not the
 /// method's. A single variable other than `n` (`O(m)`, `O(len)`) is read as the input size.
 pub fn documented_class(doc: &str) -> Option<String> {
-    let mut best: Option<crate::judge::oracle::fit::Class> = None;
+    let mut best: Option<crate::report::class::Class> = None;
     // The highest class stated for a single call (see `single_call_clause`).
-    let mut single_best: Option<crate::judge::oracle::fit::Class> = None;
+    let mut single_best: Option<crate::report::class::Class> = None;
     let mut unparsed = false;
     let doc = normalized(doc);
     let amortized = doc.to_lowercase().contains("amortized");
@@ -1259,7 +1259,7 @@ fn mentions(doc: &str) -> Vec<Mention<'_>> {
 
 /// The class of a mention's contents, a single variable read as the input size, and a size
 /// named by its method ("O(len())", "O(self.len())", arraydeque) as that variable.
-fn mention_class(inner: &str) -> Option<crate::judge::oracle::fit::Class> {
+fn mention_class(inner: &str) -> Option<crate::report::class::Class> {
     let called = inner.replace("self.", "").replace("()", "");
     [
         inner.to_string(),
@@ -1267,7 +1267,7 @@ fn mention_class(inner: &str) -> Option<crate::judge::oracle::fit::Class> {
         single_variable_as_n(&called),
     ]
     .iter()
-    .find_map(|candidate| crate::judge::oracle::fit::Class::parse(&format!("O({candidate})")))
+    .find_map(|candidate| crate::report::class::Class::parse(&format!("O({candidate})")))
 }
 
 /// The highest class a doc states per item of the iterator a method returns ("*O*(1) on
@@ -1275,7 +1275,7 @@ fn mention_class(inner: &str) -> Option<crate::judge::oracle::fit::Class> {
 /// per element"), if any. Consuming the iterator costs n times it: `drain_asc` is O(n log n),
 /// and reading only its highest class (O(log n)), raised to the walk's O(n), made the sorted
 /// drain a false O(n log n) finding.
-pub fn per_item_class(doc: &str) -> Option<crate::judge::oracle::fit::Class> {
+pub fn per_item_class(doc: &str) -> Option<crate::report::class::Class> {
     let doc = normalized(doc);
     mentions(&doc)
         .iter()
@@ -1365,15 +1365,14 @@ fn step_clause(head: &str) -> bool {
 /// class of every row that names the method (worst case, and "`dequeue()` amortized" rows).
 /// `doc` is [`doc_text`]'s, lines joined with spaces, so rows are read cell by cell.
 pub fn table_classes(doc: &str) -> HashMap<String, String> {
-    let mut out: HashMap<String, crate::judge::oracle::fit::Class> = HashMap::new();
+    let mut out: HashMap<String, crate::report::class::Class> = HashMap::new();
     let mut methods: Vec<String> = Vec::new();
     for cell in doc.split('|') {
         let cell = cell.trim();
         if cell.is_empty() {
             continue;
         }
-        let class =
-            documented_class(cell).and_then(|c| crate::judge::oracle::fit::Class::parse(&c));
+        let class = documented_class(cell).and_then(|c| crate::report::class::Class::parse(&c));
         // A first cell naming methods: `` `name()` ``, `` `name(x)` `` (maybe followed by
         // words), several (`` `first()`/`last()`/`get()` ``), or one bare `` `name` ``
         // (scapegoat: "| `get` | `O(log n)` | `O(log n)` |"). A class in code (`` `O(1)` ``)

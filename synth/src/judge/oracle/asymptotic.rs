@@ -3,9 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::fit::{fit_class, fit_class_with_base, Class, Fit, Points};
+use super::fit::{fit_class, fit_class_with_base, Fit, Points};
 use super::model_select::{self, Verdict};
-use super::{Obs, Oracle};
+use crate::report::class::Class;
+use crate::search::objective::{Objective, Obs};
 
 /// How a path is scored.
 #[derive(
@@ -52,7 +53,7 @@ pub struct Asymptotic {
     pub kind: ScoreKind,
 }
 
-impl Oracle for Asymptotic {
+impl Objective for Asymptotic {
     fn name(&self) -> &'static str {
         "asymptotic"
     }
@@ -222,7 +223,7 @@ mod tests {
     fn oracle_contract_holds() {
         for kind in [ScoreKind::Area, ScoreKind::Growth] {
             for expected in [None, Some(Class::Linear), Some(Class::Exponential)] {
-                super::super::check_oracle_contract(&Asymptotic { expected, kind });
+                crate::search::objective::check_objective_contract(&Asymptotic { expected, kind });
             }
         }
     }

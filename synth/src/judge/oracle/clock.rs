@@ -34,7 +34,7 @@
 //! significant) withdraws nothing: the deterministic verdict stands, with `confirm`'s note
 //! that time could not show it.
 
-use super::fit::Class;
+use crate::report::class::Class;
 
 /// The two timed arms of an asymptotic confirmation, as the verdict measured them.
 #[derive(Clone, Copy, Debug, PartialEq)]

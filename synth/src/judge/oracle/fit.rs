@@ -9,89 +9,10 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Complexity classes in increasing order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum Class {
-    Constant,
-    Log,
-    Linear,
-    Linearithmic,
-    Quadratic,
-    Cubic,
-    Exponential,
-}
+use crate::report::class::Class;
 
 /// Errors within this much (absolute NRMSE) of the best fit count as ties.
 pub const TIE_TOLERANCE: f64 = 0.01;
-
-impl Class {
-    /// Every class, lowest first.
-    pub const ALL: [Class; 7] = [
-        Class::Constant,
-        Class::Log,
-        Class::Linear,
-        Class::Linearithmic,
-        Class::Quadratic,
-        Class::Cubic,
-        Class::Exponential,
-    ];
-
-    /// The usual notation, e.g. `O(n log n)`.
-    pub fn label(self) -> &'static str {
-        match self {
-            Class::Constant => "O(1)",
-            Class::Log => "O(log n)",
-            Class::Linear => "O(n)",
-            Class::Linearithmic => "O(n log n)",
-            Class::Quadratic => "O(n^2)",
-            Class::Cubic => "O(n^3)",
-            Class::Exponential => "O(2^n)",
-        }
-    }
-
-    /// Parses `O(1)`, `O(log n)`, `O(n)`, `O(n log n)`, `O(n^2)`, `O(n²)`, `O(n^3)`, `O(2^n)`
-    /// (spaces and a trailing qualifier like "amortized" are ignored).
-    pub fn parse(s: &str) -> Option<Class> {
-        let t: String = s
-            .split_whitespace()
-            .filter(|w| !matches!(*w, "amortized" | "expected" | "worst-case"))
-            .collect::<Vec<_>>()
-            .join("")
-            .replace('²', "^2")
-            .replace('³', "^3")
-            .replace('*', "");
-        Some(match t.as_str() {
-            "O(1)" => Class::Constant,
-            "O(logn)" | "O(log(n))" => Class::Log,
-            "O(n)" => Class::Linear,
-            "O(nlogn)" | "O(nlog(n))" => Class::Linearithmic,
-            "O(n^2)" => Class::Quadratic,
-            "O(n^3)" => Class::Cubic,
-            "O(2^n)" => Class::Exponential,
-            _ => return None,
-        })
-    }
-
-    /// The class's growth function at size `n` (n >= 0).
-    pub fn g(self, n: f64) -> f64 {
-        let n = n.max(0.0);
-        match self {
-            Class::Constant => 1.0,
-            Class::Log => (n + 1.0).log2(),
-            Class::Linear => n,
-            Class::Linearithmic => n * (n + 1.0).log2(),
-            Class::Quadratic => n * n,
-            Class::Cubic => n * n * n,
-            Class::Exponential => 2f64.powf(n.min(1000.0)),
-        }
-    }
-}
-
-impl std::fmt::Display for Class {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.label())
-    }
-}
 
 /// A fitted curve `cost = a + b * g(n)`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

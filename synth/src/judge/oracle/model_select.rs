@@ -46,7 +46,8 @@
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{ChiSquared, ContinuousCDF, StudentsT};
 
-use super::fit::{growth, Class};
+use super::fit::growth;
+use crate::report::class::Class;
 
 /// Fewest distinct sizes a verdict needs.
 pub const MIN_SIZES: usize = 4;

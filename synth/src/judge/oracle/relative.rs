@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Obs, Oracle};
+use crate::search::objective::{Objective, Obs};
 
 /// Which gaps count.
 #[derive(
@@ -42,7 +42,7 @@ pub struct Relative {
     pub direction: Direction,
 }
 
-impl Oracle for Relative {
+impl Objective for Relative {
     fn name(&self) -> &'static str {
         "relative"
     }
@@ -56,12 +56,6 @@ impl Oracle for Relative {
             Direction::Faster => (r - c).max(0.0),
         }
     }
-}
-
-/// The cost ratio new/old of an observation (1 when both are 0).
-pub fn ratio(o: &Obs) -> f64 {
-    let r = o.cost_ref.unwrap_or(o.cost);
-    (o.cost + 1.0) / (r + 1.0)
 }
 
 /// Whether `ratio` passes t_rel in `direction`.
@@ -202,7 +196,7 @@ mod tests {
     #[test]
     fn oracle_contract_holds() {
         for direction in [Direction::Both, Direction::Slower, Direction::Faster] {
-            super::super::check_oracle_contract(&Relative { direction });
+            crate::search::objective::check_objective_contract(&Relative { direction });
         }
     }
 

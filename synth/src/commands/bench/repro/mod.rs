@@ -27,10 +27,11 @@ use serde::Serialize;
 use crate::commands::export::{self, ExportConfig, Format};
 use crate::commands::suite::case::{self, Case, CaseOracle};
 use crate::commands::suite::judge::Outcome;
+use crate::explore::explore;
+use crate::explore::report::ExploreReport;
+use crate::explore::runfile::RunFile;
 use crate::explore::OracleKind;
-use crate::explore::{explore, ExploreReport};
 use crate::harness::Harness;
-use crate::report::runfile::RunFile;
 use crate::run::exec::Executor;
 use crate::run::pool::WorkerPool;
 use crate::search::{Budget, StrategyKind};
@@ -184,7 +185,7 @@ pub fn run(cfg: &ReproConfig, progress: &mut dyn FnMut(&str)) -> Result<ReproRep
         // A version group's case runs on the pair of workers binding each version (as in
         // `perfsyn suite`): on one pool its method names two types.
         if c.oracle == CaseOracle::Relative && versions.is_none() {
-            versions = Some(pool.versions()?);
+            versions = Some(crate::run::pair::PairExecutor::of_pool(&pool)?);
         }
         let on: &mut dyn Executor = match (c.oracle, versions.as_mut()) {
             (CaseOracle::Relative, Some(pair)) => pair,
@@ -420,7 +421,7 @@ fn run_file(
     .map(|s| s.to_string())
     .collect();
     cmd.extend(extra_flags.iter().cloned());
-    let identity = crate::report::runfile::worker_identity(worker)
+    let identity = crate::explore::runfile::worker_identity(worker)
         .with_context(|| format!("cannot read the worker {}", worker.display()))?;
     Ok(RunFile::new(report, cmd, identity, exec.schema().hash()))
 }

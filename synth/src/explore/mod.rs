@@ -5,25 +5,30 @@
 //! for the asymptotic oracle on a sweep of the best program's loop sizes (or its path when it
 //! has no loop), for the relative oracle on its cost ratio.
 
+pub mod report;
+pub mod runfile;
+pub mod versions;
+
 use anyhow::{bail, Result};
 use perfsyn_profiler_ipc::print::print;
 use perfsyn_profiler_ipc::{ApiSchema, Feedback, Program, Stmt};
 use serde::{Deserialize, Serialize};
 
+use crate::explore::report::{ExploreReport, TreeSummary};
 use crate::harness::spec::MethodRef;
 use crate::judge::confirm::{self, ConfirmConfig, ConfirmReport};
 use crate::judge::oracle::asymptotic::{
     self, unreliable_reason, Asymptotic, ScoreKind, Thresholds,
 };
-use crate::judge::oracle::fit::Class;
 use crate::judge::oracle::relative::{self, Direction, Relative};
-use crate::judge::oracle::{Obs, Oracle};
 use crate::judge::shrink::{shrink_best, ShrinkConfig};
+use crate::report::best::BestProgram;
+use crate::report::class::Class;
 use crate::report::verdict::Verdict;
 use crate::run::exec::Executor;
 use crate::run::pair::Versions;
 use crate::search::initial::{initial_program, Initial};
-use crate::search::learn::LearnRow;
+use crate::search::objective::{Objective, Obs};
 use crate::search::{Progress, Search, SearchConfig, Stats, StrategyKind};
 
 /// Which oracle judges the run.
@@ -104,127 +109,6 @@ impl ExploreConfig {
     }
 }
 
-/// The best program of a run, as reported.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct BestProgram {
-    pub rust: String,
-    pub mutations: usize,
-    pub path: Vec<String>,
-    pub input_size: u64,
-    pub cost: f64,
-    pub cost_ref: Option<f64>,
-    /// The optimized metric's value (`--metric`) for this program.
-    #[serde(default)]
-    pub metric_value: f64,
-    /// Milliseconds from the start of the search until this program had run.
-    #[serde(default)]
-    pub found_ms: Option<u64>,
-    pub score: f64,
-    pub program: Program,
-    /// The worker's feedback for this program (the version under analysis); `replay`
-    /// compares a new run against it.
-    #[serde(default)]
-    pub feedback: Option<Feedback>,
-    /// The reference version's feedback (relative runs).
-    #[serde(default)]
-    pub feedback_ref: Option<Feedback>,
-    /// Statements of `program`, loop bodies counted.
-    #[serde(default)]
-    pub statements: usize,
-    /// The program before shrinking, when the best program was shrunk (`shrink.rs`).
-    #[serde(default)]
-    pub shrunk_from: Option<crate::judge::shrink::ShrinkRecord>,
-}
-
-/// The result of `explore`, printed as JSON with `--json`.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct ExploreReport {
-    pub method: String,
-    #[serde(rename = "type")]
-    pub ty: String,
-    /// The oracle that judged the run: `asymptotic` or `relative` (never `auto`).
-    pub oracle: OracleKind,
-    pub strategy: String,
-    pub seed: u64,
-    pub metric: String,
-    /// What the run concluded.
-    pub verdict: Verdict,
-    pub reason: String,
-    pub expected: Option<String>,
-    pub empirical: Option<String>,
-    pub fit_error: Option<f64>,
-    /// Relative oracle: cost new / old of the best program.
-    pub ratio: Option<f64>,
-    /// Relative oracle: the Rust type the old version's worker runs the programs on.
-    #[serde(default)]
-    pub ref_type: Option<String>,
-    /// Relative oracle: the Rust type the new version's worker runs them on (`type` is the
-    /// name the programs use, a version group's name). Absent in run files written when a
-    /// version group was compared by renaming the program's types.
-    #[serde(default)]
-    pub new_type: Option<String>,
-    /// Measured wall-clock ratio of the best program's confirmation (new/old for relative
-    /// runs, largest/smallest size for asymptotic ones).
-    #[serde(default)]
-    pub time_ratio: Option<f64>,
-    /// Whether that time difference is significant (see `confirm`).
-    #[serde(default)]
-    pub time_significant: Option<bool>,
-    /// The wall-clock confirmation of the top programs.
-    #[serde(default)]
-    pub confirmation: Option<ConfirmReport>,
-    /// Asymptotic oracle: the cost showed a bottleneck, but the confirmation's clock did not
-    /// grow faster than the documented class, so the verdict is inconclusive (see
-    /// `oracle::clock`).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub withdrawn_by_clock: bool,
-    pub best: Option<BestProgram>,
-    /// Top programs after the best (ranks 2..k).
-    pub others: Vec<BestProgram>,
-    /// [size, cost] points the verdict was fitted on.
-    pub points: Vec<(u64, f64)>,
-    /// Where the points come from: `sweep` (the best program at several loop sizes) or
-    /// `path` (the mutation path from p0), or `sweep-heap-bytes` (the sweep, sized by the
-    /// heap bytes the program holds, which the cost follows; see `size_measure`).
-    pub points_from: String,
-    /// Points left out of the fit (one amortized spike at most; see `oracle::asymptotic::judge`).
-    #[serde(default)]
-    pub outliers: Vec<(u64, f64)>,
-    /// How the verdict's sweep scaled each size-like quantity of the program, in words.
-    #[serde(default)]
-    pub sweep_scaled: Vec<String>,
-    /// Asymptotic oracle: the statistics behind the verdict (range used, log-log slope
-    /// interval, runner-up class, BIC per class; see `oracle::model_select`).
-    #[serde(default)]
-    pub evidence: Option<crate::judge::oracle::model_select::Verdict>,
-    /// Relative oracle: [size, reference cost] along the same path as `points`.
-    #[serde(default)]
-    pub ref_points: Vec<(u64, f64)>,
-    /// Relative oracle with `--direction both`: the largest regression and the largest
-    /// improvement found, each judged and confirmed on its own.
-    #[serde(default)]
-    pub sides: Option<relative::Sides<BestProgram>>,
-    /// Asymptotic oracle: the lines of the call under test whose hits grow fastest over the
-    /// sweep, fastest first (see `hotlines`).
-    #[serde(default)]
-    pub hot_lines: Vec<crate::judge::hotlines::HotLine>,
-    pub stats: Stats,
-    pub tree: TreeSummary,
-    /// Relative oracle: every explored program's observation, in the order `sides` are
-    /// picked from (for `bench search`'s gap-floor table); not written out.
-    #[serde(skip)]
-    pub observations: Vec<crate::judge::oracle::Obs>,
-}
-
-/// A summary of the explored mutation tree.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-pub struct TreeSummary {
-    pub nodes: usize,
-    /// Number of nodes per depth.
-    pub depth_histogram: Vec<usize>,
-    pub learning_top: Vec<LearnRow>,
-}
-
 /// Runs `explore` with the default shrinking budget. `progress` receives live figures.
 pub fn explore(
     exec: &mut dyn Executor,
@@ -282,7 +166,7 @@ struct Plan<'s> {
 }
 
 impl Plan<'_> {
-    fn oracle(&self) -> &dyn Oracle {
+    fn objective(&self) -> &dyn Objective {
         if self.use_relative {
             &self.rel
         } else {
@@ -431,7 +315,12 @@ fn search(
             }
         },
     };
-    let mut search = Search::new(exec, plan.oracle(), cfg.search.clone(), plan.use_relative);
+    let mut search = Search::new(
+        exec,
+        plan.objective(),
+        cfg.search.clone(),
+        plan.use_relative,
+    );
     search.on_progress(|p| progress(p));
     if !search.root(p0)? {
         report.reason = "the initial program does not run".into();
@@ -570,7 +459,7 @@ fn judge_relative(
         side_programs,
         ..
     } = found;
-    let mut ratio = relative::ratio(&best_obs);
+    let mut ratio = crate::search::objective::ratio(&best_obs);
     let found = relative::passes(ratio, cfg.t_rel, cfg.direction);
     // Shrink a reported program, keeping a ratio past t_rel in the same direction.
     if let (true, Some(best)) = (found, report.best.as_mut()) {
@@ -654,7 +543,7 @@ fn judge_asymptotic(
     if let (true, true, Some(c)) = (s.judgement.bottleneck, plan.amortized, expected) {
         s = crate::judge::amortized::over_a_sequence(exec, s, metric, c, max_loop, t)?;
     }
-    let crate::judge::verdict_program::Swept {
+    let crate::judge::swept::Swept {
         sweep,
         sweep_fb,
         points,

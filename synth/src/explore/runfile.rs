@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::explore::ExploreReport;
+use crate::explore::report::ExploreReport;
 
 /// The value of the `format` field of every run file.
 pub const FORMAT: &str = "perfsyn-run";

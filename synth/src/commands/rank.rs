@@ -13,10 +13,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::explore::ExploreReport;
+use crate::explore::report::ExploreReport;
 use crate::explore::OracleKind;
 use crate::judge::oracle::asymptotic::Thresholds;
-use crate::judge::oracle::fit::Class;
+use crate::report::class::Class;
 
 /// The filters of section 3.2.8.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize)]
@@ -150,7 +150,7 @@ fn distinct_sizes(r: &ExploreReport) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::explore::BestProgram;
+    use crate::report::best::BestProgram;
     use perfsyn_profiler_ipc::Program;
 
     fn report(method: &str, oracle: &str) -> ExploreReport {
