@@ -193,7 +193,7 @@ pub fn run(b: BenchCommand) -> Result<()> {
             let mut pool =
                 WorkerPool::start(&worker, workers, std::time::Duration::from_millis(500))?;
             let methods = if a.methods.is_empty() {
-                crate::commands::bench::throughput::default_methods()
+                crate::commands::bench::throughput::default_methods()?
             } else {
                 a.methods.clone()
             };

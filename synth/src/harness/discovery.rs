@@ -88,6 +88,13 @@ impl Harness {
         self.crate_dir.join("target")
     }
 
+    /// The harness's data files (evaluation cases and the like): `cases/` beside its
+    /// manifest. Commands read them at run time, so the engine names no file of a harness.
+    pub fn data_file(&self, name: &str) -> PathBuf {
+        let dir = self.manifest.parent().unwrap_or(Path::new("."));
+        dir.join("cases").join(name)
+    }
+
     /// Where run files and plots go: `<crate>/target/perfsyn/runs`.
     pub fn runs_dir(&self) -> PathBuf {
         self.target_dir().join("perfsyn").join("runs")

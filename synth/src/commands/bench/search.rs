@@ -93,7 +93,7 @@ pub fn run(
     progress: &mut dyn FnMut(&str),
 ) -> Result<Report> {
     let mut runs = Vec::new();
-    let all: Vec<Case> = case::select(&case::tuning_cases(), cfg.cases.as_deref())?;
+    let all: Vec<Case> = case::select(&case::tuning_cases()?, cfg.cases.as_deref())?;
     case::check_cases(exec.schema(), &all)?;
     let (relative_cases, cases): (Vec<Case>, Vec<Case>) = all
         .into_iter()
@@ -179,7 +179,7 @@ pub fn run(
         Some(_) => Vec::new(),
         None => {
             progress("throughput");
-            let methods = crate::commands::bench::throughput::default_methods();
+            let methods = crate::commands::bench::throughput::default_methods()?;
             crate::commands::bench::throughput::run(
                 exec,
                 cfg.workers,

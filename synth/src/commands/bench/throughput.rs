@@ -18,14 +18,14 @@ use crate::judge::oracle::asymptotic::ScoreKind;
 use crate::run::exec::Executor;
 use crate::search::StrategyKind;
 
-/// Methods measured by default (`corpus/cases/throughput.json`: data with the corpus, not
-/// names in engine code): vectors, ordered and hashed maps, with setups of thousands of
-/// elements once the search has grown them.
-const METHODS: &str = include_str!("../../../../corpus/cases/throughput.json");
-
-/// The default methods, from [`METHODS`].
-pub fn default_methods() -> Vec<String> {
-    serde_json::from_str(METHODS).expect("corpus/cases/throughput.json is checked by a test")
+/// The methods measured by default: the built-in corpus's `throughput.json` (data with the
+/// corpus, not names in engine code): vectors, ordered and hashed maps, with setups of
+/// thousands of elements once the search has grown them.
+pub fn default_methods() -> Result<Vec<String>> {
+    let path = crate::harness::Harness::builtin().data_file("throughput.json");
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }
 
 /// One method's figures.
@@ -157,7 +157,7 @@ pub fn render(b: &ThroughputBench) -> String {
 mod tests {
     #[test]
     fn the_default_methods_parse_and_are_specs() {
-        let m = super::default_methods();
+        let m = super::default_methods().unwrap();
         assert!(!m.is_empty());
         assert!(m.iter().all(|s| s.contains("::")), "{m:?}");
     }

@@ -45,23 +45,31 @@ pub fn used_crates(source: &str) -> Vec<String> {
     out
 }
 
-/// The dependency entry perfsyn knows for a crate named in an export, if any: criterion from
-/// the registry, perfsyn's own crates by path to this checkout.
-fn known_dependency(lib: &str) -> Option<(&'static str, Item)> {
+/// The dependency entry perfsyn knows for a crate named in an export, if any: criterion and
+/// gungraun from the registry; perfsyn's runtime and the built-in harness (an export of a
+/// corpus run imports its types) by path to this checkout.
+fn known_dependency(lib: &str) -> Option<(String, Item)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let path_dep = |dir: &str| {
+    let path_dep = |dir: &Path| {
         let mut t = InlineTable::new();
-        t.insert("path", root.join(dir).display().to_string().into());
+        t.insert("path", dir.display().to_string().into());
         Item::Value(t.into())
     };
+    let builtin = crate::harness::Harness::builtin();
+    if lib == builtin.package.replace('-', "_") {
+        let dir = builtin.manifest.parent().unwrap_or(root);
+        return Some((builtin.package.clone(), path_dep(dir)));
+    }
     match lib {
-        "criterion" => Some(("criterion", value("0.5"))),
+        "criterion" => Some(("criterion".into(), value("0.5"))),
         "gungraun" => Some((
-            "gungraun",
+            "gungraun".into(),
             value(crate::commands::export::gungraun::VERSION),
         )),
-        "perfsyn_profiler_ipc" => Some(("perfsyn-profiler-ipc", path_dep("profiler-ipc"))),
-        "perfsyn_corpus" => Some(("perfsyn-corpus", path_dep("corpus"))),
+        "perfsyn_profiler_ipc" => Some((
+            "perfsyn-profiler-ipc".into(),
+            path_dep(&root.join("profiler-ipc")),
+        )),
         _ => None,
     }
 }
@@ -129,7 +137,7 @@ pub fn place(
         if !doc.contains_key("dev-dependencies") {
             doc.insert("dev-dependencies", Item::Table(Table::new()));
         }
-        doc["dev-dependencies"][pkg] = item;
+        doc["dev-dependencies"][pkg.as_str()] = item;
         added.push(format!("[dev-dependencies] {pkg}"));
     }
     // A crate with `autotests = false` runs only the tests its manifest lists.

@@ -1,8 +1,8 @@
 //! Evaluation and tuning cases as data. The lists live with the corpus
-//! (`corpus/cases/*.json`, described in `corpus/cases/README.md`) and are compiled in as
-//! text, so the engine names no corpus method in its code and never links the corpus; a
-//! case names its method by spec and is checked against the worker's schema before anything
-//! runs.
+//! (`corpus/cases/*.json`, described in `corpus/cases/README.md`) and are read at run time
+//! from the built-in harness's data files, so the engine names no corpus method or path in
+//! its code and never links the corpus; a case names its method by spec and is checked
+//! against the worker's schema before anything runs.
 //!
 //! A case's expectation is read only by the judge ([`super::judge`]); nothing of it reaches
 //! the search or the oracles.
@@ -12,13 +12,8 @@ use perfsyn_profiler_ipc::ApiSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::harness::spec;
+use crate::harness::Harness;
 use crate::report::class::Class;
-
-/// The suite's cases: Table 3.2, Listing 3.1, Toddler and the negative controls.
-pub const SUITE_CASES: &str = include_str!("../../../../corpus/cases/suite.json");
-
-/// The planted cases `perfsyn bench search` chooses defaults on, disjoint from the suite's.
-pub const TUNING_CASES: &str = include_str!("../../../../corpus/cases/bench_search.json");
 
 /// Which oracle a case uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -123,14 +118,21 @@ pub fn parse(text: &str) -> Result<Vec<Case>> {
     Ok(cases)
 }
 
-/// The suite's cases.
-pub fn suite_cases() -> Vec<Case> {
-    parse(SUITE_CASES).expect("corpus/cases/suite.json is checked by a test")
+/// The suite's cases: the built-in corpus's `suite.json`.
+pub fn suite_cases() -> Result<Vec<Case>> {
+    read(&Harness::builtin().data_file("suite.json"))
 }
 
-/// The tuning cases of `bench search`.
-pub fn tuning_cases() -> Vec<Case> {
-    parse(TUNING_CASES).expect("corpus/cases/bench_search.json is checked by a test")
+/// The tuning cases of `bench search`: the built-in corpus's `bench_search.json`.
+pub fn tuning_cases() -> Result<Vec<Case>> {
+    read(&Harness::builtin().data_file("bench_search.json"))
+}
+
+/// The cases of the file at `path`; one line naming the file when it cannot be read.
+pub fn read(path: &std::path::Path) -> Result<Vec<Case>> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| anyhow::anyhow!("cannot read the case list {}: {e}", path.display()))?;
+    parse(&text).map_err(|e| anyhow::anyhow!("{}: {e:#}", path.display()))
 }
 
 /// The cases of `all` selected by `patterns` (comma-separated globs, `*` a wildcard; matched
@@ -219,7 +221,7 @@ mod tests {
 
     #[test]
     fn suite_list_is_well_formed() {
-        let cases = suite_cases();
+        let cases = suite_cases().unwrap();
         let positives = cases.iter().filter(|c| c.expected.is_positive()).count();
         assert_eq!(positives, 26);
         assert!(cases.len() - positives >= 10);
@@ -227,8 +229,12 @@ mod tests {
 
     #[test]
     fn tuning_cases_are_disjoint_from_the_suite() {
-        let suite: Vec<String> = suite_cases().into_iter().map(|c| c.method).collect();
-        let tuning = tuning_cases();
+        let suite: Vec<String> = suite_cases()
+            .unwrap()
+            .into_iter()
+            .map(|c| c.method)
+            .collect();
+        let tuning = tuning_cases().unwrap();
         let count = |oracle: CaseOracle, positive: bool| {
             tuning
                 .iter()
@@ -274,7 +280,7 @@ mod tests {
 
     #[test]
     fn patterns_select_by_id_or_method() {
-        let all = suite_cases();
+        let all = suite_cases().unwrap();
         assert_eq!(select(&all, Some("9")).unwrap().len(), 1);
         assert_eq!(
             select(&all, Some("C1")).unwrap()[0].method,

@@ -129,7 +129,7 @@ pub struct SuiteProgress<'a> {
 /// ID and the method, case-insensitively).
 /// The suite's cases selected by `patterns` (see [`case::select`]).
 pub fn select(patterns: Option<&str>) -> Result<Vec<Case>> {
-    case::select(&case::suite_cases(), patterns)
+    case::select(&case::suite_cases()?, patterns)
 }
 
 /// The explore configuration of one case with one strategy: the same for every case but

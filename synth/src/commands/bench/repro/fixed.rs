@@ -8,31 +8,38 @@
 use std::path::{Path, PathBuf};
 
 /// A place that keeps fixed versions of the types of one crate.
+#[derive(serde::Deserialize)]
 struct Fixtures {
     /// The crate of the buggy types, as exported files name it.
-    krate: &'static str,
-    /// The fixture source, relative to perfsyn's workspace.
-    file: &'static str,
+    krate: String,
+    /// The fixture source.
+    file: PathBuf,
     /// The path of its types as exported files name them.
-    path: &'static str,
+    path: String,
     /// Prepended to the buggy type's name.
-    prefix: &'static str,
+    prefix: String,
 }
 
-const FIXTURES: &[Fixtures] = &[
-    Fixtures {
-        krate: "perfsyn_corpus",
-        file: "corpus/src/export_fixtures.rs",
-        path: "perfsyn_corpus::export_fixtures::",
-        prefix: "Fixed",
-    },
-    Fixtures {
-        krate: "own_crate",
-        file: "examples/own-crate-fixed/src/lib.rs",
-        path: "own_crate_fixed::",
-        prefix: "",
-    },
-];
+/// The fixture places: the built-in corpus's (its data file `fixed_versions.json`, files
+/// relative to the corpus) and the example crate's sibling `own-crate-fixed` under `root`.
+fn fixtures(root: &Path) -> Vec<Fixtures> {
+    let corpus = crate::harness::Harness::builtin();
+    let mut out: Vec<Fixtures> = std::fs::read_to_string(corpus.data_file("fixed_versions.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default();
+    let dir = corpus.manifest.parent().unwrap_or(root).to_path_buf();
+    for f in &mut out {
+        f.file = dir.join(&f.file);
+    }
+    out.push(Fixtures {
+        krate: "own_crate".into(),
+        file: root.join("examples/own-crate-fixed/src/lib.rs"),
+        path: "own_crate_fixed::".into(),
+        prefix: String::new(),
+    });
+    out
+}
 
 /// The example crate with fixed versions, as a dev-dependency of the scratch crate.
 pub fn example_fixed_crate(root: &Path) -> (String, PathBuf) {
@@ -47,19 +54,22 @@ pub fn example_fixed_crate(root: &Path) -> (String, PathBuf) {
 pub fn fixed_type(root: &Path, subject: &str) -> Option<String> {
     let krate = subject.split("::").next()?;
     let name = subject.rsplit("::").next()?;
-    FIXTURES.iter().filter(|f| f.krate == krate).find_map(|f| {
-        let text = std::fs::read_to_string(root.join(f.file)).ok()?;
-        let fixed = format!("{}{name}", f.prefix);
-        let declared = text.lines().any(|l| {
-            l.trim_start()
-                .strip_prefix("pub struct ")
-                .is_some_and(|rest| {
-                    rest.strip_prefix(fixed.as_str())
-                        .is_some_and(|after| after.starts_with([' ', '{', '<', '(', ';']))
-                })
-        });
-        declared.then(|| format!("{}{fixed}", f.path))
-    })
+    fixtures(root)
+        .iter()
+        .filter(|f| f.krate == krate)
+        .find_map(|f| {
+            let text = std::fs::read_to_string(&f.file).ok()?;
+            let fixed = format!("{}{name}", f.prefix);
+            let declared = text.lines().any(|l| {
+                l.trim_start()
+                    .strip_prefix("pub struct ")
+                    .is_some_and(|rest| {
+                        rest.strip_prefix(fixed.as_str())
+                            .is_some_and(|after| after.starts_with([' ', '{', '<', '(', ';']))
+                    })
+            });
+            declared.then(|| format!("{}{fixed}", f.path))
+        })
 }
 
 /// The target of `type ALIAS = ...;` in an exported file.

@@ -36,10 +36,6 @@ use crate::run::exec::Executor;
 use crate::run::pool::WorkerPool;
 use crate::search::{Budget, StrategyKind};
 
-/// The example crate's planted bugs (examples/own-crate, its crate docs), in the suite's case
-/// format, as data beside the crate; read by the judge only.
-const EXAMPLE_CASES: &str = include_str!("../../../../../examples/own-crate/cases.json");
-
 /// t_rel of the relative oracle, as in `perfsyn suite`.
 const T_REL: f64 = 1.2;
 
@@ -145,23 +141,25 @@ pub fn run(cfg: &ReproConfig, progress: &mut dyn FnMut(&str)) -> Result<ReproRep
     // `--cases` must match somewhere (one error line naming the IDs), not in every list:
     // `--cases E1` picks the example crate's case alone.
     let example_cases = if cfg.examples {
-        case::parse(EXAMPLE_CASES)?
+        // The example crate's planted bugs (its crate docs), in the suite's case format, as
+        // data beside the crate; read by the judge only.
+        case::read(&example_dir.join("cases.json"))?
     } else {
         Vec::new()
     };
     let every: Vec<Case> = [
-        case::suite_cases(),
-        case::tuning_cases(),
+        case::suite_cases()?,
+        case::tuning_cases()?,
         example_cases.clone(),
     ]
     .concat();
     case::select(&every, cfg.cases.as_deref())?;
     let pick = |all: &[Case]| case::select(all, cfg.cases.as_deref()).unwrap_or_default();
-    let suite: Vec<Case> = pick(&case::suite_cases())
+    let suite: Vec<Case> = pick(&case::suite_cases()?)
         .into_iter()
         .filter(|c| c.expected.is_positive())
         .collect();
-    let tuning: Vec<Case> = pick(&case::tuning_cases())
+    let tuning: Vec<Case> = pick(&case::tuning_cases()?)
         .into_iter()
         .filter(|c| c.expected.is_positive())
         .filter(|c| {
@@ -670,7 +668,8 @@ mod tests {
 
     #[test]
     fn example_cases_parse_and_medians() {
-        let c = case::parse(EXAMPLE_CASES).unwrap();
+        let dir = crate::worker_build::workspace_root().join("examples/own-crate");
+        let c = case::read(&dir.join("cases.json")).unwrap();
         assert_eq!(c.len(), 2);
         assert!(c.iter().all(|c| c.expected.is_positive()));
         assert_eq!(median(&[3.0, 1.0, 2.0]), Some(2.0));
