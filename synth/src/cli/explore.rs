@@ -107,14 +107,14 @@ pub fn run(a: ExploreArgs) -> Result<()> {
     let _twin = (a.record.confirm().top > 0).then(|| crate::worker_build::prebuild_plain(&worker));
     let mut baseline = match &a.baseline {
         Some(rev) => {
-            let open = crate::commands::check::baseline::open(
+            let open = crate::commands::baseline::open(
                 &a.worker.harness()?,
                 rev,
                 a.search.worker_count(),
                 a.search.deadline,
                 a.json,
             )?;
-            crate::commands::check::baseline::check_comparable(&open, &a.method)?;
+            crate::commands::baseline::check_comparable(&open, &a.method)?;
             Some(open)
         }
         None => None,

@@ -2,6 +2,7 @@
 //! suite, compare, the benches, fit, replay, list and export, and the output formats they
 //! share (SARIF, BMF, plots). `cli/` parses arguments and calls into these.
 
+pub mod baseline;
 pub mod bench;
 pub mod bmf;
 pub mod check;

@@ -23,7 +23,7 @@ pub struct Harness {
     /// Whether this is perfsyn's built-in corpus.
     pub builtin: bool,
     /// Whether this is a baseline checkout's harness (`check --baseline`, set by
-    /// `check::baseline::prepare`): it builds into its own directory beside the current one.
+    /// `commands::baseline::prepare`): it builds into its own directory beside the current one.
     pub baseline: bool,
 }
 

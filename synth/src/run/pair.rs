@@ -10,7 +10,7 @@
 //!   in-binary version group under the group's name (`profiler_ipc::bind`), so a program
 //!   written against `OrderedMap` runs `OldOrderedMap` on one side and `NewOrderedMap` on the
 //!   other;
-//! * `--baseline REV` (`check::baseline`): the harness built against REV and against the
+//! * `--baseline REV` (`commands::baseline`): the harness built against REV and against the
 //!   working tree.
 
 use std::path::Path;

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
-use crate::commands::check::baseline::{self, OpenBaseline};
+use crate::commands::baseline::{self, OpenBaseline};
 use crate::commands::check::report::{CheckReport, CheckVerdict, Finding, NotMeasured};
 use crate::commands::check::risk::{self, ChangedMethod};
 use crate::commands::partition::Partition;

@@ -1,5 +1,6 @@
-//! Builds the pair of workers `--baseline REV` compares: the harness against the working tree,
-//! and the same harness against REV's sources.
+//! Builds the pair of workers `--baseline REV` compares (`check`, and `explore --baseline`):
+//! the harness against the working tree, and the same harness against REV's sources; `git.rs`
+//! checks REV out beside the working tree.
 //!
 //! The baseline always uses the *current* harness (copied into the checkout of REV, its build
 //! directory left out): the registrations are then the same on both sides, so a method whose
@@ -10,6 +11,8 @@
 //! whole types added since REV: their registration, its entry in the registry, their import
 //! and any method line of another type that names them.
 
+pub mod git;
+
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -18,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 
-use crate::commands::check::git::Baseline;
+use crate::commands::baseline::git::Baseline;
 use crate::commands::check::risk::CrateFns;
 use crate::harness::discovery::HARNESS_DIR;
 use crate::harness::init::registration_at;
