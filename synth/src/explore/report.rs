@@ -76,7 +76,7 @@ pub struct ExploreReport {
     /// Asymptotic oracle: the statistics behind the verdict (range used, log-log slope
     /// interval, runner-up class, BIC per class; see `oracle::model_select`).
     #[serde(default)]
-    pub evidence: Option<crate::judge::oracle::model_select::Verdict>,
+    pub evidence: Option<crate::judge::oracle::model_select::Selection>,
     /// Relative oracle: [size, reference cost] along the same path as `points`.
     #[serde(default)]
     pub ref_points: Vec<(u64, f64)>,
