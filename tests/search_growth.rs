@@ -382,7 +382,7 @@ fn a_type_with_many_readers_grows_within_a_hunts_budget() {
 fn a_change_of_regime_is_judged_above_it_both_ways() {
     let r = run("Leafy::find", 60, 1);
     assert_eq!(r.verdict, Verdict::NoBottleneck, "find: {}", r.reason);
-    assert_eq!(r.points_from, "sweep-above-fall", "{}", r.reason);
+    assert_eq!(r.points_from.label(), "sweep-above-fall", "{}", r.reason);
     assert!(r.points.iter().all(|p| p.0 > LEAF), "{:?}", r.points);
     assert!(r.reason.contains("judged on sizes"), "{}", r.reason);
     // Above the fall the planted linear cost is still a bottleneck.

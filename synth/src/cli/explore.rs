@@ -266,7 +266,7 @@ fn render_confirmation(r: &ExploreReport) -> String {
         let timed = if x.kind == "sweep" {
             // The size the points were taken in: the registered size, or heap bytes.
             let size = |a: &crate::judge::confirm::Arm| {
-                if r.points_from.contains("heap") {
+                if r.points_from == crate::judge::swept::PointsFrom::SweepHeapBytes {
                     format!("{} heap bytes", a.heap_bytes)
                 } else {
                     format!("size {}", a.input_size)

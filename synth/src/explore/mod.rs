@@ -246,7 +246,7 @@ fn resolve<'s>(
         best: None,
         others: Vec::new(),
         points: Vec::new(),
-        points_from: "path".into(),
+        points_from: crate::judge::swept::PointsFrom::Path,
         outliers: Vec::new(),
         sweep_scaled: Vec::new(),
         evidence: None,

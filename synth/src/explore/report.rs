@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::explore::OracleKind;
 use crate::judge::confirm::ConfirmReport;
 use crate::judge::oracle::relative;
+use crate::judge::swept::PointsFrom;
 use crate::report::best::BestProgram;
 use crate::report::verdict::Verdict;
 use crate::search::learn::LearnRow;
@@ -63,10 +64,9 @@ pub struct ExploreReport {
     pub others: Vec<BestProgram>,
     /// [size, cost] points the verdict was fitted on.
     pub points: Vec<(u64, f64)>,
-    /// Where the points come from: `sweep` (the best program at several loop sizes) or
-    /// `path` (the mutation path from p0), or `sweep-heap-bytes` (the sweep, sized by the
-    /// heap bytes the program holds, which the cost follows; see `size_measure`).
-    pub points_from: String,
+    /// Where the points come from: the best program's sweep (sized by its registered size or
+    /// by the heap bytes it holds, or above a change of regime) or its mutation path.
+    pub points_from: PointsFrom,
     /// Points left out of the fit (one amortized spike at most; see `oracle::asymptotic::judge`).
     #[serde(default)]
     pub outliers: Vec<(u64, f64)>,

@@ -311,7 +311,7 @@ fn error_report(m: &PlannedMethod, s: &HuntSettings, e: &anyhow::Error) -> Explo
         best: None,
         others: Vec::new(),
         points: Vec::new(),
-        points_from: "path".into(),
+        points_from: crate::judge::swept::PointsFrom::Path,
         outliers: Vec::new(),
         sweep_scaled: Vec::new(),
         evidence: None,
