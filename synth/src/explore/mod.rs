@@ -226,9 +226,9 @@ fn resolve<'s>(
         method: plan.target.display(),
         ty: plan.target.ty.name.clone(),
         oracle: plan.oracle.kind(),
-        strategy: cfg.strategy.name().to_string(),
+        strategy: cfg.strategy,
         seed: cfg.search.seed,
-        metric: cfg.search.metric.name().to_string(),
+        metric: cfg.search.metric,
         verdict: Verdict::NoInitialProgram,
         reason: String::new(),
         expected: expected

@@ -15,7 +15,7 @@ use crate::judge::swept::PointsFrom;
 use crate::report::best::BestProgram;
 use crate::report::verdict::Verdict;
 use crate::search::learn::LearnRow;
-use crate::search::Stats;
+use crate::search::{Metric, Stats, StrategyKind};
 
 /// The result of `explore`, printed as JSON with `--json`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -25,9 +25,9 @@ pub struct ExploreReport {
     pub ty: String,
     /// The oracle that judged the run: `asymptotic` or `relative` (never `auto`).
     pub oracle: OracleKind,
-    pub strategy: String,
+    pub strategy: StrategyKind,
     pub seed: u64,
-    pub metric: String,
+    pub metric: Metric,
     /// What the run concluded.
     pub verdict: Verdict,
     pub reason: String,

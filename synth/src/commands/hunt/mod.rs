@@ -247,7 +247,7 @@ pub fn run(
                         ),
                         _ => explore(&mut pool, &cfg, &mut |p| observer.searching(m, p)),
                     }
-                    .unwrap_or_else(|e| error_report(m, &dir.manifest.settings, &e));
+                    .unwrap_or_else(|e| error_report(m, &cfg, &e));
                     let run =
                         RunFile::new(report, command_line.clone(), worker.clone(), schema_hash);
                     {
@@ -284,8 +284,8 @@ pub fn run(
     }
 }
 
-/// The report recorded for a method whose exploration failed.
-fn error_report(m: &PlannedMethod, s: &HuntSettings, e: &anyhow::Error) -> ExploreReport {
+/// The report recorded for a method whose exploration with `cfg` failed.
+fn error_report(m: &PlannedMethod, cfg: &ExploreConfig, e: &anyhow::Error) -> ExploreReport {
     ExploreReport {
         method: m.method.clone(),
         ty: m
@@ -293,9 +293,9 @@ fn error_report(m: &PlannedMethod, s: &HuntSettings, e: &anyhow::Error) -> Explo
             .rsplit_once("::")
             .map_or(m.method.clone(), |(t, _)| t.to_string()),
         oracle: m.oracle,
-        strategy: s.strategy.clone(),
-        seed: s.seed,
-        metric: Metric::Cost.name().into(),
+        strategy: cfg.strategy,
+        seed: cfg.search.seed,
+        metric: cfg.search.metric,
         verdict: crate::report::verdict::Verdict::Error,
         reason: format!("{e:#}").replace('\n', " "),
         expected: None,
