@@ -11,6 +11,7 @@ use crate::explore::report::ExploreReport;
 use crate::explore::{explore_with, ExploreConfig, OracleKind};
 use crate::judge::oracle::asymptotic::{ScoreKind, Thresholds};
 use crate::judge::oracle::relative::Direction;
+use crate::report::class::Class;
 use crate::report::verdict::Verdict;
 use crate::run::pool::WorkerPool;
 
@@ -334,8 +335,8 @@ pub fn render_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
     if r.oracle == OracleKind::Asymptotic {
         s.push_str(&format!(
             "expected {}, empirical {} (fit error {})\n",
-            r.expected.as_deref().unwrap_or("undeclared"),
-            r.empirical.as_deref().unwrap_or("?"),
+            r.expected.map_or("undeclared", Class::label),
+            r.empirical.map_or("?", Class::label),
             r.fit_error
                 .filter(|e| e.is_finite())
                 .map(|e| format!("{:.2}%", e * 100.0))

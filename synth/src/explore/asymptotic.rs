@@ -113,15 +113,12 @@ impl Oracle for AsymptoticOracle {
         if points_from.is_sweep() {
             report.sweep_scaled = scaled;
         }
-        report.empirical = j.verdict.class.map(|c| c.label().to_string());
+        report.empirical = j.verdict.class;
         report.fit_error = j.fit.map(|f| f.nrmse);
-        let emp = report.empirical.clone().unwrap_or_else(|| "?".into());
-        let exp = report
-            .expected
-            .clone()
-            .unwrap_or_else(|| "undeclared".into());
+        let emp = report.empirical.map_or("?", Class::label);
+        let exp = report.expected.map_or("undeclared", Class::label);
         let ev = j.verdict.evidence.describe();
-        let emp = crate::judge::size_measure::name_class(&emp, measure, &sweep_fb);
+        let emp = crate::judge::size_measure::name_class(emp, measure, &sweep_fb);
         (report.verdict, report.reason) = if j.bottleneck {
             (
                 Verdict::Bottleneck,

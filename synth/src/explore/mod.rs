@@ -231,9 +231,7 @@ fn resolve<'s>(
         metric: cfg.search.metric,
         verdict: Verdict::NoInitialProgram,
         reason: String::new(),
-        expected: expected
-            .map(|c| c.label().to_string())
-            .or(expected_str.clone()),
+        expected,
         empirical: None,
         fit_error: None,
         ratio: None,

@@ -13,6 +13,7 @@ use crate::judge::confirm::ConfirmReport;
 use crate::judge::oracle::relative;
 use crate::judge::swept::PointsFrom;
 use crate::report::best::BestProgram;
+use crate::report::class::Class;
 use crate::report::verdict::Verdict;
 use crate::search::learn::LearnRow;
 use crate::search::{Metric, Stats, StrategyKind};
@@ -31,8 +32,13 @@ pub struct ExploreReport {
     /// What the run concluded.
     pub verdict: Verdict,
     pub reason: String,
-    pub expected: Option<String>,
-    pub empirical: Option<String>,
+    /// The documented (or `--expect`ed) class, written as its label (`O(n)`). Every run file
+    /// ever written holds a label or null here: explore refuses a class it cannot parse.
+    #[serde(default, with = "crate::report::class::label")]
+    pub expected: Option<Class>,
+    /// The class the verdict's fit found, written as its label.
+    #[serde(default, with = "crate::report::class::label")]
+    pub empirical: Option<Class>,
     pub fit_error: Option<f64>,
     /// Relative oracle: cost new / old of the best program.
     pub ratio: Option<f64>,
