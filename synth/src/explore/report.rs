@@ -102,6 +102,54 @@ pub struct ExploreReport {
     pub observations: Vec<crate::search::objective::Obs>,
 }
 
+impl ExploreReport {
+    /// The report of a run that has just started: what it explores and how, nothing found
+    /// yet (verdict `no-initial-program`, no reason, no points, empty statistics). Explore
+    /// fills it in phase by phase; hunt records it with an error when a method fails.
+    pub fn started(
+        method: String,
+        ty: String,
+        oracle: OracleKind,
+        strategy: StrategyKind,
+        seed: u64,
+        metric: Metric,
+    ) -> ExploreReport {
+        ExploreReport {
+            method,
+            ty,
+            oracle,
+            strategy,
+            seed,
+            metric,
+            verdict: Verdict::NoInitialProgram,
+            reason: String::new(),
+            expected: None,
+            empirical: None,
+            fit_error: None,
+            ratio: None,
+            ref_type: None,
+            new_type: None,
+            time_ratio: None,
+            time_significant: None,
+            confirmation: None,
+            withdrawn_by_clock: false,
+            best: None,
+            others: Vec::new(),
+            points: Vec::new(),
+            points_from: PointsFrom::Path,
+            outliers: Vec::new(),
+            sweep_scaled: Vec::new(),
+            evidence: None,
+            ref_points: Vec::new(),
+            sides: None,
+            hot_lines: Vec::new(),
+            stats: Stats::default(),
+            tree: TreeSummary::default(),
+            observations: Vec::new(),
+        }
+    }
+}
+
 /// A summary of the explored mutation tree.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct TreeSummary {
