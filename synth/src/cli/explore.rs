@@ -11,6 +11,7 @@ use crate::explore::report::ExploreReport;
 use crate::explore::{explore_with, ExploreConfig, OracleKind};
 use crate::judge::oracle::asymptotic::{ScoreKind, Thresholds};
 use crate::judge::oracle::relative::Direction;
+use crate::report::class::Class;
 use crate::report::verdict::Verdict;
 use crate::run::pool::WorkerPool;
 
@@ -266,7 +267,7 @@ fn render_confirmation(r: &ExploreReport) -> String {
         let timed = if x.kind == "sweep" {
             // The size the points were taken in: the registered size, or heap bytes.
             let size = |a: &crate::judge::confirm::Arm| {
-                if r.points_from.contains("heap") {
+                if r.points_from == crate::judge::swept::PointsFrom::SweepHeapBytes {
                     format!("{} heap bytes", a.heap_bytes)
                 } else {
                     format!("size {}", a.input_size)
@@ -334,8 +335,8 @@ pub fn render_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
     if r.oracle == OracleKind::Asymptotic {
         s.push_str(&format!(
             "expected {}, empirical {} (fit error {})\n",
-            r.expected.as_deref().unwrap_or("undeclared"),
-            r.empirical.as_deref().unwrap_or("?"),
+            r.expected.map_or("undeclared", Class::label),
+            r.empirical.map_or("?", Class::label),
             r.fit_error
                 .filter(|e| e.is_finite())
                 .map(|e| format!("{:.2}%", e * 100.0))

@@ -10,7 +10,7 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
 
-use crate::judge::oracle::model_select::{self, Verdict};
+use crate::judge::oracle::model_select::{self, Selection};
 use crate::report::class::Class;
 
 /// The result of `perfsyn fit`, printed as JSON with `--json`.
@@ -31,7 +31,7 @@ pub struct FitReport {
     pub slope: Option<model_select::Interval>,
     pub runner_up: Option<String>,
     pub points: Vec<(f64, f64)>,
-    pub verdict: Verdict,
+    pub verdict: Selection,
 }
 
 /// Judges `points` against an optional expected class.
@@ -161,7 +161,7 @@ pub fn read_criterion(dir: &Path) -> Result<Vec<(f64, f64)>> {
 }
 
 /// The evidence lines of a verdict, for explore's and fit's text output.
-pub fn render_evidence(v: &Verdict) -> String {
+pub fn render_evidence(v: &Selection) -> String {
     let e = &v.evidence;
     let mut s = format!("evidence: {}\n", e.describe());
     if let Some(r) = &e.reason {

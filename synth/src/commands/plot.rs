@@ -91,8 +91,7 @@ pub fn series(r: &ExploreReport) -> Vec<Series> {
             measured: false,
         })
     };
-    let empirical = r.empirical.as_deref().and_then(Class::parse);
-    let expected = r.expected.as_deref().and_then(Class::parse);
+    let (empirical, expected) = (r.empirical, r.expected);
     if let Some(s) = empirical.and_then(|c| curve(c, "empirical")) {
         out.push(s);
     }
@@ -124,8 +123,8 @@ pub fn render_svg(r: &ExploreReport) -> Result<String, PlotError> {
         _ => format!(
             "{}: {} (expected {})",
             r.method,
-            r.empirical.as_deref().unwrap_or("?"),
-            r.expected.as_deref().unwrap_or("undeclared")
+            r.empirical.map_or("?", Class::label),
+            r.expected.map_or("undeclared", Class::label)
         ),
     };
     let mut svg = String::new();

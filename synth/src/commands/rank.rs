@@ -66,8 +66,8 @@ pub fn rank(reports: &[ExploreReport], cfg: &RankConfig) -> Ranking {
     });
     out.asymptotic.sort_by(|&a, &b| {
         let (ra, rb) = (&reports[a], &reports[b]);
-        class_rank(rb.empirical.as_deref())
-            .cmp(&class_rank(ra.empirical.as_deref()))
+        class_rank(rb.empirical)
+            .cmp(&class_rank(ra.empirical))
             .then(excess(rb).cmp(&excess(ra)))
             .then(
                 ra.fit_error
@@ -126,16 +126,15 @@ fn score(r: &ExploreReport) -> f64 {
     r.best.as_ref().map_or(f64::NEG_INFINITY, |b| b.score)
 }
 
-fn class_rank(label: Option<&str>) -> i32 {
-    label
-        .and_then(Class::parse)
+fn class_rank(class: Option<Class>) -> i32 {
+    class
         .and_then(|c| Class::ALL.iter().position(|x| *x == c))
         .map_or(-1, |p| p as i32)
 }
 
 fn excess(r: &ExploreReport) -> i32 {
-    match r.expected.as_deref().and_then(Class::parse) {
-        Some(_) => class_rank(r.empirical.as_deref()) - class_rank(r.expected.as_deref()),
+    match r.expected {
+        Some(_) => class_rank(r.empirical) - class_rank(r.expected),
         None => 0,
     }
 }
@@ -193,8 +192,8 @@ mod tests {
 
     fn asymptotic(method: &str, emp: &str, exp: &str, err: f64, sizes: u64) -> ExploreReport {
         let mut r = report(method, "asymptotic");
-        r.empirical = Some(emp.into());
-        r.expected = Some(exp.into());
+        r.empirical = Class::parse(emp);
+        r.expected = Class::parse(exp);
         r.fit_error = Some(err);
         r.points = (1..=sizes).map(|n| (n * 100, n as f64)).collect();
         r.best = best(1.0);

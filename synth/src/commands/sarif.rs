@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::commands::check::report::{CheckReport, CheckVerdict};
 use crate::commands::hunt::report::Summary;
 use crate::commands::hunt::summary::MethodSummary;
+use crate::report::class::Class;
 
 /// The JSON schema of SARIF 2.1.0, as `$schema`.
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -141,8 +142,8 @@ pub fn hunt_issues(s: &Summary, locate: &dyn Fn(&str) -> Option<Line>) -> Vec<Is
             Rule::Asymptotic => format!(
                 "`{}` costs {} where {} is documented{}.",
                 f.method,
-                f.empirical.as_deref().unwrap_or("?"),
-                f.expected.as_deref().unwrap_or("nothing"),
+                f.empirical.map_or("?", Class::label),
+                f.expected.map_or("nothing", Class::label),
                 row(&f.method).map_or(String::new(), figures)
             ),
         };

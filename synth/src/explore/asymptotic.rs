@@ -13,6 +13,7 @@ use crate::explore::{ExploreConfig, OracleKind};
 use crate::judge::confirm;
 use crate::judge::oracle::asymptotic::{self, unreliable_reason, Asymptotic};
 use crate::judge::shrink::{shrink_best, ShrinkConfig};
+use crate::judge::swept::PointsFrom;
 use crate::report::class::Class;
 use crate::report::verdict::Verdict;
 use crate::run::exec::Executor;
@@ -103,24 +104,21 @@ impl Oracle for AsymptoticOracle {
             rearranging_note,
             scaled,
         } = s;
-        report.points_from = points_from.into();
+        report.points_from = points_from;
         // Without a sweep, the points are the best program's path (when it gave the verdict): the
         // hot lines are counted on the path's programs, the sizes the verdict saw.
-        let hot_on_path = points_from == "path" && widened.is_none();
+        let hot_on_path = points_from == PointsFrom::Path && widened.is_none();
         report.points = points;
         report.outliers = j.outliers.clone();
-        if points_from.starts_with("sweep") {
+        if points_from.is_sweep() {
             report.sweep_scaled = scaled;
         }
-        report.empirical = j.verdict.class.map(|c| c.label().to_string());
+        report.empirical = j.verdict.class;
         report.fit_error = j.fit.map(|f| f.nrmse);
-        let emp = report.empirical.clone().unwrap_or_else(|| "?".into());
-        let exp = report
-            .expected
-            .clone()
-            .unwrap_or_else(|| "undeclared".into());
+        let emp = report.empirical.map_or("?", Class::label);
+        let exp = report.expected.map_or("undeclared", Class::label);
         let ev = j.verdict.evidence.describe();
-        let emp = crate::judge::size_measure::name_class(&emp, measure, &sweep_fb);
+        let emp = crate::judge::size_measure::name_class(emp, measure, &sweep_fb);
         (report.verdict, report.reason) = if j.bottleneck {
             (
                 Verdict::Bottleneck,
@@ -363,7 +361,7 @@ const RETIME_SCALE: u64 = 4;
 fn timed_arms(report: &ExploreReport) -> Option<crate::judge::oracle::clock::TimedArms> {
     let c = report.confirmation.as_ref()?.confirmed.first()?;
     let size = |a: &confirm::Arm| {
-        if report.points_from == "sweep-heap-bytes" {
+        if report.points_from == PointsFrom::SweepHeapBytes {
             a.heap_bytes
         } else {
             a.input_size

@@ -28,10 +28,9 @@ use crate::judge::oracle::relative::{Direction, Relative};
 use crate::judge::shrink::ShrinkConfig;
 use crate::report::best::BestProgram;
 use crate::report::class::Class;
-use crate::report::verdict::Verdict;
 use crate::run::exec::Executor;
 use crate::search::initial::{initial_program, Initial};
-use crate::search::{Progress, Search, SearchConfig, Stats, StrategyKind};
+use crate::search::{Progress, Search, SearchConfig, StrategyKind};
 
 /// Which oracle judges the run.
 #[derive(
@@ -223,39 +222,17 @@ fn resolve<'s>(
         oracle,
     };
     let report = ExploreReport {
-        method: plan.target.display(),
-        ty: plan.target.ty.name.clone(),
-        oracle: plan.oracle.kind(),
-        strategy: cfg.strategy.name().to_string(),
-        seed: cfg.search.seed,
-        metric: cfg.search.metric.name().to_string(),
-        verdict: Verdict::NoInitialProgram,
-        reason: String::new(),
-        expected: expected
-            .map(|c| c.label().to_string())
-            .or(expected_str.clone()),
-        empirical: None,
-        fit_error: None,
-        ratio: None,
+        expected,
         ref_type,
         new_type,
-        time_ratio: None,
-        time_significant: None,
-        confirmation: None,
-        withdrawn_by_clock: false,
-        best: None,
-        others: Vec::new(),
-        points: Vec::new(),
-        points_from: "path".into(),
-        outliers: Vec::new(),
-        sweep_scaled: Vec::new(),
-        evidence: None,
-        ref_points: Vec::new(),
-        sides: None,
-        hot_lines: Vec::new(),
-        stats: Stats::default(),
-        tree: TreeSummary::default(),
-        observations: Vec::new(),
+        ..ExploreReport::started(
+            plan.target.display(),
+            plan.target.ty.name.clone(),
+            plan.oracle.kind(),
+            cfg.strategy,
+            cfg.search.seed,
+            cfg.search.metric,
+        )
     };
     Ok((plan, report))
 }

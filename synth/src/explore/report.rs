@@ -11,10 +11,12 @@ use serde::{Deserialize, Serialize};
 use crate::explore::OracleKind;
 use crate::judge::confirm::ConfirmReport;
 use crate::judge::oracle::relative;
+use crate::judge::swept::PointsFrom;
 use crate::report::best::BestProgram;
+use crate::report::class::Class;
 use crate::report::verdict::Verdict;
 use crate::search::learn::LearnRow;
-use crate::search::Stats;
+use crate::search::{Metric, Stats, StrategyKind};
 
 /// The result of `explore`, printed as JSON with `--json`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -24,14 +26,19 @@ pub struct ExploreReport {
     pub ty: String,
     /// The oracle that judged the run: `asymptotic` or `relative` (never `auto`).
     pub oracle: OracleKind,
-    pub strategy: String,
+    pub strategy: StrategyKind,
     pub seed: u64,
-    pub metric: String,
+    pub metric: Metric,
     /// What the run concluded.
     pub verdict: Verdict,
     pub reason: String,
-    pub expected: Option<String>,
-    pub empirical: Option<String>,
+    /// The documented (or `--expect`ed) class, written as its label (`O(n)`). Every run file
+    /// ever written holds a label or null here: explore refuses a class it cannot parse.
+    #[serde(default, with = "crate::report::class::label")]
+    pub expected: Option<Class>,
+    /// The class the verdict's fit found, written as its label.
+    #[serde(default, with = "crate::report::class::label")]
+    pub empirical: Option<Class>,
     pub fit_error: Option<f64>,
     /// Relative oracle: cost new / old of the best program.
     pub ratio: Option<f64>,
@@ -63,10 +70,9 @@ pub struct ExploreReport {
     pub others: Vec<BestProgram>,
     /// [size, cost] points the verdict was fitted on.
     pub points: Vec<(u64, f64)>,
-    /// Where the points come from: `sweep` (the best program at several loop sizes) or
-    /// `path` (the mutation path from p0), or `sweep-heap-bytes` (the sweep, sized by the
-    /// heap bytes the program holds, which the cost follows; see `size_measure`).
-    pub points_from: String,
+    /// Where the points come from: the best program's sweep (sized by its registered size or
+    /// by the heap bytes it holds, or above a change of regime) or its mutation path.
+    pub points_from: PointsFrom,
     /// Points left out of the fit (one amortized spike at most; see `oracle::asymptotic::judge`).
     #[serde(default)]
     pub outliers: Vec<(u64, f64)>,
@@ -76,7 +82,7 @@ pub struct ExploreReport {
     /// Asymptotic oracle: the statistics behind the verdict (range used, log-log slope
     /// interval, runner-up class, BIC per class; see `oracle::model_select`).
     #[serde(default)]
-    pub evidence: Option<crate::judge::oracle::model_select::Verdict>,
+    pub evidence: Option<crate::judge::oracle::model_select::Selection>,
     /// Relative oracle: [size, reference cost] along the same path as `points`.
     #[serde(default)]
     pub ref_points: Vec<(u64, f64)>,
@@ -94,6 +100,54 @@ pub struct ExploreReport {
     /// picked from (for `bench search`'s gap-floor table); not written out.
     #[serde(skip)]
     pub observations: Vec<crate::search::objective::Obs>,
+}
+
+impl ExploreReport {
+    /// The report of a run that has just started: what it explores and how, nothing found
+    /// yet (verdict `no-initial-program`, no reason, no points, empty statistics). Explore
+    /// fills it in phase by phase; hunt records it with an error when a method fails.
+    pub fn started(
+        method: String,
+        ty: String,
+        oracle: OracleKind,
+        strategy: StrategyKind,
+        seed: u64,
+        metric: Metric,
+    ) -> ExploreReport {
+        ExploreReport {
+            method,
+            ty,
+            oracle,
+            strategy,
+            seed,
+            metric,
+            verdict: Verdict::NoInitialProgram,
+            reason: String::new(),
+            expected: None,
+            empirical: None,
+            fit_error: None,
+            ratio: None,
+            ref_type: None,
+            new_type: None,
+            time_ratio: None,
+            time_significant: None,
+            confirmation: None,
+            withdrawn_by_clock: false,
+            best: None,
+            others: Vec::new(),
+            points: Vec::new(),
+            points_from: PointsFrom::Path,
+            outliers: Vec::new(),
+            sweep_scaled: Vec::new(),
+            evidence: None,
+            ref_points: Vec::new(),
+            sides: None,
+            hot_lines: Vec::new(),
+            stats: Stats::default(),
+            tree: TreeSummary::default(),
+            observations: Vec::new(),
+        }
+    }
 }
 
 /// A summary of the explored mutation tree.

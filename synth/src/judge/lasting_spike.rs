@@ -54,7 +54,7 @@ pub fn lasts(spike: f64, fitted: f64, next: f64) -> bool {
 /// figures in its reason. Runs one program, and only in that case.
 pub fn check(exec: &mut dyn Executor, swept: &mut Swept, metric: Metric) -> Result<()> {
     let j = &swept.judgement;
-    if !j.reliable || j.bottleneck || !swept.points_from.starts_with("sweep") {
+    if !j.reliable || j.bottleneck || !swept.points_from.is_sweep() {
         return Ok(());
     }
     let Some(&(top, spike)) = swept.points.iter().max_by_key(|p| p.0) else {

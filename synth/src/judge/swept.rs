@@ -2,6 +2,7 @@
 //! re-checks. Its own file so that the two import it and neither imports the other back.
 
 use perfsyn_profiler_ipc::{Feedback, Program};
+use serde::{Deserialize, Serialize};
 
 use crate::judge::oracle::asymptotic::Judgement;
 use crate::judge::size_measure::SizeMeasure;
@@ -12,7 +13,7 @@ pub struct Swept {
     pub sweep: Vec<Program>,
     pub sweep_fb: Vec<Feedback>,
     pub points: Vec<(u64, f64)>,
-    pub points_from: &'static str,
+    pub points_from: PointsFrom,
     pub judgement: Judgement,
     pub measure: SizeMeasure,
     /// Why a bottleneck on the sweep was not kept: the sweep with the loops that only
@@ -22,4 +23,44 @@ pub struct Swept {
     pub rearranging_note: Option<String>,
     /// How the sweep scaled each size-like quantity, in words (`sweep::describe`).
     pub scaled: Vec<String>,
+}
+
+/// Where the points a verdict was fitted on come from; written in reports and run files as
+/// its label (`sweep-heap-bytes`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PointsFrom {
+    /// The mutation path from p0 to the program (it has no loop to sweep, or its sweep gave
+    /// too few sizes).
+    Path,
+    /// The program at several loop sizes, sized by its registered size.
+    Sweep,
+    /// The sweep, sized by the heap bytes the program holds, which the cost follows (see
+    /// `size_measure`).
+    SweepHeapBytes,
+    /// The sweep's sizes above a change of regime (see `regime`).
+    SweepAboveFall,
+}
+
+impl PointsFrom {
+    /// The label reports write: `path`, `sweep`, `sweep-heap-bytes`, `sweep-above-fall`.
+    pub fn label(self) -> &'static str {
+        match self {
+            PointsFrom::Path => "path",
+            PointsFrom::Sweep => "sweep",
+            PointsFrom::SweepHeapBytes => "sweep-heap-bytes",
+            PointsFrom::SweepAboveFall => "sweep-above-fall",
+        }
+    }
+
+    /// Whether the points come from a sweep of the program (any sizing), not its path.
+    pub fn is_sweep(self) -> bool {
+        self != PointsFrom::Path
+    }
+}
+
+impl std::fmt::Display for PointsFrom {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.label())
+    }
 }

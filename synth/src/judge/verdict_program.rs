@@ -15,7 +15,7 @@ use perfsyn_profiler_ipc::{Feedback, Program, Stmt};
 
 use crate::judge::oracle::asymptotic::{judge, Judgement, Thresholds};
 use crate::judge::size_measure::{self, SizeMeasure};
-use crate::judge::swept::Swept;
+use crate::judge::swept::{PointsFrom, Swept};
 use crate::report::class::Class;
 use crate::run::exec::Executor;
 use crate::search::{Metric, Node};
@@ -74,17 +74,17 @@ pub fn sweep_and_judge(
     let mut sizes: Vec<u64> = by_len.iter().map(|p| p.0).collect();
     sizes.dedup();
     let (mut points, mut points_from) = if sizes.len() >= t.min_points {
-        (by_len, "sweep")
+        (by_len, PointsFrom::Sweep)
     } else {
         let mut p = path_points;
         p.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
-        (p, "path")
+        (p, PointsFrom::Path)
     };
     let j = judge(&points, expected, t);
     let (judgement, measure, heap) = size_measure::choose(j, &sweep_fb, metric, expected, t);
     if let Some(p) = heap {
         points = p;
-        points_from = "sweep-heap-bytes";
+        points_from = PointsFrom::SweepHeapBytes;
     }
     let mut swept = Swept {
         sweep,
@@ -96,7 +96,7 @@ pub fn sweep_and_judge(
         rearranging_note: None,
         scaled,
     };
-    if !swept.judgement.reliable && swept.points_from == "sweep" {
+    if !swept.judgement.reliable && swept.points_from == PointsFrom::Sweep {
         let above = crate::judge::regime::judge_above_fall(
             exec,
             program,
@@ -112,7 +112,7 @@ pub fn sweep_and_judge(
                 sweep: a.sweep,
                 sweep_fb: a.sweep_fb,
                 points: a.points,
-                points_from: "sweep-above-fall",
+                points_from: PointsFrom::SweepAboveFall,
                 judgement: a.judgement,
                 measure: SizeMeasure::Len,
                 rearranging_note: Some(a.note),
@@ -123,14 +123,16 @@ pub fn sweep_and_judge(
         }
     }
     let swept = match rearranging_kept {
-        Some(alt) if swept.judgement.bottleneck && swept.points_from != "path" => {
+        Some(alt) if swept.judgement.bottleneck && swept.points_from != PointsFrom::Path => {
             robust_to_rearranging(exec, swept, alt, metric, expected, t)?
         }
         _ => swept,
     };
     let mut swept = match (arguments_kept, expected) {
         (Some(alt), Some(c))
-            if c <= Class::Log && swept.judgement.bottleneck && swept.points_from != "path" =>
+            if c <= Class::Log
+                && swept.judgement.bottleneck
+                && swept.points_from != PointsFrom::Path =>
         {
             in_the_receivers_size(exec, swept, alt, metric, c, t)?
         }

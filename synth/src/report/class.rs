@@ -84,3 +84,56 @@ impl std::fmt::Display for Class {
         f.write_str(self.label())
     }
 }
+
+/// Serde for an `Option<Class>` written as its label (`"O(n log n)"`, `null` for none), with
+/// `#[serde(default, with = "crate::report::class::label")]`: how reports and run files name
+/// a class for people and scripts. `Class` itself serializes as its variant name
+/// (`Linearithmic`), which the fit's evidence keeps.
+pub mod label {
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::Class;
+
+    pub fn serialize<S: Serializer>(c: &Option<Class>, s: S) -> Result<S::Ok, S::Error> {
+        c.map(Class::label).serialize(s)
+    }
+
+    /// Reads what [`Class::parse`] reads: a label, or the spellings documentation uses.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Class>, D::Error> {
+        Option::<String>::deserialize(d)?
+            .map(|t| {
+                Class::parse(&t)
+                    .ok_or_else(|| D::Error::custom(format!("not a complexity class: `{t}`")))
+            })
+            .transpose()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Labelled {
+        #[serde(default, with = "label")]
+        class: Option<Class>,
+    }
+
+    /// Every class is written as its label and read back; null and a missing field are none.
+    #[test]
+    fn a_class_field_round_trips_as_its_label() {
+        for c in Class::ALL {
+            let v = serde_json::to_value(Labelled { class: Some(c) }).unwrap();
+            assert_eq!(v["class"], c.label());
+            assert_eq!(
+                serde_json::from_value::<Labelled>(v).unwrap().class,
+                Some(c)
+            );
+        }
+        let none = serde_json::to_value(Labelled { class: None }).unwrap();
+        assert_eq!(none, serde_json::json!({"class": null}));
+        assert_eq!(serde_json::from_str::<Labelled>("{}").unwrap().class, None);
+        assert!(serde_json::from_str::<Labelled>(r#"{"class": "fast"}"#).is_err());
+    }
+}

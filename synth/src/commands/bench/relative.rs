@@ -67,7 +67,7 @@ pub struct FloorOutcome {
 pub struct Run {
     pub id: String,
     pub method: String,
-    pub strategy: String,
+    pub strategy: StrategyKind,
     pub seed: u64,
     pub expected: String,
     /// The real verdict's outcome (the shipped rule and floor).
@@ -245,7 +245,7 @@ fn one_run(c: &Case, r: &ExploreReport, strategy: StrategyKind, seed: u64, ms: u
     Run {
         id: c.id.clone(),
         method: c.method.clone(),
-        strategy: strategy.name().to_string(),
+        strategy,
         seed,
         expected: c.expected.label().to_string(),
         outcome: outcome(c, Ok(r), T_REL),

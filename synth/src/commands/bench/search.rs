@@ -19,6 +19,7 @@ use crate::commands::suite::case::{self, Case};
 use crate::commands::suite::judge::{outcome, Outcome};
 use crate::explore::{explore, ExploreConfig, OracleKind};
 use crate::judge::oracle::asymptotic::ScoreKind;
+use crate::report::class::Class;
 use crate::report::verdict::Verdict;
 use crate::run::exec::Executor;
 use crate::search::StrategyKind;
@@ -47,11 +48,12 @@ pub const THROUGHPUT_PROGRAMS: u64 = 300;
 pub struct Run {
     pub method: String,
     pub score: ScoreKind,
-    pub strategy: String,
+    pub strategy: StrategyKind,
     pub seed: u64,
     pub want_bottleneck: bool,
     pub verdict: Verdict,
-    pub empirical: Option<String>,
+    #[serde(with = "crate::report::class::label")]
+    pub empirical: Option<Class>,
     pub outcome: Outcome,
     /// Detected (with its true class), or a clean negative on a control.
     pub correct: bool,
@@ -62,7 +64,7 @@ pub struct Run {
 #[derive(Clone, Debug, Serialize)]
 pub struct Row {
     pub score: ScoreKind,
-    pub strategy: String,
+    pub strategy: StrategyKind,
     pub detected: usize,
     pub planted: usize,
     pub false_positives: usize,
@@ -134,11 +136,11 @@ pub fn run(
                     runs.push(Run {
                         method: case.method.clone(),
                         score,
-                        strategy: strategy.name().to_string(),
+                        strategy,
                         seed,
                         want_bottleneck: case.expected.is_positive(),
                         verdict: r.verdict,
-                        empirical: r.empirical.clone(),
+                        empirical: r.empirical,
                         outcome: o,
                         correct: matches!(o, Outcome::Detected | Outcome::CorrectNegative),
                         elapsed_ms: t.elapsed().as_millis() as u64,
@@ -152,11 +154,11 @@ pub fn run(
         for &strategy in &cfg.strategies {
             let mine: Vec<&Run> = runs
                 .iter()
-                .filter(|r| r.score == score && r.strategy == strategy.name())
+                .filter(|r| r.score == score && r.strategy == strategy)
                 .collect();
             rows.push(Row {
                 score,
-                strategy: strategy.name().to_string(),
+                strategy,
                 detected: mine
                     .iter()
                     .filter(|r| r.want_bottleneck && r.correct)
@@ -225,7 +227,7 @@ pub fn render(r: &Report) -> String {
             run.strategy,
             run.seed,
             run.outcome,
-            run.empirical.as_deref().unwrap_or("-")
+            run.empirical.map_or("-", Class::label)
         ));
     }
     if let Some(rel) = &r.relative {

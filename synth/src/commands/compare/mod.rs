@@ -28,7 +28,7 @@ use generate::{Generator, Seed};
 use measure::{
     ConcurrentExecutor, LengthSearch, MeasureConfig, SeriesStats, Side, TestMeasurement,
 };
-use oracle::{Counts, OracleConfig, Verdict, Winner};
+use oracle::{Change, Counts, OracleConfig, Winner};
 
 /// One version pair of a concurrent type, as the schema declares it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -171,7 +171,7 @@ pub struct CompareReport {
     pub old: String,
     pub expected: String,
     pub origin: String,
-    pub verdict: Verdict,
+    pub verdict: Change,
     /// Mean over conclusive tests of (old time / new time): > 1 faster, < 1 slower.
     pub speedup: Option<f64>,
     pub counts: Counts,

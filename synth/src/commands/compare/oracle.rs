@@ -83,10 +83,11 @@ pub fn judge_test(old: &Series, new: &Series, cfg: &OracleConfig) -> Winner {
     }
 }
 
-/// The verdict over all tests.
+/// Which way the new version changed over all tests (eq. 6 and 7); written as the
+/// comparison's `verdict`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Verdict {
+pub enum Change {
     /// Eq. 6: the new version is slower.
     Regression,
     /// Eq. 7: the new version is faster.
@@ -97,13 +98,13 @@ pub enum Verdict {
     Inconclusive,
 }
 
-impl Verdict {
+impl Change {
     pub fn label(self) -> &'static str {
         match self {
-            Verdict::Regression => "regression",
-            Verdict::Improvement => "improvement",
-            Verdict::None => "none",
-            Verdict::Inconclusive => "inconclusive",
+            Change::Regression => "regression",
+            Change::Improvement => "improvement",
+            Change::None => "none",
+            Change::Inconclusive => "inconclusive",
         }
     }
 }
@@ -132,15 +133,15 @@ impl Counts {
 }
 
 /// Eq. 6 and 7.
-pub fn verdict(c: &Counts) -> Verdict {
+pub fn verdict(c: &Counts) -> Change {
     if c.old + c.new + c.none == 0 {
-        Verdict::Inconclusive
+        Change::Inconclusive
     } else if c.old >= c.none && c.old > c.new {
-        Verdict::Regression
+        Change::Regression
     } else if c.new >= c.none && c.new > c.old {
-        Verdict::Improvement
+        Change::Improvement
     } else {
-        Verdict::None
+        Change::None
     }
 }
 
@@ -194,10 +195,10 @@ mod tests {
             none,
             inconclusive: 0,
         };
-        assert_eq!(verdict(&c(5, 0, 5)), Verdict::Regression);
-        assert_eq!(verdict(&c(4, 0, 5)), Verdict::None);
-        assert_eq!(verdict(&c(3, 3, 0)), Verdict::None);
-        assert_eq!(verdict(&c(1, 6, 3)), Verdict::Improvement);
-        assert_eq!(verdict(&Counts::default()), Verdict::Inconclusive);
+        assert_eq!(verdict(&c(5, 0, 5)), Change::Regression);
+        assert_eq!(verdict(&c(4, 0, 5)), Change::None);
+        assert_eq!(verdict(&c(3, 3, 0)), Change::None);
+        assert_eq!(verdict(&c(1, 6, 3)), Change::Improvement);
+        assert_eq!(verdict(&Counts::default()), Change::Inconclusive);
     }
 }

@@ -428,8 +428,8 @@ impl Plan {
         } else {
             Kind::Asymptotic {
                 ty: Member::new(schema, &r.ty, "Subject", program.clone(), false)?,
-                expected: r.expected.clone(),
-                found: r.empirical.clone(),
+                expected: r.expected.map(|c| c.label().to_string()),
+                found: r.empirical.map(|c| c.label().to_string()),
             }
         };
         Ok(Plan {

@@ -47,7 +47,10 @@ pub struct HuntSettings {
     /// the same findings on any machine, which partitions of one hunt need.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_programs_per_method: Option<u64>,
-    /// `astar`, `aco` or `random`.
+    /// `astar`, `aco` or `random`. Kept a string, not a [`crate::search::StrategyKind`]:
+    /// `--report` rebuilds the reports of a directory without searching, so a manifest
+    /// naming a strategy this build does not know still gives its report; only exploring
+    /// refuses it, naming the manifest (`super::strategy`).
     pub strategy: String,
     pub seed: u64,
     /// t_rel of the relative oracle and of the ranking.

@@ -29,7 +29,6 @@ use perfsyn_profiler_ipc::ApiSchema;
 
 use crate::commands::list::Origin;
 use crate::explore::report::ExploreReport;
-use crate::explore::report::TreeSummary;
 use crate::explore::runfile::{RunFile, WorkerIdentity};
 use crate::explore::{explore, ExploreConfig, OracleKind};
 use crate::harness::spec;
@@ -247,7 +246,7 @@ pub fn run(
                         ),
                         _ => explore(&mut pool, &cfg, &mut |p| observer.searching(m, p)),
                     }
-                    .unwrap_or_else(|e| error_report(m, &dir.manifest.settings, &e));
+                    .unwrap_or_else(|e| error_report(m, &cfg, &e));
                     let run =
                         RunFile::new(report, command_line.clone(), worker.clone(), schema_hash);
                     {
@@ -284,43 +283,23 @@ pub fn run(
     }
 }
 
-/// The report recorded for a method whose exploration failed.
-fn error_report(m: &PlannedMethod, s: &HuntSettings, e: &anyhow::Error) -> ExploreReport {
+/// The report recorded for a method whose exploration with `cfg` failed.
+fn error_report(m: &PlannedMethod, cfg: &ExploreConfig, e: &anyhow::Error) -> ExploreReport {
+    let ty = m
+        .method
+        .rsplit_once("::")
+        .map_or(m.method.clone(), |(t, _)| t.to_string());
     ExploreReport {
-        method: m.method.clone(),
-        ty: m
-            .method
-            .rsplit_once("::")
-            .map_or(m.method.clone(), |(t, _)| t.to_string()),
-        oracle: m.oracle,
-        strategy: s.strategy.clone(),
-        seed: s.seed,
-        metric: Metric::Cost.name().into(),
         verdict: crate::report::verdict::Verdict::Error,
         reason: format!("{e:#}").replace('\n', " "),
-        expected: None,
-        empirical: None,
-        fit_error: None,
-        ratio: None,
-        ref_type: None,
-        new_type: None,
-        time_ratio: None,
-        time_significant: None,
-        confirmation: None,
-        withdrawn_by_clock: false,
-        best: None,
-        others: Vec::new(),
-        points: Vec::new(),
-        points_from: "path".into(),
-        outliers: Vec::new(),
-        sweep_scaled: Vec::new(),
-        evidence: None,
-        ref_points: Vec::new(),
-        sides: None,
-        hot_lines: Vec::new(),
-        stats: Default::default(),
-        tree: TreeSummary::default(),
-        observations: Vec::new(),
+        ..ExploreReport::started(
+            m.method.clone(),
+            ty,
+            m.oracle,
+            cfg.strategy,
+            cfg.search.seed,
+            cfg.search.metric,
+        )
     }
 }
 

@@ -45,8 +45,10 @@ pub struct Finding {
     pub oracle: OracleKind,
     pub verdict: Verdict,
     pub reason: String,
-    pub expected: Option<String>,
-    pub empirical: Option<String>,
+    #[serde(default, with = "crate::report::class::label")]
+    pub expected: Option<Class>,
+    #[serde(default, with = "crate::report::class::label")]
+    pub empirical: Option<Class>,
     pub fit_error: Option<f64>,
     /// Relative: cost new/old of the best program.
     pub ratio: Option<f64>,
@@ -74,8 +76,8 @@ pub struct NoFinding {
     pub reason: String,
     pub run_file: String,
     /// The measured class, when the sweep fitted one (`O(n^2)`).
-    #[serde(default)]
-    pub empirical: Option<String>,
+    #[serde(default, with = "crate::report::class::label")]
+    pub empirical: Option<Class>,
     /// How to explore the method alone, with this hunt's settings.
     #[serde(default)]
     pub explore_command: String,
@@ -92,7 +94,7 @@ pub fn superlinear_undocumented(s: &Summary) -> Vec<(&NoFinding, Class)> {
         .no_finding
         .iter()
         .filter(|n| n.verdict == Verdict::Undocumented)
-        .filter_map(|n| Some((n, Class::parse(n.empirical.as_deref()?)?)))
+        .filter_map(|n| Some((n, n.empirical?)))
         .filter(|(_, c)| *c > Class::Linear)
         .collect();
     out.sort_by_key(|n| std::cmp::Reverse(n.1));
@@ -170,8 +172,8 @@ pub fn summarize(dir: &HuntDir, runs: &[(usize, RunFile)], shown: &str) -> Summa
             oracle: r.oracle,
             verdict: r.verdict,
             reason: r.reason.clone(),
-            expected: r.expected.clone(),
-            empirical: r.empirical.clone(),
+            expected: r.expected,
+            empirical: r.empirical,
             fit_error: r.fit_error,
             ratio: r.ratio,
             time_ratio: r.time_ratio,
@@ -209,7 +211,7 @@ pub fn summarize(dir: &HuntDir, runs: &[(usize, RunFile)], shown: &str) -> Summa
             verdict: r.verdict,
             reason,
             run_file: file(planned(k)),
-            empirical: r.empirical.clone(),
+            empirical: r.empirical,
             explore_command: super::explore_command(planned(k), &m.settings),
         });
     }
@@ -303,8 +305,8 @@ fn evidence(f: &Finding) -> String {
         (OracleKind::Relative, Some(r)) => format!("cost new/old {r:.3} (new {})", ratio_words(r)),
         _ => format!(
             "{} where {} is documented (fit error {})",
-            f.empirical.as_deref().unwrap_or("?"),
-            f.expected.as_deref().unwrap_or("nothing"),
+            f.empirical.map_or("?", Class::label),
+            f.expected.map_or("nothing", Class::label),
             percent(f.fit_error)
         ),
     }
@@ -452,8 +454,8 @@ pub fn markdown(s: &Summary) -> String {
                 "| {} | `{}` | {} | {} | {} | {} | `{}` |\n",
                 f.label,
                 cell(&f.method),
-                cell(f.expected.as_deref().unwrap_or("-")),
-                cell(f.empirical.as_deref().unwrap_or("-")),
+                cell(f.expected.map_or("-", Class::label)),
+                cell(f.empirical.map_or("-", Class::label)),
                 percent(f.fit_error),
                 cell(&time_short(f)),
                 cell(&f.export_command)
@@ -541,8 +543,8 @@ pub fn terminal(s: &Summary, dir: &Path) -> String {
             }
             _ => format!(
                 "{} where {} is documented",
-                f.empirical.as_deref().unwrap_or("?"),
-                f.expected.as_deref().unwrap_or("nothing")
+                f.empirical.map_or("?", Class::label),
+                f.expected.map_or("nothing", Class::label)
             ),
         };
         t.push_str(&format!("  {:<4} {:<40} {what}\n", f.label, f.method));
@@ -582,8 +584,8 @@ mod tests {
             oracle: OracleKind::Asymptotic,
             verdict: Verdict::Bottleneck,
             reason: reason.into(),
-            expected: Some("O(n)".into()),
-            empirical: Some("O(n^2)".into()),
+            expected: Some(Class::Linear),
+            empirical: Some(Class::Quadratic),
             fit_error: Some(f64::NAN),
             ratio: None,
             time_ratio: Some(f64::NAN),
@@ -675,7 +677,7 @@ mod tests {
             verdict,
             reason: format!("cost grows as {empirical}"),
             run_file: "h/runs/x.json".into(),
-            empirical: Some(empirical.into()),
+            empirical: Class::parse(empirical),
             explore_command: format!("perfsyn explore --method {method}"),
         };
         s.no_finding = vec![

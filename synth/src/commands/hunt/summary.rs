@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::explore::report::ExploreReport;
 use crate::explore::OracleKind;
+use crate::report::class::Class;
 use crate::report::verdict::Verdict;
 
 /// One explored method's verdict and key figures.
@@ -24,9 +25,11 @@ pub struct MethodSummary {
     /// Reported as a finding (a bottleneck kept by the ranking filters).
     pub finding: bool,
     /// The measured class (`O(n^2)`), when the sweep fitted one.
-    pub class: Option<String>,
+    #[serde(default, with = "crate::report::class::label")]
+    pub class: Option<Class>,
     /// The documented (or `--expect`ed) class.
-    pub expected: Option<String>,
+    #[serde(default, with = "crate::report::class::label")]
+    pub expected: Option<Class>,
     /// Programs the search ran.
     pub programs: u64,
     /// The largest input size of the points the verdict was fitted on.
@@ -67,8 +70,8 @@ pub fn method_summary(r: &ExploreReport, finding: bool, run_file: String) -> Met
         oracle: r.oracle,
         verdict: r.verdict,
         finding,
-        class: r.empirical.clone(),
-        expected: r.expected.clone(),
+        class: r.empirical,
+        expected: r.expected,
         programs: r.stats.programs,
         largest_size: largest.map(|p| p.0),
         cost_at_largest_size: finite(largest.map(|p| p.1)),

@@ -20,7 +20,6 @@ use serde::{Deserialize, Serialize};
 use super::case::{Case, CaseOracle, Expected};
 use crate::explore::report::ExploreReport;
 use crate::judge::oracle::relative::{self, Direction};
-use crate::report::class::Class;
 use crate::report::verdict::Verdict;
 
 /// The outcome of one case with one strategy.
@@ -80,7 +79,7 @@ pub fn outcome(case: &Case, run: Result<&ExploreReport, &str>, t_rel: f64) -> Ou
         },
         _ if undecided => Outcome::Inconclusive,
         _ if !reported => Outcome::Missed,
-        Expected::Class(want) => match r.empirical.as_deref().and_then(Class::parse) {
+        Expected::Class(want) => match r.empirical {
             Some(got) if got == want => Outcome::Detected,
             _ => Outcome::WrongClass,
         },
@@ -149,6 +148,7 @@ mod tests {
     use super::*;
     use crate::judge::oracle::relative::{Side, Sides};
     use crate::report::best::BestProgram;
+    use crate::report::class::Class;
 
     fn case(oracle: &str, expected: &str) -> Case {
         serde_json::from_value(serde_json::json!({
@@ -167,7 +167,7 @@ mod tests {
             "tree": {"nodes": 1, "depth_histogram": [1], "learning_top": []}
         }))
         .unwrap();
-        r.empirical = empirical.map(str::to_string);
+        r.empirical = empirical.and_then(Class::parse);
         r
     }
 

@@ -27,6 +27,7 @@ use crate::explore::{explore, ExploreConfig, OracleKind};
 use crate::judge::confirm::{ConfirmConfig, MIN_REPS};
 use crate::judge::oracle::asymptotic::{ScoreKind, Thresholds};
 use crate::judge::oracle::relative::Direction;
+use crate::report::class::Class;
 use crate::report::verdict::Verdict;
 use crate::run::exec::Executor;
 use crate::search::{Budget, Metric, SearchConfig, StrategyKind};
@@ -65,7 +66,8 @@ pub struct CaseRun {
     pub regression_ratio: Option<f64>,
     pub improvement_ratio: Option<f64>,
     /// Asymptotic: the fitted class.
-    pub empirical: Option<String>,
+    #[serde(default, with = "crate::report::class::label")]
+    pub empirical: Option<Class>,
     /// Measured wall-clock ratio of the best program, when confirmed.
     pub time_ratio: Option<f64>,
     pub verdict: Verdict,
@@ -192,7 +194,7 @@ pub fn judge(c: &Case, run: Result<&ExploreReport, &str>, t_rel: f64) -> CaseRun
         ratio: r.ratio,
         regression_ratio: sides.and_then(|s| s.regression.as_ref()).map(|x| x.ratio),
         improvement_ratio: sides.and_then(|s| s.improvement.as_ref()).map(|x| x.ratio),
-        empirical: r.empirical.clone(),
+        empirical: r.empirical,
         time_ratio: r.time_ratio,
         verdict: r.verdict,
         reason: r.reason.clone(),

@@ -1,6 +1,7 @@
 //! The suite's table in the shape of Table 3.2, then the per-strategy summary.
 
 use super::{CaseOracle, SuiteReport};
+use crate::report::class::Class;
 use crate::search::StrategyKind;
 
 /// The table in the shape of Table 3.2, then the summary.
@@ -45,7 +46,7 @@ pub fn render(r: &SuiteReport, strategies: &[StrategyKind]) -> String {
                 }
                 .map(signed_ratio)
                 .unwrap_or_else(|| "-".into()),
-                CaseOracle::Asymptotic => x.empirical.clone().unwrap_or_else(|| "-".into()),
+                CaseOracle::Asymptotic => x.empirical.map_or("-", Class::label).to_string(),
             };
             let time = match c.oracle {
                 CaseOracle::Relative => x.time_ratio.map(signed_ratio),

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::fit::{fit_class, fit_class_with_base, Fit, Points};
-use super::model_select::{self, Verdict};
+use super::model_select::{self, Selection};
 use crate::report::class::Class;
 use crate::search::objective::{Objective, Obs};
 
@@ -119,7 +119,7 @@ pub struct Judgement {
     /// Points that got no weight in the chosen fit (amortized spikes, one-off outliers).
     pub outliers: Vec<(u64, f64)>,
     /// The statistics behind the verdict: range, slope interval, runner-up, BIC.
-    pub verdict: Verdict,
+    pub verdict: Selection,
 }
 
 /// Fits `points` and compares with `expected` through

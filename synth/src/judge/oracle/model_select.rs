@@ -156,9 +156,10 @@ impl Evidence {
     }
 }
 
-/// The judgement against an expected class.
+/// The class selected for the points, weighed against an expected class: the fit's
+/// statistical evidence, not the run's verdict (that is [`crate::report::verdict::Verdict`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Verdict {
+pub struct Selection {
     pub evidence: Evidence,
     /// The class reported: the chosen one, or the expected one when a higher class was
     /// chosen without significance.
@@ -170,10 +171,10 @@ pub struct Verdict {
 }
 
 /// Chooses a class for `points` (size, cost) and compares it with `expected`.
-pub fn judge(points: &[(f64, f64)], expected: Option<Class>) -> Verdict {
+pub fn judge(points: &[(f64, f64)], expected: Option<Class>) -> Selection {
     let evidence = select(points);
     let Some(chosen) = evidence.class else {
-        return Verdict {
+        return Selection {
             class: None,
             above_expected: false,
             note: None,
@@ -181,7 +182,7 @@ pub fn judge(points: &[(f64, f64)], expected: Option<Class>) -> Verdict {
         };
     };
     let Some(e) = expected.filter(|e| chosen > *e) else {
-        return Verdict {
+        return Selection {
             class: Some(chosen),
             above_expected: false,
             note: None,
@@ -219,7 +220,7 @@ pub fn judge(points: &[(f64, f64)], expected: Option<Class>) -> Verdict {
             if slope_excludes { "is below" } else { "is within" }
         )
     };
-    Verdict {
+    Selection {
         class: Some(if significant { chosen } else { e }),
         above_expected: significant,
         note: Some(note),
