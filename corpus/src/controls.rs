@@ -12,7 +12,7 @@
 //!
 //! The suite also uses existing methods as controls (std collections with their documented
 //! classes, `MinStack`, the planted types' correct methods, and the unchanged methods of the
-//! Table 3.2 groups); see `synth/src/suite.rs`.
+//! Table 3.2 groups); see `synth/src/commands/suite/`.
 
 use std::marker::PhantomData;
 
