@@ -47,11 +47,11 @@ pub const HEADER_SIZE: usize = 4096;
 /// Size of the doorbell memfd.
 pub const BELL_SIZE: usize = 4096;
 /// Where the doorbell memfd holds the table of setups the workers ran
-/// ([`crate::forkserver::SeenTable`], zeroed at creation); a worker uses it when the page
+/// ([`crate::seen::SeenTable`], zeroed at creation); a worker uses it when the page
 /// is large enough.
 pub const SEEN_OFFSET: usize = 64;
 const _: () = assert!(
-    SEEN_OFFSET + std::mem::size_of::<crate::forkserver::SeenTable>() <= BELL_SIZE
+    SEEN_OFFSET + std::mem::size_of::<crate::seen::SeenTable>() <= BELL_SIZE
         && SEEN_OFFSET >= std::mem::size_of::<crate::shm::Bell>()
 );
 /// Longest panic message or crash detail a feedback record carries (longer ones are cut
@@ -157,7 +157,7 @@ pub struct FromWorker {
     /// a deterministic timeout.
     pub fuel_out: AtomicU32,
     /// Programs of the current request served from a cached setup (a fork server's zygote,
-    /// see [`crate::forkserver`]).
+    /// see `forkserver`).
     pub setup_reused: AtomicU32,
 }
 
