@@ -33,9 +33,10 @@ use perfsyn_profiler_ipc::Registry;
 /// Every registered type of this corpus, one registration per line.
 pub fn registry() -> Registry {
     Registry::new(vec![
-        // Probe element types.
-        probe::key(),
-        probe::name(),
+        // Probe element types, by this crate's re-export: the path the registrations below
+        // import them by.
+        probe::key().imported_as(&["perfsyn_corpus::probe::Key"]),
+        probe::name().imported_as(&["perfsyn_corpus::probe::Name"]),
         // std collections.
         std_vec::vec_key(),
         std_deque::vec_deque_key(),

@@ -57,6 +57,17 @@ pub struct TypeDef {
     pub shared_methods: Vec<SharedMethodFn>,
 }
 
+impl TypeDef {
+    /// This registration with `imports` in place of its own, for a crate that re-exports a
+    /// registered type and whose other registrations import it by that path (the corpus's
+    /// `perfsyn_corpus::probe::Key`): a printed program then imports each name by one path,
+    /// two being `E0252` in Rust.
+    pub fn imported_as(mut self, imports: &[&str]) -> TypeDef {
+        self.schema.imports = imports.iter().map(|i| i.to_string()).collect();
+        self
+    }
+}
+
 /// Every registered type of one worker.
 pub struct Registry {
     pub types: Vec<TypeDef>,
@@ -196,7 +207,7 @@ fn type_error<T>(what: &str) -> CallError {
 /// register_type! {
 ///     /// Vec of probe keys.
 ///     pub fn vec_key() -> Vec<Key> {
-///         path: "Vec", imports: ["perfsyn_corpus::probe::Key"], version: None,
+///         path: "Vec", imports: ["perfsyn_profiler_ipc::probe::Key"], version: None,
 ///         size: [|v| v.len() as u64],
 ///         ctors {
 ///             new() => Vec::new();
@@ -399,7 +410,7 @@ macro_rules! register_type {
 /// register_concurrent! {
 ///     /// Figure 1c: an atomic flag, a locked initializer.
 ///     pub fn emc_atomic() -> EmcAtomic {
-///         path: "EmcAtomic", imports: ["perfsyn_corpus::concurrent::EmcAtomic"],
+///         path: "EmcAtomic", imports: ["my_crate::EmcAtomic"],
 ///         pairs: [
 ///             { old: "EmcLocked", expected: "improvement", origin: "Table 2 (13)",
 ///               changed: ["is_initialized", "invoke"] },
