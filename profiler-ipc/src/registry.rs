@@ -9,7 +9,7 @@
 use std::any::Any;
 use std::sync::Arc;
 
-use crate::schema::{ApiSchema, TypeSchema};
+use crate::schema::{ApiSchema, Origin, TypeSchema};
 
 /// A variable's storage in the interpreter: `None` once moved (or not yet defined).
 pub type Slot = Option<Box<dyn Any>>;
@@ -64,6 +64,14 @@ impl TypeDef {
     /// two being `E0252` in Rust.
     pub fn imported_as(mut self, imports: &[&str]) -> TypeDef {
         self.schema.imports = imports.iter().map(|i| i.to_string()).collect();
+        self
+    }
+
+    /// This registration with its origin recorded: the corpus knows which of its types are
+    /// std's, its own and planted, which the imports alone cannot tell (see
+    /// [`TypeSchema::origin()`](crate::schema::TypeSchema::origin())).
+    pub fn with_origin(mut self, origin: Origin) -> TypeDef {
+        self.schema.origin = Some(origin);
         self
     }
 }
@@ -301,6 +309,7 @@ macro_rules! register_type {
                 }),*],
                 imports: vec![$($import.to_string()),*],
                 doc: doc.first().map(|d| d.trim().to_string()).unwrap_or_default(),
+                origin: None,
             };
             $crate::registry::TypeDef {
                 schema,
