@@ -66,7 +66,7 @@ impl EnumeratedDistribution {
     /// value, O(n) in the number of distinct values.
     ///
     /// Each comparison of a singleton with `x` counts as a probe operation (as comparing two
-    /// [`Key`](perfsyn_profiler_ipc::probe::Key)s would), so that the scan is visible outside the
+    /// [`Key`]s would), so that the scan is visible outside the
     /// instrumented worker: exported regression tests measure probe operations.
     pub fn probability(&self, x: i64) -> f64 {
         if self.total == 0 {

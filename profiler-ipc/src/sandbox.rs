@@ -6,7 +6,7 @@
 //! per-program deadline, no core dumps, few fds), the child gets its own process group (so a
 //! kill reaches anything it forks) and dies with its parent (`PR_SET_PDEATHSIG`).
 //! Every process the worker forks later (the fuel rescue's runners, the fork server's zygotes
-//! and children) asks for that again with [`die_with_parent`]: a fork does not inherit it.
+//! and children) asks for that again with `die_with_parent`: a fork does not inherit it.
 
 use std::os::fd::RawFd;
 use std::time::Duration;
