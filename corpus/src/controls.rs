@@ -16,9 +16,9 @@
 
 use std::marker::PhantomData;
 
+use perfsyn_profiler_ipc::probe::Key;
 use perfsyn_profiler_ipc::register_type;
 
-use crate::probe::Key;
 use crate::table32::{New, Old, Version};
 
 /// A bounded FIFO queue over a fixed ring of slots; `push` on a full ring drops the oldest.

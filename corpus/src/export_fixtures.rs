@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use crate::probe::FixedState;
+use perfsyn_profiler_ipc::probe::FixedState;
 
 /// [`EnumeratedDistribution`](crate::planted::EnumeratedDistribution) with the O(1)
 /// `probability` its documentation promises: one lookup in the count map instead of a scan
@@ -35,7 +35,7 @@ impl FixedEnumeratedDistribution {
         if self.total == 0 {
             return 0.0;
         }
-        crate::probe::count_op();
+        perfsyn_profiler_ipc::probe::count_op();
         self.counts
             .get(&x)
             .map_or(0.0, |&c| c as f64 / self.total as f64)

@@ -9,9 +9,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use perfsyn_profiler_ipc::probe::{FixedState, Key};
 use perfsyn_profiler_ipc::register_type;
-
-use crate::probe::{FixedState, Key};
 
 /// A map that remembers insertion order, version 1: the order lives in a `BTreeMap` keyed by
 /// insertion sequence numbers, so removal is O(log n).

@@ -20,9 +20,9 @@
 use std::collections::HashSet;
 use std::marker::PhantomData;
 
+use perfsyn_profiler_ipc::probe::{FixedState, Key};
 use perfsyn_profiler_ipc::register_type;
 
-use crate::probe::{FixedState, Key};
 use crate::table32::{New, Old, Version};
 
 /// A container of logged messages that assigns each message an identifier (its position).

@@ -13,9 +13,8 @@
 
 use std::collections::HashMap;
 
+use perfsyn_profiler_ipc::probe::{FixedState, Key};
 use perfsyn_profiler_ipc::register_type;
-
-use crate::probe::{FixedState, Key};
 
 /// An empirical distribution over `i64` values: the probability of a value is the share of
 /// the observations equal to it.
@@ -67,7 +66,7 @@ impl EnumeratedDistribution {
     /// value, O(n) in the number of distinct values.
     ///
     /// Each comparison of a singleton with `x` counts as a probe operation (as comparing two
-    /// [`Key`](crate::probe::Key)s would), so that the scan is visible outside the
+    /// [`Key`]s would), so that the scan is visible outside the
     /// instrumented worker: exported regression tests measure probe operations.
     pub fn probability(&self, x: i64) -> f64 {
         if self.total == 0 {
@@ -75,7 +74,7 @@ impl EnumeratedDistribution {
         }
         let mut p = 0.0;
         for (i, s) in self.singletons.iter().enumerate() {
-            crate::probe::count_op();
+            perfsyn_profiler_ipc::probe::count_op();
             if *s == x {
                 p += self.counts[i] as f64 / self.total as f64;
             }
@@ -147,7 +146,7 @@ impl TombstoneSet {
         self.slots
             .iter()
             .filter(|s| {
-                crate::probe::count_op();
+                perfsyn_profiler_ipc::probe::count_op();
                 s.is_some()
             })
             .count()

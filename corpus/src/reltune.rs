@@ -22,9 +22,9 @@ use std::collections::HashMap;
 use std::hint::black_box;
 use std::marker::PhantomData;
 
+use perfsyn_profiler_ipc::probe::{FixedState, Key};
 use perfsyn_profiler_ipc::register_type;
 
-use crate::probe::{FixedState, Key};
 use crate::table32::{version_group, New, Old, Version};
 
 /// The number of grades of a [`GradeBook`].

@@ -6,10 +6,10 @@
 //! range "O(log(n))", append "O(n+m)"; and "For Sets, all operations have the cost of the
 //! equivalent Map operation."
 
-use perfsyn_profiler_ipc::register_type;
-
-use crate::probe::Key;
 use std::collections::{BTreeMap, BTreeSet};
+
+use perfsyn_profiler_ipc::probe::Key;
+use perfsyn_profiler_ipc::register_type;
 
 register_type! {
     /// An ordered map from probe keys to counters (a B-tree).

@@ -6,10 +6,10 @@
 //! docs. Where a documented bound depends on an index (`O(min(i, n-i))`), we register its
 //! worst case in the receiver's size `n`.
 
-use perfsyn_profiler_ipc::register_type;
-
-use crate::probe::Key;
 use std::collections::VecDeque;
+
+use perfsyn_profiler_ipc::probe::Key;
+use perfsyn_profiler_ipc::register_type;
 
 register_type! {
     /// A double-ended queue of probe keys (a growable ring buffer).

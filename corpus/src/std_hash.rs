@@ -7,10 +7,10 @@
 //! cost of the equivalent Map operation." Both types hash with [`FixedState`] so that runs
 //! are reproducible; printed programs construct them through `default()`.
 
-use perfsyn_profiler_ipc::register_type;
-
-use crate::probe::{FixedState, Key};
 use std::collections::{HashMap, HashSet};
+
+use perfsyn_profiler_ipc::probe::{FixedState, Key};
+use perfsyn_profiler_ipc::register_type;
 
 register_type! {
     /// A hash map from probe keys to counters, with a fixed (deterministic) hasher.

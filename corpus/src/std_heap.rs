@@ -1,9 +1,9 @@
 //! `BinaryHeap<Key>`, with the complexities `std`'s documentation states.
 
-use perfsyn_profiler_ipc::register_type;
-
-use crate::probe::Key;
 use std::collections::BinaryHeap;
+
+use perfsyn_profiler_ipc::probe::Key;
+use perfsyn_profiler_ipc::register_type;
 
 register_type! {
     /// A max-heap of probe keys.

@@ -1,10 +1,10 @@
 //! `LinkedList<Key>`, with the complexities `std`'s documentation states (every method doc
 //! of `LinkedList` says "This operation should compute in O(..) time").
 
-use perfsyn_profiler_ipc::register_type;
-
-use crate::probe::Key;
 use std::collections::LinkedList;
+
+use perfsyn_profiler_ipc::probe::Key;
+use perfsyn_profiler_ipc::register_type;
 
 register_type! {
     /// A doubly-linked list of probe keys.

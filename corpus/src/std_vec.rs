@@ -1,8 +1,7 @@
 //! `Vec<Key>` and slice algorithms, with the complexities `std`'s documentation states.
 
+use perfsyn_profiler_ipc::probe::Key;
 use perfsyn_profiler_ipc::register_type;
-
-use crate::probe::Key;
 
 register_type! {
     /// A vector of probe keys; slice algorithms are registered on it too.

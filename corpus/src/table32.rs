@@ -47,9 +47,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::hint::black_box;
 use std::marker::PhantomData;
 
+use perfsyn_profiler_ipc::probe::{FixedState, Key};
 use perfsyn_profiler_ipc::register_type;
-
-use crate::probe::{FixedState, Key};
 
 /// Which version of a group a type is: the earlier (`Old`) or the later (`New`) one.
 pub trait Version: Copy + Default + std::fmt::Debug + 'static {

@@ -18,9 +18,8 @@
 
 use std::collections::HashSet;
 
+use perfsyn_profiler_ipc::probe::{FixedState, Key};
 use perfsyn_profiler_ipc::register_type;
-
-use crate::probe::{FixedState, Key};
 
 /// The items of a candlestick chart (only their volumes), drawn one by one.
 #[derive(Debug, Clone, Default)]

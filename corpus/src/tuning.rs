@@ -11,9 +11,8 @@
 //! a full buffer of a given capacity). Each also has correct methods, the tuning benchmark's
 //! negative controls.
 
+use perfsyn_profiler_ipc::probe::Key;
 use perfsyn_profiler_ipc::register_type;
-
-use crate::probe::Key;
 
 /// An append-only log of `u64` values that can drop repeated values.
 #[derive(Debug, Clone, Default)]

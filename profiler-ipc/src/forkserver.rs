@@ -45,6 +45,8 @@ use crate::feedback::Feedback;
 use crate::interp::{seam, seams, Interpreter, Prepared};
 use crate::meter;
 use crate::program::{Program, Stmt};
+use crate::sandbox::die_with_parent;
+use crate::seen::SeenTable;
 
 /// Zygotes kept per worker (least recently used evicted): siblings of a few parents.
 const MAX_ZYGOTES: usize = 3;
@@ -132,59 +134,6 @@ pub enum Served {
     OutOfFuel,
     /// Run it the fresh way.
     Fresh,
-}
-
-/// Hashes of the setups the pool's workers ran, shared by all of them (in the pool's doorbell
-/// page, see [`crate::protocol::SEEN_OFFSET`]): a search's siblings are spread over the
-/// workers, so that a child often runs on another worker than its parent did; knowing the
-/// parent's setup ran there, this worker starts a zygote for it on the child's first
-/// sighting instead of rebuilding it fresh for every sibling it gets.
-#[repr(C)]
-#[derive(Debug)]
-pub struct SeenTable {
-    next: std::sync::atomic::AtomicU64,
-    slots: [std::sync::atomic::AtomicU64; SEEN_SLOTS],
-    /// Per slot, the fuel a program with that setup spent (see [`SetupCache::ran`]).
-    costs: [std::sync::atomic::AtomicU64; SEEN_SLOTS],
-}
-
-/// Setups the shared table remembers (the most recent ones).
-pub const SEEN_SLOTS: usize = 240;
-
-impl SeenTable {
-    fn insert(&self, h: u64) {
-        use std::sync::atomic::Ordering::Relaxed;
-        let i = self.next.fetch_add(1, Relaxed) as usize % SEEN_SLOTS;
-        self.costs[i].store(u64::MAX, Relaxed);
-        self.slots[i].store(h.max(1), Relaxed);
-    }
-
-    /// The slot of `h`, if the table holds it. Uninstrumented (a scan of every slot, per
-    /// program).
-    #[export_name = "__sanitizer_perfsyn_seen_find"]
-    #[inline(never)]
-    fn find(&self, h: u64) -> Option<usize> {
-        let h = h.max(1);
-        let mut found = None;
-        for (i, slot) in self.slots.iter().enumerate() {
-            if slot.load(std::sync::atomic::Ordering::Relaxed) == h {
-                found = Some(i);
-            }
-        }
-        found
-    }
-
-    /// The recorded cost of setup `h` (`u64::MAX` unknown), if the table holds it.
-    fn cost(&self, h: u64) -> Option<u64> {
-        self.find(h)
-            .map(|i| self.costs[i].load(std::sync::atomic::Ordering::Relaxed))
-    }
-
-    fn set_cost(&self, h: u64, fuel: u64) {
-        if let Some(i) = self.find(h) {
-            self.costs[i].store(fuel, std::sync::atomic::Ordering::Relaxed);
-        }
-    }
 }
 
 /// Ancestor setups whose programs spent less fuel than this get no zygote: starting one (two forks
@@ -566,8 +515,7 @@ fn zygote(interp: &Interpreter<'_>, p: &Program, at: Option<usize>, mut sock: Un
     die_with_parent();
     // Out-of-memory and out-of-fuel flags live in the worker's shared header and describe
     // the worker's own program: a zygote or child reports its end by its exit status.
-    crate::worker::OOM_FLAG.store(std::ptr::null_mut(), std::sync::atomic::Ordering::SeqCst);
-    crate::worker::FUEL_FLAG.store(std::ptr::null_mut(), std::sync::atomic::Ordering::SeqCst);
+    crate::endflags::detach();
     let mut child = false;
     let mut serve = || -> Option<Program> {
         // The zygote's own edges from here on are no program's: each child re-arms.
@@ -634,11 +582,6 @@ fn zygote(interp: &Interpreter<'_>, p: &Program, at: Option<usize>, mut sock: Un
         exit(1);
     }
     exit(0)
-}
-
-/// Asks the kernel to kill this process when its parent dies.
-pub(crate) fn die_with_parent() {
-    let _ = rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL));
 }
 
 /// Ends a forked process at once: no destructors, no atexit handlers (they belong to the

@@ -101,33 +101,11 @@ pub fn print_with(
     })
 }
 
-/// Sorts `imports` and keeps one per name it brings into scope: two paths to one item (the
-/// probe key is `perfsyn_corpus::probe::Key` in the built-in registrations and
-/// `perfsyn_profiler_ipc::probe::Key` in a generated harness) would be `E0252` in Rust. Of
-/// two, the runtime's path is kept: every exported test depends on the runtime crate, and a
-/// user crate's test on nothing else of perfsyn (it imported the corpus's key, which its
-/// `Cargo.toml` did not have).
+/// Sorts `imports` and drops repeated ones (programs name a type many times; an export
+/// collects the imports of several programs).
 pub fn dedup_imports(imports: &mut Vec<String>) {
     imports.sort();
     imports.dedup();
-    let name = |i: &str| -> String {
-        match i.rsplit_once(" as ") {
-            Some((_, alias)) => alias.trim().to_string(),
-            None => i.rsplit("::").next().unwrap_or(i).to_string(),
-        }
-    };
-    let mut first: Vec<&String> = imports.iter().collect();
-    first.sort_by_key(|i| !i.starts_with("perfsyn_profiler_ipc::"));
-    let mut names = std::collections::HashSet::new();
-    let keep: std::collections::HashSet<String> = first
-        .into_iter()
-        .filter(|i| {
-            let n = name(i);
-            n == "*" || names.insert(n)
-        })
-        .cloned()
-        .collect();
-    imports.retain(|i| keep.contains(i));
 }
 
 /// The variable-name prefix a type suggests.
@@ -558,30 +536,6 @@ mod tests {
             methods { push(mut self, x: copy u64); pop(mut self) {kept}; peek(ref self); }
             fields {}
         }
-    }
-
-    /// A generated harness imports the probe key from profiler-ipc, the built-in key type
-    /// from corpus: an exported program used both, `E0252` (dlv-list's `VecList<Key>`).
-    #[test]
-    fn two_paths_to_one_name_import_it_once() {
-        let mut imports = vec![
-            "perfsyn_profiler_ipc::probe::Key".to_string(),
-            "dlv_list::VecList".to_string(),
-            "perfsyn_corpus::probe::Key".to_string(),
-            "dlv_list::VecList".to_string(),
-            "a::Index as AIndex".to_string(),
-            "b::Index".to_string(),
-        ];
-        dedup_imports(&mut imports);
-        assert_eq!(
-            imports,
-            [
-                "a::Index as AIndex",
-                "b::Index",
-                "dlv_list::VecList",
-                "perfsyn_profiler_ipc::probe::Key"
-            ]
-        );
     }
 
     /// `let _ = s.push(x);` is clippy's `let_unit_value` in an exported test; a non-unit

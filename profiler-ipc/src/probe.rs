@@ -163,10 +163,13 @@ impl Hash for Name {
 /// same program probes the same buckets in every run and every process.
 pub type FixedState = std::hash::BuildHasherDefault<std::collections::hash_map::DefaultHasher>;
 
+// Registered by their path in this crate: a harness depends on it and on nothing else of
+// perfsyn. A crate that re-exports them imports them by its own path (see
+// `TypeDef::imported_as`).
 crate::register_type! {
     /// A probe key: a `u64` whose comparisons, hashes and clones are counted.
     pub fn key() -> Key {
-        path: "Key", imports: ["perfsyn_corpus::probe::Key"], version: None,
+        path: "Key", imports: ["perfsyn_profiler_ipc::probe::Key"], version: None,
         size: [],
         ctors { new(v: copy u64) => Key::new(v); }
         methods {}
@@ -175,10 +178,28 @@ crate::register_type! {
 
     /// A probe name: a `String` whose comparisons, hashes and clones are counted.
     pub fn name() -> Name {
-        path: "Name", imports: ["perfsyn_corpus::probe::Name"], version: None,
+        path: "Name", imports: ["perfsyn_profiler_ipc::probe::Name"], version: None,
         size: [],
         ctors { new(s: val String) => Name::new(s); }
         methods {}
         fields {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// A generated harness registered the key by the corpus's path, which a user crate's
+    /// exported test cannot import, beside its own registrations' runtime path (`E0252` with
+    /// dlv-list's `VecList<Key>`): the runtime registers its probe types by its own path.
+    #[test]
+    fn the_probe_types_are_imported_from_the_runtime() {
+        assert_eq!(
+            super::key().schema.imports,
+            ["perfsyn_profiler_ipc::probe::Key"]
+        );
+        assert_eq!(
+            super::name().schema.imports,
+            ["perfsyn_profiler_ipc::probe::Name"]
+        );
     }
 }

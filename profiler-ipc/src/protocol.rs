@@ -36,8 +36,8 @@ pub const MAGIC: u64 = u64::from_le_bytes(*b"PERFSYN1");
 /// heap limits, `fuel_out`; 5: `want_hot` and the feedback's hot addresses; 6: `setup_reused`;
 /// 7: `Feedback::heap_bytes`; 8: `idle_spin_ns`; 9: `thread_cpu`; 10: `Pattern::HashBelow` in
 /// the programs a request carries; 11: `fuel` per request, `Feedback::fuel_spent`; 12:
-/// `MethodSchema::kept` in the hello's schema).
-pub const VERSION: u32 = 12;
+/// `MethodSchema::kept` in the hello's schema; 13: `TypeSchema::origin` in it).
+pub const VERSION: u32 = 13;
 /// The region's fd number in the worker.
 pub const REGION_FD: i32 = 3;
 /// The pool doorbell's fd number in the worker.
@@ -47,11 +47,11 @@ pub const HEADER_SIZE: usize = 4096;
 /// Size of the doorbell memfd.
 pub const BELL_SIZE: usize = 4096;
 /// Where the doorbell memfd holds the table of setups the workers ran
-/// ([`crate::forkserver::SeenTable`], zeroed at creation); a worker uses it when the page
+/// ([`crate::seen::SeenTable`], zeroed at creation); a worker uses it when the page
 /// is large enough.
 pub const SEEN_OFFSET: usize = 64;
 const _: () = assert!(
-    SEEN_OFFSET + std::mem::size_of::<crate::forkserver::SeenTable>() <= BELL_SIZE
+    SEEN_OFFSET + std::mem::size_of::<crate::seen::SeenTable>() <= BELL_SIZE
         && SEEN_OFFSET >= std::mem::size_of::<crate::shm::Bell>()
 );
 /// Longest panic message or crash detail a feedback record carries (longer ones are cut
@@ -157,7 +157,7 @@ pub struct FromWorker {
     /// a deterministic timeout.
     pub fuel_out: AtomicU32,
     /// Programs of the current request served from a cached setup (a fork server's zygote,
-    /// see [`crate::forkserver`]).
+    /// see `forkserver`).
     pub setup_reused: AtomicU32,
 }
 

@@ -9,7 +9,7 @@
 use std::any::Any;
 use std::sync::Arc;
 
-use crate::schema::{ApiSchema, TypeSchema};
+use crate::schema::{ApiSchema, Origin, TypeSchema};
 
 /// A variable's storage in the interpreter: `None` once moved (or not yet defined).
 pub type Slot = Option<Box<dyn Any>>;
@@ -55,6 +55,25 @@ pub struct TypeDef {
     /// Concurrent types only: the methods through the shared handle, parallel to
     /// `schema.methods` (empty for other types).
     pub shared_methods: Vec<SharedMethodFn>,
+}
+
+impl TypeDef {
+    /// This registration with `imports` in place of its own, for a crate that re-exports a
+    /// registered type and whose other registrations import it by that path (the corpus's
+    /// `perfsyn_corpus::probe::Key`): a printed program then imports each name by one path,
+    /// two being `E0252` in Rust.
+    pub fn imported_as(mut self, imports: &[&str]) -> TypeDef {
+        self.schema.imports = imports.iter().map(|i| i.to_string()).collect();
+        self
+    }
+
+    /// This registration with its origin recorded: the corpus knows which of its types are
+    /// std's, its own and planted, which the imports alone cannot tell (see
+    /// [`TypeSchema::origin()`](crate::schema::TypeSchema::origin())).
+    pub fn with_origin(mut self, origin: Origin) -> TypeDef {
+        self.schema.origin = Some(origin);
+        self
+    }
 }
 
 /// Every registered type of one worker.
@@ -196,7 +215,7 @@ fn type_error<T>(what: &str) -> CallError {
 /// register_type! {
 ///     /// Vec of probe keys.
 ///     pub fn vec_key() -> Vec<Key> {
-///         path: "Vec", imports: ["perfsyn_corpus::probe::Key"], version: None,
+///         path: "Vec", imports: ["perfsyn_profiler_ipc::probe::Key"], version: None,
 ///         size: [|v| v.len() as u64],
 ///         ctors {
 ///             new() => Vec::new();
@@ -290,6 +309,7 @@ macro_rules! register_type {
                 }),*],
                 imports: vec![$($import.to_string()),*],
                 doc: doc.first().map(|d| d.trim().to_string()).unwrap_or_default(),
+                origin: None,
             };
             $crate::registry::TypeDef {
                 schema,
@@ -399,7 +419,7 @@ macro_rules! register_type {
 /// register_concurrent! {
 ///     /// Figure 1c: an atomic flag, a locked initializer.
 ///     pub fn emc_atomic() -> EmcAtomic {
-///         path: "EmcAtomic", imports: ["perfsyn_corpus::concurrent::EmcAtomic"],
+///         path: "EmcAtomic", imports: ["my_crate::EmcAtomic"],
 ///         pairs: [
 ///             { old: "EmcLocked", expected: "improvement", origin: "Table 2 (13)",
 ///               changed: ["is_initialized", "invoke"] },

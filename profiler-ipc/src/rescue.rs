@@ -65,7 +65,7 @@ pub fn split(mut region: Region<'_>) -> Option<Resume> {
         // which runs nothing but this loop); the child returns into the worker's loop.
         let pid = unsafe { libc::fork() };
         if pid == 0 {
-            crate::forkserver::die_with_parent();
+            crate::sandbox::die_with_parent();
             return resume;
         }
         if pid < 0 {
@@ -119,7 +119,7 @@ fn after_fuel_out(status: i32, region: &mut Region<'_>) -> Option<Resume> {
 }
 
 /// Program `i` of a request, decoded (for the trace).
-fn program(req: &[u8], i: usize) -> Option<crate::Program> {
+fn program(req: &[u8], i: usize) -> Option<crate::program::Program> {
     let mut at = 0;
     for _ in 0..i {
         at += protocol::get_frame(req.get(at..)?)?.1;

@@ -5,6 +5,8 @@
 //! their fixed numbers, resource limits are set (address space, CPU time as a backstop to the
 //! per-program deadline, no core dumps, few fds), the child gets its own process group (so a
 //! kill reaches anything it forks) and dies with its parent (`PR_SET_PDEATHSIG`).
+//! Every process the worker forks later (the fuel rescue's runners, the fork server's zygotes
+//! and children) asks for that again with `die_with_parent`: a fork does not inherit it.
 
 use std::os::fd::RawFd;
 use std::time::Duration;
@@ -35,6 +37,13 @@ impl Limits {
             open_files: 32,
         }
     }
+}
+
+/// Asks the kernel to kill this process when its parent dies: what the worker is set up to
+/// do in [`in_child`], done again by every process forked from it (the fuel rescue's
+/// runners, the fork server's zygotes and their children), as the setting is not inherited.
+pub(crate) fn die_with_parent() {
+    let _ = rustix::process::set_parent_process_death_signal(Some(Signal::KILL));
 }
 
 /// Moves `fd` to `target` so that it survives `exec`. When `fd` already is `target`, `dup2`

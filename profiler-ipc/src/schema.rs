@@ -162,6 +162,38 @@ pub struct PairSchema {
     pub changed: Vec<String>,
 }
 
+/// Where a registered type (or method) comes from, so that a user can tell std's own methods
+/// from what the corpus made up, and a hunt a crate's harness from the corpus.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Origin {
+    /// The standard library's own, called as itself.
+    Std,
+    /// Written for perfsyn's corpus: a corpus type, or a wrapper registered on a std type.
+    Corpus,
+    /// A corpus type with a bottleneck planted on purpose.
+    Planted,
+    /// A type of the named crate (a user's harness).
+    Crate(String),
+    /// Neither the registration nor its imports say.
+    Unknown,
+}
+
+impl std::fmt::Display for Origin {
+    /// As `perfsyn list` shows it: `std`, `corpus`, `planted`, the crate's name, or `-`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Origin::Std => "std",
+            Origin::Corpus => "corpus",
+            Origin::Planted => "planted",
+            Origin::Crate(c) => c,
+            Origin::Unknown => "-",
+        })
+    }
+}
+
+/// Std types a registration may name without importing them (the prelude).
+const PRELUDE: &[&str] = &["Vec", "String", "Option", "Box"];
+
 /// A registered type.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TypeSchema {
@@ -189,6 +221,11 @@ pub struct TypeSchema {
     pub imports: Vec<String>,
     /// The registration's one-line description.
     pub doc: String,
+    /// Where the type comes from, as the registry that collects it records it (the corpus
+    /// does, see `TypeDef::with_origin`). `None` where it does not, and in schemas written
+    /// before it existed: [`TypeSchema::origin()`] then reads it from the imports.
+    #[serde(default)]
+    pub origin: Option<Origin>,
 }
 
 impl TypeSchema {
@@ -221,6 +258,56 @@ impl TypeSchema {
     /// programs never name it.
     pub fn is_namespace(&self) -> bool {
         self.rust == "()"
+    }
+
+    /// Where the type comes from: the recorded `origin` field, else the crate named by the
+    /// import that names the type (or by its Rust path), `std` for `std`, `core`, `alloc` and
+    /// the prelude. A generated harness records none: its types are imported from the user's
+    /// crate, its vectors and strings are the prelude's. A namespace of free functions belongs
+    /// to the crate its calls name (`mycrate::util::f({x})`).
+    pub fn origin(&self) -> Origin {
+        if let Some(o) = &self.origin {
+            return o.clone();
+        }
+        if self.is_namespace() {
+            let krate = self
+                .methods
+                .iter()
+                .filter_map(|m| {
+                    let t = m.template.as_deref()?;
+                    // A trait's methods on strings: `<str as mycrate::Trait>::f({text})`.
+                    let t = t
+                        .strip_prefix('<')
+                        .and_then(|r| r.split_once(" as "))
+                        .map_or(t, |(_, path)| path);
+                    t.split("::").next()
+                })
+                .next();
+            return match krate {
+                Some(k) if !k.is_empty() => Origin::Crate(k.to_string()),
+                _ => Origin::Unknown,
+            };
+        }
+        let base = self.name.split('<').next().unwrap_or(&self.name);
+        let import = self
+            .imports
+            .iter()
+            .find(|i| i.rsplit("::").next() == Some(base));
+        // A type spelled by its full path (two types of one name, `partial::SortedVec` and
+        // `SortedVec`, are imported by neither): the crate its Rust path names.
+        let spelled = self.rust.split('<').next().filter(|r| r.contains("::"));
+        let Some(import) = import.map(String::as_str).or(spelled) else {
+            return if PRELUDE.contains(&base) {
+                Origin::Std
+            } else {
+                Origin::Unknown
+            };
+        };
+        match import.split("::").next() {
+            Some("std" | "core" | "alloc") => Origin::Std,
+            Some(krate) => Origin::Crate(krate.to_string()),
+            None => Origin::Unknown,
+        }
     }
 
     /// The type as a Rust path prefix for associated functions: `Vec<Key>` -> `Vec::<Key>`.

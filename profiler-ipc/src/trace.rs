@@ -26,16 +26,21 @@ pub fn on() -> bool {
 }
 
 /// Appends one line for a program (no-op when tracing is off).
-pub fn program(path: &str, p: &crate::Program, fb: &crate::Feedback, total_ns: u64) {
+pub fn program(
+    path: &str,
+    p: &crate::program::Program,
+    fb: &crate::feedback::Feedback,
+    total_ns: u64,
+) {
     let Some(Some(dir)) = DIR.get() else {
         return;
     };
     let outcome = match &fb.outcome {
-        crate::Outcome::Ok => "ok",
-        crate::Outcome::Panic { .. } => "panic",
-        crate::Outcome::Timeout => "timeout",
-        crate::Outcome::OutOfMemory => "oom",
-        crate::Outcome::Invalid { .. } => "invalid",
+        crate::feedback::Outcome::Ok => "ok",
+        crate::feedback::Outcome::Panic { .. } => "panic",
+        crate::feedback::Outcome::Timeout => "timeout",
+        crate::feedback::Outcome::OutOfMemory => "oom",
+        crate::feedback::Outcome::Invalid { .. } => "invalid",
         _ => "other",
     };
     let file = dir.join(format!("worker-{}.tsv", std::process::id()));

@@ -10,7 +10,7 @@
 //!   itself).
 
 use std::os::fd::{FromRawFd, OwnedFd};
-use std::sync::atomic::{AtomicPtr, Ordering::*};
+use std::sync::atomic::Ordering::*;
 use std::time::{Duration, Instant};
 
 use crate::interp::{quiet_panics, Interpreter, RunLimits};
@@ -61,31 +61,6 @@ pub fn main(registry: &Registry) -> i32 {
     }
 }
 
-/// Where the allocator's failure hook records an out-of-memory (the region's `oom` field,
-/// or a fork server's channel in its processes).
-pub(crate) static OOM_FLAG: AtomicPtr<std::sync::atomic::AtomicU32> =
-    AtomicPtr::new(std::ptr::null_mut());
-/// Where the fuel hook records that the running program ran out of fuel (the region's
-/// `fuel_out` field, or a fork server's channel).
-pub(crate) static FUEL_FLAG: AtomicPtr<std::sync::atomic::AtomicU32> =
-    AtomicPtr::new(std::ptr::null_mut());
-
-fn on_alloc_failure(_size: usize) {
-    let p = OOM_FLAG.load(Relaxed);
-    if !p.is_null() {
-        // SAFETY: points into shared memory that stays mapped until the process ends.
-        unsafe { (*p).store(1, SeqCst) };
-    }
-}
-
-fn on_fuel_out() {
-    let p = FUEL_FLAG.load(Relaxed);
-    if !p.is_null() {
-        // SAFETY: as for OOM_FLAG.
-        unsafe { (*p).store(1, SeqCst) };
-    }
-}
-
 fn serve(registry: &Registry) -> i32 {
     quiet_panics();
     // SAFETY: the supervisor hands us these two fds (see sandbox::in_child); nothing else in
@@ -123,10 +98,7 @@ fn serve(registry: &Registry) -> i32 {
         return 3;
     }
     crate::meter::set_thread_cpu(h.fixed.thread_cpu.load(Relaxed) != 0);
-    OOM_FLAG.store(&out.oom as *const _ as *mut _, SeqCst);
-    let _ = crate::meter::OOM_HOOK.set(on_alloc_failure);
-    FUEL_FLAG.store(&out.fuel_out as *const _ as *mut _, SeqCst);
-    let _ = crate::meter::FUEL_HOOK.set(on_fuel_out);
+    crate::endflags::attach(out);
     out.pid.store(std::process::id(), Relaxed);
 
     let req_off = h.fixed.req_off.load(Relaxed) as usize;
@@ -162,13 +134,11 @@ fn serve(registry: &Registry) -> i32 {
     let cpu_budget = cpu_limit_ns();
     let mut retire_check = Every::new(RETIRE_CHECK_NS);
     let mut setups = crate::forkserver::SetupCache::from_env();
-    if bell_region.len()
-        >= protocol::SEEN_OFFSET + std::mem::size_of::<crate::forkserver::SeenTable>()
-    {
+    if bell_region.len() >= protocol::SEEN_OFFSET + std::mem::size_of::<crate::seen::SeenTable>() {
         // The region stays mapped until the process ends (`serve` never returns before).
-        let table: &crate::forkserver::SeenTable = bell_region.at(protocol::SEEN_OFFSET);
+        let table: &crate::seen::SeenTable = bell_region.at(protocol::SEEN_OFFSET);
         // SAFETY: the mapping outlives every use: `serve` returns only to exit.
-        setups.share(unsafe { &*(table as *const crate::forkserver::SeenTable) });
+        setups.share(unsafe { &*(table as *const crate::seen::SeenTable) });
     }
     let mut decoded = crate::progcache::DecodeCache::default();
     let input = &h.to_worker;
@@ -356,7 +326,7 @@ fn run_batch(
             // The record the supervisor writes for a fresh run that ran out of fuel, without
             // the fresh run's death: this worker and its zygotes live on.
             crate::forkserver::Served::OutOfFuel => {
-                crate::Feedback::failed(crate::Outcome::Timeout)
+                crate::feedback::Feedback::failed(crate::feedback::Outcome::Timeout)
             }
         };
         setups.ran(&fb);
@@ -388,7 +358,7 @@ fn run_fresh(
     interp: &Interpreter<'_>,
     program: &Program,
     prepared: &mut crate::interp::Prepared,
-) -> crate::Feedback {
+) -> crate::feedback::Feedback {
     if crate::entropy::tainted() {
         /// The prepared program crosses to the program's thread and back while this thread
         /// waits; its buffers are empty between runs (`interp::Buffers`).

@@ -1,14 +1,12 @@
 //! `perfsyn list`: every registered method with its signature, expected complexity, version
 //! group and origin, so a user can tell std's own methods from what the corpus made up.
 //!
-//! The origin is inferred from the schema, because the registration records no origin of its
-//! own: a type's origin is the crate (and for the corpus, the module) its registration
-//! imports it from, and a method registered on a std type with a template that calls another
-//! method (`retain_even` as `retain(|k| ...)`) is the corpus's wrapper, not a std method.
-
-use std::fmt;
+//! A type's origin is what its registry records (see `TypeSchema::origin`); a method
+//! registered on a std type with a template that calls another method (`retain_even` as
+//! `retain(|k| ...)`) is the corpus's wrapper, not a std method.
 
 use anyhow::Result;
+pub use perfsyn_profiler_ipc::schema::Origin;
 use perfsyn_profiler_ipc::schema::{ApiSchema, MethodSchema, TypeSchema};
 use serde::Serialize;
 
@@ -30,91 +28,18 @@ pub struct Entry {
     /// The versions of the group that have this method with the same signature.
     pub versions: Option<Vec<String>>,
     /// Where the method comes from: `std`, `corpus`, `planted` or a crate's name.
+    #[serde(serialize_with = "as_text")]
     pub origin: Origin,
 }
 
-/// Where a registered method comes from.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(into = "String")]
-pub enum Origin {
-    /// A method of the standard library, called as itself.
-    Std,
-    /// Written for perfsyn's corpus: a corpus type, or a wrapper registered on a std type.
-    Corpus,
-    /// A corpus type with a bottleneck planted on purpose (`corpus/src/planted.rs`).
-    Planted,
-    /// A type of another crate (a user's harness).
-    Crate(String),
-    /// The schema does not say (no import names the type).
-    Unknown,
+/// An origin as `perfsyn list` shows it.
+fn as_text<S: serde::Serializer>(o: &Origin, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(o)
 }
 
-impl fmt::Display for Origin {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Origin::Std => "std",
-            Origin::Corpus => "corpus",
-            Origin::Planted => "planted",
-            Origin::Crate(c) => c,
-            Origin::Unknown => "-",
-        })
-    }
-}
-
-impl From<Origin> for String {
-    fn from(o: Origin) -> String {
-        o.to_string()
-    }
-}
-
-/// Std types a registration may name without importing them (the prelude).
-const PRELUDE: &[&str] = &["Vec", "String", "Option", "Box"];
-
-/// The origin of a registered type, from the import that names it.
+/// The origin of a registered type, as its registry records it.
 pub fn type_origin(t: &TypeSchema) -> Origin {
-    if t.is_namespace() {
-        // Free functions, called by path (`mycrate::util::f({x})`): the path's crate.
-        let krate = t
-            .methods
-            .iter()
-            .filter_map(|m| {
-                let t = m.template.as_deref()?;
-                // A trait's methods on strings: `<str as mycrate::Trait>::f({text})`.
-                let t = t
-                    .strip_prefix('<')
-                    .and_then(|r| r.split_once(" as "))
-                    .map_or(t, |(_, path)| path);
-                t.split("::").next()
-            })
-            .next();
-        return match krate {
-            Some(k) if !k.is_empty() => Origin::Crate(k.to_string()),
-            _ => Origin::Unknown,
-        };
-    }
-    let base = t.name.split('<').next().unwrap_or(&t.name);
-    let import = t
-        .imports
-        .iter()
-        .find(|i| i.rsplit("::").next() == Some(base));
-    // A type spelled by its full path (two types of one name, `partial::SortedVec` and
-    // `SortedVec`, are imported by neither): the crate its Rust path names.
-    let spelled = t.rust.split('<').next().filter(|r| r.contains("::"));
-    let Some(import) = import.map(String::as_str).or(spelled) else {
-        return if PRELUDE.contains(&base) {
-            Origin::Std
-        } else {
-            Origin::Unknown
-        };
-    };
-    let mut segments = import.split("::");
-    match (segments.next(), segments.next()) {
-        (Some("std" | "core" | "alloc"), _) => Origin::Std,
-        (Some("perfsyn_corpus"), Some("planted")) => Origin::Planted,
-        (Some("perfsyn_corpus"), _) => Origin::Corpus,
-        (Some(krate), _) => Origin::Crate(krate.to_string()),
-        (None, _) => Origin::Unknown,
-    }
+    t.origin()
 }
 
 /// The origin of method `m` of type `t`: the type's, except for a wrapper registered on a std
@@ -264,7 +189,7 @@ mod tests {
     }
 
     #[test]
-    fn origins_come_from_imports_and_templates() {
+    fn origins_come_from_the_registry_imports_and_templates() {
         let vec = ty(
             "Vec<Key>",
             &["perfsyn_corpus::probe::Key"],
@@ -278,17 +203,21 @@ mod tests {
         assert_eq!(origins, [Origin::Std, Origin::Corpus, Origin::Std]);
         let map = ty("BTreeMap<Key,u64>", &["std::collections::BTreeMap"], &[]);
         assert_eq!(type_origin(&map), Origin::Std);
-        let planted = ty(
+        // The corpus records its types' origins: its imports alone do not tell planted
+        // from not.
+        let mut planted = ty(
             "TombstoneSet",
             &["perfsyn_corpus::planted::TombstoneSet"],
             &[],
         );
+        planted.origin = Some(Origin::Planted);
         assert_eq!(type_origin(&planted), Origin::Planted);
-        let toddler = ty(
+        let mut toddler = ty(
             "JavaHashSet",
             &["perfsyn_corpus::toddler::JavaHashSet"],
             &[],
         );
+        toddler.origin = Some(Origin::Corpus);
         assert_eq!(type_origin(&toddler), Origin::Corpus);
         let user = ty("Ring", &["my_crate::ring::Ring"], &[]);
         assert_eq!(type_origin(&user), Origin::Crate("my_crate".into()));

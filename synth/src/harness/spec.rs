@@ -211,6 +211,7 @@ pub(crate) mod fixture {
             fields: Vec::new(),
             imports: Vec::new(),
             doc: String::new(),
+            origin: None,
         }
     }
 }

@@ -46,7 +46,7 @@ pub const TEST_ONLY_TYPES: &[&str] = &["Hostile"];
 /// The harness runtime's crate, whose probe key every harness registers.
 const PROBE_CRATE: &str = "perfsyn_profiler_ipc";
 
-/// The runtime's probe types (`Key`), registered by every harness under the corpus's path.
+/// The runtime's probe types (`Key`), registered by every harness under the runtime's path.
 fn is_probe_type(t: &perfsyn_profiler_ipc::schema::TypeSchema) -> bool {
     t.imports
         .iter()
@@ -65,8 +65,8 @@ pub fn plan(schema: &ApiSchema, ty: Option<&str>) -> Result<Vec<PlannedMethod>> 
         None => schema.types.iter().collect(),
     };
     // A crate's harness: a type of a crate other than the runtime's, and none of the corpus.
-    // The probe key every harness registers names itself by its corpus path
-    // (`perfsyn_corpus::probe::Key`, what exported tests import), so it is neither.
+    // The probe key every harness registers is the runtime's
+    // (`perfsyn_profiler_ipc::probe::Key`), so it is neither.
     let origins: Vec<Origin> = schema
         .types
         .iter()
@@ -361,9 +361,9 @@ mod tests {
     fn all_in_a_crate_harness_skips_the_std_vectors_that_build_arguments() {
         let mut vec_bool = ty("Vec<bool>", "Vec", &["push"], None);
         vec_bool.imports = vec!["perfsyn_profiler_ipc::probe::Key".into()];
-        // As every harness registers it: under the corpus's path, which exports import.
+        // As every harness registers it: under the runtime's path.
         let mut key = ty("Key", "Key", &[], None);
-        key.imports = vec!["perfsyn_corpus::probe::Key".into()];
+        key.imports = vec!["perfsyn_profiler_ipc::probe::Key".into()];
         let mut bits = ty("BitVec<u32>", "BitVec", &["get", "eq_vec"], None);
         bits.imports = vec!["bit_vec::BitVec".into()];
         let schema = ApiSchema {
