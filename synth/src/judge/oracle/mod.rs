@@ -9,3 +9,4 @@ pub mod clock;
 pub mod fit;
 pub mod model_select;
 pub mod relative;
+pub mod robust;
