@@ -52,4 +52,3 @@ pub mod suite;
 pub mod sweep;
 pub mod verdict;
 pub mod verdict_program;
-pub mod worker_build;

@@ -12,7 +12,7 @@ use crate::bench_ipc;
 use crate::oracle::asymptotic::ScoreKind;
 use crate::pool::WorkerPool;
 use crate::search::StrategyKind;
-use crate::worker_build;
+use crate::harness::worker_build;
 
 #[derive(Debug, Subcommand)]
 pub enum BenchCommand {

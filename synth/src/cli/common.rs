@@ -9,7 +9,7 @@ use clap::Args;
 use strum::{EnumMessage, VariantArray};
 
 use crate::search::{Budget, Metric, SearchConfig, StrategyKind};
-use crate::worker_build;
+use crate::harness::worker_build;
 
 /// Options shared by every command that needs a worker.
 #[derive(Debug, Clone, Args)]

@@ -4,7 +4,8 @@ use anyhow::Result;
 use clap::Args;
 
 use super::common::WorkerArgs;
-use crate::{list, worker_build};
+use crate::harness::worker_build;
+use crate::list;
 
 #[derive(Debug, Args)]
 pub struct ListArgs {

@@ -2,9 +2,12 @@
 //! stays where it is, and a small crate beside it (`perfsyn/`, written by `perfsyn init`)
 //! registers its API and is built into the worker. perfsyn's own corpus is one such harness.
 //!
-//! [`discovery`] finds the harness a command works on; [`init`] writes one for a user's crate.
+//! [`discovery`] finds the harness a command works on; [`init`] writes one for a user's crate;
+//! [`worker_build`] builds its worker; [`generated`] reads a generated file back.
 
 pub mod discovery;
+pub mod generated;
 pub mod init;
+pub mod worker_build;
 
 pub use discovery::Harness;

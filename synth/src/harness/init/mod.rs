@@ -160,11 +160,11 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
         let h = Harness::of_manifest(&crate_dir).map_err(undone)?;
         let lib_path = out.join("src").join("lib.rs");
         for round in 1.. {
-            let Err(e) = crate::worker_build::ensure_harness_worker(&h, cfg.quiet) else {
+            let Err(e) = crate::harness::worker_build::ensure_harness_worker(&h, cfg.quiet) else {
                 break;
             };
             let dropped = e
-                .downcast_ref::<crate::worker_build::RejectedRegistrations>()
+                .downcast_ref::<crate::harness::worker_build::RejectedRegistrations>()
                 .filter(|_| round <= repair::ROUNDS)
                 .and_then(|r| {
                     let text = std::fs::read_to_string(&lib_path).ok()?;
@@ -316,40 +316,6 @@ fn library_of(
         PathBuf::from(lib["src_path"].as_str().unwrap_or_default()),
         cfg::default_features(&pkg["features"]),
     ))
-}
-
-/// The type whose registration encloses line `line` (1-based) of a generated file.
-pub fn registration_at(text: &str, line: usize) -> Option<String> {
-    let lines: Vec<&str> = text.lines().collect();
-    let upto = line.min(lines.len());
-    let fn_at = lines[..upto]
-        .iter()
-        .rposition(|l| l.trim_start().starts_with("pub fn ") && l.contains("() -> "))?;
-    // The spec path users type (`path: "SmallVec"`), not the instantiated Rust type
-    // (`SmallVec<[Key; 64]>`): `explore --method SmallVec::m` finds the skipped line by it.
-    let path = lines[fn_at..upto].iter().find_map(|l| {
-        let rest = l.trim_start().strip_prefix("path: \"")?;
-        rest.split_once('"').map(|(p, _)| p)
-    });
-    let ty = match path {
-        Some(p) => p,
-        None => lines[fn_at]
-            .split("() -> ")
-            .nth(1)?
-            .trim_end_matches('{')
-            .trim(),
-    };
-    let item = lines
-        .get(line.checked_sub(1)?)
-        .map(|l| l.trim())
-        .unwrap_or("");
-    let method = item.split('(').next().filter(|m| {
-        !m.is_empty() && m.chars().all(|c| c.is_alphanumeric() || c == '_') && *m != "size"
-    });
-    Some(match method {
-        Some(m) => format!("{ty}::{m}"),
-        None => ty.to_string(),
-    })
 }
 
 /// Why `init` skipped `spec` (`Type::method` or `Type`), if the harness lists it.

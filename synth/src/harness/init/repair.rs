@@ -6,6 +6,7 @@
 //! compiler's message, and the worker is built again.
 
 use super::gen::SKIPPED;
+use crate::harness::generated::registration_at;
 
 /// How many builds `init` tries before reporting the failure as it is.
 pub const ROUNDS: usize = 8;
@@ -46,7 +47,7 @@ pub fn drop_rejected(
     for (line, message) in at {
         let i = line.checked_sub(1)?;
         let name = registration_name(lines.get(i)?)?.to_string();
-        let item = super::registration_at(text, line)?;
+        let item = registration_at(text, line)?;
         lines.remove(i);
         // The note init writes above a consumed iterator's registration goes with it.
         if i > 0
