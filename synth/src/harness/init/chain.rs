@@ -10,34 +10,9 @@ use std::collections::{BTreeSet, HashMap};
 
 use syn::{ImplItem, Type};
 
-use super::model::{instantiate, Ctx, Func};
+use super::model::{instantiate, Ctx};
+use super::registrations::{Chain, Func, Via};
 use super::scan::{is_pub, FoundType};
-
-/// The two calls of a chained method.
-#[derive(Clone, Debug)]
-pub struct Chain {
-    /// The owning type's method that returns the borrowing value.
-    pub first: String,
-    /// The borrowing type's method called on it.
-    pub second: String,
-    /// How many of the registered parameters belong to `first`.
-    pub split: usize,
-    /// How the second call reaches the first's result.
-    pub via: Via,
-}
-
-/// How the second call of a chain reaches the value the first returns.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Via {
-    /// `r.first().second()`.
-    Direct,
-    /// `r.first().map(|b| b.second())`: the first returns `Option<B>` (`get_index_entry`).
-    Option,
-    /// `if let Enum::Variant(b) = r.first() { b.second() }`: the first returns an enum of the
-    /// crate whose variant holds `B` (`entry()`'s `Entry::Occupied`); the full enum path and
-    /// the variant.
-    Variant(String, String),
-}
 
 /// What [`chains`] found for one method.
 #[derive(Default)]

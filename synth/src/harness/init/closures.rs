@@ -20,7 +20,7 @@ use std::collections::HashSet;
 use quote::ToTokens;
 use syn::{ReturnType, Type, TypeParamBound};
 
-use super::model::Param;
+use super::registrations::Param;
 
 /// The inputs and output of the `Fn`/`FnMut`/`FnOnce(..) -> R` bound among `bounds`, if any.
 pub fn closure_bound(bounds: &[TypeParamBound]) -> Option<(Vec<Type>, ReturnType)> {
@@ -203,7 +203,7 @@ fn describe(inputs: &[Input], written: &[Type]) -> String {
         .zip(written)
         .map(|(i, w)| {
             i.ty.clone().unwrap_or_else(|| {
-                format!("`{}`, not in the program model", super::model::readable(w))
+                format!("`{}`, not in the program model", super::syntax::readable(w))
             })
         })
         .collect::<Vec<_>>()
@@ -343,7 +343,7 @@ fn maps_an_integer(shape: &Shape) -> bool {
     let Returns::Value(v) = &shape.returns else {
         return false;
     };
-    super::model::MODEL_INTS.contains(&v.as_str())
+    super::value_traits::MODEL_INTS.contains(&v.as_str())
         && shape.inputs.first().and_then(|i| i.ty.as_deref()) == Some(v.as_str())
 }
 

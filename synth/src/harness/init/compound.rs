@@ -9,7 +9,8 @@ use std::collections::BTreeSet;
 
 use quote::ToTokens;
 
-use super::model::{Ctx, Param};
+use super::model::Ctx;
+use super::registrations::Param;
 
 /// The length a const-generic array parameter is instantiated with.
 pub const ARRAY_LEN: usize = 2;
@@ -84,7 +85,7 @@ pub fn concrete_range(
         Some(syn::GenericArgument::Type(e)) if a.args.len() == 1 && prefix_ok => resolve(e)?,
         _ => return None,
     };
-    if elem != "Key" && !super::model::MODEL_INTS.contains(&elem.as_str()) {
+    if elem != "Key" && !super::value_traits::MODEL_INTS.contains(&elem.as_str()) {
         return None;
     }
     let mut p = range(name, &elem);

@@ -15,8 +15,9 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use super::model::{Ctx, Func, TypeReg};
-use super::scan::FreeFn;
+use super::free_fn::FreeFn;
+use super::model::Ctx;
+use super::registrations::{Func, TypeReg};
 
 /// The Rust type of a namespace (see the module doc).
 pub const NAMESPACE_RUST: &str = "()";
@@ -63,7 +64,7 @@ pub(super) fn namespaces(
             ..*cx
         };
         let mut reg = TypeReg {
-            fn_name: super::model::unique_fn_name(
+            fn_name: super::syntax::unique_fn_name(
                 &format!("free_fns_{}", path.replace("::", "_")),
                 fn_names,
             ),

@@ -3,8 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::chain::Via;
-use super::model::{Func, Model, Param, TypeReg};
+use super::registrations::{Func, Model, Param, TypeReg, Via};
 
 /// The marker of a skipped item's line in the generated file (read back by
 /// [`skipped_reason`](super::skipped_reason)).
@@ -127,7 +126,7 @@ pub fn registrations(lib: &str, m: &Model) -> String {
             "copy"
         };
         // A tuple element is pushed from one value per element.
-        let push = match super::model::tuple_elements(e) {
+        let push = match super::registrations::tuple_elements(e) {
             Some(es) => {
                 let names: Vec<String> = (0..es.len()).map(|i| format!("value_{i}")).collect();
                 let params: Vec<String> = names
@@ -313,7 +312,7 @@ fn arg_of(p: &Param) -> (String, String) {
 /// tuple struct), in the wrapper and as printed; `path` is the type as an expression path
 /// (`Pair::<Key>`).
 fn literal_line(c: &Func, path: &str) -> String {
-    let tuple = c.name == super::model::TUPLE_LITERAL;
+    let tuple = c.name == super::registrations::TUPLE_LITERAL;
     let (rust, tmpl): (Vec<String>, Vec<String>) = c.params.iter().map(arg_of).unzip();
     let build = |vals: &[String]| {
         if tuple {
@@ -363,10 +362,10 @@ fn ctor_line(t: &TypeReg, c: &Func) -> String {
         Some(i) => format!("{}::{}", &t.rust[..i], &t.rust[i..]),
         None => t.rust.clone(),
     };
-    if c.suffix.as_deref() == Some(super::model::STRUCT_LITERAL) {
+    if c.suffix.as_deref() == Some(super::registrations::STRUCT_LITERAL) {
         return literal_line(c, &path);
     }
-    if c.suffix.as_deref() == Some(super::model::UNIT_VARIANT) {
+    if c.suffix.as_deref() == Some(super::registrations::UNIT_VARIANT) {
         let printed = format!("{path}::{}", c.name);
         return format!("{}() as {printed:?} => <{}>::{};", c.name, t.rust, c.name);
     }

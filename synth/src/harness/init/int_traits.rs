@@ -217,7 +217,7 @@ pub fn names_arg(bound: &str, arg: &str) -> bool {
 /// `bound` (`Operation<N>`, `Tr<A,N>`, spaces removed) with the generic argument `arg`
 /// replaced by `by`.
 pub fn replace_arg(bound: &str, arg: &str, by: &str) -> String {
-    super::model::map_words(bound, |word, at| {
+    super::syntax::map_words(bound, |word, at| {
         if word == arg && at > 0 { by } else { word }.to_string()
     })
 }

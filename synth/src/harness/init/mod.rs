@@ -12,6 +12,7 @@ pub mod closures;
 pub mod compound;
 pub mod expand;
 pub mod free;
+pub mod free_fn;
 pub mod gen;
 #[cfg(test)]
 mod handles_tests;
@@ -19,12 +20,14 @@ pub mod int_traits;
 pub mod macro_types;
 pub mod math;
 pub mod model;
+pub mod registrations;
 pub mod repair;
 pub mod scan;
 pub mod sentences;
 pub mod sequence;
 pub mod storage;
 pub mod strext;
+pub mod syntax;
 mod undo;
 #[cfg(test)]
 mod unseen10_tests;
@@ -48,6 +51,7 @@ mod unseen8_tests;
 mod unseen9_tests;
 #[cfg(test)]
 mod unseen_tests;
+pub mod value_traits;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -199,7 +203,7 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
         })
         .map(|(t, m)| format!("{}::{}", t.path, m.name));
     model.vecs.clear();
-    let kept: Vec<&model::Func> = model
+    let kept: Vec<&registrations::Func> = model
         .types
         .iter()
         .flat_map(|t| t.methods.iter().map(move |m| (t, m)))
@@ -417,7 +421,7 @@ mod tests {
     pub(super) fn generate(
         files: &[(&str, &str)],
         features: &[&str],
-    ) -> (super::model::Model, String) {
+    ) -> (super::registrations::Model, String) {
         let dir = tempfile::tempdir().unwrap();
         for (p, text) in files {
             let path = dir.path().join(p);

@@ -9,192 +9,20 @@ use syn::{FnArg, GenericParam, ImplItem, ReturnType, Type, TypeParamBound};
 
 use super::closures::{closure, closure_bound, Returns, Shape};
 use super::compound::{array, range, ARRAY_LEN};
+use super::registrations::{
+    tuple_elements, Func, Model, Param, TypeReg, STRUCT_LITERAL, TUPLE_LITERAL, UNIT_VARIANT,
+};
 use super::scan::{documented_class, ident_counts, is_pub, FoundType, Scan};
 use super::sequence::{sequence, sequence_bound};
-
-/// Traits the probe key `Key` implements (a generic parameter bounded by these gets `Key`).
-const KEY_TRAITS: &[&str] = &[
-    "Clone",
-    "PartialEq",
-    "Eq",
-    "PartialOrd",
-    "Ord",
-    "Hash",
-    "Debug",
-    "Default",
-    "Send",
-    "Sync",
-    "Sized",
-    "Unpin",
-];
-/// Traits `u64` implements beyond those (the fallback instantiation): std's, and the
-/// num-traits / num-integer ones integer-generic crates bound their parameters with
-/// (rust-lapper's `Lapper<I: PrimInt + Unsigned + Ord, T>`), which `u64` implements.
-const U64_TRAITS: &[&str] = &[
-    "Copy",
-    "Display",
-    "LowerHex",
-    "UpperHex",
-    "Octal",
-    "Binary",
-    "FromStr",
-    "PrimInt",
-    "Unsigned",
-    "Num",
-    "NumCast",
-    "NumOps",
-    "Zero",
-    "One",
-    "Bounded",
-    "ToPrimitive",
-    "FromPrimitive",
-    "Saturating",
-    "CheckedAdd",
-    "CheckedSub",
-    "CheckedMul",
-    "CheckedDiv",
-    "WrappingAdd",
-    "WrappingSub",
-    "WrappingMul",
-    "Integer",
-];
-/// Whether every integer the model builds implements trait `b` (a std trait `u64` has).
-pub(super) fn integers_meet(b: &str) -> bool {
-    KEY_TRAITS.contains(&b) || U64_TRAITS.contains(&b)
-}
+use super::syntax::{projection, readable, trait_names, unique_fn_name};
+use super::value_traits::{
+    integers_meet, KEY_TRAITS, MODEL_INTS, STRING_LIKE, STRING_TRAITS, U64_TRAITS,
+};
 
 /// The instantiation of a trailing type parameter left to its declared default, which the
 /// harness cannot name (hashbrown's `A: Allocator = Global`, a private re-export): the
 /// registration omits it, so the compiler supplies the default.
 pub(super) const OMITTED: &str = "_";
-
-/// Bounds of a generic parameter that make it a string (`T: AsRef<str>`): `String` meets
-/// them, and a program builds strings.
-const STRING_LIKE: &[&str] = &["AsRef<str>", "Into<String>", "Borrow<str>", "AsRef<[u8]>"];
-/// Other bounds `String` meets, allowed beside those.
-const STRING_TRAITS: &[&str] = &[
-    "Clone",
-    "Debug",
-    "Display",
-    "ToString",
-    "Hash",
-    "Eq",
-    "PartialEq",
-    "Ord",
-    "PartialOrd",
-    "Default",
-];
-/// Primitive types the program model has literals for.
-pub(super) const MODEL_INTS: &[&str] = &["u8", "u32", "u64", "usize", "i32", "i64"];
-
-/// One registration parameter.
-#[derive(Clone, Debug)]
-pub struct Param {
-    pub name: String,
-    /// DSL passing mode: copy, val, ref, mut, slice, str.
-    pub mode: &'static str,
-    /// DSL type (for `slice`, the element type).
-    pub ty: String,
-    /// A cast from the model's type to the real one (`as f64`), printed into a template.
-    pub cast: Option<String>,
-    /// The argument as Rust code and as a print template, when it is not the variable itself
-    /// (a closure built from the variable: see [`closure`]).
-    pub expr: Option<(String, String)>,
-    /// Whether the program supplies a value (false for a closure that needs none).
-    pub dsl: bool,
-    /// Further program values the argument is built from (the end of a range, the other
-    /// elements of an array), each its own registration parameter, not a call argument.
-    pub more: Vec<Param>,
-}
-
-/// `text` with each identifier-like word (letters, digits, `_`) replaced by `f(word, at)`,
-/// `at` being the length of the output before it; the rest is kept as it is.
-pub fn map_words(text: &str, mut f: impl FnMut(&str, usize) -> String) -> String {
-    let mut out = String::new();
-    let mut word = String::new();
-    for c in text.chars().chain(std::iter::once('\0')) {
-        if c.is_alphanumeric() || c == '_' {
-            word.push(c);
-            continue;
-        }
-        if !word.is_empty() {
-            let w = f(&word, out.len());
-            out.push_str(&w);
-        }
-        word.clear();
-        if c != '\0' {
-            out.push(c);
-        }
-    }
-    out
-}
-
-impl Param {
-    /// The parameter with `prefix` before its name and those of its further values, in the
-    /// argument's code too (a chain's second call whose names clash with the first's).
-    pub fn renamed(&self, prefix: &str) -> Param {
-        let names: Vec<String> = std::iter::once(&self.name)
-            .chain(self.more.iter().map(|m| &m.name))
-            .cloned()
-            .collect();
-        let fix = |code: &str| {
-            map_words(code, |word, _| {
-                if names.iter().any(|n| n == word) {
-                    format!("{prefix}{word}")
-                } else {
-                    word.to_string()
-                }
-            })
-        };
-        Param {
-            name: format!("{prefix}{}", self.name),
-            expr: self.expr.as_ref().map(|(r, t)| (fix(r), fix(t))),
-            more: self.more.iter().map(|m| m.renamed(prefix)).collect(),
-            ..self.clone()
-        }
-    }
-}
-
-/// A registered constructor or method.
-#[derive(Clone, Debug)]
-pub struct Func {
-    pub name: String,
-    /// `None` for constructors; DSL mode of `self` otherwise.
-    pub receiver: Option<&'static str>,
-    pub params: Vec<Param>,
-    /// The result kept as a variable (primitives and the crate's own types), if any.
-    pub ret: Option<String>,
-    pub expected: Option<String>,
-    /// Code after the call (`.count()`: an iterator the call returns is consumed).
-    pub suffix: Option<String>,
-    /// A method of a borrowing type reached through the method that returns it
-    /// (`slab.vacant_entry().insert(v)`, see [`chain`](super::chain)).
-    pub chain: Option<super::chain::Chain>,
-    /// The call returns an owned value the program does not keep (`-> (Option<V>, Self)`):
-    /// a caller would keep it, so it is dropped after the measured window (`{kept}`, see
-    /// [`Ctx::owned`]).
-    pub kept: bool,
-    /// The function a constructor calls when it is not `name` (a [`filled`] variant).
-    pub call: Option<String>,
-}
-
-impl Func {
-    /// A constructor named `name` taking `params`, with `suffix` (a marker such as
-    /// [`UNIT_VARIANT`], or code after the call).
-    pub fn ctor(name: &str, params: Vec<Param>, suffix: Option<&str>) -> Func {
-        Func {
-            name: name.into(),
-            receiver: None,
-            params,
-            ret: None,
-            expected: None,
-            suffix: suffix.map(Into::into),
-            chain: None,
-            kept: false,
-            call: None,
-        }
-    }
-}
 
 /// The variant of constructor `c` whose sequence of elements (`build(buf: Vec<N>, op)`,
 /// `from_slice(&[T])`) is filled with `0..n`, `n` a program value: segment-tree's trees are
@@ -309,90 +137,6 @@ fn fill_item(elem: &str) -> Option<String> {
         "String" => Some("i.to_string()".into()),
         e if MODEL_INTS.contains(&e) => Some(format!("i as {e}")),
         _ => None,
-    }
-}
-
-/// The `suffix` of a constructor that is an enum's unit variant (`Mode::Fast`): written
-/// without a call (see `gen::ctor_line`).
-pub const UNIT_VARIANT: &str = "<unit variant>";
-
-/// The `suffix` of a constructor that is a struct literal of a type whose fields are all
-/// public (`Edge { from, to, weight }`; see `gen::ctor_line`).
-pub const STRUCT_LITERAL: &str = "<struct literal>";
-/// The name of a tuple struct's literal constructor (`Meters({f0})`); a struct with named
-/// fields has `literal`.
-pub const TUPLE_LITERAL: &str = "tuple_literal";
-
-/// A type to register.
-#[derive(Clone, Debug)]
-pub struct TypeReg {
-    pub fn_name: String,
-    /// The type's identifier in its defining module.
-    pub ident: String,
-    /// The Rust type as the registration writes it (`Stack<Key>` or a full path).
-    pub rust: String,
-    /// `use` path needed for `rust` (None when `rust` is a full path).
-    pub import: Option<String>,
-    /// `use` paths of the crate's traits whose methods are registered (called as methods,
-    /// they must be in scope).
-    pub traits: Vec<String>,
-    /// Registry name when it must differ from `rust` (same ident in two modules).
-    pub name: Option<String>,
-    /// The spec prefix users type (`Stack`, or `a::Stack` for duplicates).
-    pub path: String,
-    pub doc: String,
-    /// The method that measures an instance's size (see [`size_rank`]).
-    pub size_method: Option<String>,
-    pub ctors: Vec<Func>,
-    pub methods: Vec<Func>,
-    /// (`Type::item`, reason) of everything not registered.
-    pub skipped: Vec<(String, String)>,
-    /// How many of `skipped` are not this type's methods: associated functions (no `self`),
-    /// and methods of borrowing types reached through a chain (counted with their type).
-    pub skipped_not_methods: usize,
-    /// For a namespace of free functions (see [`free`](super::free)), the Rust path of
-    /// their module (`mycrate::util`): methods call `path::name(args)`, and the type is `()`.
-    pub free: Option<String>,
-}
-
-/// The whole generated API.
-#[derive(Clone, Debug, Default)]
-pub struct Model {
-    pub types: Vec<TypeReg>,
-    /// Types that do not register at all, with the reason.
-    pub skipped_types: Vec<(String, String)>,
-    /// `Vec<T>` element types needed by slice or vector parameters.
-    pub vecs: BTreeSet<String>,
-    /// Public methods of the types that do not register (iterators, entries, error types):
-    /// part of the public API, none of them reachable from a program.
-    pub unregistered_methods: usize,
-    /// Distinct methods of borrowing types registered through chains.
-    pub chained: usize,
-    /// (identifier, registry name) of the types left out for want of a constructor: the
-    /// first pass's candidates for [`handles`].
-    pub no_ctor: Vec<(String, String)>,
-    /// (`module::function`, reason) of the free functions not registered in modules where
-    /// none is (those of other modules are their namespace's `skipped`).
-    pub skipped_fns: Vec<(String, String)>,
-}
-
-impl Model {
-    /// Registered public methods: each type's own, plus each method of a borrowing type
-    /// reached through a chain once (however many chains reach it); a variant calling
-    /// another (a [`numbered`] one) is not a method of its own.
-    pub fn methods(&self) -> usize {
-        self.types
-            .iter()
-            .flat_map(|t| &t.methods)
-            .filter(|m| m.chain.is_none() && m.call.is_none())
-            .count()
-            + self.chained
-    }
-    pub fn ctors(&self) -> usize {
-        self.types.iter().map(|t| t.ctors.len()).sum()
-    }
-    pub fn skipped(&self) -> usize {
-        self.types.iter().map(|t| t.skipped.len()).sum::<usize>() + self.skipped_fns.len()
     }
 }
 
@@ -2269,12 +2013,6 @@ impl Ctx<'_> {
     }
 }
 
-/// The elements of a tuple type written without spaces (`(usize,u64)`), if it is one.
-pub(super) fn tuple_elements(t: &str) -> Option<Vec<&str>> {
-    let inner = t.strip_prefix('(')?.strip_suffix(')')?;
-    Some(inner.split(',').filter(|e| !e.is_empty()).collect())
-}
-
 /// Whether `t` is a tuple of two or more integers, bools or chars (see [`tuple_elements`]).
 fn tuple_of_primitives(t: &str) -> bool {
     tuple_elements(t).is_some_and(|es| {
@@ -2751,59 +2489,6 @@ fn impl_args_as_generics(sig: &syn::Signature) -> syn::Signature {
     out
 }
 
-/// `A::Item` for a bounded type naming a parameter's associated type (`A::Item`, or
-/// `<A as Array>::Item`).
-fn projection(t: &Type) -> Option<String> {
-    let Type::Path(p) = t else { return None };
-    let segs: Vec<String> = p
-        .path
-        .segments
-        .iter()
-        .map(|s| s.ident.to_string())
-        .collect();
-    match (&p.qself, segs.as_slice()) {
-        (None, [param, assoc]) => Some(format!("{param}::{assoc}")),
-        (Some(q), [.., assoc]) => {
-            let Type::Path(param) = &*q.ty else {
-                return None;
-            };
-            Some(format!("{}::{assoc}", param.path.get_ident()?))
-        }
-        _ => None,
-    }
-}
-
-/// A type as a reader writes it, for skip reasons: spaces only between two words
-/// (`<B as Backend>::Symbol`, `&mut T`; removing every space gave `<BasBackend>::Symbol`).
-pub(super) fn readable(t: &Type) -> String {
-    let printed = t.to_token_stream().to_string();
-    let mut out = String::new();
-    for tok in printed.split(' ').filter(|s| !s.is_empty()) {
-        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-        if word(out.chars().last()) && word(tok.chars().next()) {
-            out.push(' ');
-        }
-        out.push_str(tok);
-    }
-    out
-}
-
-fn trait_names<'a>(bs: impl IntoIterator<Item = &'a TypeParamBound>) -> Vec<String> {
-    bs.into_iter()
-        .filter_map(|b| match b {
-            TypeParamBound::Trait(t) => t.path.segments.last().map(|s| {
-                if s.arguments.is_empty() {
-                    s.ident.to_string()
-                } else {
-                    s.to_token_stream().to_string().replace(' ', "")
-                }
-            }),
-            _ => None,
-        })
-        .filter(|n| n != "?Sized" && n != "Sized")
-        .collect()
-}
-
 fn snake(path: &str) -> String {
     let mut s = String::new();
     for (i, c) in path.replace("::", "_").chars().enumerate() {
@@ -2817,26 +2502,6 @@ fn snake(path: &str) -> String {
         }
     }
     s
-}
-
-pub(super) fn unique_fn_name(base: &str, seen: &mut HashMap<String, usize>) -> String {
-    let n = seen.entry(base.to_string()).or_insert(0);
-    *n += 1;
-    let name = if *n == 1 {
-        base.to_string()
-    } else {
-        format!("{base}_{n}")
-    };
-    // Keywords cannot be function names.
-    if [
-        "type", "match", "loop", "move", "ref", "self", "box", "mod", "use", "impl",
-    ]
-    .contains(&name.as_str())
-    {
-        format!("{name}_type")
-    } else {
-        name
-    }
 }
 
 /// `T` of a type `Result<T, ..>` (any `Result` path, a crate's one-parameter alias

@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use syn::{Attribute, Expr, Item, Lit, Meta, UseTree, Visibility};
 
+use super::free_fn::FreeFn;
+
 /// A public type of the crate with the items that may register it.
 #[derive(Clone)]
 pub struct FoundType {
@@ -80,54 +82,6 @@ pub struct Scan {
     /// `impl Bytes for Vec<u8> { type Borrowed = [u8]; }`): the self type as written without
     /// spaces, the associated type's name, and what the impl sets it to.
     pub assoc_impls: Vec<(String, String, syn::Type)>,
-}
-
-/// A public free function: the public module path it is named by (from the crate root:
-/// where it is defined, or where a `pub use` re-exports it), its public name, and its
-/// signature.
-#[derive(Clone)]
-pub struct FreeFn {
-    pub module: Vec<String>,
-    /// The name its public path ends with (a `pub use f as g` names it `g`).
-    pub name: String,
-    pub sig: syn::Signature,
-    pub attrs: Vec<syn::Attribute>,
-    /// Whether users can name it (while scanning: whether its defining module is public).
-    reachable: bool,
-    /// For a method of the crate's trait implemented for strings (see
-    /// [`strext`](super::strext)): the type it is called through, `str` or `String`; its
-    /// `module` is then the trait's path.
-    pub string_self: Option<&'static str>,
-}
-
-impl FreeFn {
-    /// A method of the crate's trait at `trait_path` implemented for `self_ty` (`str` or
-    /// `String`), its receiver made the first parameter (see [`strext`](super::strext)).
-    pub fn string_method(
-        trait_path: Vec<String>,
-        sig: syn::Signature,
-        attrs: Vec<syn::Attribute>,
-        self_ty: &'static str,
-    ) -> FreeFn {
-        FreeFn {
-            module: trait_path,
-            name: sig.ident.to_string(),
-            sig,
-            attrs,
-            reachable: true,
-            string_self: Some(self_ty),
-        }
-    }
-
-    /// Its path from the crate root (`util::levenshtein`).
-    pub fn path(&self) -> String {
-        self.module
-            .iter()
-            .cloned()
-            .chain(std::iter::once(self.name.clone()))
-            .collect::<Vec<_>>()
-            .join("::")
-    }
 }
 
 /// The free functions users can name, each under its shortest public path: defined in a
@@ -801,7 +755,8 @@ fn items(
                     }
                     _ => true,
                 });
-                f.int_traits.record_impl(&i, &super::model::integers_meet);
+                f.int_traits
+                    .record_impl(&i, &super::value_traits::integers_meet);
                 f.impls.push((module.to_vec(), i));
             }
             // Impls a macro writes are invisible to syn, except the array impls of an

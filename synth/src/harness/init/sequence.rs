@@ -41,8 +41,8 @@ const ELEMENTS: &[&str] = &[
 ];
 
 /// The parameter: a `Vec<elem>` program value, passed as is or as its `into_iter()`.
-pub fn sequence(name: &str, elem: &str, iterator: bool) -> super::model::Param {
-    super::model::Param {
+pub fn sequence(name: &str, elem: &str, iterator: bool) -> super::registrations::Param {
+    super::registrations::Param {
         name: name.to_string(),
         mode: "val",
         ty: format!("Vec<{elem}>"),

@@ -15,7 +15,7 @@
 
 use quote::ToTokens;
 
-use super::scan::FreeFn;
+use super::free_fn::FreeFn;
 
 /// The string type a crate trait is implemented for, if `i` is such an impl: `str`, `String`,
 /// or a blanket impl over its own parameter bounded by `AsRef<str>` (`str` when the
