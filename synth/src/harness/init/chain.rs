@@ -10,8 +10,9 @@ use std::collections::{BTreeSet, HashMap};
 
 use syn::{ImplItem, Type};
 
-use super::model::{instantiate, Ctx};
+use super::instantiate::instantiate;
 use super::registrations::{Chain, Func, Via};
+use super::resolve::Ctx;
 use super::scan::{is_pub, FoundType};
 
 /// What [`chains`] found for one method.

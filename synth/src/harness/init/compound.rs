@@ -5,12 +5,17 @@
 //! value, so every value is valid). The first value is the parameter itself; the others are
 //! [`Param::more`].
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use quote::ToTokens;
 
-use super::model::Ctx;
 use super::registrations::Param;
+
+/// The parameter of one element of a compound argument, named as given: the model's
+/// resolver of a parameter (`Ctx::param`), passed in by the resolver that calls these
+/// builders, so that they stay below it.
+pub(super) type ParamOf<'a> =
+    dyn Fn(&str, &syn::Type, &mut BTreeSet<String>) -> Result<Param, String> + 'a;
 
 /// The length a const-generic array parameter is instantiated with.
 pub const ARRAY_LEN: usize = 2;
@@ -117,19 +122,20 @@ pub fn concrete_range(
 
 /// An array argument `[T; N]` (or `[&T; N]`) of [`ARRAY_LEN`] elements, `name`, `name_1`, ...
 pub(super) fn array(
-    cx: &Ctx<'_>,
+    subst: &HashMap<String, String>,
+    param: &ParamOf<'_>,
     name: &str,
     a: &syn::TypeArray,
     vecs: &mut BTreeSet<String>,
 ) -> Result<Param, String> {
     let len = a.len.to_token_stream().to_string();
-    let fixed = cx.subst.get(&len).map(String::as_str) == Some(&*ARRAY_LEN.to_string());
+    let fixed = subst.get(&len).map(String::as_str) == Some(&*ARRAY_LEN.to_string());
     if !fixed {
         return Err(format!(
             "an array of length `{len}` (only const-generic lengths are instantiated, with {ARRAY_LEN})"
         ));
     }
-    let elems = element_params(cx, name, &[&*a.elem; ARRAY_LEN], vecs)?;
+    let elems = element_params(param, name, &[&*a.elem; ARRAY_LEN], vecs)?;
     if elems
         .iter()
         .any(|e| e.expr.is_some() || e.cast.is_some() || !e.more.is_empty())
@@ -142,7 +148,7 @@ pub(super) fn array(
 /// One parameter per element of a compound argument (an array, a tuple) of `types`, named
 /// `name`, `name_1`, ...
 fn element_params(
-    cx: &Ctx<'_>,
+    param: &ParamOf<'_>,
     name: &str,
     types: &[&syn::Type],
     vecs: &mut BTreeSet<String>,
@@ -156,7 +162,7 @@ fn element_params(
             } else {
                 format!("{name}_{i}")
             };
-            cx.param(&n, ty, vecs)
+            param(&n, ty, vecs)
         })
         .collect()
 }
@@ -193,7 +199,7 @@ fn joined(elems: Vec<Param>, open: &str, close: &str) -> Result<Param, String> {
 /// A tuple argument `(A, B, ..)` (`push_pair((u64, u64))`, `dist(a: (f64, f64), ..)`): one
 /// program value per element, `name`, `name_1`, ..., passed as `(name, name_1)`.
 pub(super) fn tuple(
-    cx: &Ctx<'_>,
+    param: &ParamOf<'_>,
     name: &str,
     t: &syn::TypeTuple,
     vecs: &mut BTreeSet<String>,
@@ -202,7 +208,7 @@ pub(super) fn tuple(
         return Err("a unit `()` argument".into());
     }
     let types: Vec<&syn::Type> = t.elems.iter().collect();
-    let elems = element_params(cx, name, &types, vecs)?;
+    let elems = element_params(param, name, &types, vecs)?;
     if elems
         .iter()
         .any(|e| e.expr.is_some() || e.cast.is_some() || !e.more.is_empty() || e.mode == "mut")

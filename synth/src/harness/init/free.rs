@@ -16,8 +16,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::free_fn::FreeFn;
-use super::model::Ctx;
 use super::registrations::{Func, TypeReg};
+use super::resolve::Ctx;
 
 /// The Rust type of a namespace (see the module doc).
 pub const NAMESPACE_RUST: &str = "()";

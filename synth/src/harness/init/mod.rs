@@ -16,12 +16,14 @@ pub mod free_fn;
 pub mod gen;
 #[cfg(test)]
 mod handles_tests;
+pub mod instantiate;
 pub mod int_traits;
 pub mod macro_types;
 pub mod math;
 pub mod model;
 pub mod registrations;
 pub mod repair;
+pub mod resolve;
 pub mod scan;
 pub mod sentences;
 pub mod sequence;

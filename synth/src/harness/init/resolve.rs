@@ -1,0 +1,1156 @@
+//! Resolution: what one signature of the crate becomes in the program model. [`Ctx`] holds
+//! what is known of the type being registered (its instantiation, the crate's registered
+//! types, its closures, traits and doc tables), and [`Ctx::func`] turns a constructor's or
+//! method's signature into a [`Func`], each parameter and the result resolved by
+//! [`Ctx::param`] to a passing mode and a model type, or a reason to skip it. The families
+//! of parameters built from several program values (closures, ranges, arrays, tuples,
+//! sequences) have their own files below this one; the walk over a crate's types that calls
+//! this is [`model`](super::model).
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use quote::ToTokens;
+use syn::{FnArg, GenericParam, ReturnType, Type, TypeParamBound};
+
+use super::closures::{closure, closure_bound, Returns, Shape};
+use super::compound::{array, range, ARRAY_LEN};
+use super::instantiate::OMITTED;
+use super::registrations::{tuple_elements, Func, Param};
+use super::scan::documented_class;
+use super::sequence::{sequence, sequence_bound};
+use super::syntax::{projection, readable, trait_names};
+use super::value_traits::{KEY_TRAITS, MODEL_INTS, STRING_LIKE, STRING_TRAITS, U64_TRAITS};
+
+/// Registered own types by (defining module, ident) -> (registry name, rust type).
+pub(super) type RegsIn = HashMap<(Vec<String>, String), (String, String)>;
+
+pub(super) struct Ctx<'a> {
+    pub(super) ty_ident: &'a str,
+    /// The registry name of the type being registered.
+    pub(super) self_name: &'a str,
+    /// The Rust type being registered (differs from the registry name for duplicates).
+    pub(super) self_rust: &'a str,
+    pub(super) subst: &'a HashMap<String, String>,
+    /// The module the type being registered is defined in (its signatures name types as
+    /// that module sees them).
+    pub(super) module: &'a [String],
+    /// Registered own types: ident -> (registry name, rust type).
+    pub(super) regs: &'a HashMap<String, (String, String)>,
+    /// The same, keyed by defining module and ident: tells two types of one name apart.
+    pub(super) regs_in: &'a RegsIn,
+    /// Registry names of the registered own types that are `Copy` (passed as `copy`).
+    pub(super) copies: &'a HashSet<String>,
+    /// The crate's iterator types (see [`Scan::iterators`]).
+    pub(super) iterators: &'a HashSet<String>,
+    /// The current function's closure parameters.
+    pub(super) closures: &'a HashMap<String, Built>,
+    /// The crate's inline-storage traits (see [`storage`](super::storage)).
+    pub(super) arrays: &'a super::storage::ArrayTraits,
+    /// The crate's traits implemented for integers (see [`int_traits`](super::int_traits)).
+    pub(super) int_traits: &'a super::int_traits::IntTraits,
+    /// Classes the type's doc comment gives its methods in a table (see
+    /// [`table_classes`](super::scan::table_classes)), for methods whose own doc has none.
+    pub(super) table: &'a HashMap<String, String>,
+    /// The crate's public aliases of primitives (see [`primitive_aliases`]).
+    pub(super) prim_aliases: &'a HashMap<String, proc_macro2::TokenStream>,
+}
+
+impl Ctx<'_> {
+    pub(super) fn func(
+        &self,
+        sig: &syn::Signature,
+        attrs: &[syn::Attribute],
+        vecs: &mut BTreeSet<String>,
+    ) -> Result<Func, String> {
+        if sig.asyncness.is_some() {
+            return Err("async function".into());
+        }
+        if !matches!(sig.safety, syn::Safety::Default) {
+            return Err("unsafe function".into());
+        }
+        let mut sig = impl_args_as_generics(sig);
+        if !self.prim_aliases.is_empty() {
+            let tokens = super::scan::replace_idents(sig.to_token_stream(), self.prim_aliases);
+            if let Ok(s) = syn::parse2(tokens) {
+                sig = s;
+            }
+        }
+        let sig = &sig;
+        // Generic parameters of the function: each gets a type the program model can supply
+        // (the probe key, or the type's own key type for a borrowed-key parameter `Q`), or
+        // is a closure parameter built from a program value (see [`closure`]).
+        let local = self.method_generics(&sig.generics, &sig.inputs)?;
+        let cx = Ctx {
+            subst: &local.subst,
+            closures: &local.closures,
+            ..*self
+        };
+        let mut receiver = None;
+        let mut params = Vec::new();
+        for arg in &sig.inputs {
+            match arg {
+                FnArg::Receiver(r) => {
+                    receiver = Some(match &r.kind {
+                        // A `Copy` receiver by value stays usable (a handle's `to_bits`).
+                        syn::ReceiverKind::Value if self.copies.contains(self.self_name) => "copy",
+                        syn::ReceiverKind::Value => "val",
+                        syn::ReceiverKind::Reference(_, _, m) => {
+                            if m.is_some() {
+                                "mut"
+                            } else {
+                                "ref"
+                            }
+                        }
+                        syn::ReceiverKind::Typed(_, t)
+                            if t.to_token_stream().to_string().replace(' ', "") == "Box<Self>" =>
+                        {
+                            "box"
+                        }
+                        _ => {
+                            return Err(
+                                "typed receiver (self: Rc<Self>, Pin<&mut Self>, ...)".into()
+                            )
+                        }
+                    })
+                }
+                FnArg::Typed(pt) => {
+                    let name = match &*pt.pat {
+                        syn::Pat::Ident(i) => i.ident.to_string(),
+                        _ => format!("arg{}", params.len()),
+                    };
+                    let name = if name == "self" || name.starts_with('_') {
+                        format!("p{}{name}", params.len())
+                    } else {
+                        name
+                    };
+                    let p = cx
+                        .param(&name, &pt.ty, vecs)
+                        .map_err(|why| format!("parameter `{name}`: {why}"))?;
+                    params.push(p);
+                }
+            }
+        }
+        let ret = match &sig.output {
+            ReturnType::Default => None,
+            ReturnType::Type(_, t) => cx.kept(t),
+        };
+        // An iterator the call returns is lazy: consume it, as a caller would, visiting every
+        // item (a bare `count()` may be O(1): indexmap's iterators override it with `len()`).
+        let suffix = match &sig.output {
+            ReturnType::Type(_, t) if ret.is_none() && cx.is_iterator(t) => {
+                Some(".map(std::hint::black_box).count()".to_string())
+            }
+            _ => None,
+        };
+        if receiver.is_none() {
+            // A constructor must return the type itself, or a `Result` or `Option` of it
+            // (`new(cap) -> Result<Self, Error>`, `try_new`), unwrapped: a constructor that
+            // fails panics in the setup, and the program is a panic, as the caller's would be.
+            let out = match &sig.output {
+                ReturnType::Type(_, t) => t,
+                ReturnType::Default => return Err("associated function returning nothing".into()),
+            };
+            let suffix = if fallible_of(out).is_some_and(|t| self.is_self(t)) {
+                Some(".unwrap()".to_string())
+            } else if self.is_self(out) {
+                None
+            } else {
+                return Err(format!(
+                    "associated function that does not return {} (returns `{}`)",
+                    self.ty_ident,
+                    sig.output
+                        .to_token_stream()
+                        .to_string()
+                        .trim_start_matches("->")
+                        .trim()
+                ));
+            };
+            return Ok(Func::ctor(
+                &sig.ident.to_string(),
+                params,
+                suffix.as_deref(),
+            ));
+        }
+        let doc = super::scan::doc_text(attrs);
+        let documented =
+            documented_class(&doc).or_else(|| self.table.get(&sig.ident.to_string()).cloned());
+        let expected = match &suffix {
+            Some(_) => walked(documented, super::scan::per_item_class(&doc)),
+            None => documented,
+        };
+        let kept = ret.is_none()
+            && suffix.is_none()
+            && matches!(&sig.output, ReturnType::Type(_, t) if cx.owned(t));
+        Ok(Func {
+            name: sig.ident.to_string(),
+            receiver,
+            params,
+            ret,
+            expected,
+            suffix,
+            chain: None,
+            kept,
+            call: None,
+        })
+    }
+
+    /// The function's generic parameters that a parameter of this type's own kind takes
+    /// as an argument (`other: &BTreeSet<T, D>`), each with this type's instantiation at
+    /// that position (`D` of `BTreeSet<Key, Slab<..>>` is `Slab<..>`).
+    fn other_operand_args(
+        &self,
+        g: &syn::Generics,
+        inputs: &syn::punctuated::Punctuated<syn::FnArg, syn::Token![,]>,
+    ) -> HashMap<String, String> {
+        let mut out = HashMap::new();
+        let generic: HashSet<String> = g.type_params().map(|p| p.ident.to_string()).collect();
+        if generic.is_empty() {
+            return out;
+        }
+        // Registered through an alias (`BTreeSet<Key>` for `generic::BTreeSet<T, C>`), the
+        // alias's arguments are not the type's: the parameter is left to inference from the
+        // argument (`_`), which is a registered value.
+        let base = self.self_rust.split('<').next().unwrap_or("");
+        let own = if base.rsplit("::").next() == Some(self.ty_ident) {
+            top_level_args(self.self_rust)
+        } else {
+            Vec::new()
+        };
+        for input in inputs {
+            let syn::FnArg::Typed(pt) = input else {
+                continue;
+            };
+            let mut ty = &*pt.ty;
+            while let Type::Reference(r) = ty {
+                ty = &r.elem;
+            }
+            let Type::Path(tp) = ty else { continue };
+            let Some(seg) = tp.path.segments.last() else {
+                continue;
+            };
+            if seg.ident != self.ty_ident {
+                continue;
+            }
+            let syn::PathArguments::AngleBracketed(a) = &seg.arguments else {
+                continue;
+            };
+            let args = a
+                .args
+                .iter()
+                .filter(|x| !matches!(x, syn::GenericArgument::Lifetime(_)));
+            for (k, arg) in args.enumerate() {
+                let syn::GenericArgument::Type(Type::Path(p)) = arg else {
+                    continue;
+                };
+                let Some(id) = p.path.get_ident().map(|i| i.to_string()) else {
+                    continue;
+                };
+                if generic.contains(&id) {
+                    let v = own.get(k).cloned().unwrap_or_else(|| OMITTED.to_string());
+                    out.insert(id, v);
+                }
+            }
+        }
+        out
+    }
+
+    /// The instantiation of a function's own generic parameters.
+    fn method_generics(
+        &self,
+        g: &syn::Generics,
+        inputs: &syn::punctuated::Punctuated<syn::FnArg, syn::Token![,]>,
+    ) -> Result<LocalGenerics, String> {
+        let mut out = LocalGenerics {
+            subst: self.subst.clone(),
+            closures: HashMap::new(),
+        };
+        let same_type = self.other_operand_args(g, inputs);
+        // Bounds of each type parameter, inline and from the where clause; and `X: Borrow<Q>`
+        // predicates, which say what a borrowed-key parameter `Q` stands for.
+        let mut bounds: Vec<(String, Vec<TypeParamBound>)> = Vec::new();
+        for p in &g.params {
+            match p {
+                GenericParam::Lifetime(_) => {}
+                // Arrays of a compile-time length (`get_disjoint_mut([&Q; N])`) get a fixed
+                // length, each element its own program value (see `compound::array`).
+                GenericParam::Const(c) => {
+                    out.subst.insert(c.ident.to_string(), ARRAY_LEN.to_string());
+                }
+                GenericParam::Type(t) => {
+                    bounds.push((t.ident.to_string(), t.bounds.iter().cloned().collect()))
+                }
+            }
+        }
+        let mut borrowed: HashMap<String, String> = HashMap::new();
+        if let Some(w) = &g.where_clause {
+            for pred in &w.predicates {
+                let syn::WherePredicate::Type(pt) = pred else {
+                    continue;
+                };
+                let id = pt.bounded_ty.to_token_stream().to_string();
+                // `&'a Iter1: IntoIterator<Item = Elem1>` (strsim's `generic_jaro(a: &'a
+                // Iter1, ..)`) bounds what the function borrows: a vector meets it borrowed
+                // as it does owned, and the item type it names is inferred.
+                let borrowed_param = match &pt.bounded_ty {
+                    Type::Reference(r) => Some(r.elem.to_token_stream().to_string()),
+                    _ => None,
+                };
+                if let Some((_, bs)) = bounds
+                    .iter_mut()
+                    .find(|(n, _)| *n == id || Some(n) == borrowed_param.as_ref())
+                {
+                    bs.extend(pt.bounds.iter().cloned());
+                } else {
+                    // `K: Borrow<Q>` with K the type's parameter, or a model primitive.
+                    let k = self.subst.get(&id).cloned().or_else(|| {
+                        (MODEL_INTS.contains(&id.as_str()) || id == "String").then(|| id.clone())
+                    });
+                    for (b, k) in pt.bounds.iter().zip(std::iter::repeat(k)) {
+                        if let (Some(q), Some(k)) = (generic_arg_of(b, "Borrow"), k) {
+                            borrowed.insert(q, k);
+                        }
+                    }
+                }
+            }
+        }
+        // A parameter whose bounds name another (`R: RangeBounds<Q>`) is read after the
+        // others, whatever the declaration order: indexset's `BTreeSet::range<R, Q>` was
+        // skipped where its `BTreeMap::range<Q, R>` registered.
+        // Read in dependency order, so that a chain is read from its end (strsim's
+        // `generic_hamming<Iter1: IntoIterator<Item = Elem1>, .., Elem1: PartialEq<Elem2>>`:
+        // `Elem2`, then `Elem1`, then `Iter1`); a cycle is read in declaration order.
+        let mut pending = std::mem::take(&mut bounds);
+        while !pending.is_empty() {
+            let names_pending = |k: usize| {
+                let (n, bs) = &pending[k];
+                bs.iter().any(|b| {
+                    let b = b.to_token_stream().to_string();
+                    pending
+                        .iter()
+                        .any(|(m, _)| m != n && super::int_traits::names_arg(&b, m))
+                })
+            };
+            let k = (0..pending.len()).find(|&k| !names_pending(k)).unwrap_or(0);
+            bounds.push(pending.remove(k));
+        }
+        // A closure returning a type parameter of the function (`sort_by_key`'s `T`) returns
+        // its first input, cloned: `T` is that input's type.
+        let fn_generics: HashSet<String> = bounds.iter().map(|(n, _)| n.clone()).collect();
+        let unbounded: HashSet<String> = bounds
+            .iter()
+            .filter(|(_, bs)| bs.is_empty())
+            .map(|(n, _)| n.clone())
+            .collect();
+        let mut keys: HashSet<String> = HashSet::new();
+        for (_, bs) in &bounds {
+            let Some((inputs, ReturnType::Type(_, t))) = closure_bound(bs) else {
+                continue;
+            };
+            let Type::Path(tp) = &*t else { continue };
+            let Some(id) = tp.path.get_ident().map(|i| i.to_string()) else {
+                continue;
+            };
+            if !fn_generics.contains(&id) {
+                continue;
+            }
+            let first = inputs.first().map(|i| match i {
+                Type::Reference(r) => (*r.elem).clone(),
+                t => t.clone(),
+            });
+            if let Some(ty) = first.and_then(|f| self.resolve(&f)) {
+                out.subst.insert(id.clone(), ty);
+                keys.insert(id);
+            }
+        }
+        for (name, bs) in bounds {
+            if let Some((inputs, output)) = closure_bound(&bs) {
+                let cx = Ctx {
+                    subst: &out.subst,
+                    ..*self
+                };
+                let shape = super::closures::shape(
+                    &inputs,
+                    &output,
+                    &|t| cx.resolve(t),
+                    &fn_generics,
+                    &unbounded,
+                )?;
+                // A result it returns nothing for is `()` (see `closures::shape`).
+                if let (Returns::Unit, ReturnType::Type(_, t)) = (&shape.returns, &output) {
+                    let t = t.to_token_stream().to_string();
+                    if unbounded.contains(&t) {
+                        out.subst.insert(t, "()".into());
+                    }
+                }
+                out.closures.insert(name, Built::Closure(shape));
+                continue;
+            }
+            // `K: PartialEq<K>` is `K: PartialEq`.
+            let names: Vec<String> = trait_names(&bs)
+                .into_iter()
+                .map(|b| match b.strip_suffix(&format!("<{name}>")) {
+                    Some(t) if ["PartialEq", "PartialOrd"].contains(&t) => t.to_string(),
+                    _ => b,
+                })
+                .collect();
+            if keys.contains(&name) {
+                let own = out.subst.get(&name).cloned().unwrap_or_default();
+                let traits: &[&str] = if own == "Key" { KEY_TRAITS } else { &[] };
+                if let Some(b) = names.iter().find(|b| {
+                    !traits.contains(&b.as_str())
+                        && !KEY_TRAITS.contains(&b.as_str())
+                        && !U64_TRAITS.contains(&b.as_str())
+                }) {
+                    return Err(format!(
+                        "generic parameter {name}: {b}, which the key a closure returns ({own}) does not implement"
+                    ));
+                }
+                continue;
+            }
+            // `R: RangeBounds<usize>` (or of another integer, or of the key): `start..end`.
+            // `R: Borrow<Range<K>>` (rangemap's `overlapping`) takes a `Range<K>` itself.
+            let ranged = names.iter().find_map(|b| {
+                let inner = b
+                    .strip_prefix("RangeBounds<")
+                    .and_then(|i| i.strip_suffix('>'))
+                    .or_else(|| {
+                        let i = b.strip_prefix("Borrow<")?.strip_suffix('>')?;
+                        let i = i.strip_prefix("std::ops::").unwrap_or(i);
+                        let i = i.strip_prefix("core::ops::").unwrap_or(i);
+                        i.strip_prefix("Range<")?.strip_suffix('>')
+                    })?;
+                if MODEL_INTS.contains(&inner) {
+                    return Some(inner.to_string());
+                }
+                out.subst.get(inner).filter(|k| *k == "Key").cloned()
+            });
+            // A trait of the crate it implements for `Range<_>` (fixedbitset's
+            // `count_ones<T: IndexRange>`): a range too.
+            let ranged = ranged.or_else(|| {
+                (names.len() == 1)
+                    .then(|| self.int_traits.range_for(&names[0]))
+                    .flatten()
+            });
+            if let Some(elem) = ranged {
+                out.subst
+                    .insert(name.clone(), format!("std::ops::Range<{elem}>"));
+                out.closures.insert(name, Built::Range(elem));
+                continue;
+            }
+            // `I: IntoIterator<Item = u32>`: a vector of program values.
+            let cx = Ctx {
+                subst: &out.subst,
+                ..*self
+            };
+            if let Some((elem, iterator)) = sequence_bound(&bs, &|t| cx.resolve(t)) {
+                out.subst.insert(name.clone(), format!("Vec<{elem}>"));
+                out.closures.insert(name, Built::Sequence(elem, iterator));
+                continue;
+            }
+            // The other operand's own parameter (btree-slab's `union<D: Slab<..>>(&self,
+            // other: &BTreeSet<T, D>)`, its storage): this type's instantiation there, so
+            // the other operand is a registered value of the same type.
+            if let Some(v) = same_type.get(&name) {
+                out.subst.insert(name, v.clone());
+                continue;
+            }
+            // Another hasher (`is_subset<S2: BuildHasher>(&self, other: &IndexSet<T, S2>)`):
+            // the harness's own, so the other operand is a registered value.
+            if names.iter().any(|b| b == "BuildHasher") {
+                out.subst.insert(name, "FixedState".to_string());
+                continue;
+            }
+            // `Q: Equivalent<K>` / `K: Borrow<Q>`: Q is the type's key type. So is `U` of
+            // `U: PartialEq<T>` (stable-vec's `contains`), compared with the stored items.
+            // The other side may be a parameter of the function read before (strsim's
+            // `Elem1: PartialEq<Elem2>`): the value it took.
+            let equiv = bs
+                .iter()
+                .find_map(|b| {
+                    generic_arg_of(b, "Equivalent").or_else(|| generic_arg_of(b, "PartialEq"))
+                })
+                .and_then(|k| out.subst.get(&k).cloned());
+            if let Some(k) = equiv.or_else(|| borrowed.get(&name).cloned()) {
+                out.subst.insert(name, k);
+                continue;
+            }
+            let names = trait_names(&bs);
+            if names.iter().all(|b| KEY_TRAITS.contains(&b.as_str())) {
+                out.subst.insert(name, "Key".into());
+                continue;
+            }
+            // `T: AsRef<str>` (string-interner's `get_or_intern`), `T: Into<u64>`: the value.
+            if let Some(t) = conversion_target(&names) {
+                out.subst.insert(name, t);
+                continue;
+            }
+            // The crate's traits it implements for `String` (similar's `T: DiffableStrRef`).
+            let for_string = |b: &String| self.int_traits.for_string(b);
+            if names.iter().any(for_string)
+                && names.iter().all(|b| {
+                    for_string(b)
+                        || STRING_LIKE.contains(&b.as_str())
+                        || STRING_TRAITS.contains(&b.as_str())
+                })
+            {
+                out.subst.insert(name, "String".into());
+                continue;
+            }
+            return Err(format!(
+                "generic parameter {name}: {} (neither the probe key nor a closure the model builds)",
+                names.join(" + ")
+            ));
+        }
+        Ok(out)
+    }
+
+    /// Whether `t` is an iterator: one of the crate's iterator types or `impl Iterator`.
+    fn is_iterator(&self, t: &Type) -> bool {
+        match t {
+            Type::Path(p) => p
+                .path
+                .segments
+                .last()
+                .is_some_and(|s| self.iterators.contains(&s.ident.to_string())),
+            Type::ImplTrait(it) => it.bounds.iter().any(|b| {
+                matches!(b, TypeParamBound::Trait(tb) if tb.path.segments.last().is_some_and(|s| {
+                    ["Iterator", "DoubleEndedIterator", "ExactSizeIterator"]
+                        .contains(&s.ident.to_string().as_str())
+                }))
+            }),
+            _ => false,
+        }
+    }
+
+    /// Whether a value of type `t` surely owns everything it holds, so that dropping it is
+    /// its holder's business, not the call's that returned it: primitives, `Self`, the
+    /// type's parameters, the crate's registered types, std's owning containers, and
+    /// tuples, arrays and those containers of them.
+    ///
+    /// Why so narrow: a result that borrows may do the call's work when dropped (`Drain`
+    /// moves the tail back, `PeekMut` restores the heap order), and a borrow can hide in an
+    /// elided lifetime (`-> Drain<T>`); a type not known to own stays dropped inside the
+    /// window, as before. The false finding this fixes: im's `OrdMap::update_lookup_with_key
+    /// (self, ..) -> (Option<V>, Self)` was charged for dropping the new map, O(n) against
+    /// its O(log n).
+    pub(super) fn owned(&self, t: &Type) -> bool {
+        const STD_OWNING: &[&str] = &[
+            "String",
+            "Vec",
+            "VecDeque",
+            "Option",
+            "Result",
+            "Box",
+            "Rc",
+            "Arc",
+            "BTreeMap",
+            "BTreeSet",
+            "HashMap",
+            "HashSet",
+            "BinaryHeap",
+            "LinkedList",
+        ];
+        match t {
+            Type::Tuple(tt) => tt.elems.iter().all(|e| self.owned(e)),
+            Type::Array(a) => self.owned(&a.elem),
+            Type::Paren(p) => self.owned(&p.elem),
+            Type::Group(g) => self.owned(&g.elem),
+            Type::Path(p) if p.qself.is_none() => {
+                let Some(seg) = p.path.segments.last() else {
+                    return false;
+                };
+                let id = seg.ident.to_string();
+                let args_owned = match &seg.arguments {
+                    syn::PathArguments::None => true,
+                    syn::PathArguments::AngleBracketed(a) => a.args.iter().all(|arg| match arg {
+                        syn::GenericArgument::Type(t) => self.owned(t),
+                        syn::GenericArgument::Const(_) => true,
+                        _ => false,
+                    }),
+                    syn::PathArguments::Parenthesized(_) => false,
+                };
+                let single = p.path.segments.len() == 1;
+                let known = ["bool", "char", "f32", "f64"].contains(&id.as_str())
+                    || MODEL_INTS.contains(&id.as_str())
+                    || STD_OWNING.contains(&id.as_str())
+                    || id == "Self"
+                    || id == self.ty_ident
+                    || (single
+                        && self
+                            .subst
+                            .get(&id)
+                            .is_some_and(|v| !v.contains(['&', '\''])))
+                    || self.regs.get(&id).is_some_and(|(_, r)| !r.contains('\''));
+                known && args_owned
+            }
+            _ => false,
+        }
+    }
+
+    /// `Self`, or the type itself at the instantiation the harness uses: `Control<B>` in
+    /// `impl<B> Control<B>`, not `Control<()>` (petgraph's `Control::breaking`).
+    fn is_self(&self, t: &Type) -> bool {
+        match t {
+            Type::Path(p) if p.qself.is_none() => p.path.segments.last().is_some_and(|s| {
+                s.ident == "Self" || (s.ident == self.ty_ident && self.same_arguments(&s.arguments))
+            }),
+            Type::Paren(p) => self.is_self(&p.elem),
+            Type::Group(g) => self.is_self(&g.elem),
+            _ => false,
+        }
+    }
+
+    /// Whether a path's generic arguments are the type's own parameters (or what the
+    /// harness instantiates them with), so that the path names the registered type.
+    fn same_arguments(&self, args: &syn::PathArguments) -> bool {
+        let syn::PathArguments::AngleBracketed(a) = args else {
+            return matches!(args, syn::PathArguments::None);
+        };
+        a.args.iter().all(|arg| {
+            let text = match arg {
+                syn::GenericArgument::Lifetime(_) => return true,
+                syn::GenericArgument::Type(t) => t.to_token_stream().to_string(),
+                syn::GenericArgument::Const(c) => c.to_token_stream().to_string(),
+                _ => return false,
+            };
+            // A crate type filling a parameter is instantiated by its full path
+            // (`demo::DefaultKey`) and written by its name (`-> SlotMap<DefaultKey, V>`).
+            self.subst.contains_key(&text)
+                || self
+                    .subst
+                    .values()
+                    .any(|v| *v == text || v.ends_with(&format!("::{text}")))
+        })
+    }
+
+    /// A return type worth keeping as a variable: a model primitive or an own type by value.
+    fn kept(&self, t: &Type) -> Option<String> {
+        let Type::Path(p) = t else { return None };
+        let seg = p.path.segments.last()?;
+        let id = seg.ident.to_string();
+        if ["bool", "char", "String"].contains(&id.as_str()) || MODEL_INTS.contains(&id.as_str()) {
+            return Some(id);
+        }
+        // `-> T` is written as the Rust type; `Registry::new` names a type registered under
+        // another name (a duplicate identifier) by that name. Such a type is kept when
+        // written in the module that defines it (see `resolve`), else dropped.
+        // The type's name without arguments where the registration has some is another
+        // instantiation, its declared defaults (arrayvec's `CapacityError<T = ()>::simplify(self)
+        // -> CapacityError`), not `Self`.
+        let defaults = id == self.ty_ident
+            && seg.arguments.is_empty()
+            && self.self_rust.starts_with(self.ty_ident)
+            && self.self_rust.contains('<');
+        if defaults {
+            return None;
+        }
+        if id == "Self" || id == self.ty_ident {
+            return (!self.self_name.is_empty()).then(|| self.self_rust.to_string());
+        }
+        if let Some(n) = self.own_filled(&id) {
+            return Some(n);
+        }
+        if let Some((_, rust)) = self
+            .regs_in
+            .get(&(self.module.to_vec(), id.clone()))
+            .filter(|_| p.path.segments.len() == 1)
+        {
+            return Some(rust.clone());
+        }
+        self.regs
+            .get(&id)
+            .filter(|(n, r)| n == r)
+            .map(|(n, _)| n.clone())
+    }
+
+    /// The registry name of the crate's registered non-generic type that fills type
+    /// parameter `id` (slotmap's `K: Key` is `demo::DefaultKey`): a value of `K` is one of
+    /// that type (a handle `insert` returns and `get` takes).
+    fn own_filled(&self, id: &str) -> Option<String> {
+        let s = self.subst.get(id)?;
+        let last = s.rsplit("::").next()?;
+        if !s.contains("::") || s.contains('<') {
+            return None;
+        }
+        self.regs
+            .values()
+            .find(|(n, r)| n == r && r == last)
+            .map(|(n, _)| n.clone())
+    }
+
+    /// The model type of `t` when it is one directly (a substituted parameter or a
+    /// primitive), for closure inputs and outputs.
+    pub(super) fn resolve(&self, t: &Type) -> Option<String> {
+        if let Some(k) = self.projection(t) {
+            return Some(k);
+        }
+        let Type::Path(tp) = t else { return None };
+        let id = tp.path.get_ident()?.to_string();
+        if let Some(s) = self.subst.get(&id) {
+            return (s != "FixedState" && !s.contains("::") && !s.starts_with('[') && s != OMITTED)
+                .then(|| s.clone());
+        }
+        (MODEL_INTS.contains(&id.as_str()) || ["bool", "char", "String"].contains(&id.as_str()))
+            .then_some(id)
+    }
+
+    pub(super) fn param(
+        &self,
+        name: &str,
+        t: &Type,
+        vecs: &mut BTreeSet<String>,
+    ) -> Result<Param, String> {
+        let p = |mode, ty: String, cast: Option<String>| Param {
+            name: name.to_string(),
+            mode,
+            ty,
+            cast,
+            expr: None,
+            dsl: true,
+            more: Vec::new(),
+        };
+        let built = match t {
+            Type::Path(tp) if tp.qself.is_none() => tp
+                .path
+                .get_ident()
+                .and_then(|i| self.closures.get(&i.to_string()))
+                .cloned()
+                .map(Ok),
+            Type::ImplTrait(it) => {
+                let bs: Vec<TypeParamBound> = it.bounds.iter().cloned().collect();
+                closure_bound(&bs)
+                    .map(|(i, o)| {
+                        super::closures::shape(
+                            &i,
+                            &o,
+                            &|t| self.resolve(t),
+                            &HashSet::new(),
+                            &HashSet::new(),
+                        )
+                        .map(Built::Closure)
+                    })
+                    .or_else(|| {
+                        sequence_bound(&bs, &|t| self.resolve(t))
+                            .map(|(e, i)| Ok(Built::Sequence(e, i)))
+                    })
+                    .or_else(|| conversion_target(&trait_names(&bs)).map(|t| Ok(Built::Value(t))))
+            }
+            _ => None,
+        };
+        match built {
+            Some(Ok(Built::Closure(shape))) => return Ok(closure(name, &shape)),
+            Some(Ok(Built::Range(elem))) => return Ok(range(name, &elem)),
+            Some(Ok(Built::Value(ty))) => {
+                let mode = if ty == "String" { "val" } else { "copy" };
+                return Ok(p(mode, ty, None));
+            }
+            Some(Ok(Built::Sequence(elem, iterator))) => {
+                vecs.insert(elem.clone());
+                return Ok(sequence(name, &elem, iterator));
+            }
+            Some(Err(why)) => return Err(why),
+            None => {}
+        }
+        // A hasher argument (`with_hasher(S)`): the harness's fixed, seedless one.
+        if let Type::Path(tp) = t {
+            if let Some(id) = tp.path.get_ident() {
+                if self.subst.get(&id.to_string()).map(String::as_str) == Some("FixedState") {
+                    let code = "FixedState::default()".to_string();
+                    return Ok(Param {
+                        expr: Some((code.clone(), code)),
+                        dsl: false,
+                        ..p("val", "FixedState".into(), None)
+                    });
+                }
+            }
+        }
+        if let Type::Array(a) = t {
+            return array(self.subst, &|n, t, v| self.param(n, t, v), name, a, vecs);
+        }
+        if let Type::Tuple(tt) = t {
+            return super::compound::tuple(&|n, t, v| self.param(n, t, v), name, tt, vecs);
+        }
+        if let Some(p) = super::compound::non_zero(name, t) {
+            return Ok(p);
+        }
+        if let Some(p) = super::compound::concrete_range(name, t, &|t| self.resolve(t)) {
+            return Ok(p);
+        }
+        match t {
+            // string-interner's `intern_static(&mut self, s: &'static str)`: a program's values
+            // live in its slots, not for the whole process. Registered, it passed a borrow of a
+            // slot and the whole harness failed to compile (E0521, pointed at the macro only).
+            Type::Reference(r) if r.lifetime.as_ref().is_some_and(|l| l.ident == "static") => Err(
+                "a `&'static` reference, and a program's values do not live that long".to_string(),
+            ),
+            Type::Reference(r) => {
+                let m = r.mutability.is_some();
+                match &*r.elem {
+                    Type::Path(tp) if tp.path.is_ident("str") && !m => {
+                        Ok(p("str", "String".into(), None))
+                    }
+                    Type::Slice(s) if !m => {
+                        let elem = self.element(&s.elem)?;
+                        vecs.insert(elem.clone());
+                        Ok(p("slice", elem, None))
+                    }
+                    // `&mut [T]` (an in-place sort): a vector by `&mut`, which derefs to the
+                    // slice in the call and in the printed `&mut vec1`.
+                    Type::Slice(s) => {
+                        let elem = self.element(&s.elem)?;
+                        vecs.insert(elem.clone());
+                        Ok(p("mut", format!("Vec<{elem}>"), None))
+                    }
+                    inner => {
+                        let (ty, _) = self.value(inner, vecs)?;
+                        Ok(p(if m { "mut" } else { "ref" }, ty, None))
+                    }
+                }
+            }
+            _ => {
+                // `Option<T>` of a model value: the value, passed as `x.into()` (`Some(x)`:
+                // `Option<T>: From<T>`), so the call gets a value, never `None`.
+                let (ty, cast) = match first_arg_of(t, &["Option"]) {
+                    Some(inner) => match self.value(inner, vecs)? {
+                        (ty, None) => (ty, Some(INTO.to_string())),
+                        _ => {
+                            return Err(format!(
+                                "type `{}` is not in the program model",
+                                t.to_token_stream().to_string().replace(' ', "")
+                            ))
+                        }
+                    },
+                    None => self.value(t, vecs)?,
+                };
+                let copy = ty == "bool"
+                    || ty == "char"
+                    || MODEL_INTS.contains(&ty.as_str())
+                    || (cast.is_none() && self.copies.contains(&ty));
+                Ok(p(if copy { "copy" } else { "val" }, ty, cast))
+            }
+        }
+    }
+
+    /// The model type of an associated type of an instantiated parameter (`A::Item`,
+    /// `<A as Array>::Item` of inline storage: see [`storage`](super::storage)).
+    fn projection(&self, t: &Type) -> Option<String> {
+        self.subst.get(&projection(t)?).cloned()
+    }
+
+    /// The model type of a value of type `t`, and a cast to the real type if one is needed.
+    fn value(
+        &self,
+        t: &Type,
+        vecs: &mut BTreeSet<String>,
+    ) -> Result<(String, Option<String>), String> {
+        let shown = || readable(t);
+        if let Some(k) = self.projection(t) {
+            return Ok((k, None));
+        }
+        let Type::Path(tp) = t else {
+            return Err(format!("type `{}` is not in the program model", shown()));
+        };
+        if tp.qself.is_some() {
+            return Err(format!("type `{}` is not in the program model", shown()));
+        }
+        let seg = tp.path.segments.last().ok_or("empty type path")?;
+        let id = seg.ident.to_string();
+        if tp.path.segments.len() == 1 {
+            if let Some(s) = self.subst.get(&id) {
+                if let Some(n) = self.own_filled(&id) {
+                    return Ok((n, None));
+                }
+                if s == "FixedState" || s.contains("::") || s.starts_with('[') || s == OMITTED {
+                    return Err(format!(
+                        "a value of type `{id}` (`{s}`) inside another type is not in the program model"
+                    ));
+                }
+                return Ok((s.clone(), None));
+            }
+        }
+        match id.as_str() {
+            "bool" | "char" | "String" => return Ok((id, None)),
+            x if MODEL_INTS.contains(&x) => return Ok((id, None)),
+            "u16" | "u128" => return Ok(("u64".into(), Some(format!("as {id}")))),
+            "i8" | "i16" | "i128" | "isize" => return Ok(("i64".into(), Some(format!("as {id}")))),
+            "f32" | "f64" => return Ok(("u32".into(), Some(format!("as {id}")))),
+            "Self" => return Ok((self.self_name.to_string(), None)),
+            "Vec" => {
+                let elem = match &seg.arguments {
+                    syn::PathArguments::AngleBracketed(a) => match a.args.first() {
+                        Some(syn::GenericArgument::Type(e)) => self.element(e)?,
+                        _ => return Err("Vec without an element type".into()),
+                    },
+                    _ => return Err("Vec without an element type".into()),
+                };
+                vecs.insert(elem.clone());
+                return Ok((format!("Vec<{elem}>"), None));
+            }
+            _ => {}
+        }
+        // Two types of one name (petgraph's `graph::EdgeIndex` and `adj::EdgeIndex`): a
+        // signature written beside one of them names that one. Written elsewhere, it is
+        // refused (which one a `use` brought in is not followed).
+        let single = tp.path.segments.len() == 1;
+        // Such a type is written as its Rust type; the registry names it as registered.
+        if single && id == self.ty_ident && !self.self_name.is_empty() {
+            return Ok((self.self_rust.to_string(), None));
+        }
+        if let Some((_, rust)) = self
+            .regs_in
+            .get(&(self.module.to_vec(), id.clone()))
+            .filter(|_| single)
+        {
+            return Ok((rust.clone(), None));
+        }
+        if (id == self.ty_ident && self.self_name != self.self_rust)
+            || self.regs.get(&id).is_some_and(|(n, r)| n != r)
+        {
+            return Err(format!(
+                "type `{}` is registered under a module-qualified name (two types are called {id})",
+                shown()
+            ));
+        }
+        if id == self.ty_ident {
+            return Ok((self.self_name.to_string(), None));
+        }
+        if let Some((name, _)) = self.regs.get(&id) {
+            return Ok((name.clone(), None));
+        }
+        Err(format!("type `{}` is not in the program model", shown()))
+    }
+
+    /// An element type of `Vec<T>`/`&[T]`: the probe key or a model primitive.
+    fn element(&self, t: &Type) -> Result<String, String> {
+        let mut none = BTreeSet::new();
+        let value = match t {
+            Type::Tuple(tt) => {
+                let elems = tt
+                    .elems
+                    .iter()
+                    .map(|e| match self.value(e, &mut none)? {
+                        (x, None) => Ok(x),
+                        _ => Err(format!("a tuple element of type `{}`", readable(e))),
+                    })
+                    .collect::<Result<Vec<String>, String>>()?;
+                (format!("({})", elems.join(",")), None)
+            }
+            _ => self.value(t, &mut none)?,
+        };
+        match value {
+            (e, None)
+                if e == "Key"
+                    || MODEL_INTS.contains(&e.as_str())
+                    || e == "bool"
+                    || e == "char"
+                    || e == "String" =>
+            {
+                Ok(e)
+            }
+            // A tuple of integers, bools or chars (`&[(usize, usize)]`, a list of edges): the
+            // vector's `push` takes one value per element.
+            (e, None) if tuple_of_primitives(&e) => Ok(e),
+            // A registered type of the crate named by one identifier (`&[Edge]`): the
+            // vector's registration is named after it (`vec_edge`), a generic one's after
+            // its instantiation (rust-lapper's `Lapper::new(Vec<Interval<I, T>>)`:
+            // `vec_interval_u64_key`).
+            (e, None)
+                if self.regs.values().any(|(n, _)| *n == e)
+                    && e.chars().all(|c| c.is_alphanumeric() || "_<>,".contains(c)) =>
+            {
+                Ok(e)
+            }
+            _ => Err(format!(
+                "elements of type `{}` (vectors and slices hold probe keys, primitives or the crate's own types)",
+                t.to_token_stream().to_string().replace(' ', "")
+            )),
+        }
+    }
+}
+
+/// The generic arguments of a Rust type as written (`BTreeSet<Key,Slab<Node<Key,()>>>`:
+/// `Key`, `Slab<Node<Key,()>>`); none for a type without them.
+fn top_level_args(rust: &str) -> Vec<String> {
+    let Some(inner) = rust
+        .split_once('<')
+        .and_then(|(_, rest)| rest.strip_suffix('>'))
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut cur = String::new();
+    for c in inner.chars() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(std::mem::take(&mut cur).trim().to_string());
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    out.push(cur.trim().to_string());
+    out
+}
+
+/// Whether `t` is a tuple of two or more integers, bools or chars (see [`tuple_elements`]).
+fn tuple_of_primitives(t: &str) -> bool {
+    tuple_elements(t).is_some_and(|es| {
+        es.len() >= 2
+            && es
+                .iter()
+                .all(|e| MODEL_INTS.contains(e) || *e == "bool" || *e == "char")
+    })
+}
+
+/// A function's generic parameters, instantiated.
+struct LocalGenerics {
+    subst: HashMap<String, String>,
+    closures: HashMap<String, Built>,
+}
+
+/// A function's type parameter that a parameter of that type is built as.
+#[derive(Clone, Debug)]
+pub enum Built {
+    Closure(Shape),
+    /// `R: RangeBounds<T>` (an integer or the key): a `Range<T>` from two program values.
+    Range(String),
+    /// `I: IntoIterator<Item = T>` (true: `Iterator`): a `Vec<T>` program value.
+    Sequence(String, bool),
+    /// `impl Into<String>` and the like: the model value itself (see `conversion_target`).
+    Value(String),
+}
+
+/// `T` of a bound `Trait<T>` (last path segment named `trait_name`).
+fn generic_arg_of(b: &TypeParamBound, trait_name: &str) -> Option<String> {
+    let TypeParamBound::Trait(tb) = b else {
+        return None;
+    };
+    let seg = tb.path.segments.last()?;
+    if seg.ident != trait_name {
+        return None;
+    }
+    match &seg.arguments {
+        syn::PathArguments::AngleBracketed(a) => match a.args.first()? {
+            syn::GenericArgument::Type(t) => Some(t.to_token_stream().to_string()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The class expected of a call whose returned iterator is consumed: the documented class
+/// describes the call (skiplist's `iter()`: "This operation is O(1)"), and the walk over the
+/// items that the harness adds costs O(n) on top, so the expectation is the larger of the two.
+/// Without this every lazy iterator documented O(1) came out a false O(n) bottleneck.
+/// The class of consuming a returned iterator: the documented class with the walk (see
+/// [`with_walk`]), or n times a class the doc states per item when that is higher (O(log n)
+/// per `next()`: O(n log n)). `None` when a per-item class has no class n times it
+/// (O(n log n) per item).
+fn walked(
+    documented: Option<String>,
+    per_item: Option<crate::oracle::fit::Class>,
+) -> Option<String> {
+    use crate::oracle::fit::Class;
+    let Some(item) = per_item else {
+        return documented.map(|c| with_walk(&c));
+    };
+    let total = match item {
+        Class::Constant => Class::Linear,
+        Class::Log => Class::Linearithmic,
+        Class::Linear => Class::Quadratic,
+        Class::Quadratic => Class::Cubic,
+        _ => return None,
+    };
+    let walk = documented
+        .as_deref()
+        .map(with_walk)
+        .and_then(|c| Class::parse(&c));
+    Some(walk.map_or(total, |w| w.max(total)).label().to_string())
+}
+
+pub(super) fn with_walk(documented: &str) -> String {
+    use crate::oracle::fit::Class;
+    match Class::parse(documented) {
+        Some(c) => c.max(Class::Linear).label().to_string(),
+        None => documented.to_string(),
+    }
+}
+
+/// `sig` with each argument of type `impl Trait` (or `&impl Trait`, `&mut impl Trait`) given a
+/// generic parameter of its own, `impl_NAME: Trait`: an argument-position `impl Trait` is
+/// such a parameter, and reading it as one gives it every shape a generic parameter has
+/// (compact_str's `drain(&mut self, range: impl RangeBounds<usize>)` was skipped where
+/// `drain<R: RangeBounds<usize>>` registers as a range).
+fn impl_args_as_generics(sig: &syn::Signature) -> syn::Signature {
+    let mut out = sig.clone();
+    for (k, arg) in out.inputs.iter_mut().enumerate() {
+        let FnArg::Typed(pt) = arg else { continue };
+        let name = match &*pt.pat {
+            syn::Pat::Ident(i) => i.ident.to_string(),
+            _ => format!("arg{k}"),
+        };
+        let slot: &mut Type = match &mut *pt.ty {
+            Type::Reference(r) => &mut r.elem,
+            t => t,
+        };
+        let Type::ImplTrait(it) = slot else { continue };
+        let ident = syn::Ident::new(
+            &format!("impl_{}", name.trim_start_matches('_')),
+            proc_macro2::Span::call_site(),
+        );
+        let bounds = it.bounds.clone();
+        out.generics.params.push(syn::parse_quote!(#ident: #bounds));
+        *slot = syn::parse_quote!(#ident);
+    }
+    out
+}
+
+/// `T` of a type `Result<T, ..>` (any `Result` path, a crate's one-parameter alias
+/// included) or `Option<T>`.
+fn fallible_of(t: &Type) -> Option<&Type> {
+    first_arg_of(t, &["Result", "Option"])
+}
+
+/// The first generic argument of a type whose last path segment is one of `names`.
+fn first_arg_of<'t>(t: &'t Type, names: &[&str]) -> Option<&'t Type> {
+    let Type::Path(p) = t else { return None };
+    let last = p.path.segments.last()?;
+    if !names.iter().any(|n| last.ident == n) {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
+        return None;
+    };
+    match a.args.first()? {
+        syn::GenericArgument::Type(inner) => Some(inner),
+        _ => None,
+    }
+}
+
+/// The model type a parameter bounded only by conversions into a model value takes, in
+/// generic (`S: AsRef<str>`) or `impl` form (`impl Into<String>`): a `String` for the
+/// [`STRING_LIKE`] bounds (or `ToString`) beside others `String` meets, an integer for
+/// `Into<u64>` alone. The standard library converts the value itself (`String: Into<String>
+/// + AsRef<str>`, `u64: Into<u64>`). String-taking APIs are written this way more often than
+/// with `&str`.
+fn conversion_target(names: &[String]) -> Option<String> {
+    let has = |set: &[&str], b: &String| set.contains(&b.as_str());
+    let stringy = names.iter().any(|b| has(STRING_LIKE, b) || b == "ToString");
+    if stringy
+        && names
+            .iter()
+            .all(|b| has(STRING_LIKE, b) || has(STRING_TRAITS, b))
+    {
+        return Some("String".into());
+    }
+    let [only] = names else { return None };
+    let int = only.strip_prefix("Into<")?.strip_suffix('>')?;
+    MODEL_INTS.contains(&int).then(|| int.to_string())
+}
+
+/// The conversion an `Option<T>` parameter's value gets (see `Ctx::param`).
+pub const INTO: &str = ".into()";
