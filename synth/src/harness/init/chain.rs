@@ -14,12 +14,13 @@ use super::instantiate::instantiate;
 use super::registrations::{Chain, Func, Via};
 use super::resolve::Ctx;
 use super::scan::{is_pub, FoundType};
+use super::skips::SkipReason;
 
 /// What [`chains`] found for one method.
 #[derive(Default)]
 pub struct Chains {
     pub methods: Vec<Func>,
-    pub skipped: Vec<(String, String)>,
+    pub skipped: Vec<(String, SkipReason)>,
     /// (`public path of the borrowing type`, `method`) pairs reached, of exported types
     /// only: the share's denominator holds only those (a type the crate does not export is
     /// reached, uncounted).
@@ -152,10 +153,10 @@ fn reach(
                 Ok(second) if !allowed.contains(&second.receiver.unwrap_or("ref")) => {
                     out.skipped.push((
                         spec,
-                        format!(
-                        "reached through {through}, whose result does not allow a `{}` receiver",
-                        second.receiver.unwrap_or("ref")
-                    ),
+                        SkipReason::ReceiverNotAllowed {
+                            through: through.clone(),
+                            receiver: second.receiver.unwrap_or("ref").to_string(),
+                        },
                     ))
                 }
                 Ok(second) => {
@@ -195,9 +196,13 @@ fn reach(
                         call: None,
                     });
                 }
-                Err(why) => out
-                    .skipped
-                    .push((spec, format!("reached through {through}, but {why}"))),
+                Err(why) => out.skipped.push((
+                    spec,
+                    SkipReason::ReachedThrough {
+                        through: through.clone(),
+                        why: Box::new(why),
+                    },
+                )),
             }
         }
     }

@@ -18,6 +18,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use super::free_fn::FreeFn;
 use super::registrations::{Func, TypeReg};
 use super::resolve::Ctx;
+use super::skips::SkipReason;
 
 /// The Rust type of a namespace (see the module doc).
 pub const NAMESPACE_RUST: &str = "()";
@@ -34,7 +35,7 @@ pub(super) fn namespaces(
     cx: &Ctx<'_>,
     fn_names: &mut HashMap<String, usize>,
     vecs: &mut BTreeSet<String>,
-) -> (Vec<TypeReg>, Vec<(String, String)>) {
+) -> (Vec<TypeReg>, Vec<(String, SkipReason)>) {
     let mut by_module: BTreeMap<Vec<String>, Vec<&FreeFn>> = BTreeMap::new();
     for f in free {
         by_module.entry(f.module.clone()).or_default().push(f);

@@ -4,10 +4,17 @@
 use std::fmt::Write as _;
 
 use super::registrations::{Func, Model, Param, TypeReg, Via};
+use super::skips::SkippedFile;
 
-/// The marker of a skipped item's line in the generated file (read back by
+/// The marker of a skipped item's line in the generated file, for people reading it; the
+/// same list, as data, is [`skipped_json`]'s (read back by
 /// [`skipped_reason`](super::skipped_reason)).
 pub const SKIPPED: &str = "// skipped: ";
+
+/// The harness's [`SKIPPED_FILE`](super::skips::SKIPPED_FILE): what `init` skipped.
+pub fn skipped_json(file: &SkippedFile) -> String {
+    serde_json::to_string_pretty(file).expect("a list of strings serializes") + "\n"
+}
 
 /// The harness crate's `Cargo.toml`.
 pub fn cargo_toml(user_package: &str, runtime: &str) -> String {
@@ -70,16 +77,8 @@ pub fn registrations(lib: &str, m: &Model) -> String {
         m.skipped_types.len(),
         m.skipped()
     );
-    for (t, why) in &m.skipped_types {
-        let _ = writeln!(s, "{SKIPPED}{t}: {why}");
-    }
-    for (f, why) in &m.skipped_fns {
-        let _ = writeln!(s, "{SKIPPED}{f}: {why}");
-    }
-    for t in &m.types {
-        for (item, why) in &t.skipped {
-            let _ = writeln!(s, "{SKIPPED}{item}: {why}");
-        }
+    for skipped in m.skipped_items() {
+        let _ = writeln!(s, "{SKIPPED}{}: {}", skipped.item, skipped.reason);
     }
     s.push_str("\n#![allow(unused_imports, unused_mut, clippy::all)]\n\n");
     s.push_str("use perfsyn_profiler_ipc::probe::{FixedState, Key};\nuse perfsyn_profiler_ipc::{register_type, Registry};\n");

@@ -9,6 +9,7 @@ use std::collections::{BTreeSet, HashMap};
 use quote::ToTokens;
 use syn::GenericParam;
 
+use super::skips::SkipReason;
 use super::syntax::{projection, trait_names};
 use super::value_traits::{integers_meet, KEY_TRAITS, U64_TRAITS};
 
@@ -54,7 +55,7 @@ pub(super) fn instantiate<'a>(
     named: &HashMap<String, String>,
     arrays: &super::storage::ArrayTraits,
     for_ints: &super::int_traits::IntTraits,
-) -> Result<HashMap<String, String>, String> {
+) -> Result<HashMap<String, String>, SkipReason> {
     let mut bounds: HashMap<String, BTreeSet<String>> = HashMap::new();
     let mut defaults: HashMap<String, String> = HashMap::new();
     // Type parameters in order, with whether they declare a default at all.
@@ -63,12 +64,7 @@ pub(super) fn instantiate<'a>(
     for p in &g.params {
         match p {
             GenericParam::Lifetime(_) if borrowing_ok => {}
-            GenericParam::Lifetime(_) => {
-                return Err(
-                    "it borrows (a lifetime parameter): values the program model builds are owned"
-                        .into(),
-                )
-            }
+            GenericParam::Lifetime(_) => return Err(SkipReason::LifetimeParameter),
             GenericParam::Type(t) => {
                 order.push((t.ident.to_string(), t.default.is_some()));
                 bounds
@@ -222,14 +218,10 @@ pub(super) fn instantiate<'a>(
                 .iter()
                 .filter(|b| !KEY_TRAITS.contains(&b.as_str()) && !U64_TRAITS.contains(&b.as_str()))
                 .collect();
-            return Err(format!(
-                "its parameter {name} needs {} which neither the probe key nor an integer implements (the crate implements it for no integer the harness builds)",
-                extra
-                    .iter()
-                    .map(|s| s.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" + ")
-            ));
+            return Err(SkipReason::GenericBoundNotMet {
+                param: name,
+                needs: extra.into_iter().cloned().collect(),
+            });
         };
         subst.insert(name, pick.to_string());
     }
@@ -242,9 +234,7 @@ pub(super) fn instantiate<'a>(
         .take(kept_after.map_or(0, |k| k + 1))
         .find(|(n, _)| subst.get(n).map(String::as_str) == Some(OMITTED))
     {
-        return Err(format!(
-            "its parameter {n} has a default the harness cannot name, and parameters after it must be given"
-        ));
+        return Err(SkipReason::UnnameableDefault { param: n.clone() });
     }
     for (c, default) in consts {
         subst.insert(c, default.unwrap_or_else(|| "64".to_string()));

@@ -27,6 +27,7 @@ pub mod resolve;
 pub mod scan;
 pub mod sentences;
 pub mod sequence;
+pub mod skips;
 pub mod storage;
 pub mod strext;
 pub mod syntax;
@@ -161,6 +162,12 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
     undo.write(&out.join("src/bin/perfsyn-worker.rs"), gen::WORKER_MAIN)?;
     undo.write(&out.join(".gitignore"), "/target\nCargo.lock\n")?;
     undo.write(&out.join("src/lib.rs"), &gen::registrations(&lib, &model))?;
+    let mut skipped = skips::SkippedFile {
+        lib: lib.clone(),
+        skipped: model.skipped_items(),
+    };
+    let skipped_path = out.join(skips::SKIPPED_FILE);
+    undo.write(&skipped_path, &gen::skipped_json(&skipped))?;
     let mut rejected = Vec::new();
     if cfg.build {
         let h = Harness::of_manifest(&crate_dir).map_err(undone)?;
@@ -174,13 +181,16 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
                 .filter(|_| round <= repair::ROUNDS)
                 .and_then(|r| {
                     let text = std::fs::read_to_string(&lib_path).ok()?;
-                    repair::drop_rejected(&text, &r.lines)
+                    repair::drop_rejected_as_skipped(&text, &r.lines)
                 });
             let Some((text, items)) = dropped else {
                 return Err(undone(e));
             };
             undo.write(&lib_path, &text).map_err(undone)?;
-            rejected.extend(items);
+            rejected.extend(items.iter().map(|s| s.item.clone()));
+            skipped.skipped.extend(items);
+            undo.write(&skipped_path, &gen::skipped_json(&skipped))
+                .map_err(undone)?;
         }
     }
     undo.keep();
@@ -329,22 +339,18 @@ pub fn skipped_reason(h: &Harness, spec: &str) -> Option<String> {
     if h.builtin {
         return None;
     }
-    let text = std::fs::read_to_string(h.manifest.parent()?.join("src").join("lib.rs")).ok()?;
-    skipped_reason_in(&text, spec)
+    let text = std::fs::read_to_string(h.manifest.parent()?.join(skips::SKIPPED_FILE)).ok()?;
+    let file: skips::SkippedFile = serde_json::from_str(&text).ok()?;
+    skipped_reason_in(&file, spec)
 }
 
-/// [`skipped_reason`] in the registrations file's `text`. A free function is found under
-/// the names users write: `f` or `crate::f` at the crate root, `module::f`, each also after
-/// the crate's name (`mycrate::f`).
-fn skipped_reason_in(text: &str, spec: &str) -> Option<String> {
-    // The library's name, from the file's first line (see `gen::registrations`).
-    let lib = text
-        .lines()
-        .next()
-        .and_then(|l| l.strip_prefix(gen::HEADER))
-        .and_then(|l| l.split('`').next());
-    let unprefixed = lib
-        .and_then(|lib| spec.strip_prefix(lib)?.strip_prefix("::"))
+/// [`skipped_reason`] in the list `init` wrote. A free function is found under the names
+/// users write: `f` or `crate::f` at the crate root, `module::f`, each also after the
+/// crate's name (`mycrate::f`).
+fn skipped_reason_in(file: &skips::SkippedFile, spec: &str) -> Option<String> {
+    let unprefixed = spec
+        .strip_prefix(file.lib.as_str())
+        .and_then(|rest| rest.strip_prefix("::"))
         .unwrap_or(spec);
     let names: Vec<String> = if unprefixed.contains("::") {
         vec![spec.to_string(), unprefixed.to_string()]
@@ -352,9 +358,8 @@ fn skipped_reason_in(text: &str, spec: &str) -> Option<String> {
         vec![format!("{}::{unprefixed}", free::ROOT)]
     };
     let ty = spec.rsplit_once("::").map(|(t, _)| t);
-    text.lines().find_map(|l| {
-        let rest = l.strip_prefix(gen::SKIPPED)?;
-        let (item, why) = rest.split_once(": ")?;
+    file.skipped.iter().find_map(|s| {
+        let (item, why) = (s.item.as_str(), &s.reason);
         if names.iter().any(|n| n == item) {
             return Some(format!(
                 "{spec} was not registered by `perfsyn init`: {why}"
@@ -437,6 +442,15 @@ mod tests {
         (model, text)
     }
 
+    /// The list of skipped items `init` writes beside the registrations of [`generate`]
+    /// (nothing is rejected by a compiler here).
+    pub(super) fn skipped_file(m: &super::registrations::Model) -> super::skips::SkippedFile {
+        super::skips::SkippedFile {
+            lib: "demo".into(),
+            skipped: m.skipped_items(),
+        }
+    }
+
     /// A crate's public free functions register as the methods of one namespace per module
     /// (`crate`, `util`), called by path; one the model cannot call is listed as skipped,
     /// with why, and `explore` finds the reason under the names a user would type. A private
@@ -476,7 +490,7 @@ mod tests {
             "raw::only",
             "demo::raw::only",
         ] {
-            let why = super::skipped_reason_in(&text, spec).unwrap_or_default();
+            let why = super::skipped_reason_in(&skipped_file(&m), spec).unwrap_or_default();
             assert!(why.contains("was not registered"), "{spec}: {why:?}");
         }
         for spec in [
@@ -485,7 +499,11 @@ mod tests {
             "only",
             "hidden::secret",
         ] {
-            assert_eq!(super::skipped_reason_in(&text, spec), None, "{spec}");
+            assert_eq!(
+                super::skipped_reason_in(&skipped_file(&m), spec),
+                None,
+                "{spec}"
+            );
         }
     }
 

@@ -13,6 +13,7 @@ use super::registrations::{
 };
 use super::resolve::{Ctx, RegsIn};
 use super::scan::{ident_counts, is_pub, FoundType, Scan};
+use super::skips::SkipReason;
 use super::syntax::unique_fn_name;
 use super::value_traits::MODEL_INTS;
 
@@ -401,9 +402,10 @@ fn build_with(
         {
             reg.skipped.push((
                 format!("{path}::default"),
-                format!(
-                    "`Default` is implemented only for `{shown}` (it fixes a parameter, e.g. a default hasher, that the harness instantiates otherwise: `{rust}`)"
-                ),
+                SkipReason::DefaultElsewhere {
+                    shown: shown.clone(),
+                    rust: rust.clone(),
+                },
             ));
         }
         if t.derives_default || (t.implements_default && default_elsewhere.is_none()) {
@@ -457,9 +459,10 @@ fn build_with(
                     reg.skipped_not_methods += 1;
                 }
                 let func = match &other_instance {
-                    Some(shown) => Err(format!(
-                        "defined only for `{shown}` (its impl block fixes a parameter, e.g. a default hasher, that the harness instantiates otherwise: `{rust}`)"
-                    )),
+                    Some(shown) => Err(SkipReason::ImplForOtherInstantiation {
+                        shown: shown.clone(),
+                        rust: rust.clone(),
+                    }),
                     None => cx.func(&f.sig, &f.attrs, &mut model.vecs),
                 };
                 if func.is_ok() && f.sig.receiver().is_none() {
@@ -473,15 +476,14 @@ fn build_with(
                 }
                 match func {
                     Ok(func) if func.receiver.is_none() => {
-                        let filled = filled(&func)
-                            .filter(|f| !reg.ctors.iter().any(|c| c.name == f.name));
+                        let filled =
+                            filled(&func).filter(|f| !reg.ctors.iter().any(|c| c.name == f.name));
                         reg.ctors.push(func);
                         reg.ctors.extend(filled);
                     }
-                    Ok(func) if func.receiver == Some("box") => reg.skipped.push((
-                        spec,
-                        "a `self: Box<Self>` receiver: program variables hold values, not boxes (methods returning a Box reach it)".into(),
-                    )),
+                    Ok(func) if func.receiver == Some("box") => {
+                        reg.skipped.push((spec, SkipReason::BoxedReceiver))
+                    }
                     Ok(func) => {
                         if let Some(r) = size_rank(&func) {
                             let current = reg.size_method.as_deref().and_then(size_rank_of);
@@ -588,20 +590,19 @@ fn build_with(
                 .map(|y| y.public_path.join("::"))
                 .collect();
             if !derefers.is_empty() {
-                model.skipped_types.push((
-                    path.clone(),
-                    format!(
-                        "no public constructor; its methods are registered on {}, which deref to it",
-                        derefers.join(", ")
-                    ),
-                ));
+                model
+                    .skipped_types
+                    .push((path.clone(), SkipReason::DerefTarget { derefers }));
                 continue;
             }
             model.unregistered_methods += methods;
             let why = if empty_iterator {
-                "an iterator whose only constructor (Default) yields an empty one; methods returning it consume it or chain to its methods".to_string()
+                SkipReason::EmptyIterator
             } else {
-                "no public constructor the program model can call (new, with_capacity, Default, or a function returning Self with buildable parameters)".to_string()
+                SkipReason::NoConstructor {
+                    unreachable: 0,
+                    reached: 0,
+                }
             };
             if methods > 0 && !empty_iterator {
                 // The count waits for every type's chains (see `unreachable` below).
@@ -653,15 +654,13 @@ fn build_with(
             .map(|(_, m)| m)
             .collect();
         let left = methods.saturating_sub(reached.len());
-        let why = &mut model.skipped_types[k].1;
-        if left > 0 {
-            why.push_str(&format!("; its {left} methods are unreachable"));
-        }
-        if !reached.is_empty() {
-            why.push_str(&format!(
-                "; {} of its methods are reached through the methods returning it",
-                reached.len()
-            ));
+        if let SkipReason::NoConstructor {
+            unreachable,
+            reached: reached_by_chains,
+        } = &mut model.skipped_types[k].1
+        {
+            *unreachable = left;
+            *reached_by_chains = reached.len();
         }
     }
     // Methods reached through a chain are registered, not unreachable.

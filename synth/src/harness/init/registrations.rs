@@ -5,6 +5,7 @@
 
 use std::collections::BTreeSet;
 
+use super::skips::{SkipReason, Skipped};
 use super::syntax::map_words;
 
 /// One registration parameter.
@@ -129,7 +130,7 @@ pub struct TypeReg {
     pub ctors: Vec<Func>,
     pub methods: Vec<Func>,
     /// (`Type::item`, reason) of everything not registered.
-    pub skipped: Vec<(String, String)>,
+    pub skipped: Vec<(String, SkipReason)>,
     /// How many of `skipped` are not this type's methods: associated functions (no `self`),
     /// and methods of borrowing types reached through a chain (counted with their type).
     pub skipped_not_methods: usize,
@@ -143,7 +144,7 @@ pub struct TypeReg {
 pub struct Model {
     pub types: Vec<TypeReg>,
     /// Types that do not register at all, with the reason.
-    pub skipped_types: Vec<(String, String)>,
+    pub skipped_types: Vec<(String, SkipReason)>,
     /// `Vec<T>` element types needed by slice or vector parameters.
     pub vecs: BTreeSet<String>,
     /// Public methods of the types that do not register (iterators, entries, error types):
@@ -156,7 +157,7 @@ pub struct Model {
     pub no_ctor: Vec<(String, String)>,
     /// (`module::function`, reason) of the free functions not registered in modules where
     /// none is (those of other modules are their namespace's `skipped`).
-    pub skipped_fns: Vec<(String, String)>,
+    pub skipped_fns: Vec<(String, SkipReason)>,
 }
 
 impl Model {
@@ -176,6 +177,19 @@ impl Model {
     }
     pub fn skipped(&self) -> usize {
         self.types.iter().map(|t| t.skipped.len()).sum::<usize>() + self.skipped_fns.len()
+    }
+    /// Every item not registered, with why, in the order the generated file lists them:
+    /// types, then free functions of modules where none registers, then each type's items.
+    pub fn skipped_items(&self) -> Vec<Skipped> {
+        self.skipped_types
+            .iter()
+            .chain(&self.skipped_fns)
+            .chain(self.types.iter().flat_map(|t| &t.skipped))
+            .map(|(item, reason)| Skipped {
+                item: item.clone(),
+                reason: reason.clone(),
+            })
+            .collect()
     }
 }
 

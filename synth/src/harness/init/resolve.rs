@@ -18,6 +18,7 @@ use super::instantiate::OMITTED;
 use super::registrations::{tuple_elements, Func, Param};
 use super::scan::documented_class;
 use super::sequence::{sequence, sequence_bound};
+use super::skips::SkipReason;
 use super::syntax::{projection, readable, trait_names};
 use super::value_traits::{KEY_TRAITS, MODEL_INTS, STRING_LIKE, STRING_TRAITS, U64_TRAITS};
 
@@ -61,12 +62,12 @@ impl Ctx<'_> {
         sig: &syn::Signature,
         attrs: &[syn::Attribute],
         vecs: &mut BTreeSet<String>,
-    ) -> Result<Func, String> {
+    ) -> Result<Func, SkipReason> {
         if sig.asyncness.is_some() {
-            return Err("async function".into());
+            return Err(SkipReason::AsyncFunction);
         }
         if !matches!(sig.safety, syn::Safety::Default) {
-            return Err("unsafe function".into());
+            return Err(SkipReason::UnsafeFunction);
         }
         let mut sig = impl_args_as_generics(sig);
         if !self.prim_aliases.is_empty() {
@@ -106,11 +107,7 @@ impl Ctx<'_> {
                         {
                             "box"
                         }
-                        _ => {
-                            return Err(
-                                "typed receiver (self: Rc<Self>, Pin<&mut Self>, ...)".into()
-                            )
-                        }
+                        _ => return Err(SkipReason::TypedReceiver),
                     })
                 }
                 FnArg::Typed(pt) => {
@@ -123,9 +120,12 @@ impl Ctx<'_> {
                     } else {
                         name
                     };
-                    let p = cx
-                        .param(&name, &pt.ty, vecs)
-                        .map_err(|why| format!("parameter `{name}`: {why}"))?;
+                    let p = cx.param(&name, &pt.ty, vecs).map_err(|why| {
+                        SkipReason::UnsupportedParameter {
+                            name: name.clone(),
+                            why,
+                        }
+                    })?;
                     params.push(p);
                 }
             }
@@ -148,22 +148,23 @@ impl Ctx<'_> {
             // fails panics in the setup, and the program is a panic, as the caller's would be.
             let out = match &sig.output {
                 ReturnType::Type(_, t) => t,
-                ReturnType::Default => return Err("associated function returning nothing".into()),
+                ReturnType::Default => return Err(SkipReason::AssociatedFunctionReturningNothing),
             };
             let suffix = if fallible_of(out).is_some_and(|t| self.is_self(t)) {
                 Some(".unwrap()".to_string())
             } else if self.is_self(out) {
                 None
             } else {
-                return Err(format!(
-                    "associated function that does not return {} (returns `{}`)",
-                    self.ty_ident,
-                    sig.output
+                return Err(SkipReason::AssociatedFunctionNotReturningSelf {
+                    ty: self.ty_ident.to_string(),
+                    returns: sig
+                        .output
                         .to_token_stream()
                         .to_string()
                         .trim_start_matches("->")
                         .trim()
-                ));
+                        .to_string(),
+                });
             };
             return Ok(Func::ctor(
                 &sig.ident.to_string(),
@@ -259,7 +260,7 @@ impl Ctx<'_> {
         &self,
         g: &syn::Generics,
         inputs: &syn::punctuated::Punctuated<syn::FnArg, syn::Token![,]>,
-    ) -> Result<LocalGenerics, String> {
+    ) -> Result<LocalGenerics, SkipReason> {
         let mut out = LocalGenerics {
             subst: self.subst.clone(),
             closures: HashMap::new(),
@@ -374,7 +375,8 @@ impl Ctx<'_> {
                     &|t| cx.resolve(t),
                     &fn_generics,
                     &unbounded,
-                )?;
+                )
+                .map_err(|why| SkipReason::UnsupportedClosure { why })?;
                 // A result it returns nothing for is `()` (see `closures::shape`).
                 if let (Returns::Unit, ReturnType::Type(_, t)) = (&shape.returns, &output) {
                     let t = t.to_token_stream().to_string();
@@ -401,9 +403,11 @@ impl Ctx<'_> {
                         && !KEY_TRAITS.contains(&b.as_str())
                         && !U64_TRAITS.contains(&b.as_str())
                 }) {
-                    return Err(format!(
-                        "generic parameter {name}: {b}, which the key a closure returns ({own}) does not implement"
-                    ));
+                    return Err(SkipReason::ClosureKeyBoundNotMet {
+                        param: name,
+                        bound: b.clone(),
+                        key: own,
+                    });
                 }
                 continue;
             }
@@ -496,10 +500,10 @@ impl Ctx<'_> {
                 out.subst.insert(name, "String".into());
                 continue;
             }
-            return Err(format!(
-                "generic parameter {name}: {} (neither the probe key nor a closure the model builds)",
-                names.join(" + ")
-            ));
+            return Err(SkipReason::UnbuildableGenericParameter {
+                param: name,
+                bounds: names,
+            });
         }
         Ok(out)
     }

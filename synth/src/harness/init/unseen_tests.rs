@@ -76,7 +76,7 @@ fn a_key_trait_takes_an_integer_the_crate_implements_it_for() {
     );
     assert_eq!(m.skipped_types.len(), 1, "{:?}", m.skipped_types);
     assert!(
-        m.skipped_types[0].1.contains("needs SmallKey"),
+        m.skipped_types[0].1.to_string().contains("needs SmallKey"),
         "{:?}",
         m.skipped_types
     );
