@@ -11,7 +11,12 @@ use std::collections::{BTreeSet, HashMap};
 use syn::{ImplItem, Type};
 
 use super::instantiate::instantiate;
-use super::registrations::{Chain, Func, Via};
+use perfsyn_profiler_ipc::Mode;
+
+use super::registrations::{Chain, Func, Receiver, Via};
+
+/// `&mut self`.
+const MUT: Receiver = Receiver::By(Mode::Mut);
 use super::resolve::Ctx;
 use super::scan::{is_pub, FoundType};
 use super::skips::SkipReason;
@@ -53,12 +58,12 @@ pub(super) fn chains(
     };
     // What receivers the returned value allows: `&B` only `&self`, `&mut B` also `&mut self`.
     // `Box<B>` (`into_boxed_slice()`) also allows `self: Box<Self>`.
-    let (ret, allowed): (&Type, &[&str]) = match ret {
-        Type::Reference(r) if r.mutability.is_some() => (&r.elem, &["ref", "mut"]),
-        Type::Reference(r) => (&r.elem, &["ref"]),
+    let (ret, allowed): (&Type, &[Receiver]) = match ret {
+        Type::Reference(r) if r.mutability.is_some() => (&r.elem, &[Receiver::REF, MUT]),
+        Type::Reference(r) => (&r.elem, &[Receiver::REF]),
         t => match wrapped(t, "Box") {
-            Some(inner) => (inner, &["ref", "mut", "box"]),
-            None => (t, &["ref", "mut", "val"]),
+            Some(inner) => (inner, &[Receiver::REF, MUT, Receiver::Boxed]),
+            None => (t, &[Receiver::REF, MUT, Receiver::By(Mode::Val)]),
         },
     };
     let Type::Path(p) = ret else { return out };
@@ -87,7 +92,7 @@ pub(super) fn chains(
     }
     // The variants of a returned enum, each reached by matching it (an owned value only).
     if let (Some((path, variants)), false) = (enums.get(&ident), option) {
-        if allowed.contains(&"val") {
+        if allowed.contains(&Receiver::By(Mode::Val)) {
             for (variant, held) in variants {
                 if let Some(b) = find(held) {
                     let via = Via::Variant(path.clone(), variant.clone());
@@ -104,7 +109,7 @@ fn reach(
     cx: &Ctx<'_>,
     first: &Func,
     b: &FoundType,
-    allowed: &[&str],
+    allowed: &[Receiver],
     via: Via,
     vecs: &mut BTreeSet<String>,
     out: &mut Chains,
@@ -150,12 +155,16 @@ fn reach(
             };
             let spec = format!("{}::{}", b.ident, f.sig.ident);
             match bcx.func(&f.sig, &f.attrs, vecs) {
-                Ok(second) if !allowed.contains(&second.receiver.unwrap_or("ref")) => {
+                Ok(second) if !allowed.contains(&second.receiver.unwrap_or(Receiver::REF)) => {
                     out.skipped.push((
                         spec,
                         SkipReason::ReceiverNotAllowed {
                             through: through.clone(),
-                            receiver: second.receiver.unwrap_or("ref").to_string(),
+                            receiver: second
+                                .receiver
+                                .unwrap_or(Receiver::REF)
+                                .keyword()
+                                .to_string(),
                         },
                     ))
                 }

@@ -9,6 +9,8 @@ use std::collections::{BTreeSet, HashMap};
 
 use quote::ToTokens;
 
+use perfsyn_profiler_ipc::Mode;
+
 use super::registrations::Param;
 
 /// The parameter of one element of a compound argument, named as given: the model's
@@ -23,7 +25,7 @@ pub const ARRAY_LEN: usize = 2;
 fn usize_param(name: String) -> Param {
     Param {
         name,
-        mode: "copy",
+        mode: Mode::Copy,
         ty: "usize".into(),
         cast: None,
         expr: None,
@@ -36,7 +38,7 @@ fn usize_param(name: String) -> Param {
 pub fn range(name: &str, elem: &str) -> Param {
     let end = format!("{name}_end");
     let value = |n: String| Param {
-        mode: if elem == "Key" { "val" } else { "copy" },
+        mode: if elem == "Key" { Mode::Val } else { Mode::Copy },
         ty: elem.to_string(),
         ..usize_param(n)
     };
@@ -178,8 +180,8 @@ fn joined(elems: Vec<Param>, open: &str, close: &str) -> Result<Param, String> {
     let shown = elems
         .iter()
         .map(|e| match e.mode {
-            "ref" | "slice" | "str" => format!("&{{{}}}", e.name),
-            "mut" => format!("&mut {{{}}}", e.name),
+            Mode::Ref | Mode::Slice | Mode::Str => format!("&{{{}}}", e.name),
+            Mode::Mut => format!("&mut {{{}}}", e.name),
             _ => format!("{{{}}}", e.name),
         })
         .collect::<Vec<_>>()
@@ -211,7 +213,7 @@ pub(super) fn tuple(
     let elems = element_params(param, name, &types, vecs)?;
     if elems
         .iter()
-        .any(|e| e.expr.is_some() || e.cast.is_some() || !e.more.is_empty() || e.mode == "mut")
+        .any(|e| e.expr.is_some() || e.cast.is_some() || !e.more.is_empty() || e.mode == Mode::Mut)
     {
         return Err("a tuple of closures, casts, ranges or `&mut` references".into());
     }

@@ -3,7 +3,9 @@
 
 use std::fmt::Write as _;
 
-use super::registrations::{Func, Model, Param, TypeReg, Via};
+use perfsyn_profiler_ipc::Mode;
+
+use super::registrations::{Func, Model, Param, Receiver, TypeReg, Via};
 use super::skips::SkippedFile;
 
 /// The marker of a skipped item's line in the generated file, for people reading it; the
@@ -269,7 +271,7 @@ fn params(f: &Func) -> String {
         .iter()
         .flat_map(|p| std::iter::once(p).chain(&p.more))
         .filter(|p| p.dsl)
-        .map(|p| format!("{}: {} {}", p.name, p.mode, p.ty))
+        .map(|p| format!("{}: {} {}", p.name, p.mode.keyword(), p.ty))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -295,9 +297,9 @@ fn arg_of(p: &Param) -> (String, String) {
         return (rust, t.clone());
     }
     let v = match p.mode {
-        "ref" | "slice" => format!("&{{{}}}", p.name),
-        "str" => format!("&{{{}}}", p.name),
-        "mut" => format!("&mut {{{}}}", p.name),
+        Mode::Ref | Mode::Slice => format!("&{{{}}}", p.name),
+        Mode::Str => format!("&{{{}}}", p.name),
+        Mode::Mut => format!("&mut {{{}}}", p.name),
         _ => format!("{{{}}}", p.name),
     };
     let tmpl = match &p.cast {
@@ -404,7 +406,7 @@ fn fresh(base: &str, f: &Func) -> String {
 /// The registration of method `f`; of a free function of `module` (on its namespace) when
 /// given: a call by path, in the wrapper and as printed (the namespace is never printed).
 fn method_line(f: &Func, module: Option<&str>) -> String {
-    let recv = f.receiver.unwrap_or("ref");
+    let recv = f.receiver.unwrap_or(Receiver::REF).keyword();
     let ps = params(f);
     let sep = if ps.is_empty() { "" } else { ", " };
     let ret = f

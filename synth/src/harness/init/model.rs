@@ -8,8 +8,10 @@ use quote::ToTokens;
 use syn::{GenericParam, ImplItem, ReturnType, Type, TypeParamBound};
 
 use super::instantiate::{instantiate, OMITTED};
+use perfsyn_profiler_ipc::Mode;
+
 use super::registrations::{
-    Func, Model, Param, TypeReg, STRUCT_LITERAL, TUPLE_LITERAL, UNIT_VARIANT,
+    Func, Model, Param, Receiver, TypeReg, STRUCT_LITERAL, TUPLE_LITERAL, UNIT_VARIANT,
 };
 use super::resolve::{Ctx, RegsIn};
 use super::scan::{ident_counts, is_pub, FoundType, Scan};
@@ -46,13 +48,13 @@ fn filled(c: &Func) -> Option<Func> {
             let shown_tail = t.strip_prefix(&format!("{{{}}}", p.name))?;
             (format!("{code}{tail}"), format!("{shown}{shown_tail}"))
         }
-        (None, "slice") => (format!("&{code}"), format!("&{shown}")),
+        (None, Mode::Slice) => (format!("&{code}"), format!("&{shown}")),
         (None, _) => (code, shown),
     };
     let mut params = c.params.clone();
     params[k] = Param {
         name: p.name.clone(),
-        mode: "copy",
+        mode: Mode::Copy,
         ty: "usize".into(),
         cast: None,
         expr: Some((code, shown)),
@@ -75,7 +77,7 @@ fn filled(c: &Func) -> Option<Func> {
 /// inserts a distinct key per iteration. Both stay registered: the string itself grows by
 /// appending (see `gen`'s `String` registration), which measures a key's length.
 fn numbered(f: &Func) -> Option<Func> {
-    if f.receiver != Some("mut") || f.chain.is_some() || f.call.is_some() {
+    if f.receiver != Some(Receiver::By(Mode::Mut)) || f.chain.is_some() || f.call.is_some() {
         return None;
     }
     let k = f.params.iter().position(|p| {
@@ -84,14 +86,14 @@ fn numbered(f: &Func) -> Option<Func> {
             && p.expr.is_none()
             && p.cast.is_none()
             && p.more.is_empty()
-            && matches!(p.mode, "val" | "str")
+            && matches!(p.mode, Mode::Val | Mode::Str)
     })?;
     let p = &f.params[k];
-    let borrow = if p.mode == "str" { "&" } else { "" };
+    let borrow = if p.mode == Mode::Str { "&" } else { "" };
     let mut params = f.params.clone();
     params[k] = Param {
         name: p.name.clone(),
-        mode: "copy",
+        mode: Mode::Copy,
         ty: "u64".into(),
         cast: None,
         expr: Some((
@@ -112,12 +114,12 @@ fn numbered(f: &Func) -> Option<Func> {
 /// The element type of a sequence parameter: `Vec<E>` taken by value, or `&[E]`.
 fn sequence_element(p: &Param) -> Option<String> {
     match p.mode {
-        "val" => {
+        Mode::Val => {
             p.ty.strip_prefix("Vec<")
                 .and_then(|t| t.strip_suffix('>'))
                 .map(str::to_string)
         }
-        "slice" => Some(p.ty.clone()),
+        Mode::Slice => Some(p.ty.clone()),
         _ => None,
     }
 }
@@ -468,7 +470,8 @@ fn build_with(
                 if func.is_ok() && f.sig.receiver().is_none() {
                     reg.skipped_not_methods -= 1;
                 }
-                let registered_now = matches!(&func, Ok(func) if func.receiver != Some("box"));
+                let registered_now =
+                    matches!(&func, Ok(func) if func.receiver != Some(Receiver::Boxed));
                 if registered_now {
                     seen.insert(name.clone());
                 } else {
@@ -481,7 +484,7 @@ fn build_with(
                         reg.ctors.push(func);
                         reg.ctors.extend(filled);
                     }
-                    Ok(func) if func.receiver == Some("box") => {
+                    Ok(func) if func.receiver == Some(Receiver::Boxed) => {
                         reg.skipped.push((spec, SkipReason::BoxedReceiver))
                     }
                     Ok(func) => {
@@ -898,7 +901,7 @@ fn param_bounds(t: &FoundType, param: &str, arg_ty: &Type) -> Vec<syn::WherePred
 /// then a `len_*()` (ropey's `Rope` has `len_bytes`, `len_chars`, ..., no `len`); `None` for
 /// anything else. Only `&self` methods taking nothing and returning an integer qualify.
 fn size_rank(f: &Func) -> Option<u8> {
-    let measures = f.receiver == Some("ref")
+    let measures = f.receiver == Some(Receiver::REF)
         && f.params.is_empty()
         && f.chain.is_none()
         && f.ret.as_deref().is_some_and(|r| MODEL_INTS.contains(&r));

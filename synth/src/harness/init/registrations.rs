@@ -5,6 +5,8 @@
 
 use std::collections::BTreeSet;
 
+use perfsyn_profiler_ipc::Mode;
+
 use super::skips::{SkipReason, Skipped};
 use super::syntax::map_words;
 
@@ -12,8 +14,8 @@ use super::syntax::map_words;
 #[derive(Clone, Debug)]
 pub struct Param {
     pub name: String,
-    /// DSL passing mode: copy, val, ref, mut, slice, str.
-    pub mode: &'static str,
+    /// How the argument is passed (the registry DSL's copy, val, ref, mut, slice, str).
+    pub mode: Mode,
     /// DSL type (for `slice`, the element type).
     pub ty: String,
     /// A cast from the model's type to the real one (`as f64`), printed into a template.
@@ -54,12 +56,33 @@ impl Param {
     }
 }
 
+/// How a method takes `self`: a passing mode of the registry DSL, or `self: Box<Self>`,
+/// which no program variable can pass (only a chained call reaches it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Receiver {
+    By(Mode),
+    Boxed,
+}
+
+impl Receiver {
+    /// `&self`, the receiver a call takes when nothing else is said.
+    pub const REF: Receiver = Receiver::By(Mode::Ref);
+
+    /// The receiver's keyword in the registry DSL (`box` for [`Receiver::Boxed`]).
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Receiver::By(m) => m.keyword(),
+            Receiver::Boxed => "box",
+        }
+    }
+}
+
 /// A registered constructor or method.
 #[derive(Clone, Debug)]
 pub struct Func {
     pub name: String,
     /// `None` for constructors; DSL mode of `self` otherwise.
-    pub receiver: Option<&'static str>,
+    pub receiver: Option<Receiver>,
     pub params: Vec<Param>,
     /// The result kept as a variable (primitives and the crate's own types), if any.
     pub ret: Option<String>,

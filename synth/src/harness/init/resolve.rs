@@ -15,7 +15,9 @@ use syn::{FnArg, GenericParam, ReturnType, Type, TypeParamBound};
 use super::closures::{closure, closure_bound, Returns, Shape};
 use super::compound::{array, range, ARRAY_LEN};
 use super::instantiate::OMITTED;
-use super::registrations::{tuple_elements, Func, Param};
+use perfsyn_profiler_ipc::Mode;
+
+use super::registrations::{tuple_elements, Func, Param, Receiver};
 use super::scan::documented_class;
 use super::sequence::{sequence, sequence_bound};
 use super::skips::SkipReason;
@@ -93,19 +95,21 @@ impl Ctx<'_> {
                 FnArg::Receiver(r) => {
                     receiver = Some(match &r.kind {
                         // A `Copy` receiver by value stays usable (a handle's `to_bits`).
-                        syn::ReceiverKind::Value if self.copies.contains(self.self_name) => "copy",
-                        syn::ReceiverKind::Value => "val",
+                        syn::ReceiverKind::Value if self.copies.contains(self.self_name) => {
+                            Receiver::By(Mode::Copy)
+                        }
+                        syn::ReceiverKind::Value => Receiver::By(Mode::Val),
                         syn::ReceiverKind::Reference(_, _, m) => {
                             if m.is_some() {
-                                "mut"
+                                Receiver::By(Mode::Mut)
                             } else {
-                                "ref"
+                                Receiver::REF
                             }
                         }
                         syn::ReceiverKind::Typed(_, t)
                             if t.to_token_stream().to_string().replace(' ', "") == "Box<Self>" =>
                         {
-                            "box"
+                            Receiver::Boxed
                         }
                         _ => return Err(SkipReason::TypedReceiver),
                     })
@@ -745,7 +749,11 @@ impl Ctx<'_> {
             Some(Ok(Built::Closure(shape))) => return Ok(closure(name, &shape)),
             Some(Ok(Built::Range(elem))) => return Ok(range(name, &elem)),
             Some(Ok(Built::Value(ty))) => {
-                let mode = if ty == "String" { "val" } else { "copy" };
+                let mode = if ty == "String" {
+                    Mode::Val
+                } else {
+                    Mode::Copy
+                };
                 return Ok(p(mode, ty, None));
             }
             Some(Ok(Built::Sequence(elem, iterator))) => {
@@ -763,7 +771,7 @@ impl Ctx<'_> {
                     return Ok(Param {
                         expr: Some((code.clone(), code)),
                         dsl: false,
-                        ..p("val", "FixedState".into(), None)
+                        ..p(Mode::Val, "FixedState".into(), None)
                     });
                 }
             }
@@ -791,23 +799,23 @@ impl Ctx<'_> {
                 let m = r.mutability.is_some();
                 match &*r.elem {
                     Type::Path(tp) if tp.path.is_ident("str") && !m => {
-                        Ok(p("str", "String".into(), None))
+                        Ok(p(Mode::Str, "String".into(), None))
                     }
                     Type::Slice(s) if !m => {
                         let elem = self.element(&s.elem)?;
                         vecs.insert(elem.clone());
-                        Ok(p("slice", elem, None))
+                        Ok(p(Mode::Slice, elem, None))
                     }
                     // `&mut [T]` (an in-place sort): a vector by `&mut`, which derefs to the
                     // slice in the call and in the printed `&mut vec1`.
                     Type::Slice(s) => {
                         let elem = self.element(&s.elem)?;
                         vecs.insert(elem.clone());
-                        Ok(p("mut", format!("Vec<{elem}>"), None))
+                        Ok(p(Mode::Mut, format!("Vec<{elem}>"), None))
                     }
                     inner => {
                         let (ty, _) = self.value(inner, vecs)?;
-                        Ok(p(if m { "mut" } else { "ref" }, ty, None))
+                        Ok(p(if m { Mode::Mut } else { Mode::Ref }, ty, None))
                     }
                 }
             }
@@ -830,7 +838,7 @@ impl Ctx<'_> {
                     || ty == "char"
                     || MODEL_INTS.contains(&ty.as_str())
                     || (cast.is_none() && self.copies.contains(&ty));
-                Ok(p(if copy { "copy" } else { "val" }, ty, cast))
+                Ok(p(if copy { Mode::Copy } else { Mode::Val }, ty, cast))
             }
         }
     }

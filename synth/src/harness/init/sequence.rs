@@ -44,7 +44,7 @@ const ELEMENTS: &[&str] = &[
 pub fn sequence(name: &str, elem: &str, iterator: bool) -> super::registrations::Param {
     super::registrations::Param {
         name: name.to_string(),
-        mode: "val",
+        mode: perfsyn_profiler_ipc::Mode::Val,
         ty: format!("Vec<{elem}>"),
         cast: None,
         expr: iterator.then(|| {
