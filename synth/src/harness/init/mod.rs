@@ -6,21 +6,45 @@
 //! instrumented worker, so a crate that does not compile is reported by `init`; a generated
 //! registration the compiler rejects is dropped and listed as skipped ([`repair`]).
 
+#[cfg(test)]
+mod aliases_tests;
+#[cfg(test)]
+mod associated_types_tests;
 pub mod cfg;
 pub mod chain;
+#[cfg(test)]
+mod chained_calls_tests;
 pub mod closures;
+#[cfg(test)]
+mod closures_tests;
 pub mod compound;
+#[cfg(test)]
+mod const_generics_tests;
+#[cfg(test)]
+mod constructors_tests;
+#[cfg(test)]
+mod documented_classes_tests;
 pub mod expand;
 pub mod free;
 pub mod free_fn;
 pub mod gen;
 #[cfg(test)]
+mod generic_bounds_tests;
+#[cfg(test)]
 mod handles_tests;
 pub mod instantiate;
 pub mod int_traits;
 pub mod macro_types;
+#[cfg(test)]
+mod macro_written_items_tests;
 pub mod math;
+#[cfg(test)]
+mod measured_calls_tests;
 pub mod model;
+#[cfg(test)]
+mod public_paths_tests;
+#[cfg(test)]
+mod ranges_tests;
 pub mod registrations;
 pub mod repair;
 pub mod resolve;
@@ -31,29 +55,9 @@ pub mod skips;
 pub mod storage;
 pub mod strext;
 pub mod syntax;
+#[cfg(test)]
+mod trait_methods_tests;
 mod undo;
-#[cfg(test)]
-mod unseen10_tests;
-#[cfg(test)]
-mod unseen11_tests;
-#[cfg(test)]
-mod unseen2_tests;
-#[cfg(test)]
-mod unseen3_tests;
-#[cfg(test)]
-mod unseen4_tests;
-#[cfg(test)]
-mod unseen5_tests;
-#[cfg(test)]
-mod unseen6_tests;
-#[cfg(test)]
-mod unseen7_tests;
-#[cfg(test)]
-mod unseen8_tests;
-#[cfg(test)]
-mod unseen9_tests;
-#[cfg(test)]
-mod unseen_tests;
 pub mod value_traits;
 
 use std::path::{Path, PathBuf};
