@@ -23,10 +23,10 @@ use crate::check::risk::CrateFns;
 use crate::exec::Executor;
 use crate::harness::discovery::HARNESS_DIR;
 use crate::harness::generated::registration_at;
+use crate::harness::worker_build;
 use crate::harness::Harness;
 use crate::pair::PairExecutor;
 use crate::pool::WorkerPool;
-use crate::harness::worker_build;
 
 /// A started pair and what it compares.
 pub struct OpenBaseline {

@@ -9,10 +9,10 @@ use super::common::{
     choice, parse_duration, parse_positive, parse_workers, workers_or_cores, WorkerArgs,
 };
 use crate::bench_ipc;
+use crate::harness::worker_build;
 use crate::oracle::asymptotic::ScoreKind;
 use crate::pool::WorkerPool;
 use crate::search::StrategyKind;
-use crate::harness::worker_build;
 
 #[derive(Debug, Subcommand)]
 pub enum BenchCommand {
