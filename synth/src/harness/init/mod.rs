@@ -6,6 +6,7 @@
 //! instrumented worker, so a crate that does not compile is reported by `init`; a generated
 //! registration the compiler rejects is dropped and listed as skipped ([`repair`]).
 
+pub mod aliases;
 #[cfg(test)]
 mod aliases_tests;
 #[cfg(test)]
@@ -59,6 +60,7 @@ pub mod syntax;
 mod trait_methods_tests;
 mod undo;
 pub mod value_traits;
+pub mod variants;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

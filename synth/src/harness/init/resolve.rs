@@ -12,11 +12,11 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use quote::ToTokens;
 use syn::{FnArg, GenericParam, ReturnType, Type, TypeParamBound};
 
+use perfsyn_profiler_ipc::Mode;
+
 use super::closures::{closure, closure_bound, Returns, Shape};
 use super::compound::{array, range, ARRAY_LEN};
 use super::instantiate::OMITTED;
-use perfsyn_profiler_ipc::Mode;
-
 use super::registrations::{tuple_elements, Func, Param, Receiver};
 use super::scan::documented_class;
 use super::sequence::{sequence, sequence_bound};

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use quote::ToTokens;
-use syn::{Type, TypeParamBound};
+use syn::{GenericParam, Type, TypeParamBound};
 
 /// `text` with each identifier-like word (letters, digits, `_`) replaced by `f(word, at)`,
 /// `at` being the length of the output before it; the rest is kept as it is.
@@ -101,4 +101,13 @@ pub(super) fn unique_fn_name(base: &str, seen: &mut HashMap<String, usize>) -> S
     } else {
         name
     }
+}
+
+/// The names of the type and const parameters of `g`, in order (lifetimes left out).
+pub(super) fn param_names(g: &syn::Generics) -> impl Iterator<Item = String> + '_ {
+    g.params.iter().filter_map(|p| match p {
+        GenericParam::Type(tp) => Some(tp.ident.to_string()),
+        GenericParam::Const(c) => Some(c.ident.to_string()),
+        GenericParam::Lifetime(_) => None,
+    })
 }
