@@ -26,6 +26,7 @@ mod constructors_tests;
 #[cfg(test)]
 mod documented_classes_tests;
 pub mod expand;
+pub mod fn_generics;
 pub mod free;
 pub mod free_fn;
 pub mod gen;
