@@ -15,7 +15,7 @@ use super::syntax::param_names;
 
 /// A const parameter no field mentions (a d-ary heap's arity, a branching factor, see
 /// `FoundType::free_consts`) and without a declared default gets the value of the crate's
-/// first public alias that fixes it (dary_heap's `pub type BinaryHeap<T> = DaryHeap<T, 2>`),
+/// first public alias that fixes it (`pub type BinaryHeap<T> = DaryHeap<T, 2>`),
 /// else [`FREE_CONST`], instead of the capacity `instantiate` gives a `usize` (8192): a
 /// heap of arity 8192 is one level deep at every size a sweep reaches, and its `pop`, which
 /// scans a node's children, was reported O(n) against the documented O(log n).
@@ -78,7 +78,7 @@ pub(super) fn alias_args(t: &FoundType, target: &Type) -> Option<Vec<String>> {
     })
 }
 
-/// A public alias that fills what init cannot (stable-vec's `pub type StableVec<T> =
+/// A public alias that fills what init cannot (`pub type StableVec<T> =
 /// StableVecFacade<T, DefaultCore<T>>`, whose `C: Core<T>` no key or integer implements):
 /// the type registers under the alias's name, the alias's parameters instantiated as a type's
 /// are. The type's own parameters are the alias's arguments: one naming an alias parameter
@@ -128,7 +128,7 @@ pub(super) fn through_alias<'s>(
 }
 
 /// The alias's generics with the bounds of the type's parameters each alias parameter is
-/// passed as (string-interner's `pub type DefaultStringInterner<B = DefaultBackend, H =
+/// passed as (`pub type DefaultStringInterner<B = DefaultBackend, H =
 /// DefaultHashBuilder> = StringInterner<B, H>`): Rust does not check bounds on an alias, so
 /// its parameters state none, and unbounded they would take the probe key where the type
 /// needs `B: Backend` and `H: BuildHasher`. The bounds come from the type's declaration and
@@ -157,8 +157,8 @@ fn alias_generics_bounded(
     out
 }
 
-/// Bounds of alias parameters passed to another type of the crate inside an argument (ena's
-/// `pub type UnificationTableStorage<K> = UnificationTable<InPlace<K, ..>>`, where
+/// Bounds of alias parameters passed to another type of the crate inside an argument
+/// (`pub type UnificationTableStorage<K> = UnificationTable<InPlace<K, ..>>`, where
 /// `InPlace<K: UnifyKey>`): without them `K` took the probe key, the harness did not
 /// compile, and init failed as a whole.
 fn nested_bounds(
@@ -229,13 +229,13 @@ fn param_bounds(t: &FoundType, param: &str, arg_ty: &Type) -> Vec<syn::WherePred
 }
 
 /// What the type's parameters are where the harness cannot name them as program values: a
-/// parameter its alias fixes (patricia_tree's `pub type PatriciaMap<V> =
+/// parameter its alias fixes (`pub type PatriciaMap<V> =
 /// GenericPatriciaMap<Vec<u8>, V>` fixes `K`) is that type, and an associated type of a
 /// parameter (`K::Borrowed`) is what the crate's impl of its trait for the parameter's type
 /// sets it to (`impl Bytes for Vec<u8> { type Borrowed = [u8]; }`). Signatures are read with
 /// them written out: `insert<Q: AsRef<K::Borrowed>>(&mut self, key: Q, ..)` is
 /// `Q: AsRef<[u8]>`, a string, and `iter_prefix(&self, prefix: &K::Borrowed)` takes a slice
-/// (all of patricia_tree's lookups and updates were skipped).
+/// (all of such a map's lookups and updates were skipped).
 #[derive(Default)]
 pub(super) struct FixedParams {
     /// A parameter an alias fixes, by name: the type it fixes it to.
@@ -310,7 +310,7 @@ impl FixedParams {
     }
 }
 
-/// The crate's public aliases of a primitive (fixedbitset's `pub type Block = usize;`), by
+/// The crate's public aliases of a primitive (`pub type Block = usize;`), by
 /// name: a signature naming one names the primitive (`with_capacity_and_blocks<I:
 /// IntoIterator<Item = Block>>` was skipped, `Block` "not in the program model").
 pub(super) fn primitive_aliases(scan: &Scan) -> HashMap<String, proc_macro2::TokenStream> {

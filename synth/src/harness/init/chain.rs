@@ -1,5 +1,5 @@
 //! Methods of borrowing types, reached through the method that returns them. A type with a
-//! lifetime parameter (`slab::VacantEntry<'a, T>`, `indexmap::map::Entry<'a, K, V>`) cannot
+//! lifetime parameter (`VacantEntry<'a, T>`, `map::Entry<'a, K, V>`) cannot
 //! be a program variable (values the model builds are owned), but a caller only ever uses
 //! it right away: `slab.vacant_entry().insert(v)`. Each such method is registered on the
 //! owning type as one call, `vacant_entry_insert`, with the parameters of both calls. A
@@ -31,12 +31,12 @@ pub struct Chains {
     /// reached, uncounted).
     pub reached: Vec<(String, String)>,
     /// Paths (from the crate root) of the crate's traits whose methods a registered chain
-    /// calls on the borrowing value (indexmap's `MutableEntryKey::key_mut` on `Entry`): the
+    /// calls on the borrowing value (`MutableEntryKey::key_mut` on `Entry`): the
     /// owner's registration imports them, as it imports its own.
     pub traits: Vec<Vec<String>>,
 }
 
-/// The crate's enums by identifier: their full path (`indexmap::map::Entry`) and, per
+/// The crate's enums by identifier: their full path (`mycrate::map::Entry`) and, per
 /// variant holding one value, the variant and the identifier of the value's type.
 pub type Enums = HashMap<String, (String, Vec<(String, String)>)>;
 
@@ -217,7 +217,7 @@ fn reach(
     }
 }
 
-/// The class of a chained call: the higher of its two calls' (ropey's `line(i)` is O(log n),
+/// The class of a chained call: the higher of its two calls' (`line(i)` is O(log n),
 /// so `line(i).as_str()` is too, whatever `as_str`'s own O(1)); the second's when the first
 /// states none (an `entry` is as cheap as the lookup its documented `insert` includes).
 fn chained_class(first: &Option<String>, second: Option<String>) -> Option<String> {

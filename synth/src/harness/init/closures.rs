@@ -167,7 +167,7 @@ pub fn shape(
                     .and_then(|i| i.ty.as_deref())
                     .is_some_and(orderable)
             {
-                // A result the function only passes back (sorted-vec's `mutate_vec<F, O>(&mut
+                // A result the function only passes back (`mutate_vec<F, O>(&mut
                 // self, f: F) -> O where F: FnOnce(&mut Vec<T>) -> O`), of a parameter with
                 // no bound, over inputs the harness cannot build: nothing, `O = ()`.
                 Returns::Unit
@@ -198,7 +198,7 @@ pub fn shape(
 }
 
 /// The closure's inputs as the model types them, an input it has no type for as written
-/// (sorted-vec's `FnOnce(&mut Vec<T>)` read "(?)"), marked as outside the model.
+/// (`FnOnce(&mut Vec<T>)` read "(?)"), marked as outside the model.
 fn describe(inputs: &[Input], written: &[Type]) -> String {
     inputs
         .iter()

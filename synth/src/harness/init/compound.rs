@@ -1,7 +1,7 @@
 //! Parameters built from program values: a range (`drain(R)` with
 //! `R: RangeBounds<usize>` gets `start..end`, two `usize`s), an array of a compile-time
 //! length (`get_disjoint_mut([&Q; N])` gets [`ARRAY_LEN`] elements, each its own value), and
-//! a non-zero integer (lru's `with_hasher(cap: NonZeroUsize, ..)`: one plus a program
+//! a non-zero integer (`with_hasher(cap: NonZeroUsize, ..)`: one plus a program
 //! value, so every value is valid). The first value is the parameter itself; the others are
 //! [`Param::more`].
 
@@ -49,7 +49,7 @@ pub fn range(name: &str, elem: &str) -> Param {
     }
 }
 
-/// A parameter of a range type itself (rangemap's `insert(range: Range<K>, ..)`,
+/// A parameter of a range type itself (`insert(range: Range<K>, ..)`,
 /// `overlaps(&self, range: &RangeInclusive<K>)`), by value or by shared reference, of an
 /// integer or the key (as `resolve` names the element's model type): from the lower to the
 /// higher of two program values, `..` (one past it) or `..=`. `None` for any other type.
@@ -98,7 +98,7 @@ pub fn concrete_range(
     let mut p = range(name, &elem);
     let end = format!("{name}_end");
     // Never empty: the lower value starts it, the higher ends it (one past, for `..`).
-    // Methods taking a range type itself often refuse an empty one (rangemap's `insert`
+    // Methods taking a range type itself often refuse an empty one (`insert`
     // asserts `start < end`), which left them with no initial program.
     let past = if op == ".." { ".saturating_add(1)" } else { "" };
     let code = |a: &str, b: &str| {

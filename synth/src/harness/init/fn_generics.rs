@@ -114,7 +114,7 @@ impl Ctx<'_> {
                     continue;
                 };
                 let id = pt.bounded_ty.to_token_stream().to_string();
-                // `&'a Iter1: IntoIterator<Item = Elem1>` (strsim's `generic_jaro(a: &'a
+                // `&'a Iter1: IntoIterator<Item = Elem1>` (`generic_jaro(a: &'a
                 // Iter1, ..)`) bounds what the function borrows: a vector meets it borrowed
                 // as it does owned, and the item type it names is inferred.
                 let borrowed_param = match &pt.bounded_ty {
@@ -142,8 +142,8 @@ impl Ctx<'_> {
         // A parameter whose bounds name another (`R: RangeBounds<Q>`) is read after the
         // others, whatever the declaration order: indexset's `BTreeSet::range<R, Q>` was
         // skipped where its `BTreeMap::range<Q, R>` registered.
-        // Read in dependency order, so that a chain is read from its end (strsim's
-        // `generic_hamming<Iter1: IntoIterator<Item = Elem1>, .., Elem1: PartialEq<Elem2>>`:
+        // Read in dependency order, so that a chain is read from its end
+        // (`generic_hamming<Iter1: IntoIterator<Item = Elem1>, .., Elem1: PartialEq<Elem2>>`:
         // `Elem2`, then `Elem1`, then `Iter1`); a cycle is read in declaration order.
         let mut pending = std::mem::take(&mut bounds);
         while !pending.is_empty() {
@@ -237,7 +237,7 @@ impl Ctx<'_> {
                 continue;
             }
             // `R: RangeBounds<usize>` (or of another integer, or of the key): `start..end`.
-            // `R: Borrow<Range<K>>` (rangemap's `overlapping`) takes a `Range<K>` itself.
+            // `R: Borrow<Range<K>>` (`overlapping`) takes a `Range<K>` itself.
             let ranged = names.iter().find_map(|b| {
                 let inner = b
                     .strip_prefix("RangeBounds<")
@@ -253,8 +253,8 @@ impl Ctx<'_> {
                 }
                 out.subst.get(inner).filter(|k| *k == "Key").cloned()
             });
-            // A trait of the crate it implements for `Range<_>` (fixedbitset's
-            // `count_ones<T: IndexRange>`): a range too.
+            // A trait of the crate it implements for `Range<_>`
+            // (`count_ones<T: IndexRange>`): a range too.
             let ranged = ranged.or_else(|| {
                 (names.len() == 1)
                     .then(|| self.int_traits.range_for(&names[0]))
@@ -276,7 +276,7 @@ impl Ctx<'_> {
                 out.closures.insert(name, Built::Sequence(elem, iterator));
                 continue;
             }
-            // The other operand's own parameter (btree-slab's `union<D: Slab<..>>(&self,
+            // The other operand's own parameter (`union<D: Slab<..>>(&self,
             // other: &BTreeSet<T, D>)`, its storage): this type's instantiation there, so
             // the other operand is a registered value of the same type.
             if let Some(v) = same_type.get(&name) {
@@ -290,9 +290,9 @@ impl Ctx<'_> {
                 continue;
             }
             // `Q: Equivalent<K>` / `K: Borrow<Q>`: Q is the type's key type. So is `U` of
-            // `U: PartialEq<T>` (stable-vec's `contains`), compared with the stored items.
-            // The other side may be a parameter of the function read before (strsim's
-            // `Elem1: PartialEq<Elem2>`): the value it took.
+            // `U: PartialEq<T>` (`contains`), compared with the stored items.
+            // The other side may be a parameter of the function read before
+            // (`Elem1: PartialEq<Elem2>`): the value it took.
             let equiv = bs
                 .iter()
                 .find_map(|b| {
@@ -308,12 +308,12 @@ impl Ctx<'_> {
                 out.subst.insert(name, "Key".into());
                 continue;
             }
-            // `T: AsRef<str>` (string-interner's `get_or_intern`), `T: Into<u64>`: the value.
+            // `T: AsRef<str>` (`get_or_intern`), `T: Into<u64>`: the value.
             if let Some(t) = conversion_target(&names) {
                 out.subst.insert(name, t);
                 continue;
             }
-            // The crate's traits it implements for `String` (similar's `T: DiffableStrRef`).
+            // The crate's traits it implements for `String` (`T: DiffableStrRef`).
             let for_string = |b: &String| self.int_traits.for_string(b);
             if names.iter().any(for_string)
                 && names.iter().all(|b| {

@@ -387,7 +387,7 @@ fn ctor_line(t: &TypeReg, c: &Func) -> String {
 }
 
 /// `base`, or `base` with underscores after it, so that it names none of `f`'s parameters: a
-/// variable of the registration's closure (`|r| r.query_noclone(l, r)` shadowed segment-tree's
+/// variable of the registration's closure (`|r| r.query_noclone(l, r)` shadowed a parameter
 /// `r` and did not compile).
 fn fresh(base: &str, f: &Func) -> String {
     let taken: Vec<&str> = f

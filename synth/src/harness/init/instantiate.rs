@@ -14,7 +14,7 @@ use super::syntax::{projection, trait_names};
 use super::value_traits::{integers_meet, KEY_TRAITS, U64_TRAITS};
 
 /// The instantiation of a trailing type parameter left to its declared default, which the
-/// harness cannot name (hashbrown's `A: Allocator = Global`, a private re-export): the
+/// harness cannot name (`A: Allocator = Global`, a private re-export): the
 /// registration omits it, so the compiler supplies the default.
 pub(super) const OMITTED: &str = "_";
 
@@ -76,8 +76,8 @@ pub(super) fn instantiate<'a>(
                 }
             }
             GenericParam::Const(c) => {
-                // A `usize` without a default is a capacity in practice (arraydeque's
-                // `ArrayDeque<T, const CAP: usize>`, circular-buffer's `N`): it must exceed
+                // A `usize` without a default is a capacity in practice
+                // (`ArrayDeque<T, const CAP: usize>`, `N`): it must exceed
                 // the largest size a sweep reaches, as inline storage does (see
                 // `storage::ANY_STORAGE_LEN`), or every sweep stops at it, inconclusive.
                 let default = match &c.default {
@@ -91,7 +91,7 @@ pub(super) fn instantiate<'a>(
             }
         }
     }
-    // Bounds on a parameter's associated type (smallvec's `impl<A: Array> SmallVec<A> where
+    // Bounds on a parameter's associated type (`impl<A: Array> SmallVec<A> where
     // A::Item: Copy`), by `A::Item`: what the element of inline storage must meet.
     let mut projected: HashMap<String, BTreeSet<String>> = HashMap::new();
     // Impl blocks name the type's parameters the same way in practice (`impl<T: Ord> S<T>`).
@@ -124,8 +124,8 @@ pub(super) fn instantiate<'a>(
         add_where(ig);
     }
     let mut subst = HashMap::new();
-    // A parameter bounded by the crate's traits over another parameter (segment-tree's
-    // `O: Operation<N>`): the crate's type implementing them at an integer, which the other
+    // A parameter bounded by the crate's traits over another parameter
+    // (`O: Operation<N>`): the crate's type implementing them at an integer, which the other
     // parameter then is (`SegmentPoint<u64, Add>`).
     let params: Vec<String> = order.iter().map(|(n, _)| n.clone()).collect();
     let mut paired: HashMap<String, String> = HashMap::new();
@@ -157,7 +157,7 @@ pub(super) fn instantiate<'a>(
         }
         let key_ok = bs.iter().all(|b| KEY_TRAITS.contains(&b.as_str()));
         let own: Vec<&String> = bs.iter().filter(|b| !integers_meet(b)).collect();
-        // A declared default (petgraph's `Ix = DefaultIx`) is the author's choice: it wins
+        // A declared default (`Ix = DefaultIx`) is the author's choice: it wins
         // over an integer or a type of the crate guessed from the bounds.
         let declares_default = order.iter().any(|(n, d)| *n == name && *d);
         let int = if own.is_empty() {
@@ -184,7 +184,7 @@ pub(super) fn instantiate<'a>(
             .all(|b| KEY_TRAITS.contains(&b.as_str()) || arrays.contains_key(b))
         {
             // Inline storage (`A: Array`): an array of keys; `A::Item` is the key. An impl
-            // bounding the element by a trait the key lacks (`where A::Item: Copy`, smallvec's
+            // bounding the element by a trait the key lacks (`where A::Item: Copy`,
             // `from_slice` and `extend_from_slice`) makes it an integer, as such a bound on a
             // plain parameter does (`T: Copy` is `u64`): the compiler rejected those methods.
             let traits: Vec<&super::storage::ArrayImpl> =

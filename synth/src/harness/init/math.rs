@@ -1,6 +1,6 @@
 //! Complexity classes written in TeX, read as plain text. Crates whose docs render math with
-//! KaTeX write "This operation is `$O(\log n)$` on average." (skiplist 1.3: 87 such classes,
-//! none of them read before), `$\mathcal{O}(n)$` or `$\Theta(n \log n)$`. The class readers
+//! KaTeX write "This operation is `$O(\log n)$` on average." (one crate has 87 such
+//! classes, none of them read before), `$\mathcal{O}(n)$` or `$\Theta(n \log n)$`. The class readers
 //! ([`documented_class`](super::scan::documented_class), the table and sentence readers) know
 //! the plain spellings; this rewrites the TeX ones into them first.
 

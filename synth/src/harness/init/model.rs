@@ -33,7 +33,7 @@ pub fn build(lib: &str, scan: &Scan) -> Model {
 }
 
 /// Handle types: public owned types without a constructor that a registered type's method
-/// returns by value (thunderdome's `Index` from `Arena::insert`, dlv-list's `Index<T>` from
+/// returns by value (`Index` from `Arena::insert`, `Index<T>` from
 /// `push_back`). They register without constructors, so that the methods taking them
 /// register too; a program gets one from a call that returns it (see `mutate::obtain`).
 /// Iterators are not handles: a method returning one consumes it.
@@ -176,7 +176,7 @@ fn build_with(
     let no_closures = HashMap::new();
     let prim_aliases = primitive_aliases(scan);
     // Borrowing types (a lifetime parameter), exported or not, and public types without a
-    // constructor (`indexmap::map::Slice`, reached by `as_slice()`): not registered, but
+    // constructor (`map::Slice`, reached by `as_slice()`): not registered, but
     // their methods are reached through the methods that return them.
     let mut borrowers: HashMap<String, Vec<&FoundType>> = HashMap::new();
     for t in scan.types.iter().filter(|t| {
@@ -275,8 +275,8 @@ fn build_with(
             table: &table,
             prim_aliases: &prim_aliases,
         };
-        // `impl Default` for another instantiation only (string-interner's
-        // `impl Default for StringInterner<DefaultBackend>` fixes the hasher the harness
+        // `impl Default` for another instantiation only
+        // (`impl Default for StringInterner<DefaultBackend>` fixes the hasher the harness
         // replaces): not a constructor here; the compiler rejected it, at the cost of a build.
         let default_elsewhere = t
             .default_impls
@@ -303,7 +303,7 @@ fn build_with(
                 .push(Func::ctor(v, Vec::new(), Some(UNIT_VARIANT)));
         }
         // The type it derefs to has its methods registered directly: chains through methods
-        // returning it (circular-buffer's `as_mut_circular_buffer`, `leak`) would repeat
+        // returning it (`as_mut_circular_buffer`, `leak`) would repeat
         // each of them.
         let mut own_borrowers = borrowers.clone();
         if let Some(x) = &t.deref_target {
@@ -331,8 +331,8 @@ fn build_with(
                 {
                     continue;
                 }
-                // A name another impl already failed on: this one may register (petgraph's
-                // `Build::add_node(Self::NodeWeight)` came before the inherent
+                // A name another impl already failed on: this one may register
+                // (`Build::add_node(Self::NodeWeight)` came before the inherent
                 // `add_node(N)`, and `Graph::add_node` was skipped). Its skip line goes once
                 // this one registers, and stays single when it fails too.
                 let failed_before = failed.get(&name).copied();
@@ -431,7 +431,7 @@ fn build_with(
                 }
             }
         }
-        // An iterator built only by `Default` is always empty (indexmap's `IntoIter`): its
+        // An iterator built only by `Default` is always empty (`IntoIter`): its
         // registration would drive nothing, and a registered type returned by a method is
         // kept as a variable instead of consumed. Left unregistered, methods returning it
         // consume it, and its own methods are reached through them.
@@ -443,7 +443,7 @@ fn build_with(
             reg.ctors.clear();
         }
         // p0 starts from the first constructor: one taking no program values builds an
-        // instance no value bounds (lru's `unbounded_with_hasher`, not `with_hasher(cap)`, whose
+        // instance no value bounds (`unbounded_with_hasher`, not `with_hasher(cap)`, whose
         // capacity the sweep does not grow and whose cache then never holds more than `cap`).
         reg.ctors.sort_by_key(|c| {
             c.params
@@ -465,7 +465,7 @@ fn build_with(
             // Its own methods: methods of other types it chains to are counted with those.
             let own = reg.methods.iter().filter(|m| m.chain.is_none()).count();
             let methods = own + reg.skipped.len() - reg.skipped_not_methods;
-            // A type others deref to (circular-buffer's `CircularBuffer`): its methods are
+            // A type others deref to (`CircularBuffer`): its methods are
             // theirs, registered and counted there.
             let derefers: Vec<String> = scan
                 .types
@@ -532,7 +532,7 @@ fn build_with(
     );
     model.types.extend(namespaces);
     model.skipped_fns = skipped_fns;
-    // A type without a constructor whose methods chains reach (indexmap's `map::Slice`,
+    // A type without a constructor whose methods chains reach (`map::Slice`,
     // through `as_slice()`): those are not unreachable ("its 33 methods are unreachable"
     // where 33 were registered through `as_slice` and `as_mut_slice`).
     for (k, public, methods) in unreachable {
@@ -568,7 +568,7 @@ fn handle_doc(doc: &str) -> String {
 }
 
 /// How good a measure of an instance's size a method is, lower first: `len()`, `size()`,
-/// then a `len_*()` (ropey's `Rope` has `len_bytes`, `len_chars`, ..., no `len`); `None` for
+/// then a `len_*()` (`Rope` has `len_bytes`, `len_chars`, ..., no `len`); `None` for
 /// anything else. Only `&self` methods taking nothing and returning an integer qualify.
 fn size_rank(f: &Func) -> Option<u8> {
     let measures = f.receiver == Some(Receiver::REF)
@@ -632,8 +632,8 @@ fn other_instantiation(
         })
         .collect();
     // A parameter the impl leaves out takes its declared default, which the harness may have
-    // chosen too (petgraph's `impl<N, E> Graph<N, E, Directed>` and the harness's
-    // `Graph<Key, Key, petgraph::Directed, petgraph::graph::DefaultIx>`, `Ix = DefaultIx`).
+    // chosen too (`impl<N, E> Graph<N, E, Directed>` and the harness's
+    // `Graph<Key, Key, mycrate::Directed, mycrate::graph::DefaultIx>`, `Ix = DefaultIx`).
     let defaults: Vec<Option<&Type>> = g
         .params
         .iter()
@@ -655,8 +655,8 @@ fn other_instantiation(
                 p.path
                     .get_ident()
                     .is_some_and(|i| own.contains(&i.to_string()))
-                    // The very type the harness chose (arraydeque's
-                    // `impl ArrayDeque<T, CAP, Saturating>`, the declared default behaviour).
+                    // The very type the harness chose
+                    // (`impl ArrayDeque<T, CAP, Saturating>`, the declared default behaviour).
                     || chosen.is_some_and(|c| same_type_path(&p.path, c))
             }
             _ => false,
@@ -665,7 +665,7 @@ fn other_instantiation(
 }
 
 /// Whether `path` (as an impl block writes it) names `chosen`, a type the harness writes with
-/// the crate's path (`arraydeque::Saturating` for `Saturating`): the same segments at the
+/// the crate's path (`mycrate::Saturating` for `Saturating`): the same segments at the
 /// end, and a plain type, not an instantiation or a harness stand-in.
 fn same_type_path(path: &syn::Path, chosen: &str) -> bool {
     if chosen == OMITTED
@@ -707,7 +707,7 @@ fn method_count(t: &FoundType) -> usize {
 fn default_paths(lib: &str, scan: &Scan) -> HashMap<String, String> {
     let counts = ident_counts(&scan.types);
     // A public alias without parameters names a type as well as the type does
-    // (string-interner's `B = DefaultBackend`, `pub type DefaultBackend = StringBackend<..>`).
+    // (`B = DefaultBackend`, `pub type DefaultBackend = StringBackend<..>`).
     let aliases = scan
         .aliases
         .iter()

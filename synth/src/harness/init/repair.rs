@@ -1,6 +1,6 @@
 //! Drops the registrations the compiler rejects. [`model`](super::model) decides from the
-//! API's text what the program model can drive; a bound it cannot see (arrayvec's
-//! `try_extend_from_slice` is only there `where T: Copy`, on an impl whose header does not say
+//! API's text what the program model can drive; a bound it cannot see
+//! (`try_extend_from_slice` is only there `where T: Copy`, on an impl whose header does not say
 //! so) shows only when the harness is compiled. Rather than failing `init` on a crate nobody
 //! tuned it for, each rejected registration becomes a `// skipped:` line carrying the
 //! compiler's message, and the worker is built again.

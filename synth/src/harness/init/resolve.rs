@@ -140,7 +140,7 @@ impl Ctx<'_> {
             ReturnType::Type(_, t) => cx.kept(t),
         };
         // An iterator the call returns is lazy: consume it, as a caller would, visiting every
-        // item (a bare `count()` may be O(1): indexmap's iterators override it with `len()`).
+        // item (a bare `count()` may be O(1): a crate's iterators may override it with `len()`).
         let suffix = match &sig.output {
             ReturnType::Type(_, t) if ret.is_none() && cx.is_iterator(t) => {
                 Some(".map(std::hint::black_box).count()".to_string())
@@ -226,7 +226,7 @@ impl Ctx<'_> {
     /// Why so narrow: a result that borrows may do the call's work when dropped (`Drain`
     /// moves the tail back, `PeekMut` restores the heap order), and a borrow can hide in an
     /// elided lifetime (`-> Drain<T>`); a type not known to own stays dropped inside the
-    /// window, as before. The false finding this fixes: im's `OrdMap::update_lookup_with_key
+    /// window, as before. The false finding this fixes: `OrdMap::update_lookup_with_key
     /// (self, ..) -> (Option<V>, Self)` was charged for dropping the new map, O(n) against
     /// its O(log n).
     pub(super) fn owned(&self, t: &Type) -> bool {
@@ -284,7 +284,7 @@ impl Ctx<'_> {
     }
 
     /// `Self`, or the type itself at the instantiation the harness uses: `Control<B>` in
-    /// `impl<B> Control<B>`, not `Control<()>` (petgraph's `Control::breaking`).
+    /// `impl<B> Control<B>`, not `Control<()>` (`Control::breaking`).
     fn is_self(&self, t: &Type) -> bool {
         match t {
             Type::Path(p) if p.qself.is_none() => p.path.segments.last().is_some_and(|s| {
@@ -331,7 +331,7 @@ impl Ctx<'_> {
         // another name (a duplicate identifier) by that name. Such a type is kept when
         // written in the module that defines it (see `resolve`), else dropped.
         // The type's name without arguments where the registration has some is another
-        // instantiation, its declared defaults (arrayvec's `CapacityError<T = ()>::simplify(self)
+        // instantiation, its declared defaults (`CapacityError<T = ()>::simplify(self)
         // -> CapacityError`), not `Self`.
         let defaults = id == self.ty_ident
             && seg.arguments.is_empty()
@@ -360,7 +360,7 @@ impl Ctx<'_> {
     }
 
     /// The registry name of the crate's registered non-generic type that fills type
-    /// parameter `id` (slotmap's `K: Key` is `demo::DefaultKey`): a value of `K` is one of
+    /// parameter `id` (`K: Key` is `demo::DefaultKey`): a value of `K` is one of
     /// that type (a handle `insert` returns and `get` takes).
     fn own_filled(&self, id: &str) -> Option<String> {
         let s = self.subst.get(id)?;
@@ -477,7 +477,7 @@ impl Ctx<'_> {
             return Ok(p);
         }
         match t {
-            // string-interner's `intern_static(&mut self, s: &'static str)`: a program's values
+            // `intern_static(&mut self, s: &'static str)`: a program's values
             // live in its slots, not for the whole process. Registered, it passed a borrow of a
             // slot and the whole harness failed to compile (E0521, pointed at the macro only).
             Type::Reference(r) if r.lifetime.as_ref().is_some_and(|l| l.ident == "static") => Err(
@@ -588,7 +588,7 @@ impl Ctx<'_> {
             }
             _ => {}
         }
-        // Two types of one name (petgraph's `graph::EdgeIndex` and `adj::EdgeIndex`): a
+        // Two types of one name (`graph::EdgeIndex` and `adj::EdgeIndex`): a
         // signature written beside one of them names that one. Written elsewhere, it is
         // refused (which one a `use` brought in is not followed).
         let single = tp.path.segments.len() == 1;
@@ -652,7 +652,7 @@ impl Ctx<'_> {
             (e, None) if tuple_of_primitives(&e) => Ok(e),
             // A registered type of the crate named by one identifier (`&[Edge]`): the
             // vector's registration is named after it (`vec_edge`), a generic one's after
-            // its instantiation (rust-lapper's `Lapper::new(Vec<Interval<I, T>>)`:
+            // its instantiation (`Lapper::new(Vec<Interval<I, T>>)`:
             // `vec_interval_u64_key`).
             (e, None)
                 if self.regs.values().any(|(n, _)| *n == e)
@@ -691,7 +691,7 @@ pub enum Built {
 }
 
 /// The class expected of a call whose returned iterator is consumed: the documented class
-/// describes the call (skiplist's `iter()`: "This operation is O(1)"), and the walk over the
+/// describes the call (`iter()`: "This operation is O(1)"), and the walk over the
 /// items that the harness adds costs O(n) on top, so the expectation is the larger of the two.
 /// Without this every lazy iterator documented O(1) came out a false O(n) bottleneck.
 /// The class of consuming a returned iterator: the documented class with the walk (see

@@ -32,7 +32,7 @@ pub struct FoundType {
     pub default_impls: Vec<syn::ItemImpl>,
     /// Whether every value of the type is `Copy` at any instantiation: `#[derive(Copy)]` on
     /// a type without type parameters (derived `Copy` needs the parameters `Copy`, and the
-    /// probe key is not), or an `impl Copy` without bounds (dlv-list's `Index<T>`). A handle
+    /// probe key is not), or an `impl Copy` without bounds (`Index<T>`). A handle
     /// type that is `Copy` is passed as `copy`, so one handle serves several calls.
     pub copy: bool,
     pub doc: String,
@@ -78,14 +78,14 @@ pub struct Scan {
     /// The public free functions of reachable modules, registered as the methods of a
     /// namespace per module (see [`free`](super::free)).
     pub free_fns: Vec<FreeFn>,
-    /// Associated types of the crate's trait impls for one concrete type (patricia_tree's
-    /// `impl Bytes for Vec<u8> { type Borrowed = [u8]; }`): the self type as written without
+    /// Associated types of the crate's trait impls for one concrete type
+    /// (`impl Bytes for Vec<u8> { type Borrowed = [u8]; }`): the self type as written without
     /// spaces, the associated type's name, and what the impl sets it to.
     pub assoc_impls: Vec<(String, String, syn::Type)>,
 }
 
 /// The free functions users can name, each under its shortest public path: defined in a
-/// public module, or re-exported by a `pub use` (textwrap's `pub use fill::fill` of a
+/// public module, or re-exported by a `pub use` (`pub use fill::fill` of a
 /// private module), followed as types' re-exports are.
 fn public_fns(fns: Vec<FreeFn>, reexports: &[Reexport]) -> Vec<FreeFn> {
     let mut as_types: Vec<FoundType> = fns
@@ -328,8 +328,8 @@ fn deref_target(imp: &syn::ItemImpl) -> Option<syn::Type> {
     })
 }
 
-/// The methods of the crate's type `X` a type `Y` reaches by auto-deref (circular-buffer's
-/// `FixedCircularBuffer<T, N>` derefs to the unsized `CircularBuffer<T>`, which holds the
+/// The methods of the crate's type `X` a type `Y` reaches by auto-deref
+/// (`FixedCircularBuffer<T, N>` derefs to the unsized `CircularBuffer<T>`, which holds the
 /// whole API: `push_back`, `len`...), as an inherent impl of `Y` would declare them: `X`'s
 /// parameters become the `Target`'s arguments, and `Self` in a signature is `X` (not `Y`).
 /// `&mut self` methods need `DerefMut`; `self` by value cannot go through a reference.
@@ -389,7 +389,7 @@ fn deref_methods(
 }
 
 /// The methods a crate's trait gives a type, as an inherent impl would declare them:
-/// ringbuffer's whole API is `RingBuffer<T>`'s (`push`, `dequeue`, `get`...), implemented
+/// a ring buffer crate's whole API can be `RingBuffer<T>`'s (`push`, `dequeue`, `get`...), implemented
 /// by each buffer type, and a caller reaches it by importing the trait. Each of the
 /// trait's functions (required or provided) is public with the trait's doc, its own doc in
 /// the impl added; the trait's type parameters become the impl's arguments (`impl
@@ -413,7 +413,7 @@ pub fn trait_methods(imp: &syn::ItemImpl, tr: &syn::ItemTrait) -> Option<syn::It
     }
     let subst: HashMap<String, proc_macro2::TokenStream> = params.into_iter().zip(args).collect();
     // The impl's associated types (`type Key = K;`): a trait's signature names them
-    // `Self::Key` (indexmap's `MutableKeys::get_full_mut2<Q: Equivalent<Self::Key>>`), which
+    // `Self::Key` (`MutableKeys::get_full_mut2<Q: Equivalent<Self::Key>>`), which
     // the impl fixes.
     let assoc: HashMap<String, proc_macro2::TokenStream> = imp
         .items
@@ -553,7 +553,7 @@ fn resolve_reexports(types: &mut [FoundType], reexports: &[Reexport]) {
             let defined: Vec<String> = t.module.iter().cloned().chain([t.ident.clone()]).collect();
             for r in reexports {
                 let (tm, tn) = &r.target;
-                // A module re-exported under a name (im's `pub use crate::ord::map as
+                // A module re-exported under a name (`pub use crate::ord::map as
                 // ordmap;`, then `pub use crate::ordmap::OrdMap;`): a type in it gets the path
                 // through the new name, which later `pub use`s then follow.
                 if let Some(n) = tn {
@@ -760,12 +760,12 @@ fn items(
                 f.impls.push((module.to_vec(), i));
             }
             // Impls a macro writes are invisible to syn, except the array impls of an
-            // inline-storage trait (smallvec's `impl_array!`), read from the macro's tokens.
-            // So are integer impls of a key trait (intmap's `impl_int_key_for_int!(u64, ..)`).
+            // inline-storage trait (`impl_array!`), read from the macro's tokens.
+            // So are integer impls of a key trait (`impl_int_key_for_int!(u64, ..)`).
             Item::Macro(m) => {
                 f.int_traits.record_macro(m);
                 f.macros.record(m);
-                // A struct a macro of the crate defines (slotmap's `new_key_type!`).
+                // A struct a macro of the crate defines (`new_key_type!`).
                 let defined = f.macro_types.record(m);
                 let by_name = !defined.is_empty();
                 for d in defined.into_iter().filter(|d| d.public) {
@@ -840,7 +840,7 @@ fn items(
     Ok(())
 }
 
-/// Drops the generic parameters `#[cfg]` switches off: petgraph declares `MatrixGraph<N, E,
+/// Drops the generic parameters `#[cfg]` switches off: a crate may declare `MatrixGraph<N, E,
 /// #[cfg(not(feature = "std"))] S, #[cfg(feature = "std")] S = RandomState, Ty = ..>`, one
 /// `S` per build, so counting both would shift every later argument by one.
 fn active_generics(g: &mut syn::Generics, features: &HashSet<String>) {
@@ -1092,7 +1092,7 @@ pub fn documented_class(doc: &str) -> Option<String> {
     let amortized = doc.to_lowercase().contains("amortized");
     for m in mentions(&doc) {
         // "Amortized O(log n); worst-case O(n) when the backing vector needs to grow."
-        // (min-max-heap's `push`): the worst case a class is labelled with, in a doc that
+        // (`push`): the worst case a class is labelled with, in a doc that
         // states an amortized class, is one call's spike, which the amortized class covers:
         // neither its class nor its condition is the method's.
         if amortized && worst_case_label(m.before, m.after) {
@@ -1116,7 +1116,7 @@ pub fn documented_class(doc: &str) -> Option<String> {
         ]
         .iter()
         .any(|w| following.starts_with(w));
-        // "performance is O(1) when the element belongs at the back" (sorted-vec's `push`):
+        // "performance is O(1) when the element belongs at the back" (`push`):
         // a best case, not a bound; the doc then states no class for every input.
         // A capitalized word starts the next sentence (keyed_priority_queue's doc lines
         // "Average complexity is ***O(log n)***" / "If elements pushed in descending order,
@@ -1129,11 +1129,11 @@ pub fn documented_class(doc: &str) -> Option<String> {
         if before_ok && ["when", "if", "unless", "provided"].contains(&first) {
             unparsed = true;
         }
-        // "Navigation to the split point is O(log n)." (skiplist's `split_off`, which then
+        // "Navigation to the split point is O(log n)." (`split_off`, which then
         // rebuilds every skip link): the class of a step the clause names, not the method's.
         let step = step_clause(m.before);
         // "The worst case cost of a *single* call to `push` is O(n). ... The resize cost has
-        // been amortized in the previous figures." (dary_heap, as std's `BinaryHeap`): the
+        // been amortized in the previous figures." (as std's `BinaryHeap`): the
         // spike of one call that the doc's amortized class covers, which the verdict leaves
         // out of its fit too. Read only when the doc states no amortized class.
         let single = single_call_clause(m.before);
@@ -1141,7 +1141,7 @@ pub fn documented_class(doc: &str) -> Option<String> {
             match mention_class(&m.inner) {
                 Some(c) if single => single_best = single_best.max(Some(c)),
                 Some(c) => best = best.max(Some(c)),
-                // A cost in several variables (indexmap's "O(m n + n log n + c) time"): no
+                // A cost in several variables ("O(m n + n log n + c) time"): no
                 // single class of the input size is documented, and the other mentions
                 // (the closure's "O(m)") are not the method's.
                 None => unparsed = true,
@@ -1162,9 +1162,9 @@ pub fn documented_class(doc: &str) -> Option<String> {
     }
 }
 
-/// A doc with its classes written one way: TeX first (skiplist: "`$O(\log n)$`", see
+/// A doc with its classes written one way: TeX first ("`$O(\log n)$`", see
 /// `math`), a tight bound (rpds: "Θ(log n)") as the bound from above it also is, an italic O
-/// ("*O*(*N*)", circular-buffer) as the plain one.
+/// ("*O*(*N*)") as the plain one.
 fn normalized(doc: &str) -> String {
     super::math::plain_math(doc)
         .replace("Θ(", "O(")
@@ -1173,7 +1173,7 @@ fn normalized(doc: &str) -> String {
 }
 
 /// One `O(..)` of a [`normalized`] doc: the text since the previous one, what stands between
-/// its parentheses (Markdown removed: bit-vec's "Takes O([`len`]) time" links to `len`; an
+/// its parentheses (Markdown removed: "Takes O([`len`]) time" links to `len`; an
 /// italic variable, "*N*", is the variable), and the text after it.
 struct Mention<'a> {
     before: &'a str,
@@ -1213,7 +1213,7 @@ fn mentions(doc: &str) -> Vec<Mention<'_>> {
 }
 
 /// The class of a mention's contents, a single variable read as the input size, and a size
-/// named by its method ("O(len())", "O(self.len())", arraydeque) as that variable.
+/// named by its method ("O(len())", "O(self.len())") as that variable.
 fn mention_class(inner: &str) -> Option<crate::oracle::fit::Class> {
     let called = inner.replace("self.", "").replace("()", "");
     [
@@ -1226,7 +1226,7 @@ fn mention_class(inner: &str) -> Option<crate::oracle::fit::Class> {
 }
 
 /// The highest class a doc states per item of the iterator a method returns ("*O*(1) on
-/// creation, and *O*(log *n*) for each `next()` operation", min-max-heap's `drain_asc`; "O(1)
+/// creation, and *O*(log *n*) for each `next()` operation", `drain_asc`; "O(1)
 /// per element"), if any. Consuming the iterator costs n times it: `drain_asc` is O(n log n),
 /// and reading only its highest class (O(log n)), raised to the walk's O(n), made the sorted
 /// drain a false O(n log n) finding.

@@ -1,5 +1,5 @@
 //! Classes a crate's or a type's doc comment states for methods it names in prose, outside a
-//! table: lru's crate doc "The cache supports `get`, `get_mut`, `put`, and `pop` operations,
+//! table: a crate doc such as "The cache supports `get`, `get_mut`, `put`, and `pop` operations,
 //! all of which are O(1)." Without it, every method of such a crate was `undocumented` and a
 //! hunt could report nothing. An operation may also be named by a noun after its class
 //! ("`O(1)` insertion", uluru). Like a table's classes (see

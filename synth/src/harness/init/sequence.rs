@@ -1,4 +1,4 @@
-//! Sequence parameters: `append<I: IntoIterator<Item = u32>>(&mut self, iter: I)` (roaring),
+//! Sequence parameters: `append<I: IntoIterator<Item = u32>>(&mut self, iter: I)`,
 //! `extend_from(impl Iterator<Item = T>)` get a vector of the program's values (the vector
 //! itself, or its `into_iter()` for an `Iterator` bound), so the methods that take many items
 //! at once register instead of being skipped for their generic parameter.

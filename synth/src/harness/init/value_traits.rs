@@ -20,8 +20,9 @@ pub(super) const KEY_TRAITS: &[&str] = &[
 ];
 
 /// Traits `u64` implements beyond those (the fallback instantiation): std's, and the
-/// num-traits / num-integer ones integer-generic crates bound their parameters with
-/// (rust-lapper's `Lapper<I: PrimInt + Unsigned + Ord, T>`), which `u64` implements.
+/// numeric traits (`PrimInt`, `Unsigned`, `Integer`, ...) integer-generic crates bound their
+/// parameters with
+/// (`Lapper<I: PrimInt + Unsigned + Ord, T>`), which `u64` implements.
 pub(super) const U64_TRAITS: &[&str] = &[
     "Copy",
     "Display",

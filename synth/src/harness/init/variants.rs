@@ -9,8 +9,8 @@ use super::registrations::{Func, Param, Receiver};
 use super::value_traits::MODEL_INTS;
 
 /// The variant of constructor `c` whose sequence of elements (`build(buf: Vec<N>, op)`,
-/// `from_slice(&[T])`) is filled with `0..n`, `n` a program value: segment-tree's trees are
-/// built only from a vector and never grow after, and mutations insert statements after the
+/// `from_slice(&[T])`) is filled with `0..n`, `n` a program value: a tree built only from
+/// a vector never grows after, and mutations insert statements after the
 /// receiver's definition, so the vector a constructor consumes stayed empty and every sweep
 /// stayed at size 0. An integer the sweep scales sizes the input instead (`build_filled(n,
 /// op)` calls `build((0..n as u64).collect::<Vec<u64>>(), op)`). `None` when no parameter
@@ -61,7 +61,7 @@ pub(super) fn filled(c: &Func) -> Option<Func> {
 /// The variant of method `f` whose first string parameter is a program integer written out
 /// (`insert_numbered(key: u64, ..)` calls `insert(key.to_string(), ..)`), when `f` takes
 /// `&mut self` and a string. A loop repeats a string literal, and only the loop index
-/// varies: patricia_tree's maps, keyed by strings, held at most four keys in every program
+/// varies: maps keyed by strings held at most four keys in every program
 /// (sizes 0..3, no class measured for `len`, `iter`, `clear`), where a loop of the variant
 /// inserts a distinct key per iteration. Both stay registered: the string itself grows by
 /// appending (see `gen`'s `String` registration), which measures a key's length.
