@@ -23,6 +23,7 @@ pub mod compound;
 mod const_generics_tests;
 #[cfg(test)]
 mod constructors_tests;
+pub mod doc_classes;
 #[cfg(test)]
 mod documented_classes_tests;
 pub mod expand;

@@ -206,7 +206,7 @@ fn build_with(
     // Types without a constructor whose methods no registration calls, until chains say
     // otherwise: (index in `skipped_types`, public path, its methods).
     let mut unreachable: Vec<(usize, String, usize)> = Vec::new();
-    let crate_table = super::scan::table_classes(&scan.crate_doc);
+    let crate_table = super::doc_classes::table_classes(&scan.crate_doc);
     let crate_sentences = super::sentences::sentence_classes(&scan.crate_doc);
     for (t, subst, rust, import, registry_name, registers, alias) in chosen {
         let duplicate = alias.is_none() && counts.get(&t.ident).copied().unwrap_or(0) > 1;
@@ -249,8 +249,8 @@ fn build_with(
             skipped_not_methods: 0,
             free: None,
         };
-        let mut table = super::scan::table_classes(&named_by.doc);
-        for (m, c) in super::scan::table_classes(&t.doc)
+        let mut table = super::doc_classes::table_classes(&named_by.doc);
+        for (m, c) in super::doc_classes::table_classes(&t.doc)
             .into_iter()
             .chain(crate_table.clone())
             .chain(super::sentences::sentence_classes(&named_by.doc))

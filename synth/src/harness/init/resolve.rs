@@ -17,9 +17,9 @@ use perfsyn_profiler_ipc::Mode;
 
 use super::closures::{closure, closure_bound, Shape};
 use super::compound::{array, range};
+use super::doc_classes::documented_class;
 use super::instantiate::OMITTED;
 use super::registrations::{tuple_elements, Func, Param, Receiver};
-use super::scan::documented_class;
 use super::sequence::{sequence, sequence_bound};
 use super::skips::SkipReason;
 use super::syntax::{projection, readable, trait_names};
@@ -53,7 +53,7 @@ pub(super) struct Ctx<'a> {
     /// The crate's traits implemented for integers (see [`int_traits`](super::int_traits)).
     pub(super) int_traits: &'a super::int_traits::IntTraits,
     /// Classes the type's doc comment gives its methods in a table (see
-    /// [`table_classes`](super::scan::table_classes)), for methods whose own doc has none.
+    /// [`table_classes`](super::doc_classes::table_classes)), for methods whose own doc has none.
     pub(super) table: &'a HashMap<String, String>,
     /// The crate's public aliases of primitives (see [`primitive_aliases`]).
     pub(super) prim_aliases: &'a HashMap<String, proc_macro2::TokenStream>,
@@ -181,7 +181,7 @@ impl Ctx<'_> {
         let documented =
             documented_class(&doc).or_else(|| self.table.get(&sig.ident.to_string()).cloned());
         let expected = match &suffix {
-            Some(_) => walked(documented, super::scan::per_item_class(&doc)),
+            Some(_) => walked(documented, super::doc_classes::per_item_class(&doc)),
             None => documented,
         };
         let kept = ret.is_none()
