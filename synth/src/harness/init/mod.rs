@@ -44,6 +44,7 @@ pub mod math;
 #[cfg(test)]
 mod measured_calls_tests;
 pub mod model;
+pub mod params;
 #[cfg(test)]
 mod public_paths_tests;
 #[cfg(test)]
