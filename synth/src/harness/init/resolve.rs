@@ -3,11 +3,11 @@
 //! types, its closures, traits and doc tables), and [`Ctx::func`] turns a constructor's or
 //! method's signature into a [`Func`], each parameter and the result resolved by
 //! [`Ctx::param`] (in [`params`](super::params)) to a passing mode and a model type, or a
-//! reason to skip it. The families
-//! of parameters built from several program values (closures, ranges, arrays, tuples,
-//! sequences) have their own files below this one, and a function's own generic parameters
-//! are read by the methods of [`fn_generics`](super::fn_generics); the walk over a crate's
-//! types that calls this is [`model`](super::model).
+//! reason to skip it. The families of parameters built from several program values
+//! (closures, ranges, arrays, tuples, sequences) have their own files below this one, and a
+//! function's own generic parameters are read by the methods of
+//! [`fn_generics`](super::fn_generics); the walk over a crate's types that calls this is
+//! [`model`](super::model).
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
