@@ -64,28 +64,36 @@ fn handles(scan: &Scan, first: &Model) -> HashSet<String> {
         .collect()
 }
 
-fn build_with(
+/// A reachable type of the crate with the instantiation it registers at.
+struct Chosen<'s> {
+    ty: &'s FoundType,
+    /// Each generic parameter's instantiation (see [`instantiate`]).
+    subst: HashMap<String, String>,
+    /// The Rust type as the registration writes it.
+    rust: String,
+    /// The `use` path `rust` needs (`None` when `rust` is a full path).
+    import: Option<String>,
+    registry_name: String,
+    /// Whether the type registers in this pass (see [`handles`]).
+    registers: bool,
+    /// The public alias the type registers through, if any (see [`through_alias`]).
+    alias: Option<&'s FoundType>,
+}
+
+/// Which types register and at which instantiation, so that parameters and results of the
+/// crate's own types can refer to them: every reachable type an instantiation fits (the
+/// others are skipped in `model`), with the registered ones by identifier and by defining
+/// module and identifier.
+fn choose<'s>(
     lib: &str,
-    scan: &Scan,
+    scan: &'s Scan,
     registered: Option<&HashSet<String>>,
-    handles: &HashSet<String>,
-) -> Model {
-    let counts = ident_counts(&scan.types);
-    let mut model = Model::default();
-    // Which types register and at which instantiation, so that parameters and results of
-    // the crate's own types can refer to them.
+    counts: &HashMap<String, usize>,
+    model: &mut Model,
+) -> (Vec<Chosen<'s>>, HashMap<String, (String, String)>, RegsIn) {
     let mut regs: HashMap<String, (String, String)> = HashMap::new();
     let mut regs_in: RegsIn = HashMap::new();
-    #[allow(clippy::type_complexity)]
-    let mut chosen: Vec<(
-        &FoundType,
-        HashMap<String, String>,
-        String,
-        Option<String>,
-        String,
-        bool,
-        Option<&FoundType>,
-    )> = Vec::new();
+    let mut chosen = Vec::new();
     let named = default_paths(lib, scan);
     for t in scan.types.iter().filter(|t| t.reachable) {
         let (subst, alias) = match instantiate(
@@ -156,21 +164,33 @@ fn build_with(
                 (registry_name.clone(), rust.clone()),
             );
         }
-        chosen.push((
-            t,
+        chosen.push(Chosen {
+            ty: t,
             subst,
             rust,
             import,
             registry_name,
             registers,
-            alias.map(|(a, _)| a),
-        ));
+            alias: alias.map(|(a, _)| a),
+        });
     }
+    (chosen, regs, regs_in)
+}
+
+fn build_with(
+    lib: &str,
+    scan: &Scan,
+    registered: Option<&HashSet<String>>,
+    handles: &HashSet<String>,
+) -> Model {
+    let counts = ident_counts(&scan.types);
+    let mut model = Model::default();
+    let (chosen, regs, regs_in) = choose(lib, scan, registered, &counts, &mut model);
     // Registry names of the crate's `Copy` types: passed as `copy`, they are not moved.
     let copies: HashSet<String> = chosen
         .iter()
-        .filter(|c| c.0.copy && c.5)
-        .map(|c| c.4.clone())
+        .filter(|c| c.ty.copy && c.registers)
+        .map(|c| c.registry_name.clone())
         .collect();
     let mut fn_names: HashMap<String, usize> = HashMap::new();
     let no_closures = HashMap::new();
@@ -208,7 +228,16 @@ fn build_with(
     let mut unreachable: Vec<(usize, String, usize)> = Vec::new();
     let crate_table = super::doc_classes::table_classes(&scan.crate_doc);
     let crate_sentences = super::sentences::sentence_classes(&scan.crate_doc);
-    for (t, subst, rust, import, registry_name, registers, alias) in chosen {
+    for Chosen {
+        ty: t,
+        subst,
+        rust,
+        import,
+        registry_name,
+        registers,
+        alias,
+    } in chosen
+    {
         let duplicate = alias.is_none() && counts.get(&t.ident).copied().unwrap_or(0) > 1;
         let named_by = alias.unwrap_or(t);
         let path = if duplicate {
