@@ -246,7 +246,7 @@ fn step_clause(head: &str) -> bool {
 /// The classes a type's doc comment gives its methods in a Markdown table (rpds:
 /// "| `push_front()` | Θ(1) | Θ(1) |", one column per case), by method name: the highest
 /// class of every row that names the method (worst case, and "`dequeue()` amortized" rows).
-/// `doc` is [`doc_text`]'s, lines joined with spaces, so rows are read cell by cell.
+/// `doc` is [`doc_text`](super::scan::doc_text)'s, lines joined with spaces, so rows are read cell by cell.
 pub fn table_classes(doc: &str) -> HashMap<String, String> {
     let mut out: HashMap<String, crate::oracle::fit::Class> = HashMap::new();
     let mut methods: Vec<String> = Vec::new();

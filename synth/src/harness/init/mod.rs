@@ -4,7 +4,21 @@
 //! registrations generated from the crate's public API ([`scan`] reads it with `syn`,
 //! [`model`] decides what the program model can drive, [`gen`] prints it). It then builds the
 //! instrumented worker, so a crate that does not compile is reported by `init`; a generated
-//! registration the compiler rejects is dropped and listed as skipped ([`repair`]).
+//! registration the compiler rejects is dropped and listed as skipped ([`repair`]); what was
+//! skipped, and why, is also written as data beside it ([`skips`]).
+//!
+//! The modules form layers, each importing only from those below it:
+//! - helpers any layer uses: [`syntax`], [`value_traits`], [`cfg`](mod@cfg);
+//! - the reader, which knows nothing of the model: [`scan`] with [`free_fn`], [`expand`],
+//!   [`macro_types`], [`storage`], [`int_traits`], [`strext`], and the readers of classes
+//!   in doc prose [`doc_classes`], [`sentences`], [`math`];
+//! - the model's data: [`registrations`] and [`skips`];
+//! - the families of parameters and instantiation: [`closures`], [`compound`],
+//!   [`sequence`], [`instantiate`], [`aliases`], [`variants`];
+//! - resolution of one signature: [`resolve`] (with [`params`] and [`fn_generics`]), then
+//!   the reach through borrowing types and free functions: [`chain`], [`free`];
+//! - the walk over a crate's types: [`model`];
+//! - printing: [`gen`], then [`repair`]; and this command on top.
 
 pub mod aliases;
 #[cfg(test)]

@@ -94,7 +94,7 @@ pub struct Func {
     pub chain: Option<Chain>,
     /// The call returns an owned value the program does not keep (`-> (Option<V>, Self)`):
     /// a caller would keep it, so it is dropped after the measured window (`{kept}`, see
-    /// [`Ctx::owned`](super::resolve::Ctx::owned)).
+    /// `Ctx::owned` in [`resolve`](super::resolve)).
     pub kept: bool,
     /// The function a constructor calls when it is not `name` (a `filled` variant, see [`model`](super::model)).
     pub call: Option<String>,

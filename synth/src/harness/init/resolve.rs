@@ -1,8 +1,8 @@
-//! Resolution: what one signature of the crate becomes in the program model. [`Ctx`] holds
+//! Resolution: what one signature of the crate becomes in the program model. `Ctx` holds
 //! what is known of the type being registered (its instantiation, the crate's registered
-//! types, its closures, traits and doc tables), and [`Ctx::func`] turns a constructor's or
+//! types, its closures, traits and doc tables), and `Ctx::func` turns a constructor's or
 //! method's signature into a [`Func`], each parameter and the result resolved by
-//! [`Ctx::param`] (in [`params`](super::params)) to a passing mode and a model type, or a
+//! `Ctx::param` (in [`params`](super::params)) to a passing mode and a model type, or a
 //! reason to skip it. The families of parameters built from several program values
 //! (closures, ranges, arrays, tuples, sequences) have their own files below this one, and a
 //! function's own generic parameters are read by the methods of
@@ -41,7 +41,7 @@ pub(super) struct Ctx<'a> {
     pub(super) regs_in: &'a RegsIn,
     /// Registry names of the registered own types that are `Copy` (passed as `copy`).
     pub(super) copies: &'a HashSet<String>,
-    /// The crate's iterator types (see [`Scan::iterators`]).
+    /// The crate's iterator types (see [`Scan::iterators`](super::scan::Scan::iterators)).
     pub(super) iterators: &'a HashSet<String>,
     /// The current function's closure parameters.
     pub(super) closures: &'a HashMap<String, Built>,
@@ -52,7 +52,7 @@ pub(super) struct Ctx<'a> {
     /// Classes the type's doc comment gives its methods in a table (see
     /// [`table_classes`](super::doc_classes::table_classes)), for methods whose own doc has none.
     pub(super) table: &'a HashMap<String, String>,
-    /// The crate's public aliases of primitives (see [`primitive_aliases`]).
+    /// The crate's public aliases of primitives (see [`primitive_aliases`](super::aliases::primitive_aliases)).
     pub(super) prim_aliases: &'a HashMap<String, proc_macro2::TokenStream>,
 }
 
