@@ -12,7 +12,7 @@ use super::instantiate::{instantiate, OMITTED};
 use super::registrations::{
     Func, Model, Param, Receiver, TypeReg, STRUCT_LITERAL, TUPLE_LITERAL, UNIT_VARIANT,
 };
-use super::resolve::{Ctx, RegsIn};
+use super::resolve::{Built, Ctx, RegsIn};
 use super::scan::{ident_counts, is_pub, FoundType, Scan};
 use super::skips::SkipReason;
 use super::syntax::param_names;
@@ -228,308 +228,29 @@ fn build_with(
     let mut unreachable: Vec<(usize, String, usize)> = Vec::new();
     let crate_table = super::doc_classes::table_classes(&scan.crate_doc);
     let crate_sentences = super::sentences::sentence_classes(&scan.crate_doc);
-    for Chosen {
-        ty: t,
-        subst,
-        rust,
-        import,
-        registry_name,
-        registers,
-        alias,
-    } in chosen
-    {
-        let duplicate = alias.is_none() && counts.get(&t.ident).copied().unwrap_or(0) > 1;
-        let named_by = alias.unwrap_or(t);
-        let path = if duplicate {
-            t.public_path.join("::")
-        } else {
-            named_by
-                .public_path
-                .last()
-                .cloned()
-                .unwrap_or(named_by.ident.clone())
-        };
-        let mut reg = TypeReg {
-            fn_name: unique_fn_name(&snake(&path), &mut fn_names),
-            ident: t.ident.clone(),
-            rust: rust.clone(),
-            import,
-            traits: t
-                .traits
-                .iter()
-                .map(|p| {
-                    std::iter::once(lib.to_string())
-                        .chain(p.iter().cloned())
-                        .collect::<Vec<_>>()
-                        .join("::")
-                })
-                .collect(),
-            name: duplicate.then(|| registry_name.clone()),
-            path: path.clone(),
-            doc: if named_by.doc.is_empty() {
-                t.doc.clone()
-            } else {
-                named_by.doc.clone()
-            },
-            size_method: None,
-            ctors: Vec::new(),
-            methods: Vec::new(),
-            skipped: Vec::new(),
-            skipped_not_methods: 0,
-            free: None,
-        };
-        let mut table = super::doc_classes::table_classes(&named_by.doc);
-        for (m, c) in super::doc_classes::table_classes(&t.doc)
-            .into_iter()
-            .chain(crate_table.clone())
-            .chain(super::sentences::sentence_classes(&named_by.doc))
-            .chain(super::sentences::sentence_classes(&t.doc))
-            .chain(crate_sentences.clone())
-        {
-            table.entry(m).or_insert(c);
-        }
-        let cx = Ctx {
-            ty_ident: &t.ident,
-            self_name: &registry_name,
-            self_rust: &rust,
-            module: &t.module,
-            subst: &subst,
-            regs: &regs,
-            regs_in: &regs_in,
-            copies: &copies,
-            iterators: &scan.iterators,
-            closures: &no_closures,
-            arrays: &scan.array_traits,
-            int_traits: &scan.int_traits,
-            table: &table,
-            prim_aliases: &prim_aliases,
-        };
-        // `impl Default` for another instantiation only
-        // (`impl Default for StringInterner<DefaultBackend>` fixes the hasher the harness
-        // replaces): not a constructor here; the compiler rejected it, at the cost of a build.
-        let default_elsewhere = t
-            .default_impls
-            .iter()
-            .map(|i| other_instantiation(&t.generics, &subst, i))
-            .collect::<Option<Vec<String>>>()
-            .and_then(|shown| shown.into_iter().next());
-        if let (false, true, Some(shown)) =
-            (t.derives_default, t.implements_default, &default_elsewhere)
-        {
-            reg.skipped.push((
-                format!("{path}::default"),
-                SkipReason::DefaultElsewhere {
-                    shown: shown.clone(),
-                    rust: rust.clone(),
-                },
-            ));
-        }
-        if t.derives_default || (t.implements_default && default_elsewhere.is_none()) {
-            reg.ctors.push(Func::ctor("default", Vec::new(), None));
-        }
-        for v in &t.unit_variants {
-            reg.ctors
-                .push(Func::ctor(v, Vec::new(), Some(UNIT_VARIANT)));
-        }
-        // The type it derefs to has its methods registered directly: chains through methods
-        // returning it (`as_mut_circular_buffer`, `leak`) would repeat
-        // each of them.
-        let mut own_borrowers = borrowers.clone();
-        if let Some(x) = &t.deref_target {
-            own_borrowers.remove(x);
-        }
-        // Names registered (the first impl that registers one wins), and names an impl
-        // failed on (whether that one was not a method).
-        let mut seen: HashSet<String> = HashSet::new();
-        let mut failed: HashMap<String, bool> = HashMap::new();
-        // Methods of borrowing types this type's chains reach (counted if it registers).
-        let mut reached: Vec<(String, String)> = Vec::new();
-        let fixed = FixedParams::of(t, &subst, alias, scan);
-        for imp in &t.impls {
-            let other_instance = other_instantiation(&t.generics, &subst, imp);
-            for item in &imp.items {
-                let ImplItem::Fn(f) = item else { continue };
-                if !is_pub(&f.vis) {
-                    continue;
-                }
-                let f = &fixed.apply(f);
-                let name = f.sig.ident.to_string();
-                let spec = format!("{path}::{name}");
-                if (name == "default" && reg.ctors.iter().any(|c| c.name == "default"))
-                    || seen.contains(&name)
-                {
-                    continue;
-                }
-                // A name another impl already failed on: this one may register
-                // (`Build::add_node(Self::NodeWeight)` came before the inherent
-                // `add_node(N)`, and `Graph::add_node` was skipped). Its skip line goes once
-                // this one registers, and stays single when it fails too.
-                let failed_before = failed.get(&name).copied();
-                if let Some(not_method) = failed_before {
-                    reg.skipped.retain(|(s, _)| *s != spec);
-                    if not_method {
-                        reg.skipped_not_methods -= 1;
-                    }
-                }
-                if f.sig.receiver().is_none() {
-                    reg.skipped_not_methods += 1;
-                }
-                let func = match &other_instance {
-                    Some(shown) => Err(SkipReason::ImplForOtherInstantiation {
-                        shown: shown.clone(),
-                        rust: rust.clone(),
-                    }),
-                    None => cx.func(&f.sig, &f.attrs, &mut model.vecs),
-                };
-                if func.is_ok() && f.sig.receiver().is_none() {
-                    reg.skipped_not_methods -= 1;
-                }
-                let registered_now =
-                    matches!(&func, Ok(func) if func.receiver != Some(Receiver::Boxed));
-                if registered_now {
-                    seen.insert(name.clone());
-                } else {
-                    failed.insert(name.clone(), f.sig.receiver().is_none());
-                }
-                match func {
-                    Ok(func) if func.receiver.is_none() => {
-                        let filled =
-                            filled(&func).filter(|f| !reg.ctors.iter().any(|c| c.name == f.name));
-                        reg.ctors.push(func);
-                        reg.ctors.extend(filled);
-                    }
-                    Ok(func) if func.receiver == Some(Receiver::Boxed) => {
-                        reg.skipped.push((spec, SkipReason::BoxedReceiver))
-                    }
-                    Ok(func) => {
-                        if let Some(r) = size_rank(&func) {
-                            let current = reg.size_method.as_deref().and_then(size_rank_of);
-                            if current.is_none_or(|c| r < c) {
-                                reg.size_method = Some(func.name.clone());
-                            }
-                        }
-                        if let ReturnType::Type(_, ret) = &f.sig.output {
-                            let ch = super::chain::chains(
-                                &cx,
-                                &t.module,
-                                &func,
-                                ret,
-                                &own_borrowers,
-                                &enums,
-                                &mut model.vecs,
-                            );
-                            reached.extend(ch.reached);
-                            for tr in ch.traits {
-                                let tr = std::iter::once(lib.to_string())
-                                    .chain(tr)
-                                    .collect::<Vec<_>>()
-                                    .join("::");
-                                if !reg.traits.contains(&tr) {
-                                    reg.traits.push(tr);
-                                }
-                            }
-                            reg.skipped_not_methods += ch.skipped.len();
-                            reg.skipped.extend(ch.skipped);
-                            reg.methods.extend(ch.methods);
-                        }
-                        let numbered = numbered(&func);
-                        reg.methods.push(func);
-                        reg.methods.extend(numbered);
-                    }
-                    Err(reason) => reg.skipped.push((spec, reason)),
-                }
-            }
-        }
-        // Plain data without a constructor (`pub struct Edge { pub from: usize, .. }`): a
-        // struct literal of its public fields, when the model can supply every one.
-        if reg.ctors.is_empty() {
-            if let Some(fields) = &t.literal_fields {
-                let params: Result<Vec<Param>, String> = fields
-                    .iter()
-                    .enumerate()
-                    .map(|(i, (name, ty))| {
-                        let name = name.clone().unwrap_or_else(|| format!("f{i}"));
-                        cx.param(&name, ty, &mut model.vecs)
-                    })
-                    .collect();
-                let tuple = fields.iter().all(|(name, _)| name.is_none());
-                if let Ok(params) = params {
-                    let name = if tuple { TUPLE_LITERAL } else { "literal" };
-                    reg.ctors
-                        .push(Func::ctor(name, params, Some(STRUCT_LITERAL)));
-                }
-            }
-        }
-        // An iterator built only by `Default` is always empty (`IntoIter`): its
-        // registration would drive nothing, and a registered type returned by a method is
-        // kept as a variable instead of consumed. Left unregistered, methods returning it
-        // consume it, and its own methods are reached through them.
-        let empty_iterator = scan.iterators.contains(&t.ident)
-            && reg.ctors.len() == 1
-            && reg.ctors[0].name == "default"
-            && reg.ctors[0].params.is_empty();
-        if empty_iterator {
-            reg.ctors.clear();
-        }
-        // p0 starts from the first constructor: one taking no program values builds an
-        // instance no value bounds (`unbounded_with_hasher`, not `with_hasher(cap)`, whose
-        // capacity the sweep does not grow and whose cache then never holds more than `cap`).
-        reg.ctors.sort_by_key(|c| {
-            c.params
-                .iter()
-                .flat_map(|p| std::iter::once(p).chain(&p.more))
-                .filter(|p| p.dsl)
-                .count()
-        });
-        if handles.contains(&t.ident) && reg.ctors.is_empty() {
-            reg.doc = handle_doc(&reg.doc);
-            chained.extend(reached);
-            model.types.push(reg);
-            continue;
-        }
-        if reg.ctors.is_empty() && registers {
-            model.no_ctor.push((t.ident.clone(), registry_name.clone()));
-        }
-        if reg.ctors.is_empty() || !registers {
-            // Its own methods: methods of other types it chains to are counted with those.
-            let own = reg.methods.iter().filter(|m| m.chain.is_none()).count();
-            let methods = own + reg.skipped.len() - reg.skipped_not_methods;
-            // A type others deref to (`CircularBuffer`): its methods are
-            // theirs, registered and counted there.
-            let derefers: Vec<String> = scan
-                .types
-                .iter()
-                .filter(|y| {
-                    y.reachable
-                        && y.deref_target.as_deref() == Some(t.ident.as_str())
-                        && registered.is_none_or(|r| r.contains(&y.ident))
-                })
-                .map(|y| y.public_path.join("::"))
-                .collect();
-            if !derefers.is_empty() {
-                model
-                    .skipped_types
-                    .push((path.clone(), SkipReason::DerefTarget { derefers }));
-                continue;
-            }
-            model.unregistered_methods += methods;
-            let why = if empty_iterator {
-                SkipReason::EmptyIterator
-            } else {
-                SkipReason::NoConstructor {
-                    unreachable: 0,
-                    reached: 0,
-                }
-            };
-            if methods > 0 && !empty_iterator {
-                // The count waits for every type's chains (see `unreachable` below).
-                unreachable.push((model.skipped_types.len(), t.public_path.join("::"), methods));
-            }
-            model.skipped_types.push((path.clone(), why));
-            continue;
-        }
-        chained.extend(reached);
-        model.types.push(reg);
+    let walk = Walk {
+        lib,
+        scan,
+        registered,
+        handles,
+        counts: &counts,
+        regs: &regs,
+        regs_in: &regs_in,
+        copies: &copies,
+        no_closures: &no_closures,
+        prim_aliases: &prim_aliases,
+        borrowers: &borrowers,
+        enums: &enums,
+        crate_table: &crate_table,
+        crate_sentences: &crate_sentences,
+    };
+    let mut walked = Walked {
+        fn_names: &mut fn_names,
+        chained: &mut chained,
+        unreachable: &mut unreachable,
+    };
+    for c in chosen {
+        register_type(&walk, c, &mut model, &mut walked);
     }
     // Free functions, one namespace per module, taking the crate's registered types.
     let mut crate_classes = crate_table.clone();
@@ -584,6 +305,362 @@ fn build_with(
     model.unregistered_methods -= chained.len().min(model.unregistered_methods);
     model.chained = chained.len();
     model
+}
+
+/// What registering each chosen type reads: the crate and what was decided of all its
+/// types before the walk (see [`build_with`]).
+struct Walk<'a> {
+    lib: &'a str,
+    scan: &'a Scan,
+    registered: Option<&'a HashSet<String>>,
+    handles: &'a HashSet<String>,
+    counts: &'a HashMap<String, usize>,
+    regs: &'a HashMap<String, (String, String)>,
+    regs_in: &'a RegsIn,
+    copies: &'a HashSet<String>,
+    no_closures: &'a HashMap<String, Built>,
+    prim_aliases: &'a HashMap<String, proc_macro2::TokenStream>,
+    borrowers: &'a HashMap<String, Vec<&'a FoundType>>,
+    enums: &'a super::chain::Enums,
+    crate_table: &'a HashMap<String, String>,
+    crate_sentences: &'a HashMap<String, String>,
+}
+
+/// What registering each chosen type adds to besides the model: the registration
+/// functions' names, the methods chains reach, and the types whose unreachable methods
+/// wait for every type's chains.
+struct Walked<'a> {
+    fn_names: &'a mut HashMap<String, usize>,
+    chained: &'a mut BTreeSet<(String, String)>,
+    unreachable: &'a mut Vec<(usize, String, usize)>,
+}
+
+/// Registers one chosen type in `model`: its constructors and methods, with the chained
+/// calls through the borrowing types they return; or, without a constructor the model can
+/// call, the reason it is skipped.
+fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Walked<'_>) {
+    let Walk {
+        lib,
+        scan,
+        registered,
+        handles,
+        counts,
+        regs,
+        regs_in,
+        copies,
+        no_closures,
+        prim_aliases,
+        borrowers,
+        enums,
+        crate_table,
+        crate_sentences,
+    } = *w;
+    let Walked {
+        fn_names,
+        chained,
+        unreachable,
+    } = walked;
+    let Chosen {
+        ty: t,
+        subst,
+        rust,
+        import,
+        registry_name,
+        registers,
+        alias,
+    } = c;
+    let duplicate = alias.is_none() && counts.get(&t.ident).copied().unwrap_or(0) > 1;
+    let named_by = alias.unwrap_or(t);
+    let path = if duplicate {
+        t.public_path.join("::")
+    } else {
+        named_by
+            .public_path
+            .last()
+            .cloned()
+            .unwrap_or(named_by.ident.clone())
+    };
+    let mut reg = TypeReg {
+        fn_name: unique_fn_name(&snake(&path), fn_names),
+        ident: t.ident.clone(),
+        rust: rust.clone(),
+        import,
+        traits: t
+            .traits
+            .iter()
+            .map(|p| {
+                std::iter::once(lib.to_string())
+                    .chain(p.iter().cloned())
+                    .collect::<Vec<_>>()
+                    .join("::")
+            })
+            .collect(),
+        name: duplicate.then(|| registry_name.clone()),
+        path: path.clone(),
+        doc: if named_by.doc.is_empty() {
+            t.doc.clone()
+        } else {
+            named_by.doc.clone()
+        },
+        size_method: None,
+        ctors: Vec::new(),
+        methods: Vec::new(),
+        skipped: Vec::new(),
+        skipped_not_methods: 0,
+        free: None,
+    };
+    let mut table = super::doc_classes::table_classes(&named_by.doc);
+    for (m, c) in super::doc_classes::table_classes(&t.doc)
+        .into_iter()
+        .chain(crate_table.clone())
+        .chain(super::sentences::sentence_classes(&named_by.doc))
+        .chain(super::sentences::sentence_classes(&t.doc))
+        .chain(crate_sentences.clone())
+    {
+        table.entry(m).or_insert(c);
+    }
+    let cx = Ctx {
+        ty_ident: &t.ident,
+        self_name: &registry_name,
+        self_rust: &rust,
+        module: &t.module,
+        subst: &subst,
+        regs,
+        regs_in,
+        copies,
+        iterators: &scan.iterators,
+        closures: no_closures,
+        arrays: &scan.array_traits,
+        int_traits: &scan.int_traits,
+        table: &table,
+        prim_aliases,
+    };
+    // `impl Default` for another instantiation only
+    // (`impl Default for StringInterner<DefaultBackend>` fixes the hasher the harness
+    // replaces): not a constructor here; the compiler rejected it, at the cost of a build.
+    let default_elsewhere = t
+        .default_impls
+        .iter()
+        .map(|i| other_instantiation(&t.generics, &subst, i))
+        .collect::<Option<Vec<String>>>()
+        .and_then(|shown| shown.into_iter().next());
+    if let (false, true, Some(shown)) =
+        (t.derives_default, t.implements_default, &default_elsewhere)
+    {
+        reg.skipped.push((
+            format!("{path}::default"),
+            SkipReason::DefaultElsewhere {
+                shown: shown.clone(),
+                rust: rust.clone(),
+            },
+        ));
+    }
+    if t.derives_default || (t.implements_default && default_elsewhere.is_none()) {
+        reg.ctors.push(Func::ctor("default", Vec::new(), None));
+    }
+    for v in &t.unit_variants {
+        reg.ctors
+            .push(Func::ctor(v, Vec::new(), Some(UNIT_VARIANT)));
+    }
+    // The type it derefs to has its methods registered directly: chains through methods
+    // returning it (`as_mut_circular_buffer`, `leak`) would repeat
+    // each of them.
+    let mut own_borrowers = borrowers.clone();
+    if let Some(x) = &t.deref_target {
+        own_borrowers.remove(x);
+    }
+    // Names registered (the first impl that registers one wins), and names an impl
+    // failed on (whether that one was not a method).
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut failed: HashMap<String, bool> = HashMap::new();
+    // Methods of borrowing types this type's chains reach (counted if it registers).
+    let mut reached: Vec<(String, String)> = Vec::new();
+    let fixed = FixedParams::of(t, &subst, alias, scan);
+    for imp in &t.impls {
+        let other_instance = other_instantiation(&t.generics, &subst, imp);
+        for item in &imp.items {
+            let ImplItem::Fn(f) = item else { continue };
+            if !is_pub(&f.vis) {
+                continue;
+            }
+            let f = &fixed.apply(f);
+            let name = f.sig.ident.to_string();
+            let spec = format!("{path}::{name}");
+            if (name == "default" && reg.ctors.iter().any(|c| c.name == "default"))
+                || seen.contains(&name)
+            {
+                continue;
+            }
+            // A name another impl already failed on: this one may register
+            // (`Build::add_node(Self::NodeWeight)` came before the inherent
+            // `add_node(N)`, and `Graph::add_node` was skipped). Its skip line goes once
+            // this one registers, and stays single when it fails too.
+            let failed_before = failed.get(&name).copied();
+            if let Some(not_method) = failed_before {
+                reg.skipped.retain(|(s, _)| *s != spec);
+                if not_method {
+                    reg.skipped_not_methods -= 1;
+                }
+            }
+            if f.sig.receiver().is_none() {
+                reg.skipped_not_methods += 1;
+            }
+            let func = match &other_instance {
+                Some(shown) => Err(SkipReason::ImplForOtherInstantiation {
+                    shown: shown.clone(),
+                    rust: rust.clone(),
+                }),
+                None => cx.func(&f.sig, &f.attrs, &mut model.vecs),
+            };
+            if func.is_ok() && f.sig.receiver().is_none() {
+                reg.skipped_not_methods -= 1;
+            }
+            let registered_now =
+                matches!(&func, Ok(func) if func.receiver != Some(Receiver::Boxed));
+            if registered_now {
+                seen.insert(name.clone());
+            } else {
+                failed.insert(name.clone(), f.sig.receiver().is_none());
+            }
+            match func {
+                Ok(func) if func.receiver.is_none() => {
+                    let filled =
+                        filled(&func).filter(|f| !reg.ctors.iter().any(|c| c.name == f.name));
+                    reg.ctors.push(func);
+                    reg.ctors.extend(filled);
+                }
+                Ok(func) if func.receiver == Some(Receiver::Boxed) => {
+                    reg.skipped.push((spec, SkipReason::BoxedReceiver))
+                }
+                Ok(func) => {
+                    if let Some(r) = size_rank(&func) {
+                        let current = reg.size_method.as_deref().and_then(size_rank_of);
+                        if current.is_none_or(|c| r < c) {
+                            reg.size_method = Some(func.name.clone());
+                        }
+                    }
+                    if let ReturnType::Type(_, ret) = &f.sig.output {
+                        let ch = super::chain::chains(
+                            &cx,
+                            &t.module,
+                            &func,
+                            ret,
+                            &own_borrowers,
+                            enums,
+                            &mut model.vecs,
+                        );
+                        reached.extend(ch.reached);
+                        for tr in ch.traits {
+                            let tr = std::iter::once(lib.to_string())
+                                .chain(tr)
+                                .collect::<Vec<_>>()
+                                .join("::");
+                            if !reg.traits.contains(&tr) {
+                                reg.traits.push(tr);
+                            }
+                        }
+                        reg.skipped_not_methods += ch.skipped.len();
+                        reg.skipped.extend(ch.skipped);
+                        reg.methods.extend(ch.methods);
+                    }
+                    let numbered = numbered(&func);
+                    reg.methods.push(func);
+                    reg.methods.extend(numbered);
+                }
+                Err(reason) => reg.skipped.push((spec, reason)),
+            }
+        }
+    }
+    // Plain data without a constructor (`pub struct Edge { pub from: usize, .. }`): a
+    // struct literal of its public fields, when the model can supply every one.
+    if reg.ctors.is_empty() {
+        if let Some(fields) = &t.literal_fields {
+            let params: Result<Vec<Param>, String> = fields
+                .iter()
+                .enumerate()
+                .map(|(i, (name, ty))| {
+                    let name = name.clone().unwrap_or_else(|| format!("f{i}"));
+                    cx.param(&name, ty, &mut model.vecs)
+                })
+                .collect();
+            let tuple = fields.iter().all(|(name, _)| name.is_none());
+            if let Ok(params) = params {
+                let name = if tuple { TUPLE_LITERAL } else { "literal" };
+                reg.ctors
+                    .push(Func::ctor(name, params, Some(STRUCT_LITERAL)));
+            }
+        }
+    }
+    // An iterator built only by `Default` is always empty (`IntoIter`): its
+    // registration would drive nothing, and a registered type returned by a method is
+    // kept as a variable instead of consumed. Left unregistered, methods returning it
+    // consume it, and its own methods are reached through them.
+    let empty_iterator = scan.iterators.contains(&t.ident)
+        && reg.ctors.len() == 1
+        && reg.ctors[0].name == "default"
+        && reg.ctors[0].params.is_empty();
+    if empty_iterator {
+        reg.ctors.clear();
+    }
+    // p0 starts from the first constructor: one taking no program values builds an
+    // instance no value bounds (`unbounded_with_hasher`, not `with_hasher(cap)`, whose
+    // capacity the sweep does not grow and whose cache then never holds more than `cap`).
+    reg.ctors.sort_by_key(|c| {
+        c.params
+            .iter()
+            .flat_map(|p| std::iter::once(p).chain(&p.more))
+            .filter(|p| p.dsl)
+            .count()
+    });
+    if handles.contains(&t.ident) && reg.ctors.is_empty() {
+        reg.doc = handle_doc(&reg.doc);
+        chained.extend(reached);
+        model.types.push(reg);
+        return;
+    }
+    if reg.ctors.is_empty() && registers {
+        model.no_ctor.push((t.ident.clone(), registry_name.clone()));
+    }
+    if reg.ctors.is_empty() || !registers {
+        // Its own methods: methods of other types it chains to are counted with those.
+        let own = reg.methods.iter().filter(|m| m.chain.is_none()).count();
+        let methods = own + reg.skipped.len() - reg.skipped_not_methods;
+        // A type others deref to (`CircularBuffer`): its methods are
+        // theirs, registered and counted there.
+        let derefers: Vec<String> = scan
+            .types
+            .iter()
+            .filter(|y| {
+                y.reachable
+                    && y.deref_target.as_deref() == Some(t.ident.as_str())
+                    && registered.is_none_or(|r| r.contains(&y.ident))
+            })
+            .map(|y| y.public_path.join("::"))
+            .collect();
+        if !derefers.is_empty() {
+            model
+                .skipped_types
+                .push((path.clone(), SkipReason::DerefTarget { derefers }));
+            return;
+        }
+        model.unregistered_methods += methods;
+        let why = if empty_iterator {
+            SkipReason::EmptyIterator
+        } else {
+            SkipReason::NoConstructor {
+                unreachable: 0,
+                reached: 0,
+            }
+        };
+        if methods > 0 && !empty_iterator {
+            // The count waits for every type's chains (see `unreachable` below).
+            unreachable.push((model.skipped_types.len(), t.public_path.join("::"), methods));
+        }
+        model.skipped_types.push((path.clone(), why));
+        return;
+    }
+    chained.extend(reached);
+    model.types.push(reg);
 }
 
 /// A handle type's doc line says where its values come from.
