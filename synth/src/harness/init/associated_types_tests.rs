@@ -59,3 +59,44 @@ fn a_skip_reason_names_a_projection_readably() {
         "{text}"
     );
 }
+
+/// Inline storage as a type parameter (smallvec's `SmallVec<A: Array>`, whose array impls
+/// a `macro_rules!` writes) is an array of keys, and `A::Item` (also written
+/// `<A as Array>::Item`) is the key: the type registers with its element methods.
+#[test]
+fn an_inline_storage_parameter_is_an_array_of_keys() {
+    let lib = r#"
+        pub unsafe trait Array { type Item; fn size() -> usize; }
+        macro_rules! impl_array {
+            ($($size:expr),+) => { $( unsafe impl<T> Array for [T; $size] { type Item = T; fn size() -> usize { $size } } )+ }
+        }
+        impl_array!(0, 1, 2, 0x40);
+        pub struct Small<A: Array> { len: usize, data: Vec<A::Item> }
+        impl<A: Array> Small<A> {
+            pub fn new() -> Small<A> { Small { len: 0, data: Vec::new() } }
+            /// Amortized O(1).
+            pub fn push(&mut self, value: A::Item) { self.data.push(value) }
+            pub fn contains(&self, x: &<A as Array>::Item) -> bool { false }
+            pub fn retain<F: FnMut(&mut A::Item) -> bool>(&mut self, f: F) {}
+            pub fn len(&self) -> usize { self.len }
+        }
+    "#;
+    let (m, text) = generate(&[("lib.rs", lib)], &[]);
+    let registered: Vec<&str> = m.types.iter().map(|t| t.rust.as_str()).collect();
+    assert_eq!(registered, ["Small<[Key; 64]>"], "{text}");
+    // Implemented for every length, a fixed-capacity buffer outgrows the sweep's sizes.
+    let any = lib.replace("impl_array!(0, 1, 2, 0x40);", "unsafe impl<T, const N: usize> Array for [T; N] { type Item = T; fn size() -> usize { N } }");
+    let (m2, text2) = generate(&[("lib.rs", &any)], &[]);
+    let registered: Vec<&str> = m2.types.iter().map(|t| t.rust.as_str()).collect();
+    assert_eq!(registered, ["Small<[Key; 8192]>"], "{text2}");
+    assert!(
+        text.contains(r#"push(mut self, value: val Key) ["O(1) amortized"];"#),
+        "{text}"
+    );
+    assert!(
+        text.contains("contains(ref self, x: ref Key) -> bool;"),
+        "{text}"
+    );
+    assert!(text.contains("retain(mut self, f: copy u8) as"), "{text}");
+    assert_eq!(m.methods(), 4, "{text}");
+}

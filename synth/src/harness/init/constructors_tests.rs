@@ -141,3 +141,130 @@ fn a_string_keyed_update_has_a_numbered_variant() {
     // A variant is no public method of its own.
     assert_eq!(m.methods(), 4, "{text}");
 }
+
+/// A struct whose fields are all public and that has no constructor is built by a struct
+/// literal (a tuple struct's too); one with a private field or `#[non_exhaustive]` is
+/// not. A slice of such a type is a vector the harness registers, importing the type.
+#[test]
+fn plain_data_structs_are_built_by_literals_and_fill_vectors() {
+    let lib = r#"
+        #[derive(Clone, Copy)]
+        pub struct Edge { pub from: usize, pub to: usize }
+        pub struct Meters(pub u64);
+        pub struct Pair<T> { pub a: T, pub b: T }
+        pub struct Sealed { pub a: u64, b: u64 }
+        #[non_exhaustive]
+        pub struct Open { pub a: u64 }
+        pub fn total(edges: &[Edge]) -> usize { edges.len() }
+        pub fn len(m: &Meters, p: &Pair<u64>, s: &Sealed, o: &Open) -> u64 { 0 }
+    "#;
+    let (m, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(
+        text.contains(r#"literal(from: copy usize, to: copy usize) as "Edge { from: {from}, to: {to} }" => Edge { from: from, to: to };"#)
+            && text.contains(r#"tuple_literal(f0: copy u64) as "Meters({f0})" => Meters(f0);"#)
+            && text.contains(r#"literal(a: val Key, b: val Key) as "Pair::<Key> { a: {a}, b: {b} }""#)
+            && text.contains(r#"imports: ["perfsyn_profiler_ipc::probe::Key", "demo::Edge"]"#)
+            && text.contains("methods { push(mut self, value: val Edge); }")
+            && text.contains(r#"total(ref self, edges: slice Edge) -> usize"#),
+        "{text}"
+    );
+    let registered: Vec<&str> = m.types.iter().map(|t| t.path.as_str()).collect();
+    assert!(
+        !registered.contains(&"Sealed") && !registered.contains(&"Open"),
+        "{text}"
+    );
+}
+
+/// A constructor returning `Result<Self, E>` (a crate's `Result<Self>` alias too) or
+/// `Option<Self>` registers, unwrapped in the call and in the printed program; one
+/// returning another type's `Result` does not.
+#[test]
+fn fallible_constructors_register_unwrapped() {
+    let lib = r#"
+        #[derive(Debug)] pub struct Error;
+        pub type Result<T> = std::result::Result<T, Error>;
+        pub struct Fallible { v: Vec<u64> }
+        impl Fallible {
+            pub fn new(cap: usize) -> std::result::Result<Self, Error> { Err(Error) }
+            pub fn open() -> Result<Fallible> { Err(Error) }
+            pub fn other() -> Result<u64> { Ok(1) }
+            pub fn len(&self) -> usize { self.v.len() }
+        }
+        pub struct Maybe;
+        impl Maybe {
+            pub fn try_new() -> Option<Self> { None }
+            pub fn len(&self) -> usize { 0 }
+        }
+    "#;
+    let (m, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(
+        text.contains(
+            r#"new(cap: copy usize) as "Fallible::new({cap}).unwrap()" => <Fallible>::new(cap).unwrap();"#
+        ) && text.contains(r#"open() as "Fallible::open().unwrap()" => <Fallible>::open().unwrap();"#)
+            && text.contains(r#"try_new() as "Maybe::try_new().unwrap()" => <Maybe>::try_new().unwrap();"#)
+            && text.contains("// skipped: Fallible::other: associated function that does not return"),
+        "{text}"
+    );
+    assert_eq!(m.types.len(), 2, "{text}");
+}
+
+/// An enum's unit variants are its constructors (`Mode::Fast`, printed without a call),
+/// so the methods taking it register; data variants are not constructors.
+#[test]
+fn unit_variants_construct_enums() {
+    let lib = r#"
+        #[derive(Clone, Copy, PartialEq)]
+        pub enum Mode { Fast, Careful, Limit(u64) }
+        pub struct Store { m: Mode }
+        impl Store {
+            pub fn with_mode(m: Mode) -> Self { Store { m } }
+            pub fn set_mode(&mut self, m: Mode) { self.m = m }
+        }
+    "#;
+    let (m, text) = generate(&[("lib.rs", lib)], &[]);
+    for line in [
+        r#"Fast() as "Mode::Fast" => <Mode>::Fast;"#,
+        r#"Careful() as "Mode::Careful" => <Mode>::Careful;"#,
+        "with_mode(m: copy Mode) => <Store>::with_mode(m);",
+        "set_mode(mut self, m: copy Mode);",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+    assert!(!text.contains("Limit()"), "{text}");
+    assert_eq!(m.types.len(), 2, "{text}");
+}
+
+/// An owning iterator whose only constructor is `Default` (indexmap's `IntoIter`) is
+/// always empty: it is not registered, and the method returning it consumes it instead
+/// of keeping it as a variable; its own methods are reached through that method.
+#[test]
+fn an_iterator_built_only_by_default_is_not_registered() {
+    let lib = r#"
+        pub struct Bag { v: Vec<u64> }
+        impl Bag {
+            pub fn new() -> Self { Bag { v: Vec::new() } }
+            pub fn drain_all(&mut self) -> Drain { Drain { v: std::mem::take(&mut self.v) } }
+        }
+        #[derive(Default)]
+        pub struct Drain { v: Vec<u64> }
+        impl Drain { pub fn remaining(&self) -> usize { self.v.len() } }
+        impl Iterator for Drain { type Item = u64; fn next(&mut self) -> Option<u64> { self.v.pop() } }
+        #[derive(Default)]
+        pub struct Settings { depth: u64 }
+        impl Settings { pub fn depth(&self) -> u64 { self.depth } }
+    "#;
+    let (m, text) = generate(&[("lib.rs", lib)], &[]);
+    let registered: Vec<&str> = m.types.iter().map(|t| t.path.as_str()).collect();
+    assert_eq!(registered, ["Bag", "Settings"], "{text}");
+    assert!(
+        text.contains(
+            "// skipped: Drain: an iterator whose only constructor (Default) yields an empty one"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("|r| r.drain_all().map(std::hint::black_box).count()"),
+        "{text}"
+    );
+    assert!(text.contains("drain_all_remaining(mut self)"), "{text}");
+}

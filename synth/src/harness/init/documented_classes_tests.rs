@@ -147,3 +147,40 @@ fn a_worst_case_beside_an_amortized_class_is_the_spike() {
     let line = text.lines().find(|l| l.contains("push(")).unwrap();
     assert!(line.contains(r#"["O(log n) amortized"]"#), "{line}");
 }
+
+/// A returned iterator is consumed, so a call documented O(1) (creating the iterator) is
+/// expected to cost the O(n) walk as well; a class above O(n) and a method returning no
+/// iterator keep the documented one.
+#[test]
+fn a_consumed_iterator_adds_the_walk_to_the_documented_class() {
+    let lib = r#"
+        pub struct Bag { v: Vec<u64> }
+        impl Bag {
+            pub fn new() -> Self { Bag { v: Vec::new() } }
+            /// This operation is O(1).
+            pub fn iter(&self) -> Iter<'_> { Iter { v: &self.v } }
+            /// Sorts first: O(n log n).
+            pub fn sorted(&self) -> Iter<'_> { Iter { v: &self.v } }
+            /// This operation is O(1).
+            pub fn first(&self) -> Option<u64> { self.v.first().copied() }
+        }
+        pub struct Iter<'a> { v: &'a [u64] }
+        impl<'a> Iterator for Iter<'a> {
+            type Item = u64;
+            fn next(&mut self) -> Option<u64> { let (f, r) = self.v.split_first()?; self.v = r; Some(*f) }
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(text.contains(r#"iter(ref self) ["O(n)"] as"#), "{text}");
+    assert!(
+        text.contains(
+            "// iter: the returned iterator is consumed, so the class includes the O(n) walk"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"sorted(ref self) ["O(n log n)"]"#),
+        "{text}"
+    );
+    assert!(text.contains(r#"first(ref self) ["O(1)"]"#), "{text}");
+}

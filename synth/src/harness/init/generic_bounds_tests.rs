@@ -506,3 +506,63 @@ fn an_impl_for_the_instantiation_the_harness_chose_registers() {
         "{text}"
     );
 }
+
+/// A parameter the probe key cannot fill takes the default the crate declares for it
+/// (skiplist's `SkipList<T, const N: usize = 16, G: LevelGenerator = Geometric>`), named
+/// by its full path; without a default, a type of the crate implementing the bound.
+#[test]
+fn a_parameter_with_a_declared_default_takes_it() {
+    let lib = r#"
+        pub trait Levels { fn level(&mut self) -> usize; }
+        #[derive(Default)]
+        pub struct Coin;
+        impl Levels for Coin { fn level(&mut self) -> usize { 1 } }
+        pub struct Skip<T, const N: usize = 16, G: Levels = Coin> { v: Vec<T>, g: G }
+        impl<T: Ord, const N: usize, G: Levels + Default> Skip<T, N, G> {
+            pub fn new() -> Self { Skip { v: Vec::new(), g: G::default() } }
+            pub fn insert(&mut self, t: T) { self.v.push(t) }
+        }
+        pub struct NoDefault<G: Levels> { g: std::marker::PhantomData<G> }
+        impl<G: Levels> NoDefault<G> { pub fn new() -> Self { NoDefault { g: std::marker::PhantomData } } pub fn len(&self) -> usize { 0 } }
+    "#;
+    let (m, text) = generate(&[("lib.rs", lib)], &[]);
+    let registered: Vec<&str> = m.types.iter().map(|t| t.path.as_str()).collect();
+    assert!(registered.contains(&"Skip"), "{registered:?}\n{text}");
+    assert!(text.contains("Skip<Key,16,demo::Coin>"), "{text}");
+    // Without a default, a type of the crate that implements the bound fills it.
+    assert!(text.contains("NoDefault<demo::Coin>"), "{text}");
+}
+
+/// A trailing parameter whose default the harness cannot name (hashbrown's
+/// `A: Allocator = Global`, re-exported privately) is left out, so the compiler supplies
+/// the default, and the impls that leave it out too are the harness's instantiation; a
+/// parameter given after it cannot be left out.
+#[test]
+fn a_trailing_parameter_with_an_unnameable_default_is_left_out() {
+    let lib = r#"
+        mod alloc { pub use std::alloc::Global; pub trait Allocator {} }
+        use alloc::{Allocator, Global};
+        pub struct Map<K, V, S = std::hash::RandomState, A: Allocator = Global> { k: Vec<(K, V)>, s: S, a: A }
+        impl<K, V, S> Map<K, V, S> {
+            pub fn with_hasher(hash_builder: S) -> Self { Map { k: Vec::new(), s: hash_builder, a: Default::default() } }
+        }
+        impl<K: Eq, V, S: std::hash::BuildHasher, A: Allocator> Map<K, V, S, A> {
+            pub fn insert(&mut self, k: K, v: V) -> Option<V> { None }
+            pub fn allocator(&self) -> &A { &self.a }
+        }
+        pub struct Inner<A: Allocator = Global, T = u64> { a: A, t: T }
+        impl<A: Allocator, T> Inner<A, T> { pub fn len(&self) -> usize { 0 } }
+    "#;
+    let (m, text) = generate(&[("lib.rs", lib)], &[]);
+    let registered: Vec<&str> = m.types.iter().map(|t| t.rust.as_str()).collect();
+    assert_eq!(registered, ["Map<Key,Key,FixedState>"], "{text}");
+    assert!(text.contains("with_hasher() as"), "{text}");
+    assert!(
+        text.contains("insert(mut self, k: val Key, v: val Key) {kept};"),
+        "{text}"
+    );
+    assert!(
+        text.contains("// skipped: Inner: its parameter A has a default the harness cannot name"),
+        "{text}"
+    );
+}

@@ -69,3 +69,43 @@ fn a_range_over_a_later_declared_key_parameter_registers() {
         "{text}"
     );
 }
+
+/// Ranges of any integer (roaring's `insert_range<R: RangeBounds<u32>>`) or of the key
+/// are `start..end`; `IntoIterator<Item = u32>` / `impl Iterator<Item = T>` parameters
+/// are a vector of program values (itself, or its `into_iter()`).
+#[test]
+fn ranges_of_any_integer_and_sequences_of_items_are_built() {
+    let lib = r#"
+        pub struct Bits<T> { v: Vec<T> }
+        impl<T: Ord> Bits<T> {
+            pub fn new() -> Self { Bits { v: Vec::new() } }
+            pub fn insert_range<R: std::ops::RangeBounds<u32>>(&mut self, range: R) -> u64 { 0 }
+            pub fn keys_in<R>(&self, range: R) where R: std::ops::RangeBounds<T> {}
+            pub fn append<I: IntoIterator<Item = u32>>(&mut self, iter: I) {}
+            pub fn extend_keys(&mut self, items: impl Iterator<Item = T>) {}
+            pub fn pairs<I: IntoIterator<Item = (u32, u32)>>(&mut self, iter: I) {}
+        }
+    "#;
+    let (m, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(
+        text.contains("insert_range(mut self, range: copy u32, range_end: copy u32) -> u64 as \"{self}.insert_range({range}..{range_end})\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("keys_in(ref self, range: val Key, range_end: val Key) as \"{self}.keys_in({range}..{range_end})\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("append(mut self, iter: val Vec<u32>);"),
+        "{text}"
+    );
+    assert!(
+        text.contains("extend_keys(mut self, items: val Vec<Key>) as \"{self}.extend_keys({items}.into_iter())\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("// skipped: Bits::pairs: generic parameter I"),
+        "{text}"
+    );
+    assert_eq!(m.methods(), 4, "{text}");
+}
