@@ -15,7 +15,7 @@ fn handshake_reports_the_worker_schema() {
     assert!(schema.ty("Hostile").is_some());
     assert_eq!(
         schema,
-        &perfsyn::worker_build::read_schema(&worker()).unwrap()
+        &perfsyn::harness::worker_build::read_schema(&worker()).unwrap()
     );
 }
 

@@ -18,4 +18,3 @@ pub mod judge;
 pub mod report;
 pub mod run;
 pub mod search;
-pub mod worker_build;

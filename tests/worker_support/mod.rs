@@ -14,7 +14,7 @@ use perfsyn_profiler_ipc::{
 /// The instrumented worker, built once per test binary (cached in target/perfsyn-worker).
 pub fn worker() -> PathBuf {
     static W: OnceLock<PathBuf> = OnceLock::new();
-    W.get_or_init(|| perfsyn::worker_build::ensure_worker(true).expect("build the worker"))
+    W.get_or_init(|| perfsyn::harness::worker_build::ensure_worker(true).expect("build the worker"))
         .clone()
 }
 

@@ -9,10 +9,10 @@ use super::common::{
     choice, parse_duration, parse_positive, parse_workers, workers_or_cores, WorkerArgs,
 };
 use crate::commands::bench::ipc;
+use crate::harness::worker_build;
 use crate::judge::oracle::asymptotic::ScoreKind;
 use crate::run::pool::WorkerPool;
 use crate::search::StrategyKind;
-use crate::worker_build;
 
 #[derive(Debug, Subcommand)]
 pub enum BenchCommand {

@@ -8,8 +8,8 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::Args;
 use strum::{EnumMessage, VariantArray};
 
+use crate::harness::worker_build;
 use crate::search::{Budget, Metric, SearchConfig, StrategyKind};
-use crate::worker_build;
 
 /// Options shared by every command that needs a worker.
 #[derive(Debug, Clone, Args)]

@@ -185,12 +185,12 @@ struct Summary<'a> {
 pub fn run(a: CompareArgs) -> Result<()> {
     let seed = super::common::seed_or_clock(a.seed);
     let cfg = a.config(seed)?;
-    let worker = crate::worker_build::resolve_worker(a.worker.worker.as_deref(), a.json)?;
+    let worker = crate::harness::worker_build::resolve_worker(a.worker.worker.as_deref(), a.json)?;
     let mut pcfg = PoolConfig::new(worker.clone());
     pcfg.workers = 1;
     pcfg.deadline = a.deadline;
     // The pairs come from the unbound schema; each pair then runs on its own bound pair.
-    let schema = crate::worker_build::read_schema(&worker)?;
+    let schema = crate::harness::worker_build::read_schema(&worker)?;
     let seed_programs = match &a.from {
         Some(path) => {
             let rf = RunFile::load(path)?;

@@ -105,7 +105,8 @@ pub fn run(a: ExploreArgs) -> Result<()> {
     let worker = a.worker.resolve(a.json)?;
     crate::run::pool::time_thread_cpu(a.search.metric == crate::search::Metric::CpuNs);
     // The uninstrumented twin confirmation times builds while the search runs.
-    let _twin = (a.record.confirm().top > 0).then(|| crate::worker_build::prebuild_plain(&worker));
+    let _twin =
+        (a.record.confirm().top > 0).then(|| crate::harness::worker_build::prebuild_plain(&worker));
     let mut baseline = match &a.baseline {
         Some(rev) => {
             let open = crate::commands::baseline::open(

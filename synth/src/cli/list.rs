@@ -4,7 +4,8 @@ use anyhow::Result;
 use clap::Args;
 
 use super::common::WorkerArgs;
-use crate::{commands::list, worker_build};
+use crate::commands::list;
+use crate::harness::worker_build;
 
 #[derive(Debug, Args)]
 pub struct ListArgs {

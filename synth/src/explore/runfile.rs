@@ -208,7 +208,7 @@ pub fn default_path(base: &Path, method: &str, seed: u64) -> PathBuf {
 /// worker is built, so runs sit in the same `target/` whatever the current directory) when
 /// it exists, else the current directory (an installed binary far from its sources).
 pub fn default_base() -> PathBuf {
-    let root = crate::worker_build::workspace_root();
+    let root = crate::harness::worker_build::workspace_root();
     if root.join("Cargo.toml").is_file() {
         root
     } else {

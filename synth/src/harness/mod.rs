@@ -4,9 +4,12 @@
 //!
 //! [`discovery`] finds the harness a command works on; [`init`] writes one for a user's crate;
 //! [`spec`] resolves what a user types (`Vec::dedup`) to what the harness registers.
+//! [`worker_build`] builds its worker; [`generated`] reads a generated file back.
 
 pub mod discovery;
+pub mod generated;
 pub mod init;
 pub mod spec;
+pub mod worker_build;
 
 pub use discovery::Harness;

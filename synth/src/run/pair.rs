@@ -65,7 +65,7 @@ impl PairExecutor {
         let old = WorkerPool::start_bound(binary, workers, deadline, Some("old"))?;
         let (binary, twin_workers) = (binary.to_path_buf(), workers);
         let twins = move || -> Option<PairExecutor> {
-            let plain = crate::worker_build::plain_twin(&binary)?.ok()?;
+            let plain = crate::harness::worker_build::plain_twin(&binary)?.ok()?;
             let start = |v| WorkerPool::start_bound(&plain, twin_workers, deadline, Some(v)).ok();
             let (n, o) = (start("new")?, start("old")?);
             Some(PairExecutor::new(Box::new(n), Box::new(o), None))

@@ -140,7 +140,7 @@ impl Executor for WorkerPool {
             // `Graph::add_edge` (O(1), 150 ns) timed 54x slower at 29192 nodes than at 294
             // with setups reused (the large setup was forked, the small one was not), 1.7x
             // without.
-            let started = crate::worker_build::plain_twin(&self.binary)
+            let started = crate::harness::worker_build::plain_twin(&self.binary)
                 .and_then(Result::ok)
                 .and_then(|bin| {
                     WorkerPool::start_with(

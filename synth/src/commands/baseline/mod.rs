@@ -24,12 +24,12 @@ use anyhow::{bail, Context, Result};
 use crate::commands::baseline::git::Baseline;
 use crate::commands::check::risk::CrateFns;
 use crate::harness::discovery::HARNESS_DIR;
-use crate::harness::init::registration_at;
+use crate::harness::generated::registration_at;
+use crate::harness::worker_build;
 use crate::harness::Harness;
 use crate::run::exec::Executor;
 use crate::run::pair::PairExecutor;
 use crate::run::pool::WorkerPool;
-use crate::worker_build;
 
 /// A started pair and what it compares.
 pub struct OpenBaseline {

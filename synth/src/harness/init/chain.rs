@@ -1,5 +1,5 @@
 //! Methods of borrowing types, reached through the method that returns them. A type with a
-//! lifetime parameter (`slab::VacantEntry<'a, T>`, `indexmap::map::Entry<'a, K, V>`) cannot
+//! lifetime parameter (`VacantEntry<'a, T>`, `map::Entry<'a, K, V>`) cannot
 //! be a program variable (values the model builds are owned), but a caller only ever uses
 //! it right away: `slab.vacant_entry().insert(v)`. Each such method is registered on the
 //! owning type as one call, `vacant_entry_insert`, with the parameters of both calls. A
@@ -10,51 +10,33 @@ use std::collections::{BTreeSet, HashMap};
 
 use syn::{ImplItem, Type};
 
-use super::model::{instantiate, Ctx, Func};
+use super::instantiate::instantiate;
+use perfsyn_profiler_ipc::Mode;
+
+use super::registrations::{Chain, Func, Receiver, Via};
+
+/// `&mut self`.
+const MUT: Receiver = Receiver::By(Mode::Mut);
+use super::resolve::Ctx;
 use super::scan::{is_pub, FoundType};
-
-/// The two calls of a chained method.
-#[derive(Clone, Debug)]
-pub struct Chain {
-    /// The owning type's method that returns the borrowing value.
-    pub first: String,
-    /// The borrowing type's method called on it.
-    pub second: String,
-    /// How many of the registered parameters belong to `first`.
-    pub split: usize,
-    /// How the second call reaches the first's result.
-    pub via: Via,
-}
-
-/// How the second call of a chain reaches the value the first returns.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Via {
-    /// `r.first().second()`.
-    Direct,
-    /// `r.first().map(|b| b.second())`: the first returns `Option<B>` (`get_index_entry`).
-    Option,
-    /// `if let Enum::Variant(b) = r.first() { b.second() }`: the first returns an enum of the
-    /// crate whose variant holds `B` (`entry()`'s `Entry::Occupied`); the full enum path and
-    /// the variant.
-    Variant(String, String),
-}
+use super::skips::SkipReason;
 
 /// What [`chains`] found for one method.
 #[derive(Default)]
 pub struct Chains {
     pub methods: Vec<Func>,
-    pub skipped: Vec<(String, String)>,
+    pub skipped: Vec<(String, SkipReason)>,
     /// (`public path of the borrowing type`, `method`) pairs reached, of exported types
     /// only: the share's denominator holds only those (a type the crate does not export is
     /// reached, uncounted).
     pub reached: Vec<(String, String)>,
     /// Paths (from the crate root) of the crate's traits whose methods a registered chain
-    /// calls on the borrowing value (indexmap's `MutableEntryKey::key_mut` on `Entry`): the
+    /// calls on the borrowing value (`MutableEntryKey::key_mut` on `Entry`): the
     /// owner's registration imports them, as it imports its own.
     pub traits: Vec<Vec<String>>,
 }
 
-/// The crate's enums by identifier: their full path (`indexmap::map::Entry`) and, per
+/// The crate's enums by identifier: their full path (`mycrate::map::Entry`) and, per
 /// variant holding one value, the variant and the identifier of the value's type.
 pub type Enums = HashMap<String, (String, Vec<(String, String)>)>;
 
@@ -76,12 +58,12 @@ pub(super) fn chains(
     };
     // What receivers the returned value allows: `&B` only `&self`, `&mut B` also `&mut self`.
     // `Box<B>` (`into_boxed_slice()`) also allows `self: Box<Self>`.
-    let (ret, allowed): (&Type, &[&str]) = match ret {
-        Type::Reference(r) if r.mutability.is_some() => (&r.elem, &["ref", "mut"]),
-        Type::Reference(r) => (&r.elem, &["ref"]),
+    let (ret, allowed): (&Type, &[Receiver]) = match ret {
+        Type::Reference(r) if r.mutability.is_some() => (&r.elem, &[Receiver::REF, MUT]),
+        Type::Reference(r) => (&r.elem, &[Receiver::REF]),
         t => match wrapped(t, "Box") {
-            Some(inner) => (inner, &["ref", "mut", "box"]),
-            None => (t, &["ref", "mut", "val"]),
+            Some(inner) => (inner, &[Receiver::REF, MUT, Receiver::Boxed]),
+            None => (t, &[Receiver::REF, MUT, Receiver::By(Mode::Val)]),
         },
     };
     let Type::Path(p) = ret else { return out };
@@ -110,7 +92,7 @@ pub(super) fn chains(
     }
     // The variants of a returned enum, each reached by matching it (an owned value only).
     if let (Some((path, variants)), false) = (enums.get(&ident), option) {
-        if allowed.contains(&"val") {
+        if allowed.contains(&Receiver::By(Mode::Val)) {
             for (variant, held) in variants {
                 if let Some(b) = find(held) {
                     let via = Via::Variant(path.clone(), variant.clone());
@@ -127,7 +109,7 @@ fn reach(
     cx: &Ctx<'_>,
     first: &Func,
     b: &FoundType,
-    allowed: &[&str],
+    allowed: &[Receiver],
     via: Via,
     vecs: &mut BTreeSet<String>,
     out: &mut Chains,
@@ -173,13 +155,17 @@ fn reach(
             };
             let spec = format!("{}::{}", b.ident, f.sig.ident);
             match bcx.func(&f.sig, &f.attrs, vecs) {
-                Ok(second) if !allowed.contains(&second.receiver.unwrap_or("ref")) => {
+                Ok(second) if !allowed.contains(&second.receiver.unwrap_or(Receiver::REF)) => {
                     out.skipped.push((
                         spec,
-                        format!(
-                        "reached through {through}, whose result does not allow a `{}` receiver",
-                        second.receiver.unwrap_or("ref")
-                    ),
+                        SkipReason::ReceiverNotAllowed {
+                            through: through.clone(),
+                            receiver: second
+                                .receiver
+                                .unwrap_or(Receiver::REF)
+                                .keyword()
+                                .to_string(),
+                        },
                     ))
                 }
                 Ok(second) => {
@@ -219,15 +205,19 @@ fn reach(
                         call: None,
                     });
                 }
-                Err(why) => out
-                    .skipped
-                    .push((spec, format!("reached through {through}, but {why}"))),
+                Err(why) => out.skipped.push((
+                    spec,
+                    SkipReason::ReachedThrough {
+                        through: through.clone(),
+                        why: Box::new(why),
+                    },
+                )),
             }
         }
     }
 }
 
-/// The class of a chained call: the higher of its two calls' (ropey's `line(i)` is O(log n),
+/// The class of a chained call: the higher of its two calls' (`line(i)` is O(log n),
 /// so `line(i).as_str()` is too, whatever `as_str`'s own O(1)); the second's when the first
 /// states none (an `entry` is as cheap as the lookup its documented `insert` includes).
 fn chained_class(first: &Option<String>, second: Option<String>) -> Option<String> {

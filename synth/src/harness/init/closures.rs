@@ -20,7 +20,9 @@ use std::collections::HashSet;
 use quote::ToTokens;
 use syn::{ReturnType, Type, TypeParamBound};
 
-use super::model::Param;
+use perfsyn_profiler_ipc::Mode;
+
+use super::registrations::Param;
 
 /// The inputs and output of the `Fn`/`FnMut`/`FnOnce(..) -> R` bound among `bounds`, if any.
 pub fn closure_bound(bounds: &[TypeParamBound]) -> Option<(Vec<Type>, ReturnType)> {
@@ -165,7 +167,7 @@ pub fn shape(
                     .and_then(|i| i.ty.as_deref())
                     .is_some_and(orderable)
             {
-                // A result the function only passes back (sorted-vec's `mutate_vec<F, O>(&mut
+                // A result the function only passes back (`mutate_vec<F, O>(&mut
                 // self, f: F) -> O where F: FnOnce(&mut Vec<T>) -> O`), of a parameter with
                 // no bound, over inputs the harness cannot build: nothing, `O = ()`.
                 Returns::Unit
@@ -196,14 +198,14 @@ pub fn shape(
 }
 
 /// The closure's inputs as the model types them, an input it has no type for as written
-/// (sorted-vec's `FnOnce(&mut Vec<T>)` read "(?)"), marked as outside the model.
+/// (`FnOnce(&mut Vec<T>)` read "(?)"), marked as outside the model.
 fn describe(inputs: &[Input], written: &[Type]) -> String {
     inputs
         .iter()
         .zip(written)
         .map(|(i, w)| {
             i.ty.clone().unwrap_or_else(|| {
-                format!("`{}`, not in the program model", super::model::readable(w))
+                format!("`{}`, not in the program model", super::syntax::readable(w))
             })
         })
         .collect::<Vec<_>>()
@@ -239,12 +241,12 @@ pub fn closure(name: &str, shape: &Shape) -> Param {
             .join(", ")
     };
     // (model type, passing mode, code in terms of the value `k`)
-    let (ty, mode, code): (String, &str, Box<dyn Fn(&str) -> String>) = match &shape.returns {
+    let (ty, mode, code): (String, Mode, Box<dyn Fn(&str) -> String>) = match &shape.returns {
         Returns::Unit => {
             let p = pats(&[]);
             (
                 "u8".into(),
-                "copy",
+                Mode::Copy,
                 Box::new(move |_: &str| format!("|{p}| {{}}")),
             )
         }
@@ -252,7 +254,7 @@ pub fn closure(name: &str, shape: &Shape) -> Param {
             let p = pats(&[]);
             (
                 "u8".into(),
-                "copy",
+                Mode::Copy,
                 Box::new(move |k: &str| {
                     format!(
                         "{{ let calls = std::cell::Cell::new(0u64); move |{p}| {{ calls.set(calls.get() + 1); {k} == 0 || ({k} > 1 && calls.get() % {k} as u64 != 0) }} }}"
@@ -266,7 +268,7 @@ pub fn closure(name: &str, shape: &Shape) -> Param {
             let (first, last) = (0, m - 1);
             (
                 "u8".into(),
-                "copy",
+                Mode::Copy,
                 Box::new(move |k: &str| {
                     format!(
                         "move |{p}| match {k} % 4 {{ 0 => std::cmp::Ord::cmp(&a{first}, &a{}), 1 => std::cmp::Ord::cmp(&a{}, &a{first}), 2 => std::cmp::Ordering::Equal, _ => std::cmp::Ord::cmp(&a{last}, &a{}) }}",
@@ -293,7 +295,7 @@ pub fn closure(name: &str, shape: &Shape) -> Param {
             let ty = "u8".to_string();
             (
                 ty,
-                "copy",
+                Mode::Copy,
                 Box::new(move |_: &str| format!("|{p}| a0.clone()")),
             )
         }
@@ -307,7 +309,7 @@ pub fn closure(name: &str, shape: &Shape) -> Param {
             let v = v.clone();
             (
                 "u8".into(),
-                "copy",
+                Mode::Copy,
                 Box::new(move |k: &str| {
                     format!(
                         "move |{p}| {{ let x: {v} = {x}; match {k} % 4 {{ 0 => x, 1 => !x, 2 => x % 8, _ => 0 }} }}"
@@ -328,7 +330,11 @@ pub fn closure(name: &str, shape: &Shape) -> Param {
     let takes_value = !matches!(shape.returns, Returns::Unit | Returns::Key);
     Param {
         name: name.to_string(),
-        mode: if mode == "copy" { "copy" } else { "val" },
+        mode: if mode == Mode::Copy {
+            Mode::Copy
+        } else {
+            Mode::Val
+        },
         ty,
         cast: None,
         expr: Some((code(name), code(&format!("{{{name}}}")))),
@@ -343,15 +349,15 @@ fn maps_an_integer(shape: &Shape) -> bool {
     let Returns::Value(v) = &shape.returns else {
         return false;
     };
-    super::model::MODEL_INTS.contains(&v.as_str())
+    super::value_traits::MODEL_INTS.contains(&v.as_str())
         && shape.inputs.first().and_then(|i| i.ty.as_deref()) == Some(v.as_str())
 }
 
-fn value_mode(ty: &str) -> &'static str {
+fn value_mode(ty: &str) -> Mode {
     if ["u8", "u32", "u64", "usize", "i32", "i64", "bool", "char"].contains(&ty) {
-        "copy"
+        Mode::Copy
     } else {
-        "val"
+        Mode::Val
     }
 }
 
@@ -374,7 +380,7 @@ mod tests {
     #[test]
     fn an_integer_key_closure_orders_its_inputs() {
         let p = closure("key", &value_shape("u64", false, "u64"));
-        assert_eq!((p.ty.as_str(), p.mode), ("u8", "copy"));
+        assert_eq!((p.ty.as_str(), p.mode.keyword()), ("u8", "copy"));
         let (code, _) = p.expr.clone().unwrap();
         assert_eq!(
             code,

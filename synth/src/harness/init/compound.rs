@@ -1,15 +1,23 @@
 //! Parameters built from program values: a range (`drain(R)` with
 //! `R: RangeBounds<usize>` gets `start..end`, two `usize`s), an array of a compile-time
 //! length (`get_disjoint_mut([&Q; N])` gets [`ARRAY_LEN`] elements, each its own value), and
-//! a non-zero integer (lru's `with_hasher(cap: NonZeroUsize, ..)`: one plus a program
+//! a non-zero integer (`with_hasher(cap: NonZeroUsize, ..)`: one plus a program
 //! value, so every value is valid). The first value is the parameter itself; the others are
 //! [`Param::more`].
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use quote::ToTokens;
 
-use super::model::{Ctx, Param};
+use perfsyn_profiler_ipc::Mode;
+
+use super::registrations::Param;
+
+/// The parameter of one element of a compound argument, named as given: the model's
+/// resolver of a parameter (`Ctx::param`), passed in by the resolver that calls these
+/// builders, so that they stay below it.
+pub(super) type ParamOf<'a> =
+    dyn Fn(&str, &syn::Type, &mut BTreeSet<String>) -> Result<Param, String> + 'a;
 
 /// The length a const-generic array parameter is instantiated with.
 pub const ARRAY_LEN: usize = 2;
@@ -17,7 +25,7 @@ pub const ARRAY_LEN: usize = 2;
 fn usize_param(name: String) -> Param {
     Param {
         name,
-        mode: "copy",
+        mode: Mode::Copy,
         ty: "usize".into(),
         cast: None,
         expr: None,
@@ -30,7 +38,7 @@ fn usize_param(name: String) -> Param {
 pub fn range(name: &str, elem: &str) -> Param {
     let end = format!("{name}_end");
     let value = |n: String| Param {
-        mode: if elem == "Key" { "val" } else { "copy" },
+        mode: if elem == "Key" { Mode::Val } else { Mode::Copy },
         ty: elem.to_string(),
         ..usize_param(n)
     };
@@ -41,7 +49,7 @@ pub fn range(name: &str, elem: &str) -> Param {
     }
 }
 
-/// A parameter of a range type itself (rangemap's `insert(range: Range<K>, ..)`,
+/// A parameter of a range type itself (`insert(range: Range<K>, ..)`,
 /// `overlaps(&self, range: &RangeInclusive<K>)`), by value or by shared reference, of an
 /// integer or the key (as `resolve` names the element's model type): from the lower to the
 /// higher of two program values, `..` (one past it) or `..=`. `None` for any other type.
@@ -84,13 +92,13 @@ pub fn concrete_range(
         Some(syn::GenericArgument::Type(e)) if a.args.len() == 1 && prefix_ok => resolve(e)?,
         _ => return None,
     };
-    if elem != "Key" && !super::model::MODEL_INTS.contains(&elem.as_str()) {
+    if elem != "Key" && !super::value_traits::MODEL_INTS.contains(&elem.as_str()) {
         return None;
     }
     let mut p = range(name, &elem);
     let end = format!("{name}_end");
     // Never empty: the lower value starts it, the higher ends it (one past, for `..`).
-    // Methods taking a range type itself often refuse an empty one (rangemap's `insert`
+    // Methods taking a range type itself often refuse an empty one (`insert`
     // asserts `start < end`), which left them with no initial program.
     let past = if op == ".." { ".saturating_add(1)" } else { "" };
     let code = |a: &str, b: &str| {
@@ -116,19 +124,20 @@ pub fn concrete_range(
 
 /// An array argument `[T; N]` (or `[&T; N]`) of [`ARRAY_LEN`] elements, `name`, `name_1`, ...
 pub(super) fn array(
-    cx: &Ctx<'_>,
+    subst: &HashMap<String, String>,
+    param: &ParamOf<'_>,
     name: &str,
     a: &syn::TypeArray,
     vecs: &mut BTreeSet<String>,
 ) -> Result<Param, String> {
     let len = a.len.to_token_stream().to_string();
-    let fixed = cx.subst.get(&len).map(String::as_str) == Some(&*ARRAY_LEN.to_string());
+    let fixed = subst.get(&len).map(String::as_str) == Some(&*ARRAY_LEN.to_string());
     if !fixed {
         return Err(format!(
             "an array of length `{len}` (only const-generic lengths are instantiated, with {ARRAY_LEN})"
         ));
     }
-    let elems = element_params(cx, name, &[&*a.elem; ARRAY_LEN], vecs)?;
+    let elems = element_params(param, name, &[&*a.elem; ARRAY_LEN], vecs)?;
     if elems
         .iter()
         .any(|e| e.expr.is_some() || e.cast.is_some() || !e.more.is_empty())
@@ -141,7 +150,7 @@ pub(super) fn array(
 /// One parameter per element of a compound argument (an array, a tuple) of `types`, named
 /// `name`, `name_1`, ...
 fn element_params(
-    cx: &Ctx<'_>,
+    param: &ParamOf<'_>,
     name: &str,
     types: &[&syn::Type],
     vecs: &mut BTreeSet<String>,
@@ -155,7 +164,7 @@ fn element_params(
             } else {
                 format!("{name}_{i}")
             };
-            cx.param(&n, ty, vecs)
+            param(&n, ty, vecs)
         })
         .collect()
 }
@@ -171,8 +180,8 @@ fn joined(elems: Vec<Param>, open: &str, close: &str) -> Result<Param, String> {
     let shown = elems
         .iter()
         .map(|e| match e.mode {
-            "ref" | "slice" | "str" => format!("&{{{}}}", e.name),
-            "mut" => format!("&mut {{{}}}", e.name),
+            Mode::Ref | Mode::Slice | Mode::Str => format!("&{{{}}}", e.name),
+            Mode::Mut => format!("&mut {{{}}}", e.name),
             _ => format!("{{{}}}", e.name),
         })
         .collect::<Vec<_>>()
@@ -192,7 +201,7 @@ fn joined(elems: Vec<Param>, open: &str, close: &str) -> Result<Param, String> {
 /// A tuple argument `(A, B, ..)` (`push_pair((u64, u64))`, `dist(a: (f64, f64), ..)`): one
 /// program value per element, `name`, `name_1`, ..., passed as `(name, name_1)`.
 pub(super) fn tuple(
-    cx: &Ctx<'_>,
+    param: &ParamOf<'_>,
     name: &str,
     t: &syn::TypeTuple,
     vecs: &mut BTreeSet<String>,
@@ -201,10 +210,10 @@ pub(super) fn tuple(
         return Err("a unit `()` argument".into());
     }
     let types: Vec<&syn::Type> = t.elems.iter().collect();
-    let elems = element_params(cx, name, &types, vecs)?;
+    let elems = element_params(param, name, &types, vecs)?;
     if elems
         .iter()
-        .any(|e| e.expr.is_some() || e.cast.is_some() || !e.more.is_empty() || e.mode == "mut")
+        .any(|e| e.expr.is_some() || e.cast.is_some() || !e.more.is_empty() || e.mode == Mode::Mut)
     {
         return Err("a tuple of closures, casts, ranges or `&mut` references".into());
     }

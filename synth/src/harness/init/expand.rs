@@ -1,9 +1,9 @@
 //! Items a crate writes with its own `macro_rules!`, expanded so that `init` sees them.
 //!
 //! syn sees a macro invocation, not its expansion, and many crates define their main types or
-//! impls through a local macro: litemap 0.8 writes `pub struct LiteMap<K, V, S = Vec<(K, V)>>`
-//! inside `litemap_impl!` (to put a `#[cfg]` on a default type parameter), and init answered
-//! "no public type of litemap can be registered". Crates also write one impl per integer type,
+//! impls through a local macro: `pub struct LiteMap<K, V, S = Vec<(K, V)>>` written inside
+//! a `macro_rules!` of the crate (to put a `#[cfg]` on a default type parameter) left init
+//! answering "no public type of ... can be registered". Crates also write one impl per integer type,
 //! or a family of methods, through a macro. This module is a small `macro_rules!` expander:
 //! the matcher's literal tokens, fragments (`ident`, `tt`, `lifetime`, `literal`, `block`, and
 //! `ty`, `path`, `expr`, `pat`, `meta`, `item`, `vis`, `stmt` parsed by syn) and repetitions

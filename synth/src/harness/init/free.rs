@@ -15,8 +15,10 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use super::model::{Ctx, Func, TypeReg};
-use super::scan::FreeFn;
+use super::free_fn::FreeFn;
+use super::registrations::{Func, TypeReg};
+use super::resolve::Ctx;
+use super::skips::SkipReason;
 
 /// The Rust type of a namespace (see the module doc).
 pub const NAMESPACE_RUST: &str = "()";
@@ -33,7 +35,7 @@ pub(super) fn namespaces(
     cx: &Ctx<'_>,
     fn_names: &mut HashMap<String, usize>,
     vecs: &mut BTreeSet<String>,
-) -> (Vec<TypeReg>, Vec<(String, String)>) {
+) -> (Vec<TypeReg>, Vec<(String, SkipReason)>) {
     let mut by_module: BTreeMap<Vec<String>, Vec<&FreeFn>> = BTreeMap::new();
     for f in free {
         by_module.entry(f.module.clone()).or_default().push(f);
@@ -63,7 +65,7 @@ pub(super) fn namespaces(
             ..*cx
         };
         let mut reg = TypeReg {
-            fn_name: super::model::unique_fn_name(
+            fn_name: super::syntax::unique_fn_name(
                 &format!("free_fns_{}", path.replace("::", "_")),
                 fn_names,
             ),

@@ -3,12 +3,20 @@
 
 use std::fmt::Write as _;
 
-use super::chain::Via;
-use super::model::{Func, Model, Param, TypeReg};
+use perfsyn_profiler_ipc::Mode;
 
-/// The marker of a skipped item's line in the generated file (read back by
+use super::registrations::{Func, Model, Param, Receiver, TypeReg, Via};
+use super::skips::SkippedFile;
+
+/// The marker of a skipped item's line in the generated file, for people reading it; the
+/// same list, as data, is [`skipped_json`]'s (read back by
 /// [`skipped_reason`](super::skipped_reason)).
 pub const SKIPPED: &str = "// skipped: ";
+
+/// The harness's [`SKIPPED_FILE`](super::skips::SKIPPED_FILE): what `init` skipped.
+pub fn skipped_json(file: &SkippedFile) -> String {
+    serde_json::to_string_pretty(file).expect("a list of strings serializes") + "\n"
+}
 
 /// The harness crate's `Cargo.toml`.
 pub fn cargo_toml(user_package: &str, runtime: &str) -> String {
@@ -71,16 +79,8 @@ pub fn registrations(lib: &str, m: &Model) -> String {
         m.skipped_types.len(),
         m.skipped()
     );
-    for (t, why) in &m.skipped_types {
-        let _ = writeln!(s, "{SKIPPED}{t}: {why}");
-    }
-    for (f, why) in &m.skipped_fns {
-        let _ = writeln!(s, "{SKIPPED}{f}: {why}");
-    }
-    for t in &m.types {
-        for (item, why) in &t.skipped {
-            let _ = writeln!(s, "{SKIPPED}{item}: {why}");
-        }
+    for skipped in m.skipped_items() {
+        let _ = writeln!(s, "{SKIPPED}{}: {}", skipped.item, skipped.reason);
     }
     s.push_str("\n#![allow(unused_imports, unused_mut, clippy::all)]\n\n");
     s.push_str("use perfsyn_profiler_ipc::probe::{FixedState, Key};\nuse perfsyn_profiler_ipc::{register_type, Registry};\n");
@@ -127,7 +127,7 @@ pub fn registrations(lib: &str, m: &Model) -> String {
             "copy"
         };
         // A tuple element is pushed from one value per element.
-        let push = match super::model::tuple_elements(e) {
+        let push = match super::registrations::tuple_elements(e) {
             Some(es) => {
                 let names: Vec<String> = (0..es.len()).map(|i| format!("value_{i}")).collect();
                 let params: Vec<String> = names
@@ -271,7 +271,7 @@ fn params(f: &Func) -> String {
         .iter()
         .flat_map(|p| std::iter::once(p).chain(&p.more))
         .filter(|p| p.dsl)
-        .map(|p| format!("{}: {} {}", p.name, p.mode, p.ty))
+        .map(|p| format!("{}: {} {}", p.name, p.mode.keyword(), p.ty))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -297,9 +297,9 @@ fn arg_of(p: &Param) -> (String, String) {
         return (rust, t.clone());
     }
     let v = match p.mode {
-        "ref" | "slice" => format!("&{{{}}}", p.name),
-        "str" => format!("&{{{}}}", p.name),
-        "mut" => format!("&mut {{{}}}", p.name),
+        Mode::Ref | Mode::Slice => format!("&{{{}}}", p.name),
+        Mode::Str => format!("&{{{}}}", p.name),
+        Mode::Mut => format!("&mut {{{}}}", p.name),
         _ => format!("{{{}}}", p.name),
     };
     let tmpl = match &p.cast {
@@ -313,7 +313,7 @@ fn arg_of(p: &Param) -> (String, String) {
 /// tuple struct), in the wrapper and as printed; `path` is the type as an expression path
 /// (`Pair::<Key>`).
 fn literal_line(c: &Func, path: &str) -> String {
-    let tuple = c.name == super::model::TUPLE_LITERAL;
+    let tuple = c.name == super::registrations::TUPLE_LITERAL;
     let (rust, tmpl): (Vec<String>, Vec<String>) = c.params.iter().map(arg_of).unzip();
     let build = |vals: &[String]| {
         if tuple {
@@ -363,10 +363,10 @@ fn ctor_line(t: &TypeReg, c: &Func) -> String {
         Some(i) => format!("{}::{}", &t.rust[..i], &t.rust[i..]),
         None => t.rust.clone(),
     };
-    if c.suffix.as_deref() == Some(super::model::STRUCT_LITERAL) {
+    if c.suffix.as_deref() == Some(super::registrations::STRUCT_LITERAL) {
         return literal_line(c, &path);
     }
-    if c.suffix.as_deref() == Some(super::model::UNIT_VARIANT) {
+    if c.suffix.as_deref() == Some(super::registrations::UNIT_VARIANT) {
         let printed = format!("{path}::{}", c.name);
         return format!("{}() as {printed:?} => <{}>::{};", c.name, t.rust, c.name);
     }
@@ -387,7 +387,7 @@ fn ctor_line(t: &TypeReg, c: &Func) -> String {
 }
 
 /// `base`, or `base` with underscores after it, so that it names none of `f`'s parameters: a
-/// variable of the registration's closure (`|r| r.query_noclone(l, r)` shadowed segment-tree's
+/// variable of the registration's closure (`|r| r.query_noclone(l, r)` shadowed a parameter
 /// `r` and did not compile).
 fn fresh(base: &str, f: &Func) -> String {
     let taken: Vec<&str> = f
@@ -406,7 +406,7 @@ fn fresh(base: &str, f: &Func) -> String {
 /// The registration of method `f`; of a free function of `module` (on its namespace) when
 /// given: a call by path, in the wrapper and as printed (the namespace is never printed).
 fn method_line(f: &Func, module: Option<&str>) -> String {
-    let recv = f.receiver.unwrap_or("ref");
+    let recv = f.receiver.unwrap_or(Receiver::REF).keyword();
     let ps = params(f);
     let sep = if ps.is_empty() { "" } else { ", " };
     let ret = f

@@ -1,5 +1,5 @@
 //! Traits of the crate that an integer implements. A key parameter bounded by the crate's own
-//! trait (intmap's `IntMap<K: IntKey, V>`, radix_trie's `Trie<K: TrieKey, V>`, petgraph's
+//! trait (`IntMap<K: IntKey, V>`, `Trie<K: TrieKey, V>`,
 //! `UnionFind<K: IndexType>` and `GraphMap<N: NodeTrait, ..>`) is instantiated with an integer
 //! the crate implements that trait for: directly (`impl TrieKey for u64`), through a
 //! `macro_rules!` that writes `impl Trait for $t` and is invoked with the integer among its
@@ -27,14 +27,14 @@ pub struct IntTraits {
     /// Traits implemented for every type meeting bounds that integers meet.
     blanket: HashSet<String>,
     /// The crate's own non-generic types with the traits an `impl` item gives them, in
-    /// source order (petgraph's `Directed: EdgeType`).
+    /// source order (`Directed: EdgeType`).
     types: Vec<(String, HashSet<String>)>,
-    /// Traits the crate implements for `Range<_>` (fixedbitset's `impl<T: Copy>
+    /// Traits the crate implements for `Range<_>` (`impl<T: Copy>
     /// IndexRange<T> for Range<T>`), with the element type when the impl names one.
     ranges: HashMap<String, Option<String>>,
     /// Traits the crate implements for `String` (directly, or for every `T: AsRef<str>`):
-    /// a generic parameter bounded by them takes a program's string (similar's
-    /// `diff_chars<T: DiffableStrRef + ?Sized>(alg, old: &T, new: &T)`).
+    /// a generic parameter bounded by them takes a program's string
+    /// (`diff_chars<T: DiffableStrRef + ?Sized>(alg, old: &T, new: &T)`).
     strings: HashSet<String>,
 }
 
@@ -184,8 +184,8 @@ impl IntTraits {
     }
 
     /// The first of the crate's own types (by identifier, in source order) that implements
-    /// every one of `traits`: a marker type for a parameter no integer fits (petgraph's
-    /// `GraphMap<.., Ty: EdgeType, ..>` gets `Directed`).
+    /// every one of `traits`: a marker type for a parameter no integer fits
+    /// (`GraphMap<.., Ty: EdgeType, ..>` gets `Directed`).
     pub fn type_for(&self, traits: &[&String]) -> Option<&str> {
         self.types
             .iter()
@@ -193,8 +193,8 @@ impl IntTraits {
             .map(|(t, _)| t.as_str())
     }
 
-    /// For a parameter whose bounds name another parameter `other` (segment-tree's
-    /// `SegmentPoint<N, O: Operation<N>>`, an operation over the values): the first integer
+    /// For a parameter whose bounds name another parameter `other`
+    /// (`SegmentPoint<N, O: Operation<N>>`, an operation over the values): the first integer
     /// `int` and the crate's type that implements every bound with `other` read as `int`
     /// (`Add: Operation<u64>`), as `(int, type)`.
     pub fn type_at(&self, traits: &[&String], other: &str) -> Option<(&'static str, &str)> {
@@ -217,7 +217,7 @@ pub fn names_arg(bound: &str, arg: &str) -> bool {
 /// `bound` (`Operation<N>`, `Tr<A,N>`, spaces removed) with the generic argument `arg`
 /// replaced by `by`.
 pub fn replace_arg(bound: &str, arg: &str, by: &str) -> String {
-    super::model::map_words(bound, |word, at| {
+    super::syntax::map_words(bound, |word, at| {
         if word == arg && at > 0 { by } else { word }.to_string()
     })
 }

@@ -1,4 +1,4 @@
-//! Types a crate defines by invoking its own `macro_rules!`. slotmap's key type is one:
+//! Types a crate defines by invoking its own `macro_rules!`. A slot map's key type can be:
 //! `new_key_type! { pub struct DefaultKey; }`, with a macro that writes `$vis struct $name(..)`
 //! and `unsafe impl $crate::Key for $name`. Every map of the crate is `SlotMap<K: Key, V>`, so
 //! without that type no map registered (1 of 156 methods). syn sees the invocation, not its

@@ -1,7 +1,7 @@
 //! Complexity classes written in TeX, read as plain text. Crates whose docs render math with
-//! KaTeX write "This operation is `$O(\log n)$` on average." (skiplist 1.3: 87 such classes,
-//! none of them read before), `$\mathcal{O}(n)$` or `$\Theta(n \log n)$`. The class readers
-//! ([`documented_class`](super::scan::documented_class), the table and sentence readers) know
+//! KaTeX write "This operation is `$O(\log n)$` on average." (one crate has 87 such
+//! classes, none of them read before), `$\mathcal{O}(n)$` or `$\Theta(n \log n)$`. The class readers
+//! ([`documented_class`](super::doc_classes::documented_class), the table and sentence readers) know
 //! the plain spellings; this rewrites the TeX ones into them first.
 
 /// `doc` with TeX's class notation in plain words: `\mathcal{O}(`, `\Theta(` and the like
@@ -66,7 +66,7 @@ fn strip_groups(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::plain_math;
-    use crate::harness::init::scan::documented_class;
+    use crate::harness::init::doc_classes::documented_class;
 
     #[test]
     fn tex_classes_read_as_their_plain_spelling() {

@@ -1,27 +1,39 @@
 //! Drops the registrations the compiler rejects. [`model`](super::model) decides from the
-//! API's text what the program model can drive; a bound it cannot see (arrayvec's
-//! `try_extend_from_slice` is only there `where T: Copy`, on an impl whose header does not say
+//! API's text what the program model can drive; a bound it cannot see
+//! (`try_extend_from_slice` is only there `where T: Copy`, on an impl whose header does not say
 //! so) shows only when the harness is compiled. Rather than failing `init` on a crate nobody
 //! tuned it for, each rejected registration becomes a `// skipped:` line carrying the
 //! compiler's message, and the worker is built again.
 
 use super::gen::SKIPPED;
+use super::skips::{SkipReason, Skipped};
+use crate::harness::generated::registration_at;
 
 /// How many builds `init` tries before reporting the failure as it is.
 pub const ROUNDS: usize = 8;
 
 /// `text` (a generated harness's `src/lib.rs`) without the registrations the compiler
-/// rejected, each listed as skipped with the compiler's message; also the items dropped.
+/// rejected, each listed as skipped with the compiler's message; also the items dropped
+/// (see [`drop_rejected_as_skipped`] for their reasons too).
+pub fn drop_rejected(
+    text: &str,
+    rejected: &[(Vec<usize>, String)],
+) -> Option<(String, Vec<String>)> {
+    let (text, skipped) = drop_rejected_as_skipped(text, rejected)?;
+    Some((text, skipped.into_iter().map(|s| s.item).collect()))
+}
+
+/// [`drop_rejected`], each dropped item with its reason, the compiler's message.
 /// Each error comes with the 1-based lines it shows, where it points first: the first of
 /// them that is a registration of a constructor or method is the one dropped. An error that
 /// shows no registration (rustc points some errors of a registration at the macro's start
 /// only, beside the one that names it) is left for the next build, which tells whether it
 /// went away with the dropped ones. `None` when no error shows a registration (then the
 /// failure is not one a dropped registration fixes).
-pub fn drop_rejected(
+pub fn drop_rejected_as_skipped(
     text: &str,
     rejected: &[(Vec<usize>, String)],
-) -> Option<(String, Vec<String>)> {
+) -> Option<(String, Vec<Skipped>)> {
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     let mut at: Vec<(usize, &str)> = Vec::new();
     for (shown, message) in rejected {
@@ -46,7 +58,7 @@ pub fn drop_rejected(
     for (line, message) in at {
         let i = line.checked_sub(1)?;
         let name = registration_name(lines.get(i)?)?.to_string();
-        let item = super::registration_at(text, line)?;
+        let item = registration_at(text, line)?;
         lines.remove(i);
         // The note init writes above a consumed iterator's registration goes with it.
         if i > 0
@@ -56,10 +68,11 @@ pub fn drop_rejected(
         {
             lines.remove(i - 1);
         }
-        skipped.push(format!(
-            "{SKIPPED}{item}: rejected by the compiler in the harness: {message}"
-        ));
-        items.push(item);
+        let reason = SkipReason::RejectedByCompiler {
+            message: message.to_string(),
+        };
+        skipped.push(format!("{SKIPPED}{item}: {reason}"));
+        items.push(Skipped { item, reason });
     }
     let insert_at = lines
         .iter()

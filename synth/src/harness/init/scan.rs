@@ -1,6 +1,7 @@
 //! Reads a crate's public API from its sources with `syn`: the public types reachable from
 //! the crate root (through `mod` files and `pub use`), their inherent `impl` blocks and
-//! `Default`, and each function's doc comment. `#[cfg(...)]` is evaluated against the
+//! `Default`, and each function's doc comment (whose classes [`doc_classes`](super::doc_classes)
+//! reads). `#[cfg(...)]` is evaluated against the
 //! crate's default features (see [`cfg`](super::cfg)). No compiler is involved, so this sees
 //! what is written, not what macros generate; the generated harness's build is the check.
 
@@ -9,6 +10,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use syn::{Attribute, Expr, Item, Lit, Meta, UseTree, Visibility};
+
+use super::free_fn::FreeFn;
 
 /// A public type of the crate with the items that may register it.
 #[derive(Clone)]
@@ -30,7 +33,7 @@ pub struct FoundType {
     pub default_impls: Vec<syn::ItemImpl>,
     /// Whether every value of the type is `Copy` at any instantiation: `#[derive(Copy)]` on
     /// a type without type parameters (derived `Copy` needs the parameters `Copy`, and the
-    /// probe key is not), or an `impl Copy` without bounds (dlv-list's `Index<T>`). A handle
+    /// probe key is not), or an `impl Copy` without bounds (`Index<T>`). A handle
     /// type that is `Copy` is passed as `copy`, so one handle serves several calls.
     pub copy: bool,
     pub doc: String,
@@ -76,62 +79,14 @@ pub struct Scan {
     /// The public free functions of reachable modules, registered as the methods of a
     /// namespace per module (see [`free`](super::free)).
     pub free_fns: Vec<FreeFn>,
-    /// Associated types of the crate's trait impls for one concrete type (patricia_tree's
-    /// `impl Bytes for Vec<u8> { type Borrowed = [u8]; }`): the self type as written without
+    /// Associated types of the crate's trait impls for one concrete type
+    /// (`impl Bytes for Vec<u8> { type Borrowed = [u8]; }`): the self type as written without
     /// spaces, the associated type's name, and what the impl sets it to.
     pub assoc_impls: Vec<(String, String, syn::Type)>,
 }
 
-/// A public free function: the public module path it is named by (from the crate root:
-/// where it is defined, or where a `pub use` re-exports it), its public name, and its
-/// signature.
-#[derive(Clone)]
-pub struct FreeFn {
-    pub module: Vec<String>,
-    /// The name its public path ends with (a `pub use f as g` names it `g`).
-    pub name: String,
-    pub sig: syn::Signature,
-    pub attrs: Vec<syn::Attribute>,
-    /// Whether users can name it (while scanning: whether its defining module is public).
-    reachable: bool,
-    /// For a method of the crate's trait implemented for strings (see
-    /// [`strext`](super::strext)): the type it is called through, `str` or `String`; its
-    /// `module` is then the trait's path.
-    pub string_self: Option<&'static str>,
-}
-
-impl FreeFn {
-    /// A method of the crate's trait at `trait_path` implemented for `self_ty` (`str` or
-    /// `String`), its receiver made the first parameter (see [`strext`](super::strext)).
-    pub fn string_method(
-        trait_path: Vec<String>,
-        sig: syn::Signature,
-        attrs: Vec<syn::Attribute>,
-        self_ty: &'static str,
-    ) -> FreeFn {
-        FreeFn {
-            module: trait_path,
-            name: sig.ident.to_string(),
-            sig,
-            attrs,
-            reachable: true,
-            string_self: Some(self_ty),
-        }
-    }
-
-    /// Its path from the crate root (`util::levenshtein`).
-    pub fn path(&self) -> String {
-        self.module
-            .iter()
-            .cloned()
-            .chain(std::iter::once(self.name.clone()))
-            .collect::<Vec<_>>()
-            .join("::")
-    }
-}
-
 /// The free functions users can name, each under its shortest public path: defined in a
-/// public module, or re-exported by a `pub use` (textwrap's `pub use fill::fill` of a
+/// public module, or re-exported by a `pub use` (`pub use fill::fill` of a
 /// private module), followed as types' re-exports are.
 fn public_fns(fns: Vec<FreeFn>, reexports: &[Reexport]) -> Vec<FreeFn> {
     let mut as_types: Vec<FoundType> = fns
@@ -374,8 +329,8 @@ fn deref_target(imp: &syn::ItemImpl) -> Option<syn::Type> {
     })
 }
 
-/// The methods of the crate's type `X` a type `Y` reaches by auto-deref (circular-buffer's
-/// `FixedCircularBuffer<T, N>` derefs to the unsized `CircularBuffer<T>`, which holds the
+/// The methods of the crate's type `X` a type `Y` reaches by auto-deref
+/// (`FixedCircularBuffer<T, N>` derefs to the unsized `CircularBuffer<T>`, which holds the
 /// whole API: `push_back`, `len`...), as an inherent impl of `Y` would declare them: `X`'s
 /// parameters become the `Target`'s arguments, and `Self` in a signature is `X` (not `Y`).
 /// `&mut self` methods need `DerefMut`; `self` by value cannot go through a reference.
@@ -435,7 +390,7 @@ fn deref_methods(
 }
 
 /// The methods a crate's trait gives a type, as an inherent impl would declare them:
-/// ringbuffer's whole API is `RingBuffer<T>`'s (`push`, `dequeue`, `get`...), implemented
+/// a ring buffer crate's whole API can be `RingBuffer<T>`'s (`push`, `dequeue`, `get`...), implemented
 /// by each buffer type, and a caller reaches it by importing the trait. Each of the
 /// trait's functions (required or provided) is public with the trait's doc, its own doc in
 /// the impl added; the trait's type parameters become the impl's arguments (`impl
@@ -459,7 +414,7 @@ pub fn trait_methods(imp: &syn::ItemImpl, tr: &syn::ItemTrait) -> Option<syn::It
     }
     let subst: HashMap<String, proc_macro2::TokenStream> = params.into_iter().zip(args).collect();
     // The impl's associated types (`type Key = K;`): a trait's signature names them
-    // `Self::Key` (indexmap's `MutableKeys::get_full_mut2<Q: Equivalent<Self::Key>>`), which
+    // `Self::Key` (`MutableKeys::get_full_mut2<Q: Equivalent<Self::Key>>`), which
     // the impl fixes.
     let assoc: HashMap<String, proc_macro2::TokenStream> = imp
         .items
@@ -599,7 +554,7 @@ fn resolve_reexports(types: &mut [FoundType], reexports: &[Reexport]) {
             let defined: Vec<String> = t.module.iter().cloned().chain([t.ident.clone()]).collect();
             for r in reexports {
                 let (tm, tn) = &r.target;
-                // A module re-exported under a name (im's `pub use crate::ord::map as
+                // A module re-exported under a name (`pub use crate::ord::map as
                 // ordmap;`, then `pub use crate::ordmap::OrdMap;`): a type in it gets the path
                 // through the new name, which later `pub use`s then follow.
                 if let Some(n) = tn {
@@ -801,16 +756,17 @@ fn items(
                     }
                     _ => true,
                 });
-                f.int_traits.record_impl(&i, &super::model::integers_meet);
+                f.int_traits
+                    .record_impl(&i, &super::value_traits::integers_meet);
                 f.impls.push((module.to_vec(), i));
             }
             // Impls a macro writes are invisible to syn, except the array impls of an
-            // inline-storage trait (smallvec's `impl_array!`), read from the macro's tokens.
-            // So are integer impls of a key trait (intmap's `impl_int_key_for_int!(u64, ..)`).
+            // inline-storage trait (`impl_array!`), read from the macro's tokens.
+            // So are integer impls of a key trait (`impl_int_key_for_int!(u64, ..)`).
             Item::Macro(m) => {
                 f.int_traits.record_macro(m);
                 f.macros.record(m);
-                // A struct a macro of the crate defines (slotmap's `new_key_type!`).
+                // A struct a macro of the crate defines (`new_key_type!`).
                 let defined = f.macro_types.record(m);
                 let by_name = !defined.is_empty();
                 for d in defined.into_iter().filter(|d| d.public) {
@@ -885,7 +841,7 @@ fn items(
     Ok(())
 }
 
-/// Drops the generic parameters `#[cfg]` switches off: petgraph declares `MatrixGraph<N, E,
+/// Drops the generic parameters `#[cfg]` switches off: a crate may declare `MatrixGraph<N, E,
 /// #[cfg(not(feature = "std"))] S, #[cfg(feature = "std")] S = RandomState, Ty = ..>`, one
 /// `S` per build, so counting both would shift every later argument by one.
 fn active_generics(g: &mut syn::Generics, features: &HashSet<String>) {
@@ -1123,324 +1079,6 @@ pub fn doc_text(attrs: &[Attribute]) -> String {
     lines.join(" ")
 }
 
-/// The complexity class a doc comment states ("Runs in O(log n) time.", "O(1)", "amortized
-/// O(1)"), as the oracle spells it. When it states several ("The item is found in O(1)
-/// thanks to the hash table. The operation is performed in O(log(N)) time."), the highest
-/// wins: parts of an operation cost at most the whole, so a lower class is a step's, not the
-/// method's. A single variable other than `n` (`O(m)`, `O(len)`) is read as the input size.
-pub fn documented_class(doc: &str) -> Option<String> {
-    let mut best: Option<crate::report::class::Class> = None;
-    // The highest class stated for a single call (see `single_call_clause`).
-    let mut single_best: Option<crate::report::class::Class> = None;
-    let mut unparsed = false;
-    let doc = normalized(doc);
-    let amortized = doc.to_lowercase().contains("amortized");
-    for m in mentions(&doc) {
-        // "Amortized O(log n); worst-case O(n) when the backing vector needs to grow."
-        // (min-max-heap's `push`): the worst case a class is labelled with, in a doc that
-        // states an amortized class, is one call's spike, which the amortized class covers:
-        // neither its class nor its condition is the method's.
-        if amortized && worst_case_label(m.before, m.after) {
-            continue;
-        }
-        let before_ok = !m
-            .before
-            .chars()
-            .next_back()
-            .is_some_and(|c| c.is_alphanumeric() || c == '_');
-        // "**O(n)** space", "O(1) extra memory": a bound on memory, not on time. The marks
-        // closing the class ("`$O(1)$` when ...") are not the next word.
-        let as_written = past_marks(m.after);
-        let following = as_written.to_lowercase();
-        let space = [
-            "space",
-            "extra space",
-            "additional space",
-            "memory",
-            "extra memory",
-        ]
-        .iter()
-        .any(|w| following.starts_with(w));
-        // "performance is O(1) when the element belongs at the back" (sorted-vec's `push`):
-        // a best case, not a bound; the doc then states no class for every input.
-        // A capitalized word starts the next sentence (keyed_priority_queue's doc lines
-        // "Average complexity is ***O(log n)***" / "If elements pushed in descending order,
-        // ..."), not a condition on this class.
-        let mut words = as_written.split_whitespace();
-        let mut first = words.next().unwrap_or("");
-        if ["time", "amortized", "performance"].contains(&first) {
-            first = words.next().unwrap_or("");
-        }
-        if before_ok && ["when", "if", "unless", "provided"].contains(&first) {
-            unparsed = true;
-        }
-        // "Navigation to the split point is O(log n)." (skiplist's `split_off`, which then
-        // rebuilds every skip link): the class of a step the clause names, not the method's.
-        let step = step_clause(m.before);
-        // "The worst case cost of a *single* call to `push` is O(n). ... The resize cost has
-        // been amortized in the previous figures." (dary_heap, as std's `BinaryHeap`): the
-        // spike of one call that the doc's amortized class covers, which the verdict leaves
-        // out of its fit too. Read only when the doc states no amortized class.
-        let single = single_call_clause(m.before);
-        if before_ok && !space && !step {
-            match mention_class(&m.inner) {
-                Some(c) if single => single_best = single_best.max(Some(c)),
-                Some(c) => best = best.max(Some(c)),
-                // A cost in several variables (indexmap's "O(m n + n log n + c) time"): no
-                // single class of the input size is documented, and the other mentions
-                // (the closure's "O(m)") are not the method's.
-                None => unparsed = true,
-            }
-        }
-    }
-    if unparsed {
-        return None;
-    }
-    if !amortized {
-        best = best.max(single_best);
-    }
-    // An amortized class bounds a sequence of calls, and the verdict judges it so (see the
-    // engine's `amortized`): the qualifier travels with the class.
-    match best {
-        Some(c) if amortized => Some(format!("{} amortized", c.label())),
-        _ => best.or(single_best).map(|c| c.label().to_string()),
-    }
-}
-
-/// A doc with its classes written one way: TeX first (skiplist: "`$O(\log n)$`", see
-/// `math`), a tight bound (rpds: "Θ(log n)") as the bound from above it also is, an italic O
-/// ("*O*(*N*)", circular-buffer) as the plain one.
-fn normalized(doc: &str) -> String {
-    super::math::plain_math(doc)
-        .replace("Θ(", "O(")
-        .replace("*O*(", "O(")
-        .replace("_O_(", "O(")
-}
-
-/// One `O(..)` of a [`normalized`] doc: the text since the previous one, what stands between
-/// its parentheses (Markdown removed: bit-vec's "Takes O([`len`]) time" links to `len`; an
-/// italic variable, "*N*", is the variable), and the text after it.
-struct Mention<'a> {
-    before: &'a str,
-    inner: String,
-    after: &'a str,
-}
-
-/// Every class a [`normalized`] doc states, in order (nested parentheses inside one:
-/// "O(log(n))").
-fn mentions(doc: &str) -> Vec<Mention<'_>> {
-    let mut out = Vec::new();
-    let mut rest = doc;
-    while let Some(i) = rest.find("O(") {
-        let after = &rest[i + 2..];
-        let mut depth = 1;
-        let end = after.char_indices().find_map(|(k, c)| {
-            match c {
-                '(' => depth += 1,
-                ')' => depth -= 1,
-                _ => {}
-            }
-            (depth == 0).then_some(k)
-        });
-        let Some(end) = end else { break };
-        let inner: String = after[..end]
-            .chars()
-            .filter(|c| !matches!(c, '[' | ']' | '`'))
-            .collect();
-        out.push(Mention {
-            before: &rest[..i],
-            inner: inner.trim().trim_matches('*').to_string(),
-            after: &after[end + 1..],
-        });
-        rest = &after[end..];
-    }
-    out
-}
-
-/// The class of a mention's contents, a single variable read as the input size, and a size
-/// named by its method ("O(len())", "O(self.len())", arraydeque) as that variable.
-fn mention_class(inner: &str) -> Option<crate::report::class::Class> {
-    let called = inner.replace("self.", "").replace("()", "");
-    [
-        inner.to_string(),
-        single_variable_as_n(inner),
-        single_variable_as_n(&called),
-    ]
-    .iter()
-    .find_map(|candidate| crate::report::class::Class::parse(&format!("O({candidate})")))
-}
-
-/// The highest class a doc states per item of the iterator a method returns ("*O*(1) on
-/// creation, and *O*(log *n*) for each `next()` operation", min-max-heap's `drain_asc`; "O(1)
-/// per element"), if any. Consuming the iterator costs n times it: `drain_asc` is O(n log n),
-/// and reading only its highest class (O(log n)), raised to the walk's O(n), made the sorted
-/// drain a false O(n log n) finding.
-pub fn per_item_class(doc: &str) -> Option<crate::report::class::Class> {
-    let doc = normalized(doc);
-    mentions(&doc)
-        .iter()
-        .filter(|m| {
-            let following = past_marks(m.after).to_lowercase();
-            // "per call" and "for each operation" are the method's own cost; "for each
-            // `next()` operation" is an item's.
-            let head: String = following.chars().take(40).collect();
-            let per_call = ["call", "invocation", "operation"]
-                .iter()
-                .any(|w| head.contains(w));
-            ["for each", "for every", "per ", "each "]
-                .iter()
-                .any(|w| following.starts_with(w))
-                && (head.contains("next") || !per_call)
-        })
-        .filter_map(|m| mention_class(&m.inner))
-        .max()
-}
-
-/// Whether the sentence that `head` (the text before a class) ends in states the cost of a
-/// single call ("The worst case cost of a *single* call to `push` is").
-fn single_call_clause(head: &str) -> bool {
-    let sentence: String = head
-        .rsplit(['.', ';'])
-        .next()
-        .unwrap_or(head)
-        .chars()
-        .filter(|c| !matches!(c, '*' | '_' | '`'))
-        .collect::<String>()
-        .to_lowercase();
-    sentence.contains("single call") || sentence.contains("single invocation")
-}
-
-/// Whether a class is labelled a worst case by the words right beside it ("worst-case
-/// O(n)", "O(n) in the worst case"), as opposed to a sentence about a worst case that states
-/// an amortized cost ("In the worst case, ... the amortized cost per push is O(log n)").
-fn worst_case_label(before: &str, after: &str) -> bool {
-    let label = |s: &str| {
-        let s = s.replace('-', " ").to_lowercase();
-        s.split_whitespace().collect::<Vec<_>>().join(" ")
-    };
-    let tail = label(before.trim_end_matches(|c: char| {
-        matches!(c, '*' | '_' | '`' | '$' | ',' | ':') || c.is_whitespace()
-    }));
-    let head = label(past_marks(after));
-    ["worst case", "worst case is", "worst case of"]
-        .iter()
-        .any(|w| tail.ends_with(w))
-        || ["worst case", "in the worst case", "in worst case"]
-            .iter()
-            .any(|w| head.starts_with(w))
-}
-
-/// `s` (the text after a class's closing parenthesis) from its first word: past the marks that
-/// close the class (bold, italics, a code span, a math delimiter) and spaces.
-pub fn past_marks(s: &str) -> &str {
-    s.trim_start_matches(|c: char| matches!(c, '*' | '_' | '`' | '$') || c.is_whitespace())
-}
-
-/// Whether the clause that `head` (the text before a class) ends in is about a step of the
-/// operation: one opened by finding or moving to a place ("Navigation to the split point is",
-/// "Finding the start and end nodes is"). A gerund naming the operation itself ("Setting up
-/// the iterator runs in", "Searching is") is the method's cost and is not listed.
-fn step_clause(head: &str) -> bool {
-    const STEP_SUBJECTS: [&str; 6] = [
-        "navigation",
-        "navigating",
-        "finding",
-        "locating",
-        "seeking",
-        "positioning",
-    ];
-    let clause = head.rsplit(['.', ';', ':']).next().unwrap_or(head);
-    clause
-        .split_whitespace()
-        .next()
-        .map(|w| {
-            w.trim_matches(|c: char| !c.is_alphanumeric())
-                .to_lowercase()
-        })
-        .is_some_and(|w| STEP_SUBJECTS.contains(&w.as_str()))
-}
-
-/// The classes a type's doc comment gives its methods in a Markdown table (rpds:
-/// "| `push_front()` | Θ(1) | Θ(1) |", one column per case), by method name: the highest
-/// class of every row that names the method (worst case, and "`dequeue()` amortized" rows).
-/// `doc` is [`doc_text`]'s, lines joined with spaces, so rows are read cell by cell.
-pub fn table_classes(doc: &str) -> HashMap<String, String> {
-    let mut out: HashMap<String, crate::report::class::Class> = HashMap::new();
-    let mut methods: Vec<String> = Vec::new();
-    for cell in doc.split('|') {
-        let cell = cell.trim();
-        if cell.is_empty() {
-            continue;
-        }
-        let class = documented_class(cell).and_then(|c| crate::report::class::Class::parse(&c));
-        // A first cell naming methods: `` `name()` ``, `` `name(x)` `` (maybe followed by
-        // words), several (`` `first()`/`last()`/`get()` ``), or one bare `` `name` ``
-        // (scapegoat: "| `get` | `O(log n)` | `O(log n)` |"). A class in code (`` `O(1)` ``)
-        // is a class, not a method `O`.
-        if cell.starts_with('`') && class.is_none() {
-            let named: Vec<String> = cell
-                .split('`')
-                .skip(1)
-                .step_by(2)
-                .filter_map(|code| code.split_once('('))
-                .map(|(n, _)| n.trim().to_string())
-                .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_'))
-                .collect();
-            let bare = cell
-                .strip_prefix('`')
-                .and_then(|c| c.strip_suffix('`'))
-                .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_'));
-            if !named.is_empty() {
-                methods = named;
-                continue;
-            }
-            if let Some(n) = bare {
-                methods = vec![n.to_string()];
-                continue;
-            }
-        }
-        match class {
-            Some(c) => {
-                for m in &methods {
-                    let e = out.entry(m.clone()).or_insert(c);
-                    *e = (*e).max(c);
-                }
-            }
-            // Any other cell ends the row's cells of classes.
-            None => methods.clear(),
-        }
-    }
-    out.into_iter()
-        .map(|(m, c)| (m, c.label().to_string()))
-        .collect()
-}
-
-fn single_variable_as_n(inner: &str) -> String {
-    let words: HashSet<&str> = inner
-        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .filter(|w| !w.is_empty() && !w.chars().all(|c| c.is_ascii_digit()) && *w != "log")
-        .collect();
-    if words.len() == 1 {
-        let w = words.into_iter().next().unwrap_or("n");
-        let mut out = String::new();
-        let mut token = String::new();
-        for c in inner.chars().chain(std::iter::once(' ')) {
-            if c.is_alphanumeric() || c == '_' {
-                token.push(c);
-            } else {
-                out.push_str(if token == w { "n" } else { &token });
-                token.clear();
-                if c != ' ' || !out.is_empty() {
-                    out.push(c);
-                }
-            }
-        }
-        out.trim().to_string()
-    } else {
-        inner.to_string()
-    }
-}
-
 /// Counts how often each identifier names a found type (duplicates need module paths).
 pub fn ident_counts(types: &[FoundType]) -> HashMap<String, usize> {
     let mut m = HashMap::new();
@@ -1464,120 +1102,5 @@ fn type_args(args: &syn::PathArguments) -> Option<Vec<proc_macro2::TokenStream>>
         ),
         syn::PathArguments::None => Some(Vec::new()),
         syn::PathArguments::Parenthesized(_) => None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn classes_are_read_from_a_type_doc_table() {
-        let doc = doc_text(&[
-            syn::parse_quote!(#[doc = " # Complexity"]),
-            syn::parse_quote!(#[doc = " | Operation | Average | Worst case |"]),
-            syn::parse_quote!(#[doc = " |:----------|--------:|-----------:|"]),
-            syn::parse_quote!(#[doc = " | `new()` | Θ(1) | Θ(1) |"]),
-            syn::parse_quote!(#[doc = " | `dequeue()` | Θ(1) | Θ(n) |"]),
-            syn::parse_quote!(#[doc = " | `dequeue()` amortized | Θ(1) | Θ(1) |"]),
-            syn::parse_quote!(#[doc = " | `get(k)` | Θ(log(n)) | Θ(log(n)) |"]),
-            syn::parse_quote!(#[doc = " | iterator step | Θ(1) | Θ(n) |"]),
-            syn::parse_quote!(#[doc = " | `first()`/`last()` | Θ(log(n)) | Θ(log(n)) |"]),
-        ]);
-        let t = table_classes(&doc);
-        assert_eq!(t.get("new").map(String::as_str), Some("O(1)"));
-        assert_eq!(t.get("dequeue").map(String::as_str), Some("O(n)"));
-        assert_eq!(t.get("get").map(String::as_str), Some("O(log n)"));
-        assert_eq!(t.get("last").map(String::as_str), Some("O(log n)"));
-        assert_eq!(t.len(), 5, "{t:?}");
-    }
-
-    #[test]
-    fn documented_classes_are_read_from_doc_sentences() {
-        let c = |s: &str| documented_class(s);
-        assert_eq!(c("Runs in O(log n) time."), Some("O(log n)".into()));
-        assert_eq!(c("This is O(1) amortized."), Some("O(1) amortized".into()));
-        // dary_heap's (and std's `BinaryHeap`'s) `push`: the single call's resize is covered
-        // by the amortized class.
-        let push =
-            "The expected cost of `push`, averaged over every possible ordering, is *O*(1). \
-            In the worst case, elements are pushed in ascending sorted order and the amortized \
-            cost per push is *O*(log(*n*)) against a heap containing *n* elements. \
-            The worst case cost of a *single* call to `push` is *O*(*n*). The worst case occurs \
-            when capacity is exhausted and needs a resize. The resize cost has been amortized \
-            in the previous figures.";
-        assert_eq!(c(push), Some("O(log n) amortized".into()));
-        // A class labelled worst case beside an amortized one is a single call's spike,
-        // whichever side the label is on, and its condition is not the method's.
-        assert_eq!(
-            c("Amortized *O*(log *n*); worst-case *O*(*n*) when the backing vector needs to grow."),
-            Some("O(log n) amortized".into())
-        );
-        assert_eq!(
-            c("Amortized O(1), O(n) in the worst case."),
-            Some("O(1) amortized".into())
-        );
-        assert_eq!(
-            c("Worst-case O(n) when the vector grows."),
-            None,
-            "with no amortized class, the condition stands"
-        );
-        assert_eq!(
-            c("The worst case cost of a single call is O(n). Otherwise O(1)."),
-            Some("O(n)".into()),
-            "with no amortized class, the single call's counts"
-        );
-        assert_eq!(c("Takes O(len) time"), Some("O(n)".into()));
-        assert_eq!(c("Takes O([`len`]) time."), Some("O(n)".into()));
-        assert_eq!(c("Takes O(`n`) time."), Some("O(n)".into()));
-        assert_eq!(
-            c("Takes `O(len())` time and no extra space."),
-            Some("O(n)".into())
-        );
-        assert_eq!(c("Runs in O(self.len()) time."), Some("O(n)".into()));
-        assert_eq!(c("this method takes *O*(*N*) time"), Some("O(n)".into()));
-        assert_eq!(c("Costs O(n*m)."), None);
-        assert_eq!(c("worst case O(n²)"), Some("O(n^2)".into()));
-        assert_eq!(c("O(n log n) comparisons"), Some("O(n log n)".into()));
-        assert_eq!(c("Returns the length."), None);
-        assert_eq!(c("Costs O(m + n)."), None);
-        assert_eq!(
-            c("The item is found in **O(1)** thanks to the hash table. The operation is performed in **O(log(N))** time."),
-            Some("O(log n)".into())
-        );
-        assert_eq!(c("FOO(1) is not a class"), None);
-        // A step's class is not the method's; the operation's own gerund is.
-        assert_eq!(
-            c("Splits the list. Navigation to the split point is O(log n). Both halves are consistent."),
-            None
-        );
-        assert_eq!(
-            c("Finding the start and end nodes is O(log n); the rest runs in O(n)."),
-            Some("O(n)".into())
-        );
-        assert_eq!(
-            c("Setting up the iterator runs in O(log n)."),
-            Some("O(log n)".into())
-        );
-        assert_eq!(c("Θ(log n) worst case"), Some("O(log n)".into()));
-        // A space bound is not the time class; a cost in several variables is no class.
-        assert_eq!(
-            c("Computes in **O(1)** time and **O(n)** space."),
-            Some("O(1)".into())
-        );
-        // A class under a condition is a best case: the doc bounds no other input.
-        assert_eq!(
-            c("Same as insert, except performance is O(1) when the element belongs at the back of the container. This avoids an O(log(N)) search."),
-            None
-        );
-        assert_eq!(c("O(1) time if the key is cached, else O(n)."), None);
-        assert_eq!(
-            c("Average complexity is ***O(log n)*** If elements pushed in descending order, amortized complexity is ***O(1)***."),
-            Some("O(log n) amortized".into())
-        );
-        assert_eq!(
-            c("Computes in **O(m n + n log n + c)** time and **O(n)** space, where the function is **O(m)**."),
-            None
-        );
     }
 }

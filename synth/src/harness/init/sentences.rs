@@ -1,14 +1,14 @@
 //! Classes a crate's or a type's doc comment states for methods it names in prose, outside a
-//! table: lru's crate doc "The cache supports `get`, `get_mut`, `put`, and `pop` operations,
+//! table: a crate doc such as "The cache supports `get`, `get_mut`, `put`, and `pop` operations,
 //! all of which are O(1)." Without it, every method of such a crate was `undocumented` and a
 //! hunt could report nothing. An operation may also be named by a noun after its class
 //! ("`O(1)` insertion", uluru). Like a table's classes (see
-//! [`table_classes`](super::scan::table_classes)), these apply only to methods whose own doc
+//! [`table_classes`](super::doc_classes::table_classes)), these apply only to methods whose own doc
 //! states none.
 
 use std::collections::HashMap;
 
-use super::scan::documented_class;
+use super::doc_classes::documented_class;
 
 /// The class of each method a sentence names in code spans (`` `get` ``, `` `get_mut()` ``)
 /// when the sentence states exactly one class. A sentence with several classes ("`push` is
@@ -76,7 +76,7 @@ fn noun_classes(doc: &str) -> Vec<(String, String)> {
         let after = &rest[i..];
         let Some(close) = after.find(')') else { break };
         let class = documented_class(&after[..=close]);
-        let next = super::scan::past_marks(&after[close + 1..])
+        let next = super::doc_classes::past_marks(&after[close + 1..])
             .split(|c: char| !(c.is_alphanumeric() || c == '-'))
             .next()
             .unwrap_or("")

@@ -1,4 +1,4 @@
-//! Sequence parameters: `append<I: IntoIterator<Item = u32>>(&mut self, iter: I)` (roaring),
+//! Sequence parameters: `append<I: IntoIterator<Item = u32>>(&mut self, iter: I)`,
 //! `extend_from(impl Iterator<Item = T>)` get a vector of the program's values (the vector
 //! itself, or its `into_iter()` for an `Iterator` bound), so the methods that take many items
 //! at once register instead of being skipped for their generic parameter.
@@ -41,10 +41,10 @@ const ELEMENTS: &[&str] = &[
 ];
 
 /// The parameter: a `Vec<elem>` program value, passed as is or as its `into_iter()`.
-pub fn sequence(name: &str, elem: &str, iterator: bool) -> super::model::Param {
-    super::model::Param {
+pub fn sequence(name: &str, elem: &str, iterator: bool) -> super::registrations::Param {
+    super::registrations::Param {
         name: name.to_string(),
-        mode: "val",
+        mode: perfsyn_profiler_ipc::Mode::Val,
         ty: format!("Vec<{elem}>"),
         cast: None,
         expr: iterator.then(|| {

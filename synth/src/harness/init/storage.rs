@@ -1,4 +1,4 @@
-//! Inline-storage parameters: `SmallVec<A: Array>` and tinyvec's `ArrayVec<A: Array>` take
+//! Inline-storage parameters: `SmallVec<A: Array>` and `ArrayVec<A: Array>` take
 //! their buffer as a type parameter bounded by a trait of the crate that the crate implements
 //! for arrays (`impl<T, const N: usize> Array for [T; N]`, or a `macro_rules!` that writes
 //! `impl<T> Array for [T; $size]` for a list of sizes). Such a parameter is instantiated as an
@@ -11,10 +11,10 @@ use quote::ToTokens;
 
 /// The length of the array an inline-storage parameter gets when the crate lists the
 /// lengths it supports (a macro's size list): the const-parameter default (`instantiate`'s
-/// 64), which such lists include (smallvec's `0x40`); the buffer spills to the heap beyond.
+/// 64), which such lists include (`0x40`); the buffer spills to the heap beyond.
 pub const STORAGE_LEN: usize = 64;
 /// The length when any length will do (`impl<T, const N: usize> Array for [T; N]`): a
-/// fixed-capacity vector (tinyvec's `ArrayVec`) holds at most this many items, so it must
+/// fixed-capacity vector (`ArrayVec`) holds at most this many items, so it must
 /// exceed the largest size a sweep reaches (4096 and a little more), or every sweep stops
 /// at the capacity and the verdict is inconclusive.
 pub const ANY_STORAGE_LEN: usize = 8192;

@@ -1,13 +1,13 @@
-//! The crate's traits implemented for strings ("extension traits"): heck's
+//! The crate's traits implemented for strings ("extension traits"):
 //! `"Hello world".to_kebab_case()` (`impl<T: ?Sized + AsRef<str>> ToKebabCase for T`),
-//! unicode-segmentation's `UnicodeSegmentation for str`. Such a crate has no type of its
+//! `UnicodeSegmentation for str`. Such a crate has no type of its
 //! own to build, so `init` refused it ("no public type can be registered") although its
 //! whole API takes a string.
 //!
 //! Each method registers as a free function of a namespace named by the trait
 //! (`explore --method ToKebabCase::to_kebab_case`), taking the receiver as its first
 //! argument and called by path through the implementing type: `<str as
-//! heck::ToKebabCase>::to_kebab_case(&text1)` in a printed program and an exported test.
+//! mycrate::ToKebabCase>::to_kebab_case(&text1)` in a printed program and an exported test.
 //! Why the qualified path rather than method syntax: the call names the crate, so the
 //! namespace belongs to it (`list`'s origin, `hunt --all`), and needs no `use` of the trait;
 //! `Trait::f(&text1)` alone would infer `Self = String`, which an impl for `str` does not
@@ -15,7 +15,7 @@
 
 use quote::ToTokens;
 
-use super::scan::FreeFn;
+use super::free_fn::FreeFn;
 
 /// The string type a crate trait is implemented for, if `i` is such an impl: `str`, `String`,
 /// or a blanket impl over its own parameter bounded by `AsRef<str>` (`str` when the

@@ -94,7 +94,7 @@ mod tests {
 
     #[test]
     fn finds_fixture_types_by_name_and_aliases() {
-        let root = crate::worker_build::workspace_root();
+        let root = crate::harness::worker_build::workspace_root();
         assert_eq!(
             fixed_type(&root, "perfsyn_corpus::planted::TombstoneSet").as_deref(),
             Some("perfsyn_corpus::export_fixtures::FixedTombstoneSet")

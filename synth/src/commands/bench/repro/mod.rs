@@ -119,7 +119,7 @@ struct Work {
 
 /// Runs the benchmark; `progress` gets one line per step.
 pub fn run(cfg: &ReproConfig, progress: &mut dyn FnMut(&str)) -> Result<ReproReport> {
-    let root = crate::worker_build::workspace_root();
+    let root = crate::harness::worker_build::workspace_root();
     let scratch_root = Harness::builtin()
         .target_dir()
         .join("perfsyn")
@@ -535,7 +535,7 @@ fn example_worker(example: &Path, scratch_root: &Path) -> Result<(PathBuf, PathB
         quiet: true,
     })?;
     let h = Harness::of_manifest(&manifest)?;
-    let worker = crate::worker_build::ensure_harness_worker(&h, true)?;
+    let worker = crate::harness::worker_build::ensure_harness_worker(&h, true)?;
     Ok((worker, manifest))
 }
 
@@ -668,7 +668,7 @@ mod tests {
 
     #[test]
     fn example_cases_parse_and_medians() {
-        let dir = crate::worker_build::workspace_root().join("examples/own-crate");
+        let dir = crate::harness::worker_build::workspace_root().join("examples/own-crate");
         let c = case::read(&dir.join("cases.json")).unwrap();
         assert_eq!(c.len(), 2);
         assert!(c.iter().all(|c| c.expected.is_positive()));

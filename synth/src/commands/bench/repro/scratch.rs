@@ -74,7 +74,7 @@ impl Scratch {
         )?;
         let lock = dir.join("Cargo.lock");
         if !lock.exists() {
-            let ws = crate::worker_build::workspace_root().join("Cargo.lock");
+            let ws = crate::harness::worker_build::workspace_root().join("Cargo.lock");
             if let Ok(text) = std::fs::read_to_string(ws) {
                 std::fs::write(&lock, text)?;
             }

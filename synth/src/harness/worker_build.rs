@@ -541,7 +541,7 @@ pub fn build_failure(h: &Harness, log: &[String]) -> String {
             .unwrap_or(0);
         let item = std::fs::read_to_string(&path)
             .ok()
-            .and_then(|text| crate::harness::init::registration_at(&text, line));
+            .and_then(|text| crate::harness::generated::registration_at(&text, line));
         match item {
             Some(item) => format!(
                 "the generated harness does not compile: the registration of `{item}` ({place}): {message}; fix or delete it there, or regenerate with `perfsyn init --force`"

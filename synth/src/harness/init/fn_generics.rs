@@ -1,0 +1,387 @@
+//! A function's own generic parameters (trait-bounded generics): what each takes, decided
+//! from its bounds, as the resolver reads a signature: a closure the model builds, a range or
+//! a sequence of program values, the other operand's instantiation, the harness's hasher, a
+//! string or an integer for conversion bounds, the probe key, or a reason to skip the
+//! function. Its own file beside [`resolve`](super::resolve), which calls it once per
+//! signature.
+
+use std::collections::{HashMap, HashSet};
+
+use quote::ToTokens;
+use syn::{GenericParam, ReturnType, Type, TypeParamBound};
+
+use super::closures::{closure_bound, Returns};
+use super::compound::ARRAY_LEN;
+use super::instantiate::OMITTED;
+use super::resolve::{conversion_target, Built, Ctx};
+use super::sequence::sequence_bound;
+use super::skips::SkipReason;
+use super::syntax::trait_names;
+use super::value_traits::{KEY_TRAITS, MODEL_INTS, STRING_LIKE, STRING_TRAITS, U64_TRAITS};
+
+impl Ctx<'_> {
+    /// The function's generic parameters that a parameter of this type's own kind takes
+    /// as an argument (`other: &BTreeSet<T, D>`), each with this type's instantiation at
+    /// that position (`D` of `BTreeSet<Key, Slab<..>>` is `Slab<..>`).
+    pub(super) fn other_operand_args(
+        &self,
+        g: &syn::Generics,
+        inputs: &syn::punctuated::Punctuated<syn::FnArg, syn::Token![,]>,
+    ) -> HashMap<String, String> {
+        let mut out = HashMap::new();
+        let generic: HashSet<String> = g.type_params().map(|p| p.ident.to_string()).collect();
+        if generic.is_empty() {
+            return out;
+        }
+        // Registered through an alias (`BTreeSet<Key>` for `generic::BTreeSet<T, C>`), the
+        // alias's arguments are not the type's: the parameter is left to inference from the
+        // argument (`_`), which is a registered value.
+        let base = self.self_rust.split('<').next().unwrap_or("");
+        let own = if base.rsplit("::").next() == Some(self.ty_ident) {
+            top_level_args(self.self_rust)
+        } else {
+            Vec::new()
+        };
+        for input in inputs {
+            let syn::FnArg::Typed(pt) = input else {
+                continue;
+            };
+            let mut ty = &*pt.ty;
+            while let Type::Reference(r) = ty {
+                ty = &r.elem;
+            }
+            let Type::Path(tp) = ty else { continue };
+            let Some(seg) = tp.path.segments.last() else {
+                continue;
+            };
+            if seg.ident != self.ty_ident {
+                continue;
+            }
+            let syn::PathArguments::AngleBracketed(a) = &seg.arguments else {
+                continue;
+            };
+            let args = a
+                .args
+                .iter()
+                .filter(|x| !matches!(x, syn::GenericArgument::Lifetime(_)));
+            for (k, arg) in args.enumerate() {
+                let syn::GenericArgument::Type(Type::Path(p)) = arg else {
+                    continue;
+                };
+                let Some(id) = p.path.get_ident().map(|i| i.to_string()) else {
+                    continue;
+                };
+                if generic.contains(&id) {
+                    let v = own.get(k).cloned().unwrap_or_else(|| OMITTED.to_string());
+                    out.insert(id, v);
+                }
+            }
+        }
+        out
+    }
+
+    /// The instantiation of a function's own generic parameters.
+    pub(super) fn method_generics(
+        &self,
+        g: &syn::Generics,
+        inputs: &syn::punctuated::Punctuated<syn::FnArg, syn::Token![,]>,
+    ) -> Result<LocalGenerics, SkipReason> {
+        let mut out = LocalGenerics {
+            subst: self.subst.clone(),
+            closures: HashMap::new(),
+        };
+        let same_type = self.other_operand_args(g, inputs);
+        // Bounds of each type parameter, inline and from the where clause; and `X: Borrow<Q>`
+        // predicates, which say what a borrowed-key parameter `Q` stands for.
+        let mut bounds: Vec<(String, Vec<TypeParamBound>)> = Vec::new();
+        for p in &g.params {
+            match p {
+                GenericParam::Lifetime(_) => {}
+                // Arrays of a compile-time length (`get_disjoint_mut([&Q; N])`) get a fixed
+                // length, each element its own program value (see `compound::array`).
+                GenericParam::Const(c) => {
+                    out.subst.insert(c.ident.to_string(), ARRAY_LEN.to_string());
+                }
+                GenericParam::Type(t) => {
+                    bounds.push((t.ident.to_string(), t.bounds.iter().cloned().collect()))
+                }
+            }
+        }
+        let mut borrowed: HashMap<String, String> = HashMap::new();
+        if let Some(w) = &g.where_clause {
+            for pred in &w.predicates {
+                let syn::WherePredicate::Type(pt) = pred else {
+                    continue;
+                };
+                let id = pt.bounded_ty.to_token_stream().to_string();
+                // `&'a Iter1: IntoIterator<Item = Elem1>` (`generic_jaro(a: &'a
+                // Iter1, ..)`) bounds what the function borrows: a vector meets it borrowed
+                // as it does owned, and the item type it names is inferred.
+                let borrowed_param = match &pt.bounded_ty {
+                    Type::Reference(r) => Some(r.elem.to_token_stream().to_string()),
+                    _ => None,
+                };
+                if let Some((_, bs)) = bounds
+                    .iter_mut()
+                    .find(|(n, _)| *n == id || Some(n) == borrowed_param.as_ref())
+                {
+                    bs.extend(pt.bounds.iter().cloned());
+                } else {
+                    // `K: Borrow<Q>` with K the type's parameter, or a model primitive.
+                    let k = self.subst.get(&id).cloned().or_else(|| {
+                        (MODEL_INTS.contains(&id.as_str()) || id == "String").then(|| id.clone())
+                    });
+                    for (b, k) in pt.bounds.iter().zip(std::iter::repeat(k)) {
+                        if let (Some(q), Some(k)) = (generic_arg_of(b, "Borrow"), k) {
+                            borrowed.insert(q, k);
+                        }
+                    }
+                }
+            }
+        }
+        // A parameter whose bounds name another (`R: RangeBounds<Q>`) is read after the
+        // others, whatever the declaration order: indexset's `BTreeSet::range<R, Q>` was
+        // skipped where its `BTreeMap::range<Q, R>` registered.
+        // Read in dependency order, so that a chain is read from its end
+        // (`generic_hamming<Iter1: IntoIterator<Item = Elem1>, .., Elem1: PartialEq<Elem2>>`:
+        // `Elem2`, then `Elem1`, then `Iter1`); a cycle is read in declaration order.
+        let mut pending = std::mem::take(&mut bounds);
+        while !pending.is_empty() {
+            let names_pending = |k: usize| {
+                let (n, bs) = &pending[k];
+                bs.iter().any(|b| {
+                    let b = b.to_token_stream().to_string();
+                    pending
+                        .iter()
+                        .any(|(m, _)| m != n && super::int_traits::names_arg(&b, m))
+                })
+            };
+            let k = (0..pending.len()).find(|&k| !names_pending(k)).unwrap_or(0);
+            bounds.push(pending.remove(k));
+        }
+        // A closure returning a type parameter of the function (`sort_by_key`'s `T`) returns
+        // its first input, cloned: `T` is that input's type.
+        let fn_generics: HashSet<String> = bounds.iter().map(|(n, _)| n.clone()).collect();
+        let unbounded: HashSet<String> = bounds
+            .iter()
+            .filter(|(_, bs)| bs.is_empty())
+            .map(|(n, _)| n.clone())
+            .collect();
+        let mut keys: HashSet<String> = HashSet::new();
+        for (_, bs) in &bounds {
+            let Some((inputs, ReturnType::Type(_, t))) = closure_bound(bs) else {
+                continue;
+            };
+            let Type::Path(tp) = &*t else { continue };
+            let Some(id) = tp.path.get_ident().map(|i| i.to_string()) else {
+                continue;
+            };
+            if !fn_generics.contains(&id) {
+                continue;
+            }
+            let first = inputs.first().map(|i| match i {
+                Type::Reference(r) => (*r.elem).clone(),
+                t => t.clone(),
+            });
+            if let Some(ty) = first.and_then(|f| self.resolve(&f)) {
+                out.subst.insert(id.clone(), ty);
+                keys.insert(id);
+            }
+        }
+        for (name, bs) in bounds {
+            if let Some((inputs, output)) = closure_bound(&bs) {
+                let cx = Ctx {
+                    subst: &out.subst,
+                    ..*self
+                };
+                let shape = super::closures::shape(
+                    &inputs,
+                    &output,
+                    &|t| cx.resolve(t),
+                    &fn_generics,
+                    &unbounded,
+                )
+                .map_err(|why| SkipReason::UnsupportedClosure { why })?;
+                // A result it returns nothing for is `()` (see `closures::shape`).
+                if let (Returns::Unit, ReturnType::Type(_, t)) = (&shape.returns, &output) {
+                    let t = t.to_token_stream().to_string();
+                    if unbounded.contains(&t) {
+                        out.subst.insert(t, "()".into());
+                    }
+                }
+                out.closures.insert(name, Built::Closure(shape));
+                continue;
+            }
+            // `K: PartialEq<K>` is `K: PartialEq`.
+            let names: Vec<String> = trait_names(&bs)
+                .into_iter()
+                .map(|b| match b.strip_suffix(&format!("<{name}>")) {
+                    Some(t) if ["PartialEq", "PartialOrd"].contains(&t) => t.to_string(),
+                    _ => b,
+                })
+                .collect();
+            if keys.contains(&name) {
+                let own = out.subst.get(&name).cloned().unwrap_or_default();
+                let traits: &[&str] = if own == "Key" { KEY_TRAITS } else { &[] };
+                if let Some(b) = names.iter().find(|b| {
+                    !traits.contains(&b.as_str())
+                        && !KEY_TRAITS.contains(&b.as_str())
+                        && !U64_TRAITS.contains(&b.as_str())
+                }) {
+                    return Err(SkipReason::ClosureKeyBoundNotMet {
+                        param: name,
+                        bound: b.clone(),
+                        key: own,
+                    });
+                }
+                continue;
+            }
+            // `R: RangeBounds<usize>` (or of another integer, or of the key): `start..end`.
+            // `R: Borrow<Range<K>>` (`overlapping`) takes a `Range<K>` itself.
+            let ranged = names.iter().find_map(|b| {
+                let inner = b
+                    .strip_prefix("RangeBounds<")
+                    .and_then(|i| i.strip_suffix('>'))
+                    .or_else(|| {
+                        let i = b.strip_prefix("Borrow<")?.strip_suffix('>')?;
+                        let i = i.strip_prefix("std::ops::").unwrap_or(i);
+                        let i = i.strip_prefix("core::ops::").unwrap_or(i);
+                        i.strip_prefix("Range<")?.strip_suffix('>')
+                    })?;
+                if MODEL_INTS.contains(&inner) {
+                    return Some(inner.to_string());
+                }
+                out.subst.get(inner).filter(|k| *k == "Key").cloned()
+            });
+            // A trait of the crate it implements for `Range<_>`
+            // (`count_ones<T: IndexRange>`): a range too.
+            let ranged = ranged.or_else(|| {
+                (names.len() == 1)
+                    .then(|| self.int_traits.range_for(&names[0]))
+                    .flatten()
+            });
+            if let Some(elem) = ranged {
+                out.subst
+                    .insert(name.clone(), format!("std::ops::Range<{elem}>"));
+                out.closures.insert(name, Built::Range(elem));
+                continue;
+            }
+            // `I: IntoIterator<Item = u32>`: a vector of program values.
+            let cx = Ctx {
+                subst: &out.subst,
+                ..*self
+            };
+            if let Some((elem, iterator)) = sequence_bound(&bs, &|t| cx.resolve(t)) {
+                out.subst.insert(name.clone(), format!("Vec<{elem}>"));
+                out.closures.insert(name, Built::Sequence(elem, iterator));
+                continue;
+            }
+            // The other operand's own parameter (`union<D: Slab<..>>(&self,
+            // other: &BTreeSet<T, D>)`, its storage): this type's instantiation there, so
+            // the other operand is a registered value of the same type.
+            if let Some(v) = same_type.get(&name) {
+                out.subst.insert(name, v.clone());
+                continue;
+            }
+            // Another hasher (`is_subset<S2: BuildHasher>(&self, other: &IndexSet<T, S2>)`):
+            // the harness's own, so the other operand is a registered value.
+            if names.iter().any(|b| b == "BuildHasher") {
+                out.subst.insert(name, "FixedState".to_string());
+                continue;
+            }
+            // `Q: Equivalent<K>` / `K: Borrow<Q>`: Q is the type's key type. So is `U` of
+            // `U: PartialEq<T>` (`contains`), compared with the stored items.
+            // The other side may be a parameter of the function read before
+            // (`Elem1: PartialEq<Elem2>`): the value it took.
+            let equiv = bs
+                .iter()
+                .find_map(|b| {
+                    generic_arg_of(b, "Equivalent").or_else(|| generic_arg_of(b, "PartialEq"))
+                })
+                .and_then(|k| out.subst.get(&k).cloned());
+            if let Some(k) = equiv.or_else(|| borrowed.get(&name).cloned()) {
+                out.subst.insert(name, k);
+                continue;
+            }
+            let names = trait_names(&bs);
+            if names.iter().all(|b| KEY_TRAITS.contains(&b.as_str())) {
+                out.subst.insert(name, "Key".into());
+                continue;
+            }
+            // `T: AsRef<str>` (`get_or_intern`), `T: Into<u64>`: the value.
+            if let Some(t) = conversion_target(&names) {
+                out.subst.insert(name, t);
+                continue;
+            }
+            // The crate's traits it implements for `String` (`T: DiffableStrRef`).
+            let for_string = |b: &String| self.int_traits.for_string(b);
+            if names.iter().any(for_string)
+                && names.iter().all(|b| {
+                    for_string(b)
+                        || STRING_LIKE.contains(&b.as_str())
+                        || STRING_TRAITS.contains(&b.as_str())
+                })
+            {
+                out.subst.insert(name, "String".into());
+                continue;
+            }
+            return Err(SkipReason::UnbuildableGenericParameter {
+                param: name,
+                bounds: names,
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// The generic arguments of a Rust type as written (`BTreeSet<Key,Slab<Node<Key,()>>>`:
+/// `Key`, `Slab<Node<Key,()>>`); none for a type without them.
+fn top_level_args(rust: &str) -> Vec<String> {
+    let Some(inner) = rust
+        .split_once('<')
+        .and_then(|(_, rest)| rest.strip_suffix('>'))
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut cur = String::new();
+    for c in inner.chars() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(std::mem::take(&mut cur).trim().to_string());
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    out.push(cur.trim().to_string());
+    out
+}
+
+/// `T` of a bound `Trait<T>` (last path segment named `trait_name`).
+fn generic_arg_of(b: &TypeParamBound, trait_name: &str) -> Option<String> {
+    let TypeParamBound::Trait(tb) = b else {
+        return None;
+    };
+    let seg = tb.path.segments.last()?;
+    if seg.ident != trait_name {
+        return None;
+    }
+    match &seg.arguments {
+        syn::PathArguments::AngleBracketed(a) => match a.args.first()? {
+            syn::GenericArgument::Type(t) => Some(t.to_token_stream().to_string()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A function's generic parameters, instantiated.
+pub(super) struct LocalGenerics {
+    pub(super) subst: HashMap<String, String>,
+    pub(super) closures: HashMap<String, Built>,
+}

@@ -1,0 +1,80 @@
+//! Which traits the values a program builds implement: the probe key `Key`, the integers and
+//! `String`. A generic parameter whose bounds they meet can be instantiated with them; the
+//! reader ([`int_traits`](super::int_traits)) asks it of a crate's impls for integers, and
+//! the model of every bound, so it sits below both.
+
+/// Traits the probe key `Key` implements (a generic parameter bounded by these gets `Key`).
+pub(super) const KEY_TRAITS: &[&str] = &[
+    "Clone",
+    "PartialEq",
+    "Eq",
+    "PartialOrd",
+    "Ord",
+    "Hash",
+    "Debug",
+    "Default",
+    "Send",
+    "Sync",
+    "Sized",
+    "Unpin",
+];
+
+/// Traits `u64` implements beyond those (the fallback instantiation): std's, and the
+/// numeric traits (`PrimInt`, `Unsigned`, `Integer`, ...) integer-generic crates bound their
+/// parameters with
+/// (`Lapper<I: PrimInt + Unsigned + Ord, T>`), which `u64` implements.
+pub(super) const U64_TRAITS: &[&str] = &[
+    "Copy",
+    "Display",
+    "LowerHex",
+    "UpperHex",
+    "Octal",
+    "Binary",
+    "FromStr",
+    "PrimInt",
+    "Unsigned",
+    "Num",
+    "NumCast",
+    "NumOps",
+    "Zero",
+    "One",
+    "Bounded",
+    "ToPrimitive",
+    "FromPrimitive",
+    "Saturating",
+    "CheckedAdd",
+    "CheckedSub",
+    "CheckedMul",
+    "CheckedDiv",
+    "WrappingAdd",
+    "WrappingSub",
+    "WrappingMul",
+    "Integer",
+];
+
+/// Whether every integer the model builds implements trait `b` (a std trait `u64` has).
+pub(super) fn integers_meet(b: &str) -> bool {
+    KEY_TRAITS.contains(&b) || U64_TRAITS.contains(&b)
+}
+
+/// Bounds of a generic parameter that make it a string (`T: AsRef<str>`): `String` meets
+/// them, and a program builds strings.
+pub(super) const STRING_LIKE: &[&str] =
+    &["AsRef<str>", "Into<String>", "Borrow<str>", "AsRef<[u8]>"];
+
+/// Other bounds `String` meets, allowed beside those.
+pub(super) const STRING_TRAITS: &[&str] = &[
+    "Clone",
+    "Debug",
+    "Display",
+    "ToString",
+    "Hash",
+    "Eq",
+    "PartialEq",
+    "Ord",
+    "PartialOrd",
+    "Default",
+];
+
+/// Primitive types the program model has literals for.
+pub(super) const MODEL_INTS: &[&str] = &["u8", "u32", "u64", "usize", "i32", "i64"];
