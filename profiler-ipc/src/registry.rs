@@ -514,7 +514,6 @@ macro_rules! register_concurrent {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::program::{Program, Stmt};
 
     /// A crate's types named like the macro's own helpers (`schema::Mode`, `Slot`,
     /// `CallError`): the expansion names its helpers by full path, so the crate's types are
@@ -591,34 +590,12 @@ mod tests {
         #[derive(Default)]
         pub struct Stack(pub Vec<u64>);
         impl Stack {
-            pub fn push(&mut self, x: u64) {
-                self.0.insert(0, x);
-            }
             pub fn absorb(&mut self, other: &super::v1::Stack) {
                 self.0.extend(&other.0);
             }
             pub fn split(&mut self) -> super::v1::Stack {
                 super::v1::Stack(std::mem::take(&mut self.0))
             }
-        }
-    }
-
-    crate::register_type! {
-        fn stack_v1() -> v1::Stack {
-            name: "v1::Stack",
-            path: "v1::Stack", imports: [], version: None,
-            size: [|s| s.0.len() as u64],
-            ctors { default() => v1::Stack::default(); }
-            methods { push(mut self, x: copy u64) ["O(1)"]; }
-            fields {}
-        }
-        fn stack_v2() -> v2::Stack {
-            name: "v2::Stack",
-            path: "v2::Stack", imports: [], version: None,
-            size: [|s| s.0.len() as u64],
-            ctors { default() => v2::Stack::default(); }
-            methods { push(mut self, x: copy u64) ["O(n)"]; }
-            fields {}
         }
     }
 
@@ -655,33 +632,6 @@ mod tests {
         assert_eq!(
             two.method("split").unwrap().ret.as_deref(),
             Some("one::Stack")
-        );
-    }
-
-    /// Two types named `Stack` in different modules used to need aliases: the registry name
-    /// was the Rust type name.
-    #[test]
-    fn same_rust_name_in_two_modules_registers_under_chosen_names_and_prints_the_rust_path() {
-        let reg = Registry::new(vec![stack_v1(), stack_v2()]);
-        let schema = reg.schema();
-        let t = schema
-            .ty("v2::Stack")
-            .expect("registered under its chosen name");
-        assert_eq!(t.rust_type(), "v2::Stack");
-        assert_eq!(t.method("push").unwrap().expected.as_deref(), Some("O(n)"));
-        let mut p = Program::default();
-        let s = p.fresh("v2::Stack");
-        p.body = vec![Stmt::Ctor {
-            out: s,
-            ty: "v2::Stack".into(),
-            ctor: "default".into(),
-            args: vec![],
-        }];
-        let printed = crate::print::print(&p, &schema).expect("prints");
-        assert!(
-            printed.body.contains("v2::Stack::default()"),
-            "{}",
-            printed.body
         );
     }
 }

@@ -62,32 +62,3 @@ fn strip_groups(s: &str) -> String {
     }
     out
 }
-
-#[cfg(test)]
-mod tests {
-    use super::plain_math;
-    use crate::harness::init::doc_classes::documented_class;
-
-    #[test]
-    fn tex_classes_read_as_their_plain_spelling() {
-        let c = |s: &str| documented_class(&plain_math(s));
-        assert_eq!(
-            c("This operation is `$O(\\log n)$` on average."),
-            Some("O(log n)".into())
-        );
-        assert_eq!(c("Runs in $\\mathcal{O}(n)$ time."), Some("O(n)".into()));
-        assert_eq!(
-            c("$\\Theta(n \\log n)$ comparisons"),
-            Some("O(n log n)".into())
-        );
-        assert_eq!(c("$O(n \\cdot \\log n)$"), Some("O(n log n)".into()));
-        assert_eq!(c("worst case $O(n^{2})$"), Some("O(n^2)".into()));
-        assert_eq!(c("$O\\left(\\log{n}\\right)$"), Some("O(log n)".into()));
-        assert_eq!(c("$O(\\lg n)$"), Some("O(log n)".into()));
-        // Several variables stay no class, and a best case stays conditional.
-        assert_eq!(c("`$O(m \\log(n+m))$`"), None);
-        assert_eq!(c("`$O(1)$` when the predicate rejects"), None);
-        // Text without TeX is untouched.
-        assert_eq!(plain_math("a {b} O(n)"), "a {b} O(n)");
-    }
-}
