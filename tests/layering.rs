@@ -371,3 +371,47 @@ fn the_checks_catch_a_planted_upward_import_and_a_planted_circle() {
         .collect();
     assert_eq!(names, vec![vec!["high", "low::a", "low::b"]]);
 }
+
+/// Lines of `src`'s files, outside comments and test modules, that name the corpus: its crate
+/// (`perfsyn_corpus`) or a path into it. `allowed` is the one file that may: where the built-in
+/// harness is found.
+fn corpus_mentions(src: &Path, allowed: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    for file in modules(src).into_values() {
+        let rel = shown(&file);
+        if allowed.iter().any(|a| rel.ends_with(a)) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let code = line.trim_start();
+            if code.starts_with("#[cfg(test)]") {
+                break;
+            }
+            if code.starts_with("//") {
+                continue;
+            }
+            if ["perfsyn_corpus", "corpus/", "join(\"corpus\")"]
+                .iter()
+                .any(|m| code.contains(m))
+            {
+                out.push(format!("{rel}:{}: {code}", i + 1));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn neither_the_worker_crate_nor_the_engine_names_a_corpus_path() {
+    let mut found = corpus_mentions(&root().join("profiler-ipc/src"), &[]);
+    found.extend(corpus_mentions(
+        &root().join("synth/src"),
+        &["synth/src/harness/discovery.rs"],
+    ));
+    assert!(
+        found.is_empty(),
+        "corpus paths outside the built-in harness's discovery:\n{}",
+        found.join("\n")
+    );
+}
