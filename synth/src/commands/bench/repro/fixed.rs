@@ -8,8 +8,8 @@
 use std::path::{Path, PathBuf};
 
 /// A place that keeps fixed versions of the types of one crate.
-#[derive(serde::Deserialize)]
-struct Fixtures {
+#[derive(Debug, serde::Deserialize)]
+pub struct Fixtures {
     /// The crate of the buggy types, as exported files name it.
     krate: String,
     /// The fixture source.
@@ -20,14 +20,16 @@ struct Fixtures {
     prefix: String,
 }
 
-/// The fixture places: the built-in corpus's (its data file `fixed_versions.json`, files
-/// relative to the corpus) and the example crate's sibling `own-crate-fixed` under `root`.
-fn fixtures(root: &Path) -> Vec<Fixtures> {
+/// The fixture places, read once per run: the built-in corpus's (its data file
+/// `fixed_versions.json`, files relative to the corpus) and the example crate's sibling
+/// `own-crate-fixed` under `root`. A missing or corrupt data file is one error naming it.
+pub fn fixtures(root: &Path) -> anyhow::Result<Vec<Fixtures>> {
     let corpus = crate::harness::Harness::builtin();
-    let mut out: Vec<Fixtures> = std::fs::read_to_string(corpus.data_file("fixed_versions.json"))
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or_default();
+    let data = corpus.data_file("fixed_versions.json");
+    let text = std::fs::read_to_string(&data)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", data.display()))?;
+    let mut out: Vec<Fixtures> =
+        serde_json::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", data.display()))?;
     let dir = corpus.manifest.parent().unwrap_or(root).to_path_buf();
     for f in &mut out {
         f.file = dir.join(&f.file);
@@ -38,7 +40,7 @@ fn fixtures(root: &Path) -> Vec<Fixtures> {
         path: "own_crate_fixed::".into(),
         prefix: String::new(),
     });
-    out
+    Ok(out)
 }
 
 /// The example crate with fixed versions, as a dev-dependency of the scratch crate.
@@ -50,26 +52,23 @@ pub fn example_fixed_crate(root: &Path) -> (String, PathBuf) {
 }
 
 /// The fixed version of the type at `subject` (a path like `perfsyn_corpus::planted::T`),
-/// if a fixture file under `root` declares one.
-pub fn fixed_type(root: &Path, subject: &str) -> Option<String> {
+/// if one of the `fixtures` declares one.
+pub fn fixed_type(fixtures: &[Fixtures], subject: &str) -> Option<String> {
     let krate = subject.split("::").next()?;
     let name = subject.rsplit("::").next()?;
-    fixtures(root)
-        .iter()
-        .filter(|f| f.krate == krate)
-        .find_map(|f| {
-            let text = std::fs::read_to_string(&f.file).ok()?;
-            let fixed = format!("{}{name}", f.prefix);
-            let declared = text.lines().any(|l| {
-                l.trim_start()
-                    .strip_prefix("pub struct ")
-                    .is_some_and(|rest| {
-                        rest.strip_prefix(fixed.as_str())
-                            .is_some_and(|after| after.starts_with([' ', '{', '<', '(', ';']))
-                    })
-            });
-            declared.then(|| format!("{}{fixed}", f.path))
-        })
+    fixtures.iter().filter(|f| f.krate == krate).find_map(|f| {
+        let text = std::fs::read_to_string(&f.file).ok()?;
+        let fixed = format!("{}{name}", f.prefix);
+        let declared = text.lines().any(|l| {
+            l.trim_start()
+                .strip_prefix("pub struct ")
+                .is_some_and(|rest| {
+                    rest.strip_prefix(fixed.as_str())
+                        .is_some_and(|after| after.starts_with([' ', '{', '<', '(', ';']))
+                })
+        });
+        declared.then(|| format!("{}{fixed}", f.path))
+    })
 }
 
 /// The target of `type ALIAS = ...;` in an exported file.
@@ -95,19 +94,17 @@ mod tests {
     #[test]
     fn finds_fixture_types_by_name_and_aliases() {
         let root = crate::harness::worker_build::workspace_root();
+        let fx = fixtures(&root).unwrap();
         assert_eq!(
-            fixed_type(&root, "perfsyn_corpus::planted::TombstoneSet").as_deref(),
+            fixed_type(&fx, "perfsyn_corpus::planted::TombstoneSet").as_deref(),
             Some("perfsyn_corpus::export_fixtures::FixedTombstoneSet")
         );
         assert_eq!(
-            fixed_type(&root, "own_crate::Tally").as_deref(),
+            fixed_type(&fx, "own_crate::Tally").as_deref(),
             Some("own_crate_fixed::Tally")
         );
-        assert_eq!(
-            fixed_type(&root, "perfsyn_corpus::planted::SmallSort"),
-            None
-        );
-        assert_eq!(fixed_type(&root, "other::TombstoneSet"), None);
+        assert_eq!(fixed_type(&fx, "perfsyn_corpus::planted::SmallSort"), None);
+        assert_eq!(fixed_type(&fx, "other::TombstoneSet"), None);
         let src = "//! x\ntype Subject = a::B;\ntype Reference = a::C;\nfn f() {}\n";
         assert_eq!(alias_target(src, "Reference").as_deref(), Some("a::C"));
         let fixed = point_subject_at(src, "a::C").unwrap();

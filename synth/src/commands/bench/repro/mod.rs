@@ -120,6 +120,7 @@ struct Work {
 /// Runs the benchmark; `progress` gets one line per step.
 pub fn run(cfg: &ReproConfig, progress: &mut dyn FnMut(&str)) -> Result<ReproReport> {
     let root = crate::harness::worker_build::workspace_root();
+    let fixtures = fixed::fixtures(&root)?;
     let scratch_root = Harness::builtin()
         .target_dir()
         .join("perfsyn")
@@ -167,7 +168,7 @@ pub fn run(cfg: &ReproConfig, progress: &mut dyn FnMut(&str)) -> Result<ReproRep
             schema.ty(ty).is_some_and(|t| {
                 t.imports
                     .iter()
-                    .any(|i| fixed::fixed_type(&root, i).is_some())
+                    .any(|i| fixed::fixed_type(&fixtures, i).is_some())
             })
         })
         .collect();
@@ -189,7 +190,16 @@ pub fn run(cfg: &ReproConfig, progress: &mut dyn FnMut(&str)) -> Result<ReproRep
             (CaseOracle::Relative, Some(pair)) => pair,
             _ => &mut pool,
         };
-        let w = explore_and_export(on, &cfg.corpus_worker, c, cfg, &[], &krate, &runs, &root)?;
+        let w = explore_and_export(
+            on,
+            &cfg.corpus_worker,
+            c,
+            cfg,
+            &[],
+            &krate,
+            &runs,
+            &fixtures,
+        )?;
         work.push(Work {
             suite: is_suite,
             ..w
@@ -211,8 +221,9 @@ pub fn run(cfg: &ReproConfig, progress: &mut dyn FnMut(&str)) -> Result<ReproRep
             ];
             for c in &examples {
                 progress(&format!("explore {} {}", c.id, c.method));
-                let w =
-                    explore_and_export(&mut pool, &worker, c, cfg, &flag, &krate, &runs, &root)?;
+                let w = explore_and_export(
+                    &mut pool, &worker, c, cfg, &flag, &krate, &runs, &fixtures,
+                )?;
                 work.push(w);
             }
         }
@@ -280,7 +291,7 @@ fn explore_and_export(
     extra_flags: &[String],
     krate: &scratch::Scratch,
     runs: &Path,
-    root: &Path,
+    fixtures: &[fixed::Fixtures],
 ) -> Result<Work> {
     let suite_cfg = crate::commands::suite::SuiteConfig {
         strategies: vec![StrategyKind::Astar],
@@ -362,7 +373,7 @@ fn explore_and_export(
         let fixed = match (run.report.oracle, &exported.source) {
             (OracleKind::Relative, src) => fixed::alias_target(src, "Reference"),
             (_, src) => {
-                fixed::alias_target(src, "Subject").and_then(|s| fixed::fixed_type(root, &s))
+                fixed::alias_target(src, "Subject").and_then(|s| fixed::fixed_type(fixtures, &s))
             }
         };
         if let Some(f) = fixed {
