@@ -437,8 +437,9 @@ pub fn render(s: &InitSummary) -> String {
     }
     if s.skipped_items + s.skipped_types > 0 {
         out.push_str(&format!(
-            "skipped items and reasons: the `// skipped:` lines of {}\n",
-            s.harness_dir.join("src").join("lib.rs").display()
+            "skipped items and reasons: the `// skipped:` lines of {}, and as data in {}\n",
+            s.harness_dir.join("src").join("lib.rs").display(),
+            s.harness_dir.join(skips::SKIPPED_FILE).display()
         ));
     }
     if let Some(m) = &s.first_method {
