@@ -172,9 +172,7 @@ fn reach(
                     let taken: Vec<&String> = first.params.iter().map(|p| &p.name).collect();
                     let mut params = first.params.clone();
                     for p in second.params {
-                        let clash = std::iter::once(&p)
-                            .chain(&p.more)
-                            .any(|q| taken.contains(&&q.name));
+                        let clash = p.names().iter().any(|q| taken.contains(&q));
                         params.push(if clash { p.renamed("then_") } else { p });
                     }
                     for tr in &b.traits {

@@ -22,7 +22,8 @@ use syn::{ReturnType, Type, TypeParamBound};
 
 use perfsyn_profiler_ipc::Mode;
 
-use super::registrations::Param;
+use super::model_ty::ModelTy;
+use super::registrations::{Code, Param, ParamKind, Value};
 
 /// The inputs and output of the `Fn`/`FnMut`/`FnOnce(..) -> R` bound among `bounds`, if any.
 pub fn closure_bound(bounds: &[TypeParamBound]) -> Option<(Vec<Type>, ReturnType)> {
@@ -328,19 +329,21 @@ pub fn closure(name: &str, shape: &Shape) -> Param {
         }
     };
     let takes_value = !matches!(shape.returns, Returns::Unit | Returns::Key);
-    Param {
-        name: name.to_string(),
-        mode: if mode == Mode::Copy {
-            Mode::Copy
-        } else {
-            Mode::Val
+    let mode = if mode == Mode::Copy {
+        Mode::Copy
+    } else {
+        Mode::Val
+    };
+    Param::new(
+        name,
+        ParamKind::Closure {
+            value: takes_value.then(|| Value::new(mode, ModelTy::parse(&ty))),
+            code: Code {
+                rust: code(name),
+                shown: code(&format!("{{{name}}}")),
+            },
         },
-        ty,
-        cast: None,
-        expr: Some((code(name), code(&format!("{{{name}}}")))),
-        dsl: takes_value,
-        more: Vec::new(),
-    }
+    )
 }
 
 /// Whether a closure returning a value maps an integer to the same integer type (its first
@@ -379,20 +382,29 @@ mod tests {
     /// `u8`; a value closure over other inputs stays the program's value.
     #[test]
     fn an_integer_key_closure_orders_its_inputs() {
-        let p = closure("key", &value_shape("u64", false, "u64"));
-        assert_eq!((p.ty.as_str(), p.mode.keyword()), ("u8", "copy"));
-        let (code, _) = p.expr.clone().unwrap();
+        let p = parts(&closure("key", &value_shape("u64", false, "u64")));
+        assert_eq!((p.0.as_str(), p.1.keyword()), ("u8", "copy"));
+        let code = p.2.clone();
         assert_eq!(
             code,
             "move |a0| { let x: u64 = a0; match key % 4 { 0 => x, 1 => !x, 2 => x % 8, _ => 0 } }"
         );
-        assert!(p.dsl);
-        let (code, _) = closure("key", &value_shape("u32", true, "u32"))
-            .expr
-            .unwrap();
+        assert!(p.3);
+        let code = parts(&closure("key", &value_shape("u32", true, "u32"))).2;
         assert!(code.contains("let x: u32 = *a0;"), "{code}");
-        let other = closure("make", &value_shape("Key", true, "u64"));
-        assert_eq!(other.ty, "u64");
-        assert_eq!(other.expr.unwrap().0, "move |_| make.clone()");
+        let other = parts(&closure("make", &value_shape("Key", true, "u64")));
+        assert_eq!(other.0, "u64");
+        assert_eq!(other.2, "move |_| make.clone()");
+    }
+
+    /// A closure parameter's model type, mode, code in Rust, and whether it takes a value.
+    fn parts(p: &Param) -> (String, Mode, String, bool) {
+        let ParamKind::Closure { value, code } = &p.kind else {
+            panic!("not a closure: {p:?}")
+        };
+        let (ty, mode) = value
+            .as_ref()
+            .map_or((String::new(), Mode::Val), |v| (v.ty.to_string(), v.mode));
+        (ty, mode, code.rust.clone(), value.is_some())
     }
 }

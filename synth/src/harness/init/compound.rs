@@ -2,8 +2,7 @@
 //! `R: RangeBounds<usize>` gets `start..end`, two `usize`s), an array of a compile-time
 //! length (`get_disjoint_mut([&Q; N])` gets [`ARRAY_LEN`] elements, each its own value), and
 //! a non-zero integer (`with_hasher(cap: NonZeroUsize, ..)`: one plus a program
-//! value, so every value is valid). The first value is the parameter itself; the others are
-//! [`Param::more`].
+//! value, so every value is valid). Each is a [`ParamKind`] whose code `Param::arg` writes.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -11,7 +10,8 @@ use quote::ToTokens;
 
 use perfsyn_profiler_ipc::Mode;
 
-use super::registrations::Param;
+use super::model_ty::ModelTy;
+use super::registrations::{Param, ParamKind, RangeType, Value};
 
 /// The parameter of one element of a compound argument, named as given: the model's
 /// resolver of a parameter (`Ctx::param`), passed in by the resolver that calls these
@@ -22,31 +22,21 @@ pub(super) type ParamOf<'a> =
 /// The length a const-generic array parameter is instantiated with.
 pub const ARRAY_LEN: usize = 2;
 
-fn usize_param(name: String) -> Param {
-    Param {
-        name,
-        mode: Mode::Copy,
-        ty: "usize".into(),
-        cast: None,
-        expr: None,
-        dsl: true,
-        more: Vec::new(),
-    }
-}
-
 /// A `Range<T>` argument `name..name_end` (`T` an integer, or the key: moved, not copied).
 pub fn range(name: &str, elem: &str) -> Param {
-    let end = format!("{name}_end");
-    let value = |n: String| Param {
-        mode: if elem == "Key" { Mode::Val } else { Mode::Copy },
-        ty: elem.to_string(),
-        ..usize_param(n)
+    let ty = ModelTy::parse(elem);
+    let mode = if ty == ModelTy::Key {
+        Mode::Val
+    } else {
+        Mode::Copy
     };
-    Param {
-        expr: Some((format!("{name}..{end}"), format!("{{{name}}}..{{{end}}}"))),
-        more: vec![value(end)],
-        ..value(name.to_string())
-    }
+    Param::new(
+        name,
+        ParamKind::Range {
+            value: Value::new(mode, ty),
+            written: None,
+        },
+    )
 }
 
 /// A parameter of a range type itself (`insert(range: Range<K>, ..)`,
@@ -96,29 +86,11 @@ pub fn concrete_range(
         return None;
     }
     let mut p = range(name, &elem);
-    let end = format!("{name}_end");
-    // Never empty: the lower value starts it, the higher ends it (one past, for `..`).
-    // Methods taking a range type itself often refuse an empty one (`insert`
-    // asserts `start < end`), which left them with no initial program.
-    let past = if op == ".." { ".saturating_add(1)" } else { "" };
-    let code = |a: &str, b: &str| {
-        if elem == "Key" {
-            format!(
-                "{{ let (s, e) = ({a}.get(), {b}.get()); Key::new(s.min(e)){op}Key::new(s.max(e){past}) }}"
-            )
-        } else {
-            format!("{a}.min({b}){op}{a}.max({b}){past}")
-        }
-    };
-    let (rust, shown) = (
-        code(name, &end),
-        code(&format!("{{{name}}}"), &format!("{{{end}}}")),
-    );
-    p.expr = Some(if by_ref {
-        (format!("&({rust})"), format!("&({shown})"))
-    } else {
-        (rust, shown)
-    });
+    // Never empty (see `Param::arg`): methods taking a range type itself often refuse an
+    // empty one (`insert` asserts `start < end`), which left them with no initial program.
+    if let ParamKind::Range { written, .. } = &mut p.kind {
+        *written = Some(RangeType { op, by_ref });
+    }
     Some(p)
 }
 
@@ -138,13 +110,10 @@ pub(super) fn array(
         ));
     }
     let elems = element_params(param, name, &[&*a.elem; ARRAY_LEN], vecs)?;
-    if elems
-        .iter()
-        .any(|e| e.expr.is_some() || e.cast.is_some() || !e.more.is_empty())
-    {
+    if !elems.iter().all(|e| plain_value(e).is_some()) {
         return Err("an array of closures, casts or ranges".into());
     }
-    joined(elems, "[", "]")
+    joined(elems, false)
 }
 
 /// One parameter per element of a compound argument (an array, a tuple) of `types`, named
@@ -169,33 +138,28 @@ fn element_params(
         .collect()
 }
 
-/// The argument built from `elems` as `open` a, a_1, ... `close`, in Rust and as printed: the
-/// first element's parameter, the others its `more`.
-fn joined(elems: Vec<Param>, open: &str, close: &str) -> Result<Param, String> {
-    let rust = elems
-        .iter()
-        .map(|e| e.name.clone())
-        .collect::<Vec<_>>()
-        .join(", ");
-    let shown = elems
-        .iter()
-        .map(|e| match e.mode {
-            Mode::Ref | Mode::Slice | Mode::Str => format!("&{{{}}}", e.name),
-            Mode::Mut => format!("&mut {{{}}}", e.name),
-            _ => format!("{{{}}}", e.name),
-        })
-        .collect::<Vec<_>>()
-        .join(", ");
+/// The value of a plain, unconverted parameter (an element an array or tuple can hold).
+fn plain_value(p: &Param) -> Option<&Value> {
+    match &p.kind {
+        ParamKind::Plain { value, cast: None } => Some(value),
+        _ => None,
+    }
+}
+
+/// The argument built from `elems`, an array's or a tuple's: the first element's value,
+/// the others its `rest` (see `Param::arg`).
+fn joined(elems: Vec<Param>, tuple: bool) -> Result<Param, String> {
     let mut elems = elems.into_iter();
     let first = elems.next().ok_or("no elements")?;
-    Ok(Param {
-        expr: Some((
-            format!("{open}{rust}{close}"),
-            format!("{open}{shown}{close}"),
-        )),
-        more: elems.collect(),
-        ..first
-    })
+    let value = plain_value(&first).ok_or("not a plain value")?.clone();
+    Ok(Param::new(
+        &first.name,
+        ParamKind::Elements {
+            value,
+            rest: elems.collect(),
+            tuple,
+        },
+    ))
 }
 
 /// A tuple argument `(A, B, ..)` (`push_pair((u64, u64))`, `dist(a: (f64, f64), ..)`): one
@@ -211,15 +175,13 @@ pub(super) fn tuple(
     }
     let types: Vec<&syn::Type> = t.elems.iter().collect();
     let elems = element_params(param, name, &types, vecs)?;
-    if elems
+    if !elems
         .iter()
-        .any(|e| e.expr.is_some() || e.cast.is_some() || !e.more.is_empty() || e.mode == Mode::Mut)
+        .all(|e| plain_value(e).is_some_and(|v| v.mode != Mode::Mut))
     {
         return Err("a tuple of closures, casts, ranges or `&mut` references".into());
     }
-    // A one-element tuple is written `(a,)`.
-    let close = if elems.len() == 1 { ",)" } else { ")" };
-    joined(elems, "(", close)
+    joined(elems, true)
 }
 
 /// A `NonZeroUsize`/`NonZero<u32>`/... argument (by value): `MIN.saturating_add(name)`,
@@ -237,16 +199,8 @@ pub fn non_zero(name: &str, t: &syn::Type) -> Option<Param> {
         },
         _ => id.strip_prefix("NonZero")?.to_lowercase(),
     };
-    if !["u8", "u32", "u64", "usize"].contains(&int.as_str()) {
-        return None;
-    }
-    let ty = format!("std::num::NonZero::<{int}>");
-    Some(Param {
-        expr: Some((
-            format!("{ty}::MIN.saturating_add({name})"),
-            format!("{ty}::MIN.saturating_add({{{name}}})"),
-        )),
-        ty: int,
-        ..usize_param(name.to_string())
-    })
+    let int = ["u8", "u32", "u64", "usize"]
+        .into_iter()
+        .find(|i| *i == int)?;
+    Some(Param::new(name, ParamKind::NonZero { int }))
 }

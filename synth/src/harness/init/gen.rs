@@ -3,8 +3,7 @@
 
 use std::fmt::Write as _;
 
-use perfsyn_profiler_ipc::Mode;
-
+use super::model_ty::ModelTy;
 use super::registrations::{Func, Model, Param, Receiver, TypeReg, Via};
 use super::skips::SkippedFile;
 
@@ -187,8 +186,8 @@ fn takes_strings(m: &Model) -> bool {
             .iter()
             .flat_map(|t| t.ctors.iter().chain(&t.methods))
             .flat_map(|f| &f.params)
-            .flat_map(|p| std::iter::once(p).chain(&p.more))
-            .any(|p| p.dsl && p.ty == "String")
+            .flat_map(Param::values)
+            .any(|(_, v)| v.ty == ModelTy::String)
 }
 
 /// The registration function of `Vec<elem>` (`vec_u64`, `vec_usize_usize` for a tuple).
@@ -269,9 +268,8 @@ fn registration(s: &mut String, t: &TypeReg) {
 fn params(f: &Func) -> String {
     f.params
         .iter()
-        .flat_map(|p| std::iter::once(p).chain(&p.more))
-        .filter(|p| p.dsl)
-        .map(|p| format!("{}: {} {}", p.name, p.mode.keyword(), p.ty))
+        .flat_map(Param::values)
+        .map(|(name, v)| format!("{name}: {} {}", v.mode.keyword(), v.ty))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -282,31 +280,8 @@ fn args(f: &Func) -> (String, String) {
 }
 
 fn args_of(params: &[Param]) -> (String, String) {
-    let (rust, tmpl): (Vec<String>, Vec<String>) = params.iter().map(arg_of).unzip();
+    let (rust, tmpl): (Vec<String>, Vec<String>) = params.iter().map(Param::arg).unzip();
     (rust.join(", "), tmpl.join(", "))
-}
-
-/// One argument in Rust (`x as f64`) and in a print template (`{x} as f64`).
-fn arg_of(p: &Param) -> (String, String) {
-    let rust = match (&p.expr, &p.cast) {
-        (Some((e, _)), _) => e.clone(),
-        (None, Some(c)) => format!("{}{}{c}", p.name, cast_space(c)),
-        (None, None) => p.name.clone(),
-    };
-    if let Some((_, t)) = &p.expr {
-        return (rust, t.clone());
-    }
-    let v = match p.mode {
-        Mode::Ref | Mode::Slice => format!("&{{{}}}", p.name),
-        Mode::Str => format!("&{{{}}}", p.name),
-        Mode::Mut => format!("&mut {{{}}}", p.name),
-        _ => format!("{{{}}}", p.name),
-    };
-    let tmpl = match &p.cast {
-        Some(c) => format!("{v}{}{c}", cast_space(c)),
-        None => v,
-    };
-    (rust, tmpl)
 }
 
 /// A struct literal constructor (`Edge { from: {from}, to: {to} }`, or `Meters({f0})` for a
@@ -314,7 +289,7 @@ fn arg_of(p: &Param) -> (String, String) {
 /// (`Pair::<Key>`).
 fn literal_line(c: &Func, path: &str) -> String {
     let tuple = c.name == super::registrations::TUPLE_LITERAL;
-    let (rust, tmpl): (Vec<String>, Vec<String>) = c.params.iter().map(arg_of).unzip();
+    let (rust, tmpl): (Vec<String>, Vec<String>) = c.params.iter().map(Param::arg).unzip();
     let build = |vals: &[String]| {
         if tuple {
             format!("{path}({})", vals.join(", "))
@@ -337,23 +312,10 @@ fn literal_line(c: &Func, path: &str) -> String {
     )
 }
 
-/// The space before a cast (`x as u16`), none before a method call (`x.into()`).
-fn cast_space(c: &str) -> &'static str {
-    if c.starts_with('.') {
-        ""
-    } else {
-        " "
-    }
-}
-
 /// Whether the call needs a template: an argument that is not the variable itself, or code
 /// after the call.
 fn templated(f: &Func) -> bool {
-    f.suffix.is_some()
-        || f.chain.is_some()
-        || f.params
-            .iter()
-            .any(|p| p.cast.is_some() || p.expr.is_some())
+    f.suffix.is_some() || f.chain.is_some() || f.params.iter().any(Param::templated)
 }
 
 fn ctor_line(t: &TypeReg, c: &Func) -> String {
@@ -390,14 +352,9 @@ fn ctor_line(t: &TypeReg, c: &Func) -> String {
 /// variable of the registration's closure (`|r| r.query_noclone(l, r)` shadowed a parameter
 /// `r` and did not compile).
 fn fresh(base: &str, f: &Func) -> String {
-    let taken: Vec<&str> = f
-        .params
-        .iter()
-        .flat_map(|p| std::iter::once(p).chain(&p.more))
-        .map(|p| p.name.as_str())
-        .collect();
+    let taken: Vec<String> = f.params.iter().flat_map(Param::names).collect();
     let mut name = base.to_string();
-    while taken.contains(&name.as_str()) {
+    while taken.contains(&name) {
         name.push('_');
     }
     name

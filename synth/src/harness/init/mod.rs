@@ -12,7 +12,7 @@
 //! - the reader, which knows nothing of the model: [`scan`] with [`free_fn`], [`expand`],
 //!   [`macro_types`], [`storage`], [`int_traits`], [`strext`], and the readers of classes
 //!   in doc prose [`doc_classes`], [`sentences`], [`math`];
-//! - the model's data: [`registrations`] and [`skips`];
+//! - the model's data: [`model_ty`], [`registrations`] and [`skips`];
 //! - the families of parameters and instantiation: [`closures`], [`compound`],
 //!   [`sequence`], [`instantiate`], [`aliases`], [`variants`];
 //! - resolution of one signature: [`resolve`] (with [`params`] and [`fn_generics`]), then
@@ -60,6 +60,7 @@ pub mod math;
 #[cfg(test)]
 mod measured_calls_tests;
 pub mod model;
+pub mod model_ty;
 #[cfg(test)]
 mod parameter_kinds_tests;
 pub mod params;

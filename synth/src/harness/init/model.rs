@@ -9,6 +9,7 @@ use syn::{GenericParam, ImplItem, ReturnType, Type};
 
 use super::aliases::{instantiate_free, primitive_aliases, through_alias, FixedParams};
 use super::instantiate::{instantiate, OMITTED};
+use super::model_ty::ModelTy;
 use super::registrations::{
     Func, Model, Param, Receiver, TypeReg, STRUCT_LITERAL, TUPLE_LITERAL, UNIT_VARIANT,
 };
@@ -38,18 +39,18 @@ pub fn build(lib: &str, scan: &Scan) -> Model {
 /// register too; a program gets one from a call that returns it (see `mutate::obtain`).
 /// Iterators are not handles: a method returning one consumes it.
 fn handles(scan: &Scan, first: &Model) -> HashSet<String> {
-    let returned: HashSet<&str> = first
+    let returned: HashSet<String> = first
         .types
         .iter()
         .flat_map(|t| &t.methods)
         .filter(|m| m.chain.is_none())
-        .filter_map(|m| m.ret.as_deref())
+        .filter_map(|m| m.ret.as_ref().map(ToString::to_string))
         .collect();
     first
         .no_ctor
         .iter()
         .filter(|(ident, name)| {
-            returned.contains(name.as_str())
+            returned.contains(name)
                 && !scan.iterators.contains(ident)
                 && scan.types.iter().any(|t| {
                     t.ident == *ident
@@ -605,13 +606,8 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
     // p0 starts from the first constructor: one taking no program values builds an
     // instance no value bounds (`unbounded_with_hasher`, not `with_hasher(cap)`, whose
     // capacity the sweep does not grow and whose cache then never holds more than `cap`).
-    reg.ctors.sort_by_key(|c| {
-        c.params
-            .iter()
-            .flat_map(|p| std::iter::once(p).chain(&p.more))
-            .filter(|p| p.dsl)
-            .count()
-    });
+    reg.ctors
+        .sort_by_key(|c| c.params.iter().map(|p| p.values().len()).sum::<usize>());
     if handles.contains(&t.ident) && reg.ctors.is_empty() {
         reg.doc = handle_doc(&reg.doc);
         chained.extend(reached);
@@ -680,7 +676,7 @@ fn size_rank(f: &Func) -> Option<u8> {
     let measures = f.receiver == Some(Receiver::REF)
         && f.params.is_empty()
         && f.chain.is_none()
-        && f.ret.as_deref().is_some_and(|r| MODEL_INTS.contains(&r));
+        && f.ret.as_ref().is_some_and(ModelTy::is_int);
     measures.then(|| size_rank_of(&f.name)).flatten()
 }
 

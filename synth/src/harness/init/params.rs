@@ -1,8 +1,8 @@
 //! The type of one parameter: its passing mode and model type (the probe key, an integer,
 //! a string, a vector or slice of them, one of the crate's registered types, or a value
 //! built by a family of its own: a closure, a range, an array, a tuple, a non-zero integer, a
-//! sequence), or why the model cannot supply it. [`resolve`](super::resolve) asks it for
-//! each parameter of a signature.
+//! sequence), or why the model cannot supply it: a [`ParamKind`], each family resolved by
+//! its own function. [`resolve`](super::resolve) asks it for each parameter of a signature.
 
 use std::collections::{BTreeSet, HashSet};
 
@@ -14,8 +14,9 @@ use perfsyn_profiler_ipc::Mode;
 use super::closures::{closure, closure_bound};
 use super::compound::{array, range};
 use super::instantiate::OMITTED;
-use super::registrations::Param;
-use super::resolve::{conversion_target, first_arg_of, tuple_of_primitives, Built, Ctx, INTO};
+use super::model_ty::ModelTy;
+use super::registrations::{Cast, Param, ParamKind};
+use super::resolve::{conversion_target, first_arg_of, tuple_of_primitives, Built, Ctx};
 use super::sequence::{sequence, sequence_bound};
 use super::syntax::{projection, readable, trait_names};
 use super::value_traits::MODEL_INTS;
@@ -37,21 +38,54 @@ impl Ctx<'_> {
             .then_some(id)
     }
 
+    /// The parameter `name` of type `t`, from the first family that takes it: a parameter
+    /// built from a generic bound ([`Ctx::bounded`]), the hasher, an array, a tuple, a
+    /// non-zero integer, a range type, a borrow ([`Ctx::borrowed`]) or a value
+    /// ([`Ctx::by_value`]); or why none does.
     pub(super) fn param(
         &self,
         name: &str,
         t: &Type,
         vecs: &mut BTreeSet<String>,
     ) -> Result<Param, String> {
-        let p = |mode, ty: String, cast: Option<String>| Param {
-            name: name.to_string(),
-            mode,
-            ty,
-            cast,
-            expr: None,
-            dsl: true,
-            more: Vec::new(),
-        };
+        if let Some(built) = self.bounded(name, t, vecs) {
+            return built;
+        }
+        // A hasher argument (`with_hasher(S)`): the harness's fixed, seedless one.
+        if let Type::Path(tp) = t {
+            if let Some(id) = tp.path.get_ident() {
+                if self.subst.get(&id.to_string()).map(String::as_str) == Some("FixedState") {
+                    return Ok(Param::new(name, ParamKind::Hasher));
+                }
+            }
+        }
+        if let Type::Array(a) = t {
+            return array(self.subst, &|n, t, v| self.param(n, t, v), name, a, vecs);
+        }
+        if let Type::Tuple(tt) = t {
+            return super::compound::tuple(&|n, t, v| self.param(n, t, v), name, tt, vecs);
+        }
+        if let Some(p) = super::compound::non_zero(name, t) {
+            return Ok(p);
+        }
+        if let Some(p) = super::compound::concrete_range(name, t, &|t| self.resolve(t)) {
+            return Ok(p);
+        }
+        match t {
+            Type::Reference(r) => self.borrowed(name, r, vecs),
+            _ => self.by_value(name, t, vecs),
+        }
+    }
+
+    /// A parameter whose type is a generic parameter (or `impl Trait`) the model builds a
+    /// value for from its bound: a closure, a range, a sequence or a converted value (see
+    /// [`Built`]); `None` when `t` is not one.
+    fn bounded(
+        &self,
+        name: &str,
+        t: &Type,
+        vecs: &mut BTreeSet<String>,
+    ) -> Option<Result<Param, String>> {
         let built = match t {
             Type::Path(tp) if tp.qself.is_none() => tp
                 .path
@@ -79,103 +113,89 @@ impl Ctx<'_> {
                     .or_else(|| conversion_target(&trait_names(&bs)).map(|t| Ok(Built::Value(t))))
             }
             _ => None,
-        };
-        match built {
-            Some(Ok(Built::Closure(shape))) => return Ok(closure(name, &shape)),
-            Some(Ok(Built::Range(elem))) => return Ok(range(name, &elem)),
-            Some(Ok(Built::Value(ty))) => {
-                let mode = if ty == "String" {
+        }?;
+        Some(built.map(|built| match built {
+            Built::Closure(shape) => closure(name, &shape),
+            Built::Range(elem) => range(name, &elem),
+            Built::Value(ty) => {
+                let ty = ModelTy::parse(&ty);
+                let mode = if ty == ModelTy::String {
                     Mode::Val
                 } else {
                     Mode::Copy
                 };
-                return Ok(p(mode, ty, None));
+                Param::plain(name, mode, ty, None)
             }
-            Some(Ok(Built::Sequence(elem, iterator))) => {
+            Built::Sequence(elem, iterator) => {
                 vecs.insert(elem.clone());
-                return Ok(sequence(name, &elem, iterator));
+                sequence(name, &elem, iterator)
             }
-            Some(Err(why)) => return Err(why),
-            None => {}
-        }
-        // A hasher argument (`with_hasher(S)`): the harness's fixed, seedless one.
-        if let Type::Path(tp) = t {
-            if let Some(id) = tp.path.get_ident() {
-                if self.subst.get(&id.to_string()).map(String::as_str) == Some("FixedState") {
-                    let code = "FixedState::default()".to_string();
-                    return Ok(Param {
-                        expr: Some((code.clone(), code)),
-                        dsl: false,
-                        ..p(Mode::Val, "FixedState".into(), None)
-                    });
-                }
-            }
-        }
-        if let Type::Array(a) = t {
-            return array(self.subst, &|n, t, v| self.param(n, t, v), name, a, vecs);
-        }
-        if let Type::Tuple(tt) = t {
-            return super::compound::tuple(&|n, t, v| self.param(n, t, v), name, tt, vecs);
-        }
-        if let Some(p) = super::compound::non_zero(name, t) {
-            return Ok(p);
-        }
-        if let Some(p) = super::compound::concrete_range(name, t, &|t| self.resolve(t)) {
-            return Ok(p);
-        }
-        match t {
-            // `intern_static(&mut self, s: &'static str)`: a program's values
-            // live in its slots, not for the whole process. Registered, it passed a borrow of a
-            // slot and the whole harness failed to compile (E0521, pointed at the macro only).
-            Type::Reference(r) if r.lifetime.as_ref().is_some_and(|l| l.ident == "static") => Err(
+        }))
+    }
+
+    /// A borrowed parameter: `&str` a string, `&[T]` a slice of a vector, `&mut [T]` a
+    /// vector by `&mut`, `&T`/`&mut T` a borrow of a model value.
+    fn borrowed(
+        &self,
+        name: &str,
+        r: &syn::TypeReference,
+        vecs: &mut BTreeSet<String>,
+    ) -> Result<Param, String> {
+        // `intern_static(&mut self, s: &'static str)`: a program's values
+        // live in its slots, not for the whole process. Registered, it passed a borrow of a
+        // slot and the whole harness failed to compile (E0521, pointed at the macro only).
+        if r.lifetime.as_ref().is_some_and(|l| l.ident == "static") {
+            return Err(
                 "a `&'static` reference, and a program's values do not live that long".to_string(),
-            ),
-            Type::Reference(r) => {
-                let m = r.mutability.is_some();
-                match &*r.elem {
-                    Type::Path(tp) if tp.path.is_ident("str") && !m => {
-                        Ok(p(Mode::Str, "String".into(), None))
-                    }
-                    Type::Slice(s) if !m => {
-                        let elem = self.element(&s.elem)?;
-                        vecs.insert(elem.clone());
-                        Ok(p(Mode::Slice, elem, None))
-                    }
-                    // `&mut [T]` (an in-place sort): a vector by `&mut`, which derefs to the
-                    // slice in the call and in the printed `&mut vec1`.
-                    Type::Slice(s) => {
-                        let elem = self.element(&s.elem)?;
-                        vecs.insert(elem.clone());
-                        Ok(p(Mode::Mut, format!("Vec<{elem}>"), None))
-                    }
-                    inner => {
-                        let (ty, _) = self.value(inner, vecs)?;
-                        Ok(p(if m { Mode::Mut } else { Mode::Ref }, ty, None))
-                    }
-                }
+            );
+        }
+        let p = |mode, ty: ModelTy| Ok(Param::plain(name, mode, ty, None));
+        let m = r.mutability.is_some();
+        match &*r.elem {
+            Type::Path(tp) if tp.path.is_ident("str") && !m => p(Mode::Str, ModelTy::String),
+            Type::Slice(s) if !m => {
+                let elem = self.element(&s.elem)?;
+                vecs.insert(elem.to_string());
+                p(Mode::Slice, elem)
             }
-            _ => {
-                // `Option<T>` of a model value: the value, passed as `x.into()` (`Some(x)`:
-                // `Option<T>: From<T>`), so the call gets a value, never `None`.
-                let (ty, cast) = match first_arg_of(t, &["Option"]) {
-                    Some(inner) => match self.value(inner, vecs)? {
-                        (ty, None) => (ty, Some(INTO.to_string())),
-                        _ => {
-                            return Err(format!(
-                                "type `{}` is not in the program model",
-                                t.to_token_stream().to_string().replace(' ', "")
-                            ))
-                        }
-                    },
-                    None => self.value(t, vecs)?,
-                };
-                let copy = ty == "bool"
-                    || ty == "char"
-                    || MODEL_INTS.contains(&ty.as_str())
-                    || (cast.is_none() && self.copies.contains(&ty));
-                Ok(p(if copy { Mode::Copy } else { Mode::Val }, ty, cast))
+            // `&mut [T]` (an in-place sort): a vector by `&mut`, which derefs to the
+            // slice in the call and in the printed `&mut vec1`.
+            Type::Slice(s) => {
+                let elem = self.element(&s.elem)?;
+                vecs.insert(elem.to_string());
+                p(Mode::Mut, ModelTy::Vec(Box::new(elem)))
+            }
+            inner => {
+                let (ty, _) = self.value(inner, vecs)?;
+                p(if m { Mode::Mut } else { Mode::Ref }, ty)
             }
         }
+    }
+
+    /// A parameter taken by value: a model value, copied when it is a primitive or a
+    /// `Copy` type of the crate, converted when the real type differs (`as u16`, `Option<T>`).
+    fn by_value(&self, name: &str, t: &Type, vecs: &mut BTreeSet<String>) -> Result<Param, String> {
+        // `Option<T>` of a model value: the value, passed as `x.into()` (`Some(x)`:
+        // `Option<T>: From<T>`), so the call gets a value, never `None`.
+        let (ty, cast) = match first_arg_of(t, &["Option"]) {
+            Some(inner) => match self.value(inner, vecs)? {
+                (ty, None) => (ty, Some(Cast::Into)),
+                _ => {
+                    return Err(format!(
+                        "type `{}` is not in the program model",
+                        t.to_token_stream().to_string().replace(' ', "")
+                    ))
+                }
+            },
+            None => self.value(t, vecs)?,
+        };
+        let copy = ty.is_prim() || (cast.is_none() && self.copies.contains(&ty.to_string()));
+        Ok(Param::plain(
+            name,
+            if copy { Mode::Copy } else { Mode::Val },
+            ty,
+            cast,
+        ))
     }
 
     /// The model type of an associated type of an instantiated parameter (`A::Item`,
@@ -189,10 +209,10 @@ impl Ctx<'_> {
         &self,
         t: &Type,
         vecs: &mut BTreeSet<String>,
-    ) -> Result<(String, Option<String>), String> {
+    ) -> Result<(ModelTy, Option<Cast>), String> {
         let shown = || readable(t);
         if let Some(k) = self.projection(t) {
-            return Ok((k, None));
+            return Ok((ModelTy::parse(&k), None));
         }
         let Type::Path(tp) = t else {
             return Err(format!("type `{}` is not in the program model", shown()));
@@ -205,23 +225,24 @@ impl Ctx<'_> {
         if tp.path.segments.len() == 1 {
             if let Some(s) = self.subst.get(&id) {
                 if let Some(n) = self.own_filled(&id) {
-                    return Ok((n, None));
+                    return Ok((ModelTy::Own(n), None));
                 }
                 if s == "FixedState" || s.contains("::") || s.starts_with('[') || s == OMITTED {
                     return Err(format!(
                         "a value of type `{id}` (`{s}`) inside another type is not in the program model"
                     ));
                 }
-                return Ok((s.clone(), None));
+                return Ok((ModelTy::parse(s), None));
             }
         }
+        let cast = |model: &'static str| Ok((ModelTy::Prim(model), Some(Cast::As(id.clone()))));
         match id.as_str() {
-            "bool" | "char" | "String" => return Ok((id, None)),
-            x if MODEL_INTS.contains(&x) => return Ok((id, None)),
-            "u16" | "u128" => return Ok(("u64".into(), Some(format!("as {id}")))),
-            "i8" | "i16" | "i128" | "isize" => return Ok(("i64".into(), Some(format!("as {id}")))),
-            "f32" | "f64" => return Ok(("u32".into(), Some(format!("as {id}")))),
-            "Self" => return Ok((self.self_name.to_string(), None)),
+            "bool" | "char" | "String" => return Ok((ModelTy::parse(&id), None)),
+            x if MODEL_INTS.contains(&x) => return Ok((ModelTy::parse(&id), None)),
+            "u16" | "u128" => return cast("u64"),
+            "i8" | "i16" | "i128" | "isize" => return cast("i64"),
+            "f32" | "f64" => return cast("u32"),
+            "Self" => return Ok((ModelTy::Own(self.self_name.to_string()), None)),
             "Vec" => {
                 let elem = match &seg.arguments {
                     syn::PathArguments::AngleBracketed(a) => match a.args.first() {
@@ -230,8 +251,8 @@ impl Ctx<'_> {
                     },
                     _ => return Err("Vec without an element type".into()),
                 };
-                vecs.insert(elem.clone());
-                return Ok((format!("Vec<{elem}>"), None));
+                vecs.insert(elem.to_string());
+                return Ok((ModelTy::Vec(Box::new(elem)), None));
             }
             _ => {}
         }
@@ -241,14 +262,14 @@ impl Ctx<'_> {
         let single = tp.path.segments.len() == 1;
         // Such a type is written as its Rust type; the registry names it as registered.
         if single && id == self.ty_ident && !self.self_name.is_empty() {
-            return Ok((self.self_rust.to_string(), None));
+            return Ok((ModelTy::Own(self.self_rust.to_string()), None));
         }
         if let Some((_, rust)) = self
             .regs_in
             .get(&(self.module.to_vec(), id.clone()))
             .filter(|_| single)
         {
-            return Ok((rust.clone(), None));
+            return Ok((ModelTy::Own(rust.clone()), None));
         }
         if (id == self.ty_ident && self.self_name != self.self_rust)
             || self.regs.get(&id).is_some_and(|(n, r)| n != r)
@@ -259,16 +280,16 @@ impl Ctx<'_> {
             ));
         }
         if id == self.ty_ident {
-            return Ok((self.self_name.to_string(), None));
+            return Ok((ModelTy::Own(self.self_name.to_string()), None));
         }
         if let Some((name, _)) = self.regs.get(&id) {
-            return Ok((name.clone(), None));
+            return Ok((ModelTy::Own(name.clone()), None));
         }
         Err(format!("type `{}` is not in the program model", shown()))
     }
 
     /// An element type of `Vec<T>`/`&[T]`: the probe key or a model primitive.
-    fn element(&self, t: &Type) -> Result<String, String> {
+    fn element(&self, t: &Type) -> Result<ModelTy, String> {
         let mut none = BTreeSet::new();
         let value = match t {
             Type::Tuple(tt) => {
@@ -279,31 +300,33 @@ impl Ctx<'_> {
                         (x, None) => Ok(x),
                         _ => Err(format!("a tuple element of type `{}`", readable(e))),
                     })
-                    .collect::<Result<Vec<String>, String>>()?;
-                (format!("({})", elems.join(",")), None)
+                    .collect::<Result<Vec<ModelTy>, String>>()?;
+                (ModelTy::Tuple(elems), None)
             }
             _ => self.value(t, &mut none)?,
         };
         match value {
             (e, None)
-                if e == "Key"
-                    || MODEL_INTS.contains(&e.as_str())
-                    || e == "bool"
-                    || e == "char"
-                    || e == "String" =>
+                if e == ModelTy::Key
+                    || e.is_prim()
+                    || e == ModelTy::String
+                    || matches!(&e, ModelTy::Own(n) if n == "Key" || n == "String") =>
             {
                 Ok(e)
             }
             // A tuple of integers, bools or chars (`&[(usize, usize)]`, a list of edges): the
             // vector's `push` takes one value per element.
-            (e, None) if tuple_of_primitives(&e) => Ok(e),
+            (e, None) if tuple_of_primitives(&e.to_string()) => Ok(e),
             // A registered type of the crate named by one identifier (`&[Edge]`): the
             // vector's registration is named after it (`vec_edge`), a generic one's after
             // its instantiation (`Lapper::new(Vec<Interval<I, T>>)`:
             // `vec_interval_u64_key`).
             (e, None)
-                if self.regs.values().any(|(n, _)| *n == e)
-                    && e.chars().all(|c| c.is_alphanumeric() || "_<>,".contains(c)) =>
+                if self.regs.values().any(|(n, _)| *n == e.to_string())
+                    && e
+                        .to_string()
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || "_<>,".contains(c)) =>
             {
                 Ok(e)
             }

@@ -7,37 +7,296 @@ use std::collections::BTreeSet;
 
 use perfsyn_profiler_ipc::Mode;
 
+use super::model_ty::ModelTy;
 use super::skips::{SkipReason, Skipped};
 use super::syntax::map_words;
+
+/// One program value a registration takes: how it is passed and its model type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Value {
+    /// How the argument is passed (the registry DSL's copy, val, ref, mut, slice, str).
+    pub mode: Mode,
+    /// The model type (for `slice`, the element type).
+    pub ty: ModelTy,
+}
+
+impl Value {
+    pub fn new(mode: Mode, ty: ModelTy) -> Value {
+        Value { mode, ty }
+    }
+
+    /// The value as a print template names it: `&{x}` for a borrow, `{x}` otherwise.
+    fn shown(&self, name: &str) -> String {
+        match self.mode {
+            Mode::Ref | Mode::Slice | Mode::Str => format!("&{{{name}}}"),
+            Mode::Mut => format!("&mut {{{name}}}"),
+            _ => format!("{{{name}}}"),
+        }
+    }
+}
+
+/// A conversion from the model's value to the parameter's real type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cast {
+    /// `x as u16`: a numeric cast to the named type.
+    As(String),
+    /// `x.into()`: `Option<T>` from `T`.
+    Into,
+}
+
+impl Cast {
+    /// The cast after the value, with its leading space (`x as u16`, `x.into()`).
+    fn after(&self) -> String {
+        match self {
+            Cast::As(t) => format!(" as {t}"),
+            Cast::Into => ".into()".to_string(),
+        }
+    }
+}
+
+/// An argument written as code: in Rust and as a print template (`{x}` for a value).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Code {
+    pub rust: String,
+    pub shown: String,
+}
+
+/// How a range argument is written when it is a range type itself (see
+/// [`concrete_range`](super::compound::concrete_range)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RangeType {
+    /// `..` or `..=`.
+    pub op: &'static str,
+    /// Passed as `&(a..b)`.
+    pub by_ref: bool,
+}
+
+/// How a filled sequence is passed (see [`filled`](super::variants::filled)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Passed {
+    /// The vector by value.
+    Vec,
+    /// A borrow of it (`&[T]`).
+    Slice,
+    /// Its `into_iter()`.
+    Iter,
+}
+
+/// What a parameter is built from: one variant per family the resolvers produce, each
+/// with what its argument's code is written from.
+#[derive(Clone, Debug)]
+pub enum ParamKind {
+    /// A program value itself (an integer, a string, a slice, a vector, one of the crate's
+    /// types, by value or borrowed), converted by `cast` where the real type differs.
+    Plain { value: Value, cast: Option<Cast> },
+    /// A closure chosen by a program value (`None`: one that needs none), built by
+    /// [`closure`](super::closures::closure).
+    Closure { value: Option<Value>, code: Code },
+    /// `name..name_end`: two program values of one type, written as the range type itself
+    /// when `written` says how.
+    Range {
+        value: Value,
+        written: Option<RangeType>,
+    },
+    /// An array `[a, a_1]` or tuple `(a, a_1)`: the first element's value and the
+    /// others' parameters (each a plain value).
+    Elements {
+        value: Value,
+        rest: Vec<Param>,
+        tuple: bool,
+    },
+    /// A non-zero integer: one plus a program value of that integer type.
+    NonZero { int: &'static str },
+    /// A vector of program values taken as a sequence: the vector, or its `into_iter()`.
+    Sequence { elem: ModelTy, iterator: bool },
+    /// A sequence of `elem`s filled with `0..n`, `n` a program value.
+    Filled { elem: ModelTy, passed: Passed },
+    /// A string written out from a program integer (`&` before it when `borrow`).
+    Numbered { borrow: bool },
+    /// The harness's fixed, seedless hasher: no program value.
+    Hasher,
+}
 
 /// One registration parameter.
 #[derive(Clone, Debug)]
 pub struct Param {
     pub name: String,
-    /// How the argument is passed (the registry DSL's copy, val, ref, mut, slice, str).
-    pub mode: Mode,
-    /// DSL type (for `slice`, the element type).
-    pub ty: String,
-    /// A cast from the model's type to the real one (`as f64`), printed into a template.
-    pub cast: Option<String>,
-    /// The argument as Rust code and as a print template, when it is not the variable itself
-    /// (a closure built from the variable: see [`closure`](super::closures::closure)).
-    pub expr: Option<(String, String)>,
-    /// Whether the program supplies a value (false for a closure that needs none).
-    pub dsl: bool,
-    /// Further program values the argument is built from (the end of a range, the other
-    /// elements of an array), each its own registration parameter, not a call argument.
-    pub more: Vec<Param>,
+    pub kind: ParamKind,
 }
 
 impl Param {
+    pub fn new(name: &str, kind: ParamKind) -> Param {
+        Param {
+            name: name.to_string(),
+            kind,
+        }
+    }
+
+    /// A plain program value passed in `mode`.
+    pub fn plain(name: &str, mode: Mode, ty: ModelTy, cast: Option<Cast>) -> Param {
+        Param::new(
+            name,
+            ParamKind::Plain {
+                value: Value::new(mode, ty),
+                cast,
+            },
+        )
+    }
+
+    /// The program values the registration takes for this parameter, named, in order.
+    pub fn values(&self) -> Vec<(String, Value)> {
+        let one = |v: &Value| vec![(self.name.clone(), v.clone())];
+        match &self.kind {
+            ParamKind::Plain { value, .. } => one(value),
+            ParamKind::Closure { value, .. } => value.iter().flat_map(one).collect(),
+            ParamKind::Range { value, .. } => {
+                vec![
+                    (self.name.clone(), value.clone()),
+                    (self.range_end(), value.clone()),
+                ]
+            }
+            ParamKind::Elements { value, rest, .. } => one(value)
+                .into_iter()
+                .chain(rest.iter().flat_map(Param::values))
+                .collect(),
+            ParamKind::NonZero { int } => one(&Value::new(Mode::Copy, ModelTy::Prim(int))),
+            ParamKind::Sequence { elem, .. } => {
+                one(&Value::new(Mode::Val, ModelTy::Vec(Box::new(elem.clone()))))
+            }
+            ParamKind::Filled { .. } => one(&Value::new(Mode::Copy, ModelTy::Prim("usize"))),
+            ParamKind::Numbered { .. } => one(&Value::new(Mode::Copy, ModelTy::Prim("u64"))),
+            ParamKind::Hasher => Vec::new(),
+        }
+    }
+
+    /// Every name the parameter binds, with or without a program value.
+    pub fn names(&self) -> Vec<String> {
+        let mut out = vec![self.name.clone()];
+        match &self.kind {
+            ParamKind::Range { .. } => out.push(self.range_end()),
+            ParamKind::Elements { rest, .. } => out.extend(rest.iter().flat_map(Param::names)),
+            _ => {}
+        }
+        out
+    }
+
+    fn range_end(&self) -> String {
+        format!("{}_end", self.name)
+    }
+
+    /// Whether the argument is code rather than the program value itself.
+    pub fn templated(&self) -> bool {
+        match &self.kind {
+            ParamKind::Plain { cast, .. } => cast.is_some(),
+            ParamKind::Sequence { iterator, .. } => *iterator,
+            _ => true,
+        }
+    }
+
+    /// The argument in Rust (`x as f64`) and in a print template (`{x} as f64`).
+    pub fn arg(&self) -> (String, String) {
+        let name = &self.name;
+        let code = |f: &dyn Fn(&str) -> String| (f(name), f(&format!("{{{name}}}")));
+        match &self.kind {
+            ParamKind::Plain { value, cast } => {
+                let after = cast.as_ref().map(Cast::after).unwrap_or_default();
+                (
+                    format!("{name}{after}"),
+                    format!("{}{after}", value.shown(name)),
+                )
+            }
+            ParamKind::Closure { code, .. } => (code.rust.clone(), code.shown.clone()),
+            ParamKind::Range { value, written } => {
+                let end = self.range_end();
+                let Some(RangeType { op, by_ref }) = written else {
+                    return (format!("{name}..{end}"), format!("{{{name}}}..{{{end}}}"));
+                };
+                // Never empty: the lower value starts it, the higher ends it (one past,
+                // for `..`).
+                let past = if *op == ".." {
+                    ".saturating_add(1)"
+                } else {
+                    ""
+                };
+                let write = |a: &str, b: &str| {
+                    if value.ty == ModelTy::Key {
+                        format!(
+                            "{{ let (s, e) = ({a}.get(), {b}.get()); Key::new(s.min(e)){op}Key::new(s.max(e){past}) }}"
+                        )
+                    } else {
+                        format!("{a}.min({b}){op}{a}.max({b}){past}")
+                    }
+                };
+                let (rust, shown) = (
+                    write(name, &end),
+                    write(&format!("{{{name}}}"), &format!("{{{end}}}")),
+                );
+                if *by_ref {
+                    (format!("&({rust})"), format!("&({shown})"))
+                } else {
+                    (rust, shown)
+                }
+            }
+            ParamKind::Elements { value, rest, tuple } => {
+                let names: Vec<String> = self.values().into_iter().map(|(n, _)| n).collect();
+                let shown: Vec<String> = std::iter::once(value.shown(name))
+                    .chain(rest.iter().flat_map(|p| {
+                        p.values()
+                            .into_iter()
+                            .map(|(n, v)| v.shown(&n))
+                            .collect::<Vec<_>>()
+                    }))
+                    .collect();
+                let (open, close) = match (tuple, rest.is_empty()) {
+                    (false, _) => ("[", "]"),
+                    // A one-element tuple is written `(a,)`.
+                    (true, true) => ("(", ",)"),
+                    (true, false) => ("(", ")"),
+                };
+                (
+                    format!("{open}{}{close}", names.join(", ")),
+                    format!("{open}{}{close}", shown.join(", ")),
+                )
+            }
+            ParamKind::NonZero { int } => {
+                code(&|v| format!("std::num::NonZero::<{int}>::MIN.saturating_add({v})"))
+            }
+            ParamKind::Sequence { iterator, .. } => {
+                if *iterator {
+                    code(&|v| format!("{v}.into_iter()"))
+                } else {
+                    (name.clone(), format!("{{{name}}}"))
+                }
+            }
+            ParamKind::Filled { elem, passed } => {
+                let map = match fill_item(elem) {
+                    Some(item) if *elem != ModelTy::Prim("u64") => format!(".map(|i| {item})"),
+                    _ => String::new(),
+                };
+                code(&|n| {
+                    let fill = format!("(0..{n} as u64){map}.collect::<Vec<{elem}>>()");
+                    match passed {
+                        Passed::Vec => fill,
+                        Passed::Slice => format!("&{fill}"),
+                        Passed::Iter => format!("{fill}.into_iter()"),
+                    }
+                })
+            }
+            ParamKind::Numbered { borrow } => {
+                let b = if *borrow { "&" } else { "" };
+                code(&|v| format!("{b}{v}.to_string()"))
+            }
+            ParamKind::Hasher => {
+                let c = "FixedState::default()".to_string();
+                (c.clone(), c)
+            }
+        }
+    }
+
     /// The parameter with `prefix` before its name and those of its further values, in the
     /// argument's code too (a chain's second call whose names clash with the first's).
     pub fn renamed(&self, prefix: &str) -> Param {
-        let names: Vec<String> = std::iter::once(&self.name)
-            .chain(self.more.iter().map(|m| &m.name))
-            .cloned()
-            .collect();
+        let names = self.names();
         let fix = |code: &str| {
             map_words(code, |word, _| {
                 if names.iter().any(|n| n == word) {
@@ -47,12 +306,36 @@ impl Param {
                 }
             })
         };
+        let kind = match &self.kind {
+            ParamKind::Closure { value, code } => ParamKind::Closure {
+                value: value.clone(),
+                code: Code {
+                    rust: fix(&code.rust),
+                    shown: fix(&code.shown),
+                },
+            },
+            ParamKind::Elements { value, rest, tuple } => ParamKind::Elements {
+                value: value.clone(),
+                rest: rest.iter().map(|p| p.renamed(prefix)).collect(),
+                tuple: *tuple,
+            },
+            k => k.clone(),
+        };
         Param {
             name: format!("{prefix}{}", self.name),
-            expr: self.expr.as_ref().map(|(r, t)| (fix(r), fix(t))),
-            more: self.more.iter().map(|m| m.renamed(prefix)).collect(),
-            ..self.clone()
+            kind,
         }
+    }
+}
+
+/// The `i`-th element of a filled sequence of `elem`s (`i` a `u64`), for the elements a
+/// program builds.
+pub fn fill_item(elem: &ModelTy) -> Option<String> {
+    match elem {
+        ModelTy::Key => Some("Key::new(i)".into()),
+        ModelTy::String => Some("i.to_string()".into()),
+        e if e.is_int() => Some(format!("i as {e}")),
+        _ => None,
     }
 }
 
@@ -85,7 +368,7 @@ pub struct Func {
     pub receiver: Option<Receiver>,
     pub params: Vec<Param>,
     /// The result kept as a variable (primitives and the crate's own types), if any.
-    pub ret: Option<String>,
+    pub ret: Option<ModelTy>,
     pub expected: Option<String>,
     /// Code after the call (`.count()`: an iterator the call returns is consumed).
     pub suffix: Option<String>,

@@ -18,6 +18,7 @@ use perfsyn_profiler_ipc::Mode;
 
 use super::closures::Shape;
 use super::doc_classes::documented_class;
+use super::model_ty::ModelTy;
 use super::registrations::{tuple_elements, Func, Receiver};
 use super::skips::SkipReason;
 use super::value_traits::{MODEL_INTS, STRING_LIKE, STRING_TRAITS};
@@ -317,12 +318,12 @@ impl Ctx<'_> {
     }
 
     /// A return type worth keeping as a variable: a model primitive or an own type by value.
-    fn kept(&self, t: &Type) -> Option<String> {
+    fn kept(&self, t: &Type) -> Option<ModelTy> {
         let Type::Path(p) = t else { return None };
         let seg = p.path.segments.last()?;
         let id = seg.ident.to_string();
         if ["bool", "char", "String"].contains(&id.as_str()) || MODEL_INTS.contains(&id.as_str()) {
-            return Some(id);
+            return Some(ModelTy::parse(&id));
         }
         // `-> T` is written as the Rust type; `Registry::new` names a type registered under
         // another name (a duplicate identifier) by that name. Such a type is kept when
@@ -338,22 +339,22 @@ impl Ctx<'_> {
             return None;
         }
         if id == "Self" || id == self.ty_ident {
-            return (!self.self_name.is_empty()).then(|| self.self_rust.to_string());
+            return (!self.self_name.is_empty()).then(|| ModelTy::Own(self.self_rust.to_string()));
         }
         if let Some(n) = self.own_filled(&id) {
-            return Some(n);
+            return Some(ModelTy::Own(n));
         }
         if let Some((_, rust)) = self
             .regs_in
             .get(&(self.module.to_vec(), id.clone()))
             .filter(|_| p.path.segments.len() == 1)
         {
-            return Some(rust.clone());
+            return Some(ModelTy::Own(rust.clone()));
         }
         self.regs
             .get(&id)
             .filter(|(n, r)| n == r)
-            .map(|(n, _)| n.clone())
+            .map(|(n, _)| ModelTy::Own(n.clone()))
     }
 
     /// The registry name of the crate's registered non-generic type that fills type
@@ -503,6 +504,3 @@ pub(super) fn conversion_target(names: &[String]) -> Option<String> {
     let int = only.strip_prefix("Into<")?.strip_suffix('>')?;
     MODEL_INTS.contains(&int).then(|| int.to_string())
 }
-
-/// The conversion an `Option<T>` parameter's value gets (see `Ctx::param`).
-pub const INTO: &str = ".into()";

@@ -42,18 +42,11 @@ const ELEMENTS: &[&str] = &[
 
 /// The parameter: a `Vec<elem>` program value, passed as is or as its `into_iter()`.
 pub fn sequence(name: &str, elem: &str, iterator: bool) -> super::registrations::Param {
-    super::registrations::Param {
-        name: name.to_string(),
-        mode: perfsyn_profiler_ipc::Mode::Val,
-        ty: format!("Vec<{elem}>"),
-        cast: None,
-        expr: iterator.then(|| {
-            (
-                format!("{name}.into_iter()"),
-                format!("{{{name}}}.into_iter()"),
-            )
-        }),
-        dsl: true,
-        more: Vec::new(),
-    }
+    super::registrations::Param::new(
+        name,
+        super::registrations::ParamKind::Sequence {
+            elem: super::model_ty::ModelTy::parse(elem),
+            iterator,
+        },
+    )
 }

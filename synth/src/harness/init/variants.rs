@@ -5,8 +5,8 @@
 
 use perfsyn_profiler_ipc::Mode;
 
-use super::registrations::{Func, Param, Receiver};
-use super::value_traits::MODEL_INTS;
+use super::model_ty::ModelTy;
+use super::registrations::{fill_item, Func, Param, ParamKind, Passed, Receiver, Value};
 
 /// The variant of constructor `c` whose sequence of elements (`build(buf: Vec<N>, op)`,
 /// `from_slice(&[T])`) is filled with `0..n`, `n` a program value: a tree built only from
@@ -16,40 +16,12 @@ use super::value_traits::MODEL_INTS;
 /// op)` calls `build((0..n as u64).collect::<Vec<u64>>(), op)`). `None` when no parameter
 /// is such a sequence.
 pub(super) fn filled(c: &Func) -> Option<Func> {
-    let k = c.params.iter().position(|p| {
-        p.more.is_empty()
-            && p.cast.is_none()
-            && fill_item(&sequence_element(p).unwrap_or_default()).is_some()
+    let (k, elem, passed) = c.params.iter().enumerate().find_map(|(k, p)| {
+        let (elem, passed) = sequence_element(p)?;
+        fill_item(&elem).map(|_| (k, elem, passed))
     })?;
-    let p = &c.params[k];
-    let elem = sequence_element(p)?;
-    let item = fill_item(&elem)?;
-    let map = if elem == "u64" {
-        String::new()
-    } else {
-        format!(".map(|i| {item})")
-    };
-    let fill = |n: &str| format!("(0..{n} as u64){map}.collect::<Vec<{elem}>>()");
-    let (code, shown) = (fill(&p.name), fill(&format!("{{{}}}", p.name)));
-    let (code, shown) = match (&p.expr, p.mode) {
-        (Some((e, t)), _) => {
-            let tail = e.strip_prefix(&p.name)?;
-            let shown_tail = t.strip_prefix(&format!("{{{}}}", p.name))?;
-            (format!("{code}{tail}"), format!("{shown}{shown_tail}"))
-        }
-        (None, Mode::Slice) => (format!("&{code}"), format!("&{shown}")),
-        (None, _) => (code, shown),
-    };
     let mut params = c.params.clone();
-    params[k] = Param {
-        name: p.name.clone(),
-        mode: Mode::Copy,
-        ty: "usize".into(),
-        cast: None,
-        expr: Some((code, shown)),
-        dsl: true,
-        more: Vec::new(),
-    };
+    params[k] = Param::new(&c.params[k].name, ParamKind::Filled { elem, passed });
     Some(Func {
         name: format!("{}_filled", c.name),
         params,
@@ -69,29 +41,23 @@ pub(super) fn numbered(f: &Func) -> Option<Func> {
     if f.receiver != Some(Receiver::By(Mode::Mut)) || f.chain.is_some() || f.call.is_some() {
         return None;
     }
-    let k = f.params.iter().position(|p| {
-        p.ty == "String"
-            && p.dsl
-            && p.expr.is_none()
-            && p.cast.is_none()
-            && p.more.is_empty()
-            && matches!(p.mode, Mode::Val | Mode::Str)
-    })?;
-    let p = &f.params[k];
-    let borrow = if p.mode == Mode::Str { "&" } else { "" };
+    let (k, borrow) = f
+        .params
+        .iter()
+        .enumerate()
+        .find_map(|(k, p)| match &p.kind {
+            ParamKind::Plain {
+                value:
+                    Value {
+                        mode: mode @ (Mode::Val | Mode::Str),
+                        ty: ModelTy::String,
+                    },
+                cast: None,
+            } => Some((k, *mode == Mode::Str)),
+            _ => None,
+        })?;
     let mut params = f.params.clone();
-    params[k] = Param {
-        name: p.name.clone(),
-        mode: Mode::Copy,
-        ty: "u64".into(),
-        cast: None,
-        expr: Some((
-            format!("{borrow}{}.to_string()", p.name),
-            format!("{borrow}{{{}}}.to_string()", p.name),
-        )),
-        dsl: true,
-        more: Vec::new(),
-    };
+    params[k] = Param::new(&f.params[k].name, ParamKind::Numbered { borrow });
     Some(Func {
         name: format!("{}_numbered", f.name),
         params,
@@ -100,26 +66,22 @@ pub(super) fn numbered(f: &Func) -> Option<Func> {
     })
 }
 
-/// The element type of a sequence parameter: `Vec<E>` taken by value, or `&[E]`.
-fn sequence_element(p: &Param) -> Option<String> {
-    match p.mode {
-        Mode::Val => {
-            p.ty.strip_prefix("Vec<")
-                .and_then(|t| t.strip_suffix('>'))
-                .map(str::to_string)
-        }
-        Mode::Slice => Some(p.ty.clone()),
-        _ => None,
-    }
-}
-
-/// The `i`-th element of a filled sequence of `elem`s (`i` a `u64`), for the elements a
-/// program builds.
-fn fill_item(elem: &str) -> Option<String> {
-    match elem {
-        "Key" => Some("Key::new(i)".into()),
-        "String" => Some("i.to_string()".into()),
-        e if MODEL_INTS.contains(&e) => Some(format!("i as {e}")),
+/// The element type of a sequence parameter and how it is passed: `Vec<E>` taken by value
+/// (or as its `into_iter()`), or `&[E]`.
+fn sequence_element(p: &Param) -> Option<(ModelTy, Passed)> {
+    match &p.kind {
+        ParamKind::Plain {
+            value: Value { mode, ty },
+            cast: None,
+        } => match mode {
+            Mode::Val => Some((ty.element()?.clone(), Passed::Vec)),
+            Mode::Slice => Some((ty.clone(), Passed::Slice)),
+            _ => None,
+        },
+        ParamKind::Sequence { elem, iterator } => Some((
+            elem.clone(),
+            if *iterator { Passed::Iter } else { Passed::Vec },
+        )),
         _ => None,
     }
 }
