@@ -269,8 +269,8 @@ macro_rules! register_type {
         $(#[doc = $doc])*
         $vis fn $fname() -> $crate::registry::TypeDef {
             #[allow(unused_imports)]
-            let version: Option<(&str, &str)> = $version;
-            let size: Option<fn(&$t) -> u64> = $crate::register_type!(@size $t $(|$sv| $sbody)?);
+            let version: ::std::option::Option<(&str, &str)> = $version;
+            let size: ::std::option::Option<fn(&$t) -> u64> = $crate::register_type!(@size $t $(|$sv| $sbody)?);
             let doc: &[&str] = &[$($doc),*];
             let schema = $crate::schema::TypeSchema {
                 name: $crate::register_type!(@name $t => $($rname)?),
@@ -278,7 +278,7 @@ macro_rules! register_type {
                 path: $path.to_string(),
                 sized: size.is_some(),
                 version: version.map(|(g, v)| $crate::schema::VersionSchema { group: g.to_string(), version: v.to_string() }),
-                concurrent: None,
+                concurrent: ::std::option::Option::None,
                 ctors: vec![$($crate::schema::CtorSchema {
                     name: stringify!($cname).to_string(),
                     params: vec![$($crate::register_type!(@param $cp $cpm $cpt)),*],
@@ -309,27 +309,27 @@ macro_rules! register_type {
                 }),*],
                 imports: vec![$($import.to_string()),*],
                 doc: doc.first().map(|d| d.trim().to_string()).unwrap_or_default(),
-                origin: None,
+                origin: ::std::option::Option::None,
             };
             $crate::registry::TypeDef {
                 schema,
                 size: size.map(|_| {
-                    (|v: &dyn std::any::Any| {
+                    (|v: &dyn ::std::any::Any| {
                         let f: fn(&$t) -> u64 = $crate::register_type!(@size $t $(|$sv| $sbody)?).unwrap();
                         v.downcast_ref::<$t>().map(f).unwrap_or(0)
                     }) as $crate::registry::SizeFn
                 }),
                 ctors: vec![$(
-                    (|args: &mut [$crate::registry::Slot]| -> Result<Box<dyn std::any::Any>, $crate::registry::CallError> {
+                    (|args: &mut [$crate::registry::Slot]| -> ::std::result::Result<::std::boxed::Box<dyn ::std::any::Any>, $crate::registry::CallError> {
                         #[allow(unused_mut, unused_variables)]
                         let mut it = args.iter_mut();
                         $( let $cp = $crate::register_type!(@arg it $cp $cpm $cpt); )*
                         let v: $t = $cbody;
-                        Ok(Box::new(v))
+                        ::std::result::Result::Ok(::std::boxed::Box::new(v))
                     }) as $crate::registry::CtorFn
                 ),*],
                 methods: vec![$(
-                    (|args: &mut [$crate::registry::Slot]| -> Result<Option<Box<dyn std::any::Any>>, $crate::registry::CallError> {
+                    (|args: &mut [$crate::registry::Slot]| -> ::std::result::Result<::std::option::Option<::std::boxed::Box<dyn ::std::any::Any>>, $crate::registry::CallError> {
                         let mut it = args.iter_mut();
                         let recv = $crate::register_type!(@arg it self $rm $t);
                         $( let $p = $crate::register_type!(@arg it $p $pm $pt); )*
@@ -339,31 +339,31 @@ macro_rules! register_type {
                 ),*],
                 fields: vec![$(
                     (
-                        (|v: &dyn std::any::Any| -> Result<Box<dyn std::any::Any>, $crate::registry::CallError> {
+                        (|v: &dyn ::std::any::Any| -> ::std::result::Result<::std::boxed::Box<dyn ::std::any::Any>, $crate::registry::CallError> {
                             let v = v.downcast_ref::<$t>().ok_or_else(|| $crate::registry::CallError("field read on wrong type".into()))?;
-                            Ok(Box::new(v.$field.clone()))
+                            ::std::result::Result::Ok(::std::boxed::Box::new(v.$field.clone()))
                         }) as $crate::registry::GetFieldFn,
-                        (|v: &mut dyn std::any::Any, x: Box<dyn std::any::Any>| -> Result<(), $crate::registry::CallError> {
+                        (|v: &mut dyn ::std::any::Any, x: ::std::boxed::Box<dyn ::std::any::Any>| -> ::std::result::Result<(), $crate::registry::CallError> {
                             let v = v.downcast_mut::<$t>().ok_or_else(|| $crate::registry::CallError("field write on wrong type".into()))?;
                             let x = x.downcast::<$fty>().map_err(|_| $crate::registry::CallError("field value of wrong type".into()))?;
                             v.$field = *x;
-                            Ok(())
+                            ::std::result::Result::Ok(())
                         }) as $crate::registry::SetFieldFn,
                     )
                 ),*],
-                share: None,
-                shared_methods: Vec::new(),
+                share: ::std::option::Option::None,
+                shared_methods: ::std::vec::Vec::new(),
             }
         }
     )*};
     (@name $t:ty =>) => { $crate::registry::type_name(stringify!($t)) };
     (@name $t:ty => $rname:literal) => { $crate::registry::type_name($rname) };
-    (@size $t:ty) => { None };
-    (@size $t:ty |$sv:ident| $sbody:expr) => { Some(|$sv: &$t| $sbody) };
-    (@opt) => { None };
-    (@opt $l:literal) => { Some($l.to_string()) };
-    (@opt_ty) => { None };
-    (@opt_ty $t:ty) => { Some($crate::registry::type_name(stringify!($t))) };
+    (@size $t:ty) => { ::std::option::Option::None };
+    (@size $t:ty |$sv:ident| $sbody:expr) => { ::std::option::Option::Some(|$sv: &$t| $sbody) };
+    (@opt) => { ::std::option::Option::None };
+    (@opt $l:literal) => { ::std::option::Option::Some(::std::string::ToString::to_string($l)) };
+    (@opt_ty) => { ::std::option::Option::None };
+    (@opt_ty $t:ty) => { ::std::option::Option::Some($crate::registry::type_name(stringify!($t))) };
     (@ty ref $t:ty) => { &$t };
     (@ty mut $t:ty) => { &mut $t };
     (@ty val $t:ty) => { $t };
@@ -386,8 +386,8 @@ macro_rules! register_type {
     (@arg $it:ident $p:ident mut $t:ty) => { $crate::registry::slot_mut::<$t>($it.next(), stringify!($p))? };
     (@arg $it:ident $p:ident val $t:ty) => { $crate::registry::slot_take::<$t>($it.next(), stringify!($p))? };
     (@arg $it:ident $p:ident copy $t:ty) => { *$crate::registry::slot_ref::<$t>($it.next(), stringify!($p))? };
-    (@arg $it:ident $p:ident slice $t:ty) => { $crate::registry::slot_ref::<Vec<$t>>($it.next(), stringify!($p))?.as_slice() };
-    (@arg $it:ident $p:ident str $t:ty) => { $crate::registry::slot_ref::<String>($it.next(), stringify!($p))?.as_str() };
+    (@arg $it:ident $p:ident slice $t:ty) => { $crate::registry::slot_ref::<::std::vec::Vec<$t>>($it.next(), stringify!($p))?.as_slice() };
+    (@arg $it:ident $p:ident str $t:ty) => { $crate::registry::slot_ref::<::std::string::String>($it.next(), stringify!($p))?.as_str() };
     (@call $recv:ident $m:ident ($($p:ident),*)) => { $recv.$m($($p),*) };
     (@call $recv:ident $m:ident ($($p:ident),*) $r:ident $body:expr) => {{ let $r = $recv; $body }};
     (@kept) => { false };
@@ -397,16 +397,16 @@ macro_rules! register_type {
     // One marked `{kept}` ends the window before it is dropped (see `meter::call_returned`);
     // any other is dropped inside it, as its drop may be the call's work (`Vec::drain`).
     (@ret $result:ident {kept}) => {{
-        std::hint::black_box(&$result);
+        ::std::hint::black_box(&$result);
         $crate::meter::call_returned();
         // A `Copy` result (a kept `Option<u64>`) has nothing to drop; the lint says so.
         #[allow(dropping_copy_types)]
-        drop($result);
-        Ok(None)
+        ::std::mem::drop($result);
+        ::std::result::Result::Ok(::std::option::Option::None)
     }};
-    (@ret $result:ident) => {{ std::hint::black_box(&$result); Ok(None) }};
-    (@ret $result:ident $t:ty {kept}) => {{ let r: $t = $result; Ok(Some(Box::new(r) as Box<dyn std::any::Any>)) }};
-    (@ret $result:ident $t:ty) => {{ let r: $t = $result; Ok(Some(Box::new(r) as Box<dyn std::any::Any>)) }};
+    (@ret $result:ident) => {{ ::std::hint::black_box(&$result); ::std::result::Result::Ok(::std::option::Option::None) }};
+    (@ret $result:ident $t:ty {kept}) => {{ let r: $t = $result; ::std::result::Result::Ok(::std::option::Option::Some(::std::boxed::Box::new(r) as ::std::boxed::Box<dyn ::std::any::Any>)) }};
+    (@ret $result:ident $t:ty) => {{ let r: $t = $result; ::std::result::Result::Ok(::std::option::Option::Some(::std::boxed::Box::new(r) as ::std::boxed::Box<dyn ::std::any::Any>)) }};
 }
 
 /// Declares one thread-safe target type: a `Send + Sync` type whose methods all take `&self`,

@@ -77,7 +77,7 @@ fn a_type_registers_through_a_public_alias_that_fixes_its_parameter() {
         }
     "#;
     let (m, text) = generate(&[("lib.rs", lib)], &[]);
-    assert!(text.contains("use demo::StableVec;"), "{text}");
+    assert!(text.contains("use ::demo::StableVec;"), "{text}");
     assert!(
         text.contains("pub fn stable_vec() -> StableVec<Key> {"),
         "{text}"

@@ -43,7 +43,7 @@ fn a_chain_through_a_trait_method_imports_the_trait() {
         map.traits
     );
     assert!(
-        text.contains("use demo::map::MutableEntryKey as _;"),
+        text.contains("use ::demo::map::MutableEntryKey as _;"),
         "{text}"
     );
 }

@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use super::hygiene::Scope;
 use super::model_ty::ModelTy;
 use super::registrations::{Func, Model, Param, Receiver, TypeReg, Via};
 use super::skips::SkippedFile;
@@ -82,45 +83,58 @@ pub fn registrations(lib: &str, m: &Model) -> String {
         let _ = writeln!(s, "{SKIPPED}{}: {}", skipped.item, skipped.reason);
     }
     s.push_str("\n#![allow(unused_imports, unused_mut, clippy::all)]\n\n");
-    s.push_str("use perfsyn_profiler_ipc::probe::{FixedState, Key};\nuse perfsyn_profiler_ipc::{register_type, Registry};\n");
-    let mut traits: Vec<&String> = m.types.iter().flat_map(|t| &t.traits).collect();
-    traits.sort();
-    traits.dedup();
+    let sc = Scope::of(m);
+    let strings = takes_strings(m);
+    // The crate's own types that vectors hold, imported where the vectors register.
+    let own_elements: Vec<(&String, Option<&TypeReg>)> = m
+        .vecs
+        .iter()
+        .map(|e| {
+            let own = m
+                .types
+                .iter()
+                .find(|t| t.free.is_none() && t.name.as_deref().unwrap_or(&t.rust) == e);
+            (e, own)
+        })
+        .collect();
+    s.push_str("/// Every registered type of this harness.\npub fn registry() -> ::perfsyn_profiler_ipc::Registry {\n    ::perfsyn_profiler_ipc::Registry::new(::std::vec![\n        ::perfsyn_profiler_ipc::probe::key(),\n");
+    for e in &m.vecs {
+        let _ = writeln!(s, "        {HELPERS}::{}(),", vec_fn(e));
+    }
+    if strings {
+        let _ = writeln!(s, "        {HELPERS}::string(),");
+    }
     for t in &m.types {
-        if let Some(i) = &t.import {
-            let _ = writeln!(s, "use {i};");
+        let _ = writeln!(s, "        {API}::{}(),", t.fn_name);
+    }
+    s.push_str("    ])\n}\n\n");
+    // The harness's own registrations, in a module of their own: no name of the crate's
+    // meets theirs (a type `String` registers as `string()` beside the harness's).
+    let _ = writeln!(
+        s,
+        "/// The harness's registrations of std types the crate's functions take.\nmod {HELPERS} {{"
+    );
+    probe_imports(&mut s);
+    for (_, own) in &own_elements {
+        if let Some(i) = own
+            .filter(|t| sc.imports(t))
+            .and_then(|t| t.import.as_ref())
+        {
+            let _ = writeln!(s, "use ::{i};");
         }
     }
-    for tr in traits {
-        // Anonymous: in scope for method calls, no clash with a type of the same name.
-        let _ = writeln!(s, "use {tr} as _;");
-    }
-    s.push_str("\n/// Every registered type of this harness.\npub fn registry() -> Registry {\n    Registry::new(vec![\n        perfsyn_profiler_ipc::probe::key(),\n");
-    for e in &m.vecs {
-        let _ = writeln!(s, "        {}(),", vec_fn(e));
-    }
-    let strings = takes_strings(m);
-    if strings {
-        s.push_str("        string(),\n");
-    }
-    for t in &m.types {
-        let _ = writeln!(s, "        {}(),", t.fn_name);
-    }
-    s.push_str("    ])\n}\n\nregister_type! {\n");
+    s.push_str("\n::perfsyn_profiler_ipc::register_type! {\n");
     if strings {
         s.push_str(STRING_REGISTRATION);
     }
-    for e in &m.vecs {
+    for (e, own) in &own_elements {
         // A vector of the crate's own type imports it, so printed programs name it.
-        let own = m
-            .types
-            .iter()
-            .find(|t| t.free.is_none() && t.name.as_deref().unwrap_or(&t.rust) == e);
         let import = own
             .and_then(|t| t.import.as_ref())
             .map(|i| format!(", {i:?}"))
             .unwrap_or_default();
-        let mode = if own.is_some() || e == "Key" || e == "String" {
+        let elem = ModelTy::parse(e);
+        let mode = if own.is_some() || elem == ModelTy::Key || elem == ModelTy::String {
             "val"
         } else {
             "copy"
@@ -142,19 +156,48 @@ pub fn registrations(lib: &str, m: &Model) -> String {
                     names.join(", ")
                 )
             }
-            None => format!("push(mut self, value: {mode} {e});"),
+            None => format!("push(mut self, value: {mode} {});", sc.ty(&elem)),
         };
         let _ = write!(
             s,
-            "    /// Vectors the crate's methods take (`Vec<{e}>` or `&[{e}]`).\n    pub fn {}() -> Vec<{e}> {{\n        path: \"Vec\", imports: [\"perfsyn_profiler_ipc::probe::Key\"{import}], version: None,\n        size: [|v| v.len() as u64],\n        ctors {{ new() => Vec::new(); }}\n        methods {{ {push} }}\n        fields {{}}\n    }}\n\n",
+            "    /// Vectors the crate's methods take (`Vec<{e}>` or `&[{e}]`).\n    pub fn {}() -> Vec<{}> {{\n        path: \"Vec\", imports: [\"perfsyn_profiler_ipc::probe::Key\"{import}], version: None,\n        size: [|v| v.len() as u64],\n        ctors {{ new() => Vec::new(); }}\n        methods {{ {push} }}\n        fields {{}}\n    }}\n\n",
             vec_fn(e),
+            sc.ty(&elem),
         );
     }
-    for t in &m.types {
-        registration(&mut s, t);
+    s.push_str("}\n}\n\n");
+    let _ = writeln!(s, "/// The crate's registered types.\nmod {API} {{");
+    probe_imports(&mut s);
+    let mut traits: Vec<&String> = m.types.iter().flat_map(|t| &t.traits).collect();
+    traits.sort();
+    traits.dedup();
+    for t in m.types.iter().filter(|t| sc.imports(t)) {
+        if let Some(i) = &t.import {
+            let _ = writeln!(s, "use ::{i};");
+        }
     }
-    s.push_str("}\n");
+    for tr in traits {
+        // Anonymous: in scope for method calls, no clash with a type of the same name.
+        let _ = writeln!(s, "use ::{tr} as _;");
+    }
+    s.push_str("\n::perfsyn_profiler_ipc::register_type! {\n");
+    for t in &m.types {
+        registration(&mut s, t, &sc);
+    }
+    s.push_str("}\n}\n");
     s
+}
+
+/// The module of the harness's own registrations (`Vec`s, `String`).
+pub const HELPERS: &str = "perfsyn_std";
+
+/// The module of the crate's registrations.
+pub const API: &str = "perfsyn_api";
+
+/// The `use` line of the probe key and hasher (no crate type of those names is imported:
+/// see [`Scope`]).
+fn probe_imports(s: &mut String) {
+    s.push_str("use ::perfsyn_profiler_ipc::probe::{FixedState, Key};\n");
 }
 
 /// `String`, registered when the crate's functions take strings: a program then grows a
@@ -200,7 +243,7 @@ fn vec_fn(elem: &str) -> String {
     format!("vec_{}", name.trim_matches('_'))
 }
 
-fn registration(s: &mut String, t: &TypeReg) {
+fn registration(s: &mut String, t: &TypeReg, sc: &Scope) {
     let doc = t
         .doc
         .split(". ")
@@ -214,8 +257,8 @@ fn registration(s: &mut String, t: &TypeReg) {
         doc.to_string()
     };
     let _ = writeln!(s, "    /// {}", doc.replace('\n', " "));
-    let _ = writeln!(s, "    pub fn {}() -> {} {{", t.fn_name, t.rust);
-    if let Some(n) = &t.name {
+    let _ = writeln!(s, "    pub fn {}() -> {} {{", t.fn_name, sc.rust(&t.rust));
+    if let Some(n) = sc.registry_name(t) {
         let _ = writeln!(s, "        name: {n:?},");
     }
     let mut imports = Vec::new();
@@ -247,7 +290,7 @@ fn registration(s: &mut String, t: &TypeReg) {
         let line = match &t.free {
             // A namespace's value: built, printed as nothing (see `free`).
             Some(_) => format!("{}() as \"\" => ();", c.name),
-            None => ctor_line(t, c),
+            None => ctor_line(t, c, sc),
         };
         let _ = writeln!(s, "            {line}");
     }
@@ -260,16 +303,16 @@ fn registration(s: &mut String, t: &TypeReg) {
                 f.name
             );
         }
-        let _ = writeln!(s, "            {}", method_line(f, t.free.as_deref()));
+        let _ = writeln!(s, "            {}", method_line(f, t.free.as_deref(), sc));
     }
     s.push_str("        }\n        fields {}\n    }\n\n");
 }
 
-fn params(f: &Func) -> String {
+fn params(f: &Func, sc: &Scope) -> String {
     f.params
         .iter()
         .flat_map(Param::values)
-        .map(|(name, v)| format!("{name}: {} {}", v.mode.keyword(), v.ty))
+        .map(|(name, v)| format!("{name}: {} {}", v.mode.keyword(), sc.ty(&v.ty)))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -287,7 +330,7 @@ fn args_of(params: &[Param]) -> (String, String) {
 /// A struct literal constructor (`Edge { from: {from}, to: {to} }`, or `Meters({f0})` for a
 /// tuple struct), in the wrapper and as printed; `path` is the type as an expression path
 /// (`Pair::<Key>`).
-fn literal_line(c: &Func, path: &str) -> String {
+fn literal_line(c: &Func, path: &str, sc: &Scope) -> String {
     let tuple = c.name == super::registrations::TUPLE_LITERAL;
     let (rust, tmpl): (Vec<String>, Vec<String>) = c.params.iter().map(Param::arg).unzip();
     let build = |vals: &[String]| {
@@ -306,7 +349,7 @@ fn literal_line(c: &Func, path: &str) -> String {
     format!(
         "{}({}) as {:?} => {};",
         c.name,
-        params(c),
+        params(c, sc),
         build(&tmpl),
         build(&rust)
     )
@@ -318,19 +361,20 @@ fn templated(f: &Func) -> bool {
     f.suffix.is_some() || f.chain.is_some() || f.params.iter().any(Param::templated)
 }
 
-fn ctor_line(t: &TypeReg, c: &Func) -> String {
+fn ctor_line(t: &TypeReg, c: &Func, sc: &Scope) -> String {
     let (rust, tmpl) = args(c);
+    let rust_type = sc.rust(&t.rust);
     let casts = templated(c);
-    let path = match t.rust.find('<') {
-        Some(i) => format!("{}::{}", &t.rust[..i], &t.rust[i..]),
-        None => t.rust.clone(),
+    let path = match rust_type.find('<') {
+        Some(i) => format!("{}::{}", &rust_type[..i], &rust_type[i..]),
+        None => rust_type.clone(),
     };
     if c.suffix.as_deref() == Some(super::registrations::STRUCT_LITERAL) {
-        return literal_line(c, &path);
+        return literal_line(c, &path, sc);
     }
     if c.suffix.as_deref() == Some(super::registrations::UNIT_VARIANT) {
         let printed = format!("{path}::{}", c.name);
-        return format!("{}() as {printed:?} => <{}>::{};", c.name, t.rust, c.name);
+        return format!("{}() as {printed:?} => <{rust_type}>::{};", c.name, c.name);
     }
     // A fallible constructor's `.unwrap()`, in the call and as printed.
     let suffix = c.suffix.as_deref().unwrap_or("");
@@ -343,8 +387,8 @@ fn ctor_line(t: &TypeReg, c: &Func) -> String {
     format!(
         "{}({}){template} => <{}>::{call}({rust}){suffix};",
         c.name,
-        params(c),
-        t.rust,
+        params(c, sc),
+        rust_type,
     )
 }
 
@@ -362,14 +406,14 @@ fn fresh(base: &str, f: &Func) -> String {
 
 /// The registration of method `f`; of a free function of `module` (on its namespace) when
 /// given: a call by path, in the wrapper and as printed (the namespace is never printed).
-fn method_line(f: &Func, module: Option<&str>) -> String {
+fn method_line(f: &Func, module: Option<&str>, sc: &Scope) -> String {
     let recv = f.receiver.unwrap_or(Receiver::REF).keyword();
-    let ps = params(f);
+    let ps = params(f, sc);
     let sep = if ps.is_empty() { "" } else { ", " };
     let ret = f
         .ret
         .as_ref()
-        .map(|r| format!(" -> {r}"))
+        .map(|r| format!(" -> {}", sc.ty(r)))
         .unwrap_or_default();
     let cx = f
         .expected

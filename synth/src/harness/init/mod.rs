@@ -18,7 +18,7 @@
 //! - resolution of one signature: [`resolve`] (with [`params`] and [`fn_generics`]), then
 //!   the reach through borrowing types and free functions: [`chain`], [`free`];
 //! - the walk over a crate's types: [`model`];
-//! - printing: [`gen`], then [`repair`]; and this command on top.
+//! - printing: [`gen`] (with [`hygiene`]), then [`repair`]; and this command on top.
 
 pub mod aliases;
 #[cfg(test)]
@@ -51,6 +51,7 @@ pub mod gen;
 mod generic_bounds_tests;
 #[cfg(test)]
 mod handles_tests;
+pub mod hygiene;
 pub mod instantiate;
 pub mod int_traits;
 pub mod macro_types;
@@ -526,7 +527,7 @@ mod tests {
     fn init_reaches_generic_closure_iterator_and_borrowing_methods() {
         let (m, text) = generate(&[("lib.rs", QUEUE), ("inner.rs", INNER)], &["std"]);
         // `pub use` from a private module: named by its root path, imported from there.
-        assert!(text.contains("use demo::Queue;"), "{text}");
+        assert!(text.contains("use ::demo::Queue;"), "{text}");
         // Two types of one name register under their module paths, each its own.
         assert!(text.contains("name: \"a::Tok\","), "{text}");
         assert!(text.contains("name: \"b::Tok\","), "{text}");

@@ -46,7 +46,7 @@ fn mutable_slices_are_vectors_and_string_parameters_register_string() {
     assert!(
         text.contains(r#"insertion_sort(ref self, v: mut Vec<Key>) ["O(n^2)"] as "demo::insertion_sort(&mut {v})""#)
             && text.contains("pub fn vec_key() -> Vec<Key>")
-            && text.contains("        string(),")
+            && text.contains("        perfsyn_std::string(),")
             && text.contains("push_number(mut self, x: copy u64)")
             && text.contains("push_field(mut self, x: copy u64, sep: copy u8)"),
         "{text}"

@@ -33,7 +33,7 @@ fn a_type_reexported_through_a_renamed_module_is_reachable() {
         text.contains(r#"get(ref self, k: ref Key) ["O(log n)"];"#),
         "{text}"
     );
-    assert!(text.contains("use demo::OrdMap;"), "{text}");
+    assert!(text.contains("use ::demo::OrdMap;"), "{text}");
 }
 
 /// crop's `#[doc(hidden)] pub use rope::gap_buffer::GapBuffer` ("These are not part of the

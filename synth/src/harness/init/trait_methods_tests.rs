@@ -41,7 +41,7 @@ fn methods_of_the_crates_own_trait_register_on_its_types() {
         }
     "#;
     let (_, text) = generate(&[("lib.rs", lib), ("trait_def.rs", def)], &[]);
-    assert!(text.contains("use demo::RingBuffer as _;"), "{text}");
+    assert!(text.contains("use ::demo::RingBuffer as _;"), "{text}");
     assert!(
         text.contains(r#"imports: ["demo::AllocRingBuffer", "demo::RingBuffer", "#),
         "{text}"
