@@ -4,8 +4,10 @@
 //!
 //! [`discovery`] finds the harness a command works on; [`init`] writes one for a user's crate;
 //! [`spec`] resolves what a user types (`Vec::dedup`) to what the harness registers.
-//! [`worker_build`] builds its worker; [`generated`] reads a generated file back.
+//! [`worker_build`] builds its worker, reading the compiler's messages with [`diagnostics`];
+//! [`generated`] reads a generated file back.
 
+pub mod diagnostics;
 pub mod discovery;
 pub mod generated;
 pub mod init;

@@ -18,6 +18,7 @@ use std::sync::Mutex;
 
 use anyhow::{bail, Context, Result};
 
+use crate::harness::diagnostics::{parse_line, CargoMessage, Diagnostic};
 use crate::harness::Harness;
 
 /// The sanitizer-coverage flags of the instrumented worker. The PC table and line tables
@@ -34,7 +35,9 @@ use crate::harness::Harness;
 /// how addresses are formed after the coverage pass, not which blocks carry guards: the
 /// pinned costs (`tests/worker_cost_stability.rs`) and seeded searches are unchanged, and
 /// `explore --method BTreeMap::insert --seed 1` ran 9-14% faster. Hot lines subtract a load
-/// bias of 0.
+/// bias of 0. A harness whose dependencies include a shared library (`crate-type =
+/// ["cdylib", "rlib"]`) keeps the default, position-independent model (see
+/// [`STATIC_RELOCATION`]).
 pub const SANCOV_FLAGS: &str = "-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=3 \
      -Cllvm-args=-sanitizer-coverage-trace-pc-guard -Cllvm-args=-sanitizer-coverage-pc-table \
      -Cdebuginfo=line-tables-only -Ccodegen-units=16 -Crelocation-model=static \
@@ -60,16 +63,60 @@ pub const WORKER_LTO: (&str, &str) = ("CARGO_PROFILE_RELEASE_LTO", "thin");
 /// lints (its workers are not rebuilt for this).
 pub const CAP_LINTS: &str = "--cap-lints=warn";
 
+/// The relocation model of [`SANCOV_FLAGS`], left out when a dependency of the harness
+/// is also a shared library: RUSTFLAGS reach every crate of the build, and cargo links a
+/// dependency's `cdylib` too, which position-dependent code cannot be linked into (the
+/// linker: "relocation R_X86_64_32 ... can not be used when making a shared object;
+/// recompile with -fPIC"). The worker is then a position-independent executable, and hot
+/// lines subtract its load bias (see `perfsyn_profiler_ipc::hot`); costs are the same, only
+/// each edge is slower.
+pub const STATIC_RELOCATION: &str = "-Crelocation-model=static ";
+
 /// The RUSTFLAGS of a worker build of `h`; `None`: none (cargo's own defaults).
 pub fn rustflags(h: &Harness, build: Build) -> Option<String> {
     let cap = (!h.builtin).then_some(CAP_LINTS);
     match build {
-        Build::Instrumented => Some(match cap {
-            Some(c) => format!("{SANCOV_FLAGS} {c}"),
-            None => SANCOV_FLAGS.to_string(),
-        }),
+        Build::Instrumented => {
+            let sancov = if !h.builtin && links_a_shared_library(h) {
+                SANCOV_FLAGS.replace(STATIC_RELOCATION, "")
+            } else {
+                SANCOV_FLAGS.to_string()
+            };
+            Some(match cap {
+                Some(c) => format!("{sancov} {c}"),
+                None => sancov,
+            })
+        }
         Build::Plain => cap.map(str::to_string),
     }
+}
+
+/// Whether a package the harness depends on has a `cdylib` or `dylib` target, by `cargo
+/// metadata` (asked once per harness; `false` when cargo cannot say, and the build then
+/// reports what fails).
+fn links_a_shared_library(h: &Harness) -> bool {
+    static SEEN: Mutex<Vec<(PathBuf, bool)>> = Mutex::new(Vec::new());
+    let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, shared)) = seen.iter().find(|(m, _)| *m == h.manifest) {
+        return *shared;
+    }
+    let out = Command::new(cargo())
+        .current_dir(&h.crate_dir)
+        .args(["metadata", "--format-version", "1", "--manifest-path"])
+        .arg(&h.manifest)
+        .stderr(Stdio::null())
+        .output();
+    let shared = out.ok().filter(|o| o.status.success()).is_some_and(|o| {
+        let meta: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_default();
+        meta["packages"].as_array().is_some_and(|ps| {
+            ps.iter()
+                .flat_map(|p| p["targets"].as_array().into_iter().flatten())
+                .flat_map(|t| t["crate_types"].as_array().into_iter().flatten())
+                .any(|k| k == "cdylib" || k == "dylib")
+        })
+    });
+    seen.push((h.manifest.clone(), shared));
+    shared
 }
 
 /// The binary every harness builds.
@@ -290,10 +337,10 @@ fn build_at(
         .args(["-p", &h.package, "--bin", WORKER_BIN])
         .arg("--target-dir")
         .arg(&target)
-        .args(["--message-format", "human"])
+        .args(["--message-format", "json"])
         .env_remove("CARGO_ENCODED_RUSTFLAGS")
         .env_remove("CARGO_TARGET_DIR")
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let mut flags = String::new();
     if build == Build::Instrumented {
@@ -357,29 +404,62 @@ fn build_at(
         b.enable_steady_tick(std::time::Duration::from_millis(120));
         b
     });
-    let mut log = Vec::new();
-    if let Some(err) = child.stderr.take() {
-        for line in BufReader::new(err).lines().map_while(|l| l.ok()) {
-            if let Some(b) = &bar {
-                let l = line.trim();
-                if l.starts_with("Compiling") || l.starts_with("Finished") {
-                    b.set_message(l.to_string());
+    // Cargo's own lines (`Compiling x`, `error: could not compile`) on stderr, read beside
+    // the compiler's messages on stdout.
+    let status_bar = bar.clone();
+    let stderr = child.stderr.take().map(|err| {
+        std::thread::spawn(move || {
+            let mut lines = Vec::new();
+            for line in BufReader::new(err).lines().map_while(|l| l.ok()) {
+                if let Some(b) = &status_bar {
+                    let l = line.trim();
+                    if l.starts_with("Compiling") || l.starts_with("Finished") {
+                        b.set_message(l.to_string());
+                    }
                 }
+                lines.push(line);
             }
-            log.push(line);
+            lines
+        })
+    });
+    // The log as rustc renders it, each line with the diagnostic it comes from.
+    let mut log = Vec::new();
+    let mut from: Vec<Option<usize>> = Vec::new();
+    let mut diagnostics = Vec::new();
+    if let Some(out) = child.stdout.take() {
+        for line in BufReader::new(out).lines().map_while(|l| l.ok()) {
+            if let CargoMessage::Diagnostic(d) = parse_line(&line) {
+                for l in d.rendered.lines() {
+                    log.push(l.to_string());
+                    from.push(Some(diagnostics.len()));
+                }
+                diagnostics.push(d);
+            }
         }
     }
+    if let Some(lines) = stderr.and_then(|t| t.join().ok()) {
+        log.extend(lines);
+    }
+    from.resize(log.len(), None);
     let status = child.wait().context("waiting for cargo")?;
     if let Some(b) = bar {
         b.finish_and_clear();
     }
     if !status.success() {
-        let message = format!("{}; command: {shown}", build_failure(h, &log));
-        let lines = harness_errors(h, &log);
+        let built = BuildLog {
+            lines: log,
+            from,
+            diagnostics,
+        };
+        let message = build_failure_in(h, &built);
+        let lines = harness_errors_in(h, &built);
         if !lines.is_empty() {
             return Err(RejectedRegistrations { lines, message }.into());
         }
-        bail!("{message}");
+        bail!(BuildFailed {
+            message,
+            command: shown
+        });
     }
     let bin = match build {
         Build::Instrumented => target.join(&triple).join("release").join(WORKER_BIN),
@@ -393,6 +473,37 @@ fn build_at(
     }
     Ok(bin)
 }
+
+/// A worker build's output: the lines rustc rendered and cargo printed, and the
+/// compiler's diagnostics they come from.
+struct BuildLog {
+    lines: Vec<String>,
+    /// For each line, the diagnostic it renders (`None`: one of cargo's).
+    from: Vec<Option<usize>>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl BuildLog {
+    fn diagnostic_at(&self, line: usize) -> Option<&Diagnostic> {
+        self.diagnostics.get((*self.from.get(line)?)?)
+    }
+}
+
+/// A worker build that failed for another reason than rejected registrations: the first
+/// error, in the compiler's or linker's words; the command it ran, for whoever reruns it.
+#[derive(Debug)]
+pub struct BuildFailed {
+    pub message: String,
+    pub command: String,
+}
+
+impl std::fmt::Display for BuildFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for BuildFailed {}
 
 /// A failed build of a generated harness whose every error is in the harness's own
 /// `src/lib.rs`: the registrations there the compiler rejects (`init` drops them and builds
@@ -417,7 +528,38 @@ impl std::error::Error for RejectedRegistrations {}
 /// The errors of a failed build of the generated harness located in its `src/lib.rs` (a
 /// registration's error may come with others located in the runtime's macros, which go away
 /// with it; if they do not, the next build fails again and `init` reports that failure).
+#[cfg(test)]
 fn harness_errors(h: &Harness, log: &[String]) -> Vec<(Vec<usize>, String)> {
+    harness_errors_at(h, log)
+        .into_iter()
+        .map(|(_, lines, message)| (lines, message))
+        .collect()
+}
+
+/// [`harness_errors`] of a build, each error in the compiler's words for it (see
+/// [`Diagnostic::summary`]).
+fn harness_errors_in(h: &Harness, b: &BuildLog) -> Vec<(Vec<usize>, String)> {
+    let lib = harness_lib(h);
+    harness_errors_at(h, &b.lines)
+        .into_iter()
+        .map(|(i, lines, message)| match b.diagnostic_at(i) {
+            Some(d) => (lines, d.summary(&lib)),
+            None => (lines, message),
+        })
+        .collect()
+}
+
+/// The generated registrations of a harness (`perfsyn/src/lib.rs`).
+fn harness_lib(h: &Harness) -> PathBuf {
+    h.manifest
+        .parent()
+        .unwrap_or(&h.crate_dir)
+        .join("src")
+        .join("lib.rs")
+}
+
+/// [`harness_errors`], each with the index of its log line.
+fn harness_errors_at(h: &Harness, log: &[String]) -> Vec<(usize, Vec<usize>, String)> {
     if h.builtin {
         return Vec::new();
     }
@@ -428,12 +570,7 @@ fn harness_errors(h: &Harness, log: &[String]) -> Vec<(Vec<usize>, String)> {
     if failed_package != Some(h.package.as_str()) {
         return Vec::new();
     }
-    let harness_lib = h
-        .manifest
-        .parent()
-        .unwrap_or(&h.crate_dir)
-        .join("src")
-        .join("lib.rs");
+    let harness_lib = harness_lib(h);
     let mut out = Vec::new();
     for (i, l) in log.iter().enumerate() {
         if !l.starts_with("error")
@@ -467,7 +604,7 @@ fn harness_errors(h: &Harness, log: &[String]) -> Vec<(Vec<usize>, String)> {
                 .filter_map(|l| l.split('|').next()?.trim().parse::<usize>().ok())
                 .filter(|&n| n != line);
             let lines = std::iter::once(line).chain(shown).collect();
-            out.push((lines, l.trim().to_string()));
+            out.push((i, lines, l.trim().to_string()));
         }
     }
     out
@@ -495,6 +632,20 @@ fn continued(log: &[String], i: usize) -> String {
 /// The first compiler error of a failed build, where it is, and whose code it is in: the
 /// crate under test, or the generated harness (naming the registration it is in).
 pub fn build_failure(h: &Harness, log: &[String]) -> String {
+    failure(h, log, &|i| continued(log, i))
+}
+
+/// [`build_failure`] of a build, its error in the compiler's (or the linker's) words.
+fn build_failure_in(h: &Harness, b: &BuildLog) -> String {
+    let lib = harness_lib(h);
+    failure(h, &b.lines, &|i| match b.diagnostic_at(i) {
+        Some(d) => d.summary(&lib),
+        None => continued(&b.lines, i),
+    })
+}
+
+/// [`build_failure`], the message of log line `i` written by `message_of`.
+fn failure(h: &Harness, log: &[String], message_of: &dyn Fn(usize) -> String) -> String {
     let Some(i) = log.iter().position(|l| l.starts_with("error")) else {
         return format!(
             "building the worker failed ({})",
@@ -503,7 +654,7 @@ pub fn build_failure(h: &Harness, log: &[String]) -> String {
                 .unwrap_or("cargo printed nothing")
         );
     };
-    let message = continued(log, i);
+    let message = message_of(i);
     let message = message.as_str();
     let place = log[i + 1..]
         .iter()

@@ -213,7 +213,12 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
                     repair::drop_rejected_as_skipped(&text, &r.lines)
                 });
             let Some((text, items)) = dropped else {
-                return Err(undone(e));
+                // Kept: the error names a place in it to fix, or the crate's own.
+                undo.keep();
+                return Err(anyhow::anyhow!(
+                    "{e:#} ({} kept: fix what the error names, then any perfsyn command builds it again; `perfsyn init --force` regenerates it)",
+                    out.display()
+                ));
             };
             undo.write(&lib_path, &text).map_err(undone)?;
             rejected.extend(items.iter().map(|s| s.item.clone()));
