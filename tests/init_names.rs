@@ -72,6 +72,15 @@ fn crate_types_named_like_harness_and_std_types_register_and_run() {
     let init = perfsyn_in(&krate, &["init"]);
     let out = text(&init);
     assert!(init.status.success(), "{out}");
+    // A line per phase, then the summary in sentences.
+    for phase in [
+        "reading ",
+        "generating ",
+        "building the instrumented worker",
+        "9 methods registered of 9 public ones",
+    ] {
+        assert!(out.contains(phase), "{phase}: {out}");
+    }
     let lib = std::fs::read_to_string(krate.join("perfsyn/src/lib.rs")).unwrap();
     // Written by path, never imported: the harness's `Vec`, `String` and `Key` stay its own.
     assert!(

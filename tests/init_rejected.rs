@@ -72,6 +72,14 @@ fn rejected_registrations_are_skipped_in_the_compilers_words_and_a_broken_build_
         out.contains("1 registrations the compiler rejected"),
         "{out}"
     );
+    assert!(
+        out.contains("repairing: the compiler rejected 1 registrations (Bag::extend_copies)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("the most common reasons: 1 rejected by the compiler."),
+        "{out}"
+    );
     let skipped = std::fs::read_to_string(krate.join("perfsyn/skipped.json")).unwrap();
     assert!(
         skipped.contains("error[E0277]: the trait bound `Key: std::marker::Copy` is not satisfied; at `extend_copies`: the trait `std::marker::Copy` is not implemented for `Key`"),

@@ -130,6 +130,8 @@ pub struct InitSummary {
     pub first_method: Option<String>,
     /// Registrations the compiler rejected, dropped and listed as skipped.
     pub rejected: usize,
+    /// The three most common kinds of reason for skipping, with how many items each stopped.
+    pub top_reasons: Vec<(String, usize)>,
     /// Public free functions registered (on namespaces, see [`free`]; counted in `methods`).
     pub free_fns: usize,
     /// Of `free_fns`, the methods of the crate's traits on strings (see [`strext`]).
@@ -151,6 +153,12 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
             out.display()
         );
     }
+    let say = |line: String| {
+        if !cfg.quiet {
+            eprintln!("{line}");
+        }
+    };
+    say(format!("reading {}", lib_rs.display()));
     let scan = scan::scan(&lib_rs, &features)?;
     if !scan.types.iter().any(|t| t.reachable) && scan.free_fns.is_empty() {
         bail!(
@@ -171,6 +179,12 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
                 .join("; ")
         );
     }
+    say(format!(
+        "generating {}: {} types, {} items skipped",
+        out.display(),
+        model.types.iter().filter(|t| t.free.is_none()).count(),
+        model.skipped() + model.skipped_types.len()
+    ));
     let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("profiler-ipc");
     // Undone on any error below, so a failed init leaves the crate as it found it.
     let existed = out.exists();
@@ -201,6 +215,7 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
     if cfg.build {
         let h = Harness::of_manifest(&crate_dir).map_err(undone)?;
         let lib_path = out.join("src").join("lib.rs");
+        say("building the instrumented worker (the first build compiles the crate and its dependencies)".to_string());
         for round in 1.. {
             let Err(e) = crate::harness::worker_build::ensure_harness_worker(&h, cfg.quiet) else {
                 break;
@@ -221,6 +236,15 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
                 ));
             };
             undo.write(&lib_path, &text).map_err(undone)?;
+            say(format!(
+                "repairing: the compiler rejected {} registrations ({}); they are skipped, building again",
+                items.len(),
+                items
+                    .iter()
+                    .map(|s| s.item.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
             rejected.extend(items.iter().map(|s| s.item.clone()));
             skipped.skipped.extend(items);
             undo.write(&skipped_path, &gen::skipped_json(&skipped))
@@ -289,6 +313,10 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
         free_fns: namespace_methods(&|_| true),
         string_methods: namespace_methods(&|call_path| call_path.starts_with('<')),
         rejected: rejected.len(),
+        top_reasons: skips::top_reasons(&skipped.skipped)
+            .into_iter()
+            .map(|(k, n)| (k.to_string(), n))
+            .collect(),
         skipped_types: model.skipped_types.len(),
         public_methods,
         unregistered_methods: model.unregistered_methods,
@@ -412,18 +440,36 @@ pub fn render(s: &InitSummary) -> String {
         0.0
     };
     let mut out = format!(
-        "wrote {} for {}\n{} types, {} constructors, {} methods registered ({share:.0}% of {} public methods, {} of them on types that do not register), {} skipped\n{} registrations to explore (chained calls each count), {} with a documented class\n",
+        "wrote {} for {}\n{} methods registered of {} public ones ({share:.0}%), on {} types with {} constructors.\n",
         s.harness_dir.display(),
         s.crate_name,
-        s.types,
-        s.constructors,
         s.methods,
         s.public_methods,
-        s.unregistered_methods,
-        s.skipped_items + s.skipped_types,
-        s.registrations,
-        s.documented
+        s.types,
+        s.constructors,
     );
+    if s.unregistered_methods > 0 {
+        out.push_str(&format!(
+            "{} of the public methods belong to types that do not register (iterators, entries, errors).\n",
+            s.unregistered_methods
+        ));
+    }
+    let skipped = s.skipped_items + s.skipped_types;
+    if skipped > 0 {
+        let reasons: Vec<String> = s
+            .top_reasons
+            .iter()
+            .map(|(kind, n)| format!("{n} {kind}"))
+            .collect();
+        out.push_str(&format!(
+            "{skipped} items skipped; the most common reasons: {}.\n",
+            reasons.join("; ")
+        ));
+    }
+    out.push_str(&format!(
+        "{} registrations to explore (chained calls each count), {} with a documented class.\n",
+        s.registrations, s.documented
+    ));
     if s.rejected > 0 {
         out.push_str(&format!(
             "{} registrations the compiler rejected were dropped (listed as skipped with its message)\n",
@@ -484,6 +530,75 @@ mod tests {
             lib: "demo".into(),
             skipped: m.skipped_items(),
         }
+    }
+
+    /// The summary says in short sentences how many methods registered, how many items
+    /// were skipped, and the three most common kinds of reason.
+    #[test]
+    fn the_summary_gives_counts_and_the_top_three_skip_reasons_in_sentences() {
+        let s = super::InitSummary {
+            crate_name: "demo".into(),
+            harness_dir: "/c/perfsyn".into(),
+            types: 3,
+            constructors: 4,
+            methods: 140,
+            registrations: 150,
+            documented: 20,
+            skipped_items: 50,
+            skipped_types: 4,
+            public_methods: 200,
+            unregistered_methods: 12,
+            first_method: None,
+            rejected: 2,
+            top_reasons: vec![
+                ("generic parameters the harness cannot fill".into(), 30),
+                ("types that borrow (a lifetime parameter)".into(), 10),
+                ("rejected by the compiler".into(), 2),
+            ],
+            free_fns: 0,
+            string_methods: 0,
+        };
+        let text = super::render(&s);
+        let lines: Vec<&str> = text.lines().take(5).collect();
+        assert_eq!(
+            lines,
+            [
+                "wrote /c/perfsyn for demo",
+                "140 methods registered of 200 public ones (70%), on 3 types with 4 constructors.",
+                "12 of the public methods belong to types that do not register (iterators, entries, errors).",
+                "54 items skipped; the most common reasons: 30 generic parameters the harness cannot fill; 10 types that borrow (a lifetime parameter); 2 rejected by the compiler.",
+                "150 registrations to explore (chained calls each count), 20 with a documented class.",
+            ]
+        );
+    }
+
+    /// The kinds of reason counted over a skip list, most first, three at most.
+    #[test]
+    fn the_top_skip_reasons_are_counted_by_kind() {
+        use super::skips::{top_reasons, SkipReason, Skipped};
+        let item = |reason| Skipped {
+            item: "T::m".into(),
+            reason,
+        };
+        let list = vec![
+            item(SkipReason::AsyncFunction),
+            item(SkipReason::LifetimeParameter),
+            item(SkipReason::UnsafeFunction),
+            item(SkipReason::TypedReceiver),
+            item(SkipReason::ReachedThrough {
+                through: "T::get".into(),
+                why: Box::new(SkipReason::LifetimeParameter),
+            }),
+            item(SkipReason::AsyncFunction),
+        ];
+        assert_eq!(
+            top_reasons(&list),
+            [
+                ("async or unsafe functions", 3),
+                ("types that borrow (a lifetime parameter)", 2),
+                ("receivers the harness cannot pass", 1),
+            ]
+        );
     }
 
     const QUEUE: &str = r#"

@@ -165,6 +165,54 @@ impl fmt::Display for SkipReason {
     }
 }
 
+impl SkipReason {
+    /// The kind of reason in a few words, for the summary's most common reasons: the
+    /// construct that stopped the item, whatever its details.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            SkipReason::LifetimeParameter => "types that borrow (a lifetime parameter)",
+            SkipReason::GenericBoundNotMet { .. }
+            | SkipReason::UnnameableDefault { .. }
+            | SkipReason::ClosureKeyBoundNotMet { .. }
+            | SkipReason::UnbuildableGenericParameter { .. } => {
+                "generic parameters the harness cannot fill"
+            }
+            SkipReason::NoConstructor { .. }
+            | SkipReason::EmptyIterator
+            | SkipReason::DerefTarget { .. }
+            | SkipReason::DefaultElsewhere { .. } => {
+                "types without a constructor the harness can call"
+            }
+            SkipReason::AsyncFunction | SkipReason::UnsafeFunction => "async or unsafe functions",
+            SkipReason::TypedReceiver
+            | SkipReason::BoxedReceiver
+            | SkipReason::ReceiverNotAllowed { .. } => "receivers the harness cannot pass",
+            SkipReason::AssociatedFunctionReturningNothing
+            | SkipReason::AssociatedFunctionNotReturningSelf { .. } => {
+                "associated functions that do not build the type"
+            }
+            SkipReason::UnsupportedClosure { .. } => "closures the harness cannot build",
+            SkipReason::UnsupportedParameter { .. } => "parameter types the harness cannot supply",
+            SkipReason::ReachedThrough { why, .. } => why.kind(),
+            SkipReason::ImplForOtherInstantiation { .. } => "impls for another instantiation",
+            SkipReason::RejectedByCompiler { .. } => "rejected by the compiler",
+        }
+    }
+}
+
+/// The three most common kinds of reason among `skipped`, each with how many items it
+/// stopped, most first (ties by kind).
+pub fn top_reasons(skipped: &[Skipped]) -> Vec<(&'static str, usize)> {
+    let mut counts: std::collections::BTreeMap<&'static str, usize> = Default::default();
+    for s in skipped {
+        *counts.entry(s.reason.kind()).or_default() += 1;
+    }
+    let mut top: Vec<(&'static str, usize)> = counts.into_iter().collect();
+    top.sort_by_key(|(k, n)| (std::cmp::Reverse(*n), *k));
+    top.truncate(3);
+    top
+}
+
 /// One item `init` did not register: its spec (`Type`, `Type::method`, `module::f`) and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Skipped {
