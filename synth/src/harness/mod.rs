@@ -9,6 +9,7 @@
 pub mod discovery;
 pub mod generated;
 pub mod init;
+pub mod mine;
 pub mod spec;
 pub mod worker_build;
 
