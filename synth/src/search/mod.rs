@@ -18,6 +18,7 @@ pub mod handles;
 mod handles_tests;
 pub mod initial;
 pub mod learn;
+pub mod mined;
 pub mod mutate;
 pub mod novelty;
 pub mod objective;

@@ -47,7 +47,15 @@ pub fn crate_pairs(dir: &Path) -> Vec<Pair> {
             }
         }
     }
-    for f in rust_files(&dir.join("src")) {
+    out.extend(source_pairs(&dir.join("src")));
+    out
+}
+
+/// The pairs of the library sources under `src`: its `#[cfg(test)]` modules, `#[test]`
+/// functions and doc tests.
+pub fn source_pairs(src: &Path) -> Vec<Pair> {
+    let mut out = Vec::new();
+    for f in rust_files(src) {
         let Some(text) = read(&f) else { continue };
         if let Ok(file) = syn::parse_file(&text) {
             let mut c = Collector::new(false);

@@ -69,20 +69,65 @@ impl MinedIndex {
             .sum()
     }
 
-    /// The smoothed inverse document frequency of `word`.
-    fn idf(&self, word: &str) -> f64 {
-        let d = self.contexts.len() as f64;
-        let df = self
+    /// A stable 64-bit hash of the index (FNV-1a over its JSON), for a run's identity.
+    pub fn stable_hash(&self) -> u64 {
+        let bytes = serde_json::to_vec(self).unwrap_or_default();
+        bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ *b as u64).wrapping_mul(0x0100_0000_01b3)
+        })
+    }
+}
+
+/// An index ready for queries: the idf of every word and the weights of every context
+/// computed once (a search queries at every expansion).
+#[derive(Clone, Debug, Default)]
+pub struct Retriever {
+    pub index: MinedIndex,
+    idf: BTreeMap<String, f64>,
+    weights: Vec<BTreeMap<String, f64>>,
+}
+
+impl Retriever {
+    pub fn new(index: MinedIndex) -> Retriever {
+        let d = index.contexts.len() as f64;
+        let mut df: BTreeMap<String, f64> = BTreeMap::new();
+        for c in &index.contexts {
+            for w in c.words.keys() {
+                *df.entry(w.clone()).or_default() += 1.0;
+            }
+        }
+        let idf: BTreeMap<String, f64> = df
+            .into_iter()
+            .map(|(w, n)| (w, ((d + 1.0) / (n + 1.0)).ln() + 1.0))
+            .collect();
+        let unseen = (d + 1.0).ln() + 1.0;
+        let of = |w: &str| idf.get(w).copied().unwrap_or(unseen);
+        // Equation 4.1, normalized over the context: `f_t,d * idf(t)`.
+        let weights = index
             .contexts
             .iter()
-            .filter(|c| c.words.contains_key(word))
-            .count() as f64;
-        ((d + 1.0) / (df + 1.0)).ln() + 1.0
+            .map(|c| normalized(c.words.iter().map(|(w, f)| (w.clone(), f64::from(*f) * of(w)))))
+            .collect();
+        Retriever {
+            index,
+            idf,
+            weights,
+        }
     }
 
-    /// Equation 4.1, normalized over the context: `f_t,d * idf(t)`.
-    fn context_weights(&self, c: &Bag) -> BTreeMap<String, f64> {
-        normalized(c.iter().map(|(w, f)| (w.clone(), f64::from(*f) * self.idf(w))))
+    /// True when nothing was mined.
+    pub fn is_empty(&self) -> bool {
+        self.index.is_empty()
+    }
+
+    /// The smoothed inverse document frequency of `word` (a word of no context weighs as a
+    /// word of none).
+    fn idf(&self, word: &str) -> f64 {
+        let d = self.index.contexts.len() as f64;
+        self.idf
+            .get(word)
+            .copied()
+            .unwrap_or(((d + 1.0) / 1.0).ln() + 1.0)
     }
 
     /// Equation 4.2: `(0.5 + 0.5 f_t,q / max f_q) * idf(t)`, normalized.
@@ -95,16 +140,15 @@ impl MinedIndex {
     }
 
     /// The values answering a query of context `q` that `keep` accepts: from every context at
-    /// least [`MIN_SIMILARITY`] similar, each value weighted by its count, the
-    /// [`VALUES_PER_QUERY`] most frequent (ties in value order), with their weights.
+    /// least [`MIN_SIMILARITY`] similar (cosine of the weights), each value weighted by its
+    /// count, the [`VALUES_PER_QUERY`] most frequent (ties in value order).
     pub fn query(&self, q: &Bag, keep: impl Fn(&MinedValue) -> bool) -> Vec<(MinedValue, u32)> {
-        if self.contexts.is_empty() || q.is_empty() {
+        if self.index.contexts.is_empty() || q.is_empty() {
             return Vec::new();
         }
         let qw = self.query_weights(q);
         let mut found: BTreeMap<&MinedValue, u32> = BTreeMap::new();
-        for c in &self.contexts {
-            let cw = self.context_weights(&c.words);
+        for (c, cw) in self.index.contexts.iter().zip(&self.weights) {
             let sim: f64 = qw
                 .iter()
                 .filter_map(|(w, a)| cw.get(w).map(|b| a * b))
@@ -123,14 +167,6 @@ impl MinedIndex {
         out.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         out.truncate(VALUES_PER_QUERY);
         out
-    }
-
-    /// A stable 64-bit hash of the index (FNV-1a over its JSON), for a run's identity.
-    pub fn stable_hash(&self) -> u64 {
-        let bytes = serde_json::to_vec(self).unwrap_or_default();
-        bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-            (h ^ *b as u64).wrapping_mul(0x0100_0000_01b3)
-        })
     }
 }
 

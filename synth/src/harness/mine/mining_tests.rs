@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use super::collect::{crate_pairs, MinedValue, Pair};
-use super::index::MinedIndex;
+use super::index::{MinedIndex, Retriever};
 use super::words::bag;
 
 fn write(root: &Path, rel: &str, text: &str) {
@@ -117,7 +117,7 @@ fn mining_reads_tests_examples_doc_tests_and_test_modules_only() {
 #[test]
 fn a_query_draws_the_values_of_similar_contexts_by_frequency() {
     let d = fixture();
-    let index = MinedIndex::build(&crate_pairs(d.path()));
+    let index = Retriever::new(MinedIndex::build(&crate_pairs(d.path())));
     let got = index.query(&bag(["markup::TagParser", "TagParser", "parse"]), |v| {
         matches!(v, MinedValue::Str(_))
     });
@@ -126,4 +126,14 @@ fn a_query_draws_the_values_of_similar_contexts_by_frequency() {
     assert!(!got.iter().any(|(v, _)| *v == s("<a href=x>")), "feed is another method");
     let unrelated = index.query(&bag(["Vec<u64>", "dedup"]), |_| true);
     assert!(unrelated.is_empty(), "{unrelated:?}");
+}
+
+#[test]
+#[ignore]
+fn print_corpus_index() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let idx = MinedIndex::build(&super::collect::source_pairs(&dir.join("src")));
+    for c in &idx.contexts {
+        println!("{:?} => {:?}", c.words, c.values);
+    }
 }

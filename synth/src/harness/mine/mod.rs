@@ -21,7 +21,7 @@ use anyhow::{Context as _, Result};
 use perfsyn_profiler_ipc::schema::{ApiSchema, ParamSchema, TypeSchema};
 
 pub use collect::MinedValue;
-pub use index::MinedIndex;
+pub use index::{MinedIndex, Retriever};
 
 use crate::harness::discovery::{Harness, HARNESS_DIR};
 
@@ -43,8 +43,10 @@ pub fn to_json(index: &MinedIndex) -> String {
 /// absent: a harness written before mining), or the built-in corpus's sources mined now.
 pub fn load(h: &Harness) -> Result<MinedIndex> {
     if h.builtin {
+        // The targets' own tests: the corpus's `#[cfg(test)]` modules and doc tests. Its
+        // `tests/` test the harness machinery (programs built by hand), not the targets.
         let dir = h.manifest.parent().unwrap_or(Path::new("."));
-        return Ok(mine_crate(dir));
+        return Ok(MinedIndex::build(&collect::source_pairs(&dir.join("src"))));
     }
     let path = h.crate_dir.join(HARNESS_DIR).join(MINED_FILE);
     if !path.is_file() {
@@ -60,8 +62,8 @@ pub fn load(h: &Harness) -> Result<MinedIndex> {
     })
 }
 
-/// The query context of parameter `prm` of method (or constructor) `method` of `t`: the
-/// words of the type's path and registry name, the method's name and the parameter's.
+/// The query context of a parameter of method (or constructor) `method` of `t`: the
+/// words of the type's path and registry name and the method's name.
 pub fn query_of(t: &TypeSchema, method: &str) -> words::Bag {
     words::bag([t.path.as_str(), t.name.as_str(), method])
 }
@@ -80,7 +82,7 @@ pub fn fits(ty: &str, v: &MinedValue) -> bool {
 /// The values parameter `prm` of `t`'s `method` can draw (at most
 /// [`index::VALUES_PER_QUERY`]).
 pub fn values_for(
-    index: &MinedIndex,
+    index: &Retriever,
     t: &TypeSchema,
     method: &str,
     prm: &ParamSchema,
@@ -93,7 +95,7 @@ pub fn values_for(
 
 /// Per registered method, `Type::method`, the number of mined values each of its
 /// parameters can draw, for `perfsyn list`.
-pub fn drawable(index: &MinedIndex, schema: &ApiSchema) -> Vec<(String, Vec<usize>)> {
+pub fn drawable(index: &Retriever, schema: &ApiSchema) -> Vec<(String, Vec<usize>)> {
     let mut out = Vec::new();
     for t in &schema.types {
         for m in &t.methods {
