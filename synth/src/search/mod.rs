@@ -25,6 +25,7 @@ pub mod objective;
 pub mod probe;
 pub mod random;
 pub mod sides;
+pub mod text;
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};

@@ -221,6 +221,7 @@ pub fn mutations(p: &Program, schema: &ApiSchema, cfg: &MutationConfig) -> Vec<M
             Stmt::Lit { out: v, value } if i < end => {
                 mutate_value(v, value, i, &mut out);
                 take_a_held_value(&held, v, value, i, &mut out);
+                out.extend(crate::search::text::mutations(p, schema, cfg, i));
                 if !crate::search::mined::drawable(p, schema, &cfg.mined, *v).is_empty() {
                     out.push(Mutation {
                         op: OpKind::MutateValue,
@@ -648,6 +649,16 @@ pub fn apply(
             let lit = crate::search::mined::draw(p, schema, cfg, m.at, &mut choice)?;
             match q.body.get_mut(m.at)? {
                 Stmt::Lit { value, .. } if *value != lit => *value = lit,
+                _ => return None,
+            }
+        }
+        OpKind::MutateValue if m.target.starts_with("text:") => {
+            let name = m.target.strip_prefix("text:")?;
+            let other = crate::search::text::other_fragment(p, schema, cfg, m.at);
+            match q.body.get_mut(m.at)? {
+                Stmt::Lit { value, .. } => {
+                    *value = crate::search::text::apply(value, name, other.as_deref(), cfg.max_loop)?
+                }
                 _ => return None,
             }
         }

@@ -87,10 +87,33 @@ pub fn values_for(
     method: &str,
     prm: &ParamSchema,
 ) -> Vec<(MinedValue, u32)> {
-    if index.is_empty() {
+    if index.is_empty() || !own_api(t) {
         return Vec::new();
     }
-    index.query(&query_of(t, method), |v| fits(&prm.ty, v))
+    // As the paper's Randoop (section 4.3): the type and method, then the method alone (a
+    // test calls `s.count_comments(..)` on a variable, whose type syn cannot see); each value
+    // with the larger of its two weights.
+    let mut found: Vec<(MinedValue, u32)> = Vec::new();
+    for q in [query_of(t, method), words::bag([method])] {
+        for (v, n) in index.query(&q, |v| fits(&prm.ty, v)) {
+            match found.iter_mut().find(|(w, _)| *w == v) {
+                Some((_, m)) => *m = (*m).max(n),
+                None => found.push((v, n)),
+            }
+        }
+    }
+    found.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    found.truncate(index::VALUES_PER_QUERY);
+    found
+}
+
+/// Whether `t` is the crate's own API, whose tests the index holds: not a std type (the
+/// crate's tests say nothing about `Vec::push`, though they call it), and not the harness's
+/// probe element types (`probe::Key`, the runtime's stand-in for any element).
+pub fn own_api(t: &TypeSchema) -> bool {
+    let probe = format!("::probe::{}", t.path);
+    t.origin() != perfsyn_profiler_ipc::schema::Origin::Std
+        && !t.imports.iter().any(|i| i.ends_with(&probe))
 }
 
 /// Per registered method, `Type::method`, the number of mined values each of its
