@@ -654,11 +654,11 @@ pub fn apply(
         }
         OpKind::MutateValue if m.target.starts_with("text:") => {
             let name = m.target.strip_prefix("text:")?;
-            let other = crate::search::text::other_fragment(p, schema, cfg, m.at);
+            let (from, other) = crate::search::text::fragments(p, schema, cfg, m.at, &mut choice)?;
+            let text =
+                crate::search::text::apply(&from, name, m.count, other.as_deref(), cfg.max_loop)?;
             match q.body.get_mut(m.at)? {
-                Stmt::Lit { value, .. } => {
-                    *value = crate::search::text::apply(value, name, other.as_deref(), cfg.max_loop)?
-                }
+                Stmt::Lit { value, .. } => *value = text,
                 _ => return None,
             }
         }

@@ -1,9 +1,11 @@
 //! Text that grows by pattern (`Literal::Text`): the string counterpart of our loops. A
-//! string literal holding a fragment of the crate's own syntax (a value mined from its tests,
-//! `search/mined.rs`) becomes that fragment, or a two-character substring of it, repeated n
-//! times, nested n deep, interleaved with another mined value, or followed by n copies of its
-//! second half; `text:x8`, `text:x2` and `text:/2` scale n as `scale-loop` scales a count,
-//! and the verdict sweep scales it as a loop's count (`judge/sweep.rs`).
+//! string literal becomes a fragment of the crate's own syntax (the literal itself when it is
+//! a value mined from its tests, `search/mined.rs`, else a mined value drawn by frequency),
+//! or a two-character substring of it, repeated n times, nested n deep, interleaved with
+//! another mined value, or followed by n copies of its second half. As an injected loop,
+//! one mutation per count of `loop_counts`, so one step reaches a large input; `text:x8`,
+//! `text:x2` and `text:/2` scale n as `scale-loop` scales a count, and the verdict sweep
+//! scales it as a loop's count (`judge/sweep.rs`).
 //!
 //! Offered only on literals whose context the mined index answers, so a search over an API
 //! the tests say nothing about is unchanged.
@@ -12,12 +14,9 @@ use perfsyn_profiler_ipc::schema::ApiSchema;
 use perfsyn_profiler_ipc::{Literal, Program, Stmt, TextShape};
 
 use crate::harness::mine::MinedValue;
-use crate::search::fresh::MutationConfig;
+use crate::search::fresh::{Choice, MutationConfig};
 use crate::search::mined::drawable;
 use crate::search::mutate::{Mutation, OpKind, Operand};
-
-/// The count a text starts at (the smallest of the injected loops' counts).
-pub const START: u32 = 16;
 
 /// The ways a fixed string becomes a growing text (mutation targets `text:NAME`).
 pub const SHAPES: [&str; 5] = ["repeat", "repeat2", "nest", "interleave", "then"];
@@ -27,25 +26,32 @@ pub fn mutations(p: &Program, schema: &ApiSchema, cfg: &MutationConfig, at: usiz
     let Some(Stmt::Lit { out, value }) = p.body.get(at) else {
         return Vec::new();
     };
-    let mk = |target: String| Mutation {
+    let mk = |target: String, count: u32| Mutation {
         op: OpKind::MutateValue,
         target,
         at,
         inner: None,
         operands: vec![Operand::Existing(*out)],
-        count: 0,
+        count,
     };
     match value {
-        Literal::Str(s) if !s.is_empty() => {
-            if drawable(p, schema, &cfg.mined, *out).is_empty() {
+        Literal::Str(_) => {
+            if !drawable(p, schema, &cfg.mined, *out)
+                .iter()
+                .any(|(v, _)| fragment_of(v).is_some())
+            {
                 return Vec::new();
             }
-            SHAPES.iter().map(|n| mk(format!("text:{n}"))).collect()
+            SHAPES
+                .iter()
+                .flat_map(|n| cfg.loop_counts.iter().map(move |c| (n, *c)))
+                .map(|(n, c)| mk(format!("text:{n}"), c))
+                .collect()
         }
         Literal::Text { n, .. } => ["x8", "x2", "/2"]
             .into_iter()
             .filter(|f| scaled(*n, f, cfg.max_loop) != *n)
-            .map(|f| mk(format!("text:{f}")))
+            .map(|f| mk(format!("text:{f}"), 0))
             .collect(),
         _ => Vec::new(),
     }
@@ -69,9 +75,25 @@ fn halves(s: &str) -> (String, String) {
     )
 }
 
-/// Applies text mutation `name` (without its `text:` prefix) to `lit`; `None` when it does
-/// not apply. `other` is a second fragment for the interleaving: another mined string.
-pub fn apply(lit: &Literal, name: &str, other: Option<&str>, max: u32) -> Option<Literal> {
+/// The text a mined value gives as a fragment (a string, or bytes that are UTF-8), if any.
+fn fragment_of(v: &MinedValue) -> Option<String> {
+    match v {
+        MinedValue::Str(s) if !s.is_empty() => Some(s.clone()),
+        MinedValue::Bytes(b) if !b.is_empty() => String::from_utf8(b.clone()).ok(),
+        _ => None,
+    }
+}
+
+/// Applies text mutation `name` (without its `text:` prefix) to `lit`, a fixed string
+/// becoming a text of `count` (0 for the scaling ones); `None` when it does not apply.
+/// `other` is a second fragment for the interleaving: another mined string.
+pub fn apply(
+    lit: &Literal,
+    name: &str,
+    count: u32,
+    other: Option<&str>,
+    max: u32,
+) -> Option<Literal> {
     match lit {
         Literal::Text { shape, a, b, n } => {
             let m = scaled(*n, name, max);
@@ -100,28 +122,49 @@ pub fn apply(lit: &Literal, name: &str, other: Option<&str>, max: u32) -> Option
                 shape,
                 a,
                 b,
-                n: START,
+                n: count.clamp(1, max),
             })
         }
         _ => None,
     }
 }
 
-/// A second mined string for the literal defining the operand at `at`, other than its own.
-pub fn other_fragment(p: &Program, schema: &ApiSchema, cfg: &MutationConfig, at: usize) -> Option<String> {
+/// The fixed string a text mutation of the literal at `at` starts from: the literal's own
+/// value when it is one of the mined fragments its context draws, else one of them drawn by
+/// frequency; and a second, other fragment for the interleaving.
+pub fn fragments(
+    p: &Program,
+    schema: &ApiSchema,
+    cfg: &MutationConfig,
+    at: usize,
+    choice: &mut Choice<'_>,
+) -> Option<(Literal, Option<String>)> {
     let Some(Stmt::Lit { out, value }) = p.body.get(at) else {
         return None;
     };
+    let mined: Vec<(String, u32)> = drawable(p, schema, &cfg.mined, *out)
+        .iter()
+        .filter_map(|(v, n)| Some((fragment_of(v)?, *n)))
+        .collect();
     let own = match value {
-        Literal::Str(s) => s.as_str(),
-        _ => "",
+        Literal::Str(s) if mined.iter().any(|(m, _)| m == s) => s.clone(),
+        Literal::Str(_) => {
+            let total: u32 = mined.iter().map(|(_, n)| n).sum();
+            let mut k = choice.pick(total as usize) as u32;
+            let mut drawn = None;
+            for (m, n) in &mined {
+                if k < *n {
+                    drawn = Some(m.clone());
+                    break;
+                }
+                k -= n;
+            }
+            drawn?
+        }
+        _ => return Some((value.clone(), None)),
     };
-    drawable(p, schema, &cfg.mined, *out)
-        .into_iter()
-        .find_map(|(v, _)| match v {
-            MinedValue::Str(s) if s != own => Some(s),
-            _ => None,
-        })
+    let other = mined.into_iter().map(|(m, _)| m).find(|m| *m != own);
+    Some((Literal::Str(own), other))
 }
 
 #[cfg(test)]
@@ -138,19 +181,20 @@ mod tests {
     #[test]
     fn a_fragment_becomes_each_growing_shape() {
         let s = Literal::Str("<!-->".into());
-        assert_eq!(text(apply(&s, "repeat", None, 1 << 14)), "<!--><!--><!-->");
-        assert_eq!(text(apply(&s, "repeat2", None, 1 << 14)), "<!<!<!");
-        assert_eq!(text(apply(&s, "nest", None, 1 << 14)), "<!-<!-<!-->->->");
-        assert_eq!(text(apply(&s, "then", None, 1 << 14)), "<!-->->->");
+        let max = 1 << 14;
+        assert_eq!(text(apply(&s, "repeat", 3, None, max)), "<!--><!--><!-->");
+        assert_eq!(text(apply(&s, "repeat2", 3, None, max)), "<!<!<!");
+        assert_eq!(text(apply(&s, "nest", 3, None, max)), "<!-<!-<!-->->->");
+        assert_eq!(text(apply(&s, "then", 3, None, max)), "<!-->->->");
         assert_eq!(
-            text(apply(&s, "interleave", Some("a"), 1 << 14)),
+            text(apply(&s, "interleave", 3, Some("a"), max)),
             "<!-->a<!-->a<!-->a"
         );
-        let t = apply(&s, "repeat", None, 1 << 14).unwrap();
-        let Some(Literal::Text { n, .. }) = apply(&t, "x8", None, 1 << 14) else {
+        let t = apply(&s, "repeat", 16, None, max).unwrap();
+        let Some(Literal::Text { n, .. }) = apply(&t, "x8", 0, None, max) else {
             panic!()
         };
-        assert_eq!(n, START * 8);
-        assert_eq!(apply(&Literal::Str(String::new()), "repeat", None, 9), None);
+        assert_eq!(n, 128);
+        assert_eq!(apply(&Literal::Str(String::new()), "repeat", 16, None, 9), None);
     }
 }
