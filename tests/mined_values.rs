@@ -45,11 +45,18 @@ fn a_quadratic_path_behind_a_token_of_the_tests_is_found_with_mined_values_only(
     assert_eq!(with["verdict"], "bottleneck", "{}", with["reason"]);
     assert_eq!(with["empirical"], "O(n^2)", "{}", with["reason"]);
     let rust = with["best"]["rust"].as_str().unwrap_or_default();
-    assert!(rust.contains("<!"), "the shrunk program holds the token: {rust}");
+    assert!(
+        rust.contains("<!"),
+        "the shrunk program holds the token: {rust}"
+    );
     assert!(rust.contains(".repeat("), "and grows it as text: {rust}");
 
     let without = explore(&["--no-mined-values"]);
-    assert_ne!(without["verdict"], "bottleneck", "{}", without["best"]["rust"]);
+    assert_ne!(
+        without["verdict"], "bottleneck",
+        "{}",
+        without["best"]["rust"]
+    );
     let rust = without["best"]["rust"].as_str().unwrap_or_default();
     assert!(!rust.contains('<'), "{rust}");
 }

@@ -9,8 +9,8 @@ pub mod controls;
 pub mod export_fixtures;
 pub mod groups;
 pub mod hostile;
-pub mod messages;
 pub mod markup;
+pub mod messages;
 pub mod planted;
 pub mod reltune;
 /// Moved to the runtime crate; re-exported so exported tests naming `perfsyn_corpus::regress` still build.

@@ -247,10 +247,16 @@ impl TextShape {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Literal {
     Bool(bool),
-    Int { ty: IntTy, value: i64 },
+    Int {
+        ty: IntTy,
+        value: i64,
+    },
     Char(char),
     Str(String),
-    Index { ty: IntTy, pattern: Pattern },
+    Index {
+        ty: IntTy,
+        pattern: Pattern,
+    },
     /// A `String` that grows with `n` ([`TextShape`]); the verdict sweep scales `n` as it
     /// scales a loop's count.
     Text {
@@ -559,7 +565,10 @@ mod tests {
         assert_eq!(t(TextShape::Nest), "((()))");
         assert_eq!(t(TextShape::Interleave), "()()()");
         assert_eq!(t(TextShape::Then), "()))");
-        assert_eq!(TextShape::Nest.rust("(", ")", 3), r#""(".repeat(3) + &")".repeat(3)"#);
+        assert_eq!(
+            TextShape::Nest.rust("(", ")", 3),
+            r#""(".repeat(3) + &")".repeat(3)"#
+        );
     }
 
     #[test]

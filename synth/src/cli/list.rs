@@ -24,7 +24,11 @@ pub fn run(a: ListArgs) -> Result<()> {
     let schema = worker_build::read_schema(&worker)?;
     let mut entries = list::entries(&schema, a.ty.as_deref())?;
     let index = crate::harness::mine::load(&a.worker.harness()?)?;
-    list::count_mined(&mut entries, &schema, &crate::harness::mine::Retriever::new(index));
+    list::count_mined(
+        &mut entries,
+        &schema,
+        &crate::harness::mine::Retriever::new(index),
+    );
     if a.json {
         println!("{}", serde_json::to_string_pretty(&entries)?);
     } else {

@@ -118,7 +118,11 @@ pub fn entries(schema: &ApiSchema, type_filter: Option<&str>) -> Result<Vec<Entr
 }
 
 /// Fills each row's [`Entry::mined`] from `index`.
-pub fn count_mined(entries: &mut [Entry], schema: &ApiSchema, index: &crate::harness::mine::Retriever) {
+pub fn count_mined(
+    entries: &mut [Entry],
+    schema: &ApiSchema,
+    index: &crate::harness::mine::Retriever,
+) {
     for e in entries {
         let Some(t) = schema.ty(&e.ty) else { continue };
         let Some(name) = e.method.rsplit("::").next() else {
@@ -288,8 +292,11 @@ mod tests {
             origin: Origin::Std,
             mined: vec![],
         };
-        assert!(render(&[e.clone()]).contains("\n1 method\n"));
-        assert!(!render(&[e.clone()]).contains("mined"), "no column when nothing is mined");
+        assert!(render(std::slice::from_ref(&e)).contains("\n1 method\n"));
+        assert!(
+            !render(std::slice::from_ref(&e)).contains("mined"),
+            "no column when nothing is mined"
+        );
         let drawn = Entry {
             signature: "fn b(&self, s: &str)".into(),
             mined: vec![4],

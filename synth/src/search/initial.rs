@@ -160,9 +160,9 @@ fn held_index_candidates(base: &Program) -> Vec<Program> {
     let lits: Vec<usize> = args
         .iter()
         .filter_map(|a| {
-            base.body[..at].iter().position(|s| {
-                matches!(s, Stmt::Lit { out, value: Literal::Int { .. } } if out == a)
-            })
+            base.body[..at].iter().position(
+                |s| matches!(s, Stmt::Lit { out, value: Literal::Int { .. } } if out == a),
+            )
         })
         .collect();
     if lits.is_empty() {

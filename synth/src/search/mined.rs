@@ -39,10 +39,12 @@ pub fn consumer<'s>(
                     let t = schema.ty(ty)?;
                     Some((t, method.clone(), t.method(method)?.params.get(k)?))
                 }),
-                Stmt::Ctor { ty, ctor, args, .. } => args.iter().position(|a| *a == v).and_then(|k| {
-                    let t = schema.ty(ty)?;
-                    Some((t, ctor.clone(), t.ctor(ctor)?.params.get(k)?))
-                }),
+                Stmt::Ctor { ty, ctor, args, .. } => {
+                    args.iter().position(|a| *a == v).and_then(|k| {
+                        let t = schema.ty(ty)?;
+                        Some((t, ctor.clone(), t.ctor(ctor)?.params.get(k)?))
+                    })
+                }
                 Stmt::Repeat { body, .. } => walk(body, schema, v),
                 _ => None,
             };
@@ -56,7 +58,12 @@ pub fn consumer<'s>(
 }
 
 /// The mined values the literal defining `v` can draw (empty: no mutation).
-pub fn drawable(p: &Program, schema: &ApiSchema, index: &Retriever, v: Var) -> Vec<(MinedValue, u32)> {
+pub fn drawable(
+    p: &Program,
+    schema: &ApiSchema,
+    index: &Retriever,
+    v: Var,
+) -> Vec<(MinedValue, u32)> {
     if index.is_empty() {
         return Vec::new();
     }

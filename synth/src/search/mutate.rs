@@ -221,7 +221,15 @@ pub fn mutations(p: &Program, schema: &ApiSchema, cfg: &MutationConfig) -> Vec<M
             Stmt::Lit { out: v, value } if i < end => {
                 mutate_value(v, value, i, &mut out);
                 take_a_held_value(&held, v, value, i, &mut out);
-                out.extend(crate::search::text::mutations(p, schema, cfg, i));
+                let texts = crate::search::text::offers(p, schema, cfg, i);
+                out.extend(texts.into_iter().map(|(target, count)| Mutation {
+                    op: OpKind::MutateValue,
+                    target,
+                    at: i,
+                    inner: None,
+                    operands: vec![Operand::Existing(*v)],
+                    count,
+                }));
                 if !crate::search::mined::drawable(p, schema, &cfg.mined, *v).is_empty() {
                     out.push(Mutation {
                         op: OpKind::MutateValue,

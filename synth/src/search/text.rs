@@ -16,24 +16,22 @@ use perfsyn_profiler_ipc::{Literal, Program, Stmt, TextShape};
 use crate::harness::mine::MinedValue;
 use crate::search::fresh::{Choice, MutationConfig};
 use crate::search::mined::drawable;
-use crate::search::mutate::{Mutation, OpKind, Operand};
 
 /// The ways a fixed string becomes a growing text (mutation targets `text:NAME`).
 pub const SHAPES: [&str; 5] = ["repeat", "repeat2", "nest", "interleave", "then"];
 
-/// The text mutations of the literal at top-level statement `at` of `p`.
-pub fn mutations(p: &Program, schema: &ApiSchema, cfg: &MutationConfig, at: usize) -> Vec<Mutation> {
+/// The text mutations of the literal at top-level statement `at` of `p`: each one's target
+/// (`text:NAME`) and count (0 for the scaling ones). `mutate.rs` makes them mutations.
+pub fn offers(
+    p: &Program,
+    schema: &ApiSchema,
+    cfg: &MutationConfig,
+    at: usize,
+) -> Vec<(String, u32)> {
     let Some(Stmt::Lit { out, value }) = p.body.get(at) else {
         return Vec::new();
     };
-    let mk = |target: String, count: u32| Mutation {
-        op: OpKind::MutateValue,
-        target,
-        at,
-        inner: None,
-        operands: vec![Operand::Existing(*out)],
-        count,
-    };
+    let mk = |target: String, count: u32| (target, count);
     match value {
         Literal::Str(_) => {
             if !drawable(p, schema, &cfg.mined, *out)
@@ -69,10 +67,7 @@ fn scaled(n: u32, f: &str, max: u32) -> u32 {
 fn halves(s: &str) -> (String, String) {
     let chars: Vec<char> = s.chars().collect();
     let mid = chars.len().div_ceil(2);
-    (
-        chars[..mid].iter().collect(),
-        chars[mid..].iter().collect(),
-    )
+    (chars[..mid].iter().collect(), chars[mid..].iter().collect())
 }
 
 /// The text a mined value gives as a fragment (a string, or bytes that are UTF-8), if any.
@@ -108,7 +103,11 @@ pub fn apply(
             let (head, tail) = halves(s);
             let (shape, a, b) = match name {
                 "repeat" => (TextShape::Repeat, s.clone(), String::new()),
-                "repeat2" => (TextShape::Repeat, s.chars().take(2).collect(), String::new()),
+                "repeat2" => (
+                    TextShape::Repeat,
+                    s.chars().take(2).collect(),
+                    String::new(),
+                ),
                 "nest" => (TextShape::Nest, head, tail),
                 "interleave" => (
                     TextShape::Interleave,
@@ -195,6 +194,9 @@ mod tests {
             panic!()
         };
         assert_eq!(n, 128);
-        assert_eq!(apply(&Literal::Str(String::new()), "repeat", 16, None, 9), None);
+        assert_eq!(
+            apply(&Literal::Str(String::new()), "repeat", 16, None, 9),
+            None
+        );
     }
 }

@@ -252,8 +252,8 @@ pub fn run(
                     .unwrap_or_else(|e| error_report(m, &cfg, &e));
                     let mut run =
                         RunFile::new(report, command_line.clone(), worker.clone(), schema_hash);
-                    run.mined_hash = (!mined.is_empty())
-                        .then(|| format!("{:016x}", mined.index.stable_hash()));
+                    run.mined_hash =
+                        (!mined.is_empty()).then(|| format!("{:016x}", mined.index.stable_hash()));
                     {
                         let _w = writing.lock().unwrap_or_else(|e| e.into_inner());
                         if stop.load(Ordering::SeqCst) {

@@ -195,8 +195,8 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
     };
     let skipped_path = out.join(skips::SKIPPED_FILE);
     undo.write(&skipped_path, &gen::skipped_json(&skipped))?;
-    use crate::harness::mine; // TestMiner: the literals the crate's own tests pass.
-    undo.write(&out.join(mine::MINED_FILE), &mine::to_json(&mine::mine_crate(&crate_dir)))?;
+    let mined = crate::harness::mine::index_json(&crate_dir); // TestMiner: harness/mine
+    undo.write(&out.join(crate::harness::mine::MINED_FILE), &mined)?;
     let mut rejected = Vec::new();
     if cfg.build {
         let h = Harness::of_manifest(&crate_dir).map_err(undone)?;

@@ -105,7 +105,9 @@ fn doc_blocks(text: &str) -> Vec<String> {
             continue;
         }
         if let Some(code) = cur.as_mut() {
-            let l = doc.strip_prefix("# ").unwrap_or(if doc == "#" { "" } else { doc });
+            let l = doc
+                .strip_prefix("# ")
+                .unwrap_or(if doc == "#" { "" } else { doc });
             code.push_str(l);
             code.push('\n');
         }
@@ -208,9 +210,7 @@ impl Collector {
                 self.literal(&m.receiver)
             }
             syn::Expr::Call(c) if c.args.len() == 1 => match &*c.func {
-                syn::Expr::Path(p)
-                    if p.path.segments.last().is_some_and(|s| s.ident == "from") =>
-                {
+                syn::Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "from") => {
                     self.literal(&c.args[0])
                 }
                 _ => None,
@@ -272,7 +272,10 @@ fn is_test_attr(a: &syn::Attribute) -> bool {
     }
     p.is_ident("cfg") && {
         let t = a.meta.require_list().map(|l| l.tokens.to_string());
-        t.is_ok_and(|t| t.split(|c: char| !c.is_alphanumeric() && c != '_').any(|w| w == "test"))
+        t.is_ok_and(|t| {
+            t.split(|c: char| !c.is_alphanumeric() && c != '_')
+                .any(|w| w == "test")
+        })
     }
 }
 

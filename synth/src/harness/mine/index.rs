@@ -42,7 +42,10 @@ impl MinedIndex {
     pub fn build(pairs: &[Pair]) -> MinedIndex {
         let mut by: BTreeMap<&Bag, BTreeMap<&MinedValue, u32>> = BTreeMap::new();
         for p in pairs {
-            *by.entry(&p.context).or_default().entry(&p.value).or_default() += 1;
+            *by.entry(&p.context)
+                .or_default()
+                .entry(&p.value)
+                .or_default() += 1;
         }
         MinedIndex {
             contexts: by
@@ -106,7 +109,13 @@ impl Retriever {
         let weights = index
             .contexts
             .iter()
-            .map(|c| normalized(c.words.iter().map(|(w, f)| (w.clone(), f64::from(*f) * of(w)))))
+            .map(|c| {
+                normalized(
+                    c.words
+                        .iter()
+                        .map(|(w, f)| (w.clone(), f64::from(*f) * of(w))),
+                )
+            })
             .collect();
         Retriever {
             index,

@@ -108,10 +108,19 @@ fn mining_reads_tests_examples_doc_tests_and_test_modules_only() {
         values_in(&pairs, &["markup", "count_tags"]),
         vec![MinedValue::Bytes(b"<a><b>".to_vec())]
     );
-    assert_eq!(values_in(&pairs, &["w", "push"]), vec![MinedValue::Char('x')]);
+    assert_eq!(
+        values_in(&pairs, &["w", "push"]),
+        vec![MinedValue::Char('x')]
+    );
     let all: Vec<&MinedValue> = pairs.iter().map(|p| &p.value).collect();
-    assert!(!all.contains(&&s("library literal")), "library code is no test");
-    assert!(!all.contains(&&s("not code")), "a text block is no doc test");
+    assert!(
+        !all.contains(&&s("library literal")),
+        "library code is no test"
+    );
+    assert!(
+        !all.contains(&&s("not code")),
+        "a text block is no doc test"
+    );
 }
 
 #[test]
@@ -123,17 +132,10 @@ fn a_query_draws_the_values_of_similar_contexts_by_frequency() {
     });
     assert_eq!(got.first(), Some(&(s("<!-- a -->"), 2)), "{got:?}");
     assert!(got.contains(&(s("((a))"), 1)));
-    assert!(!got.iter().any(|(v, _)| *v == s("<a href=x>")), "feed is another method");
+    assert!(
+        !got.iter().any(|(v, _)| *v == s("<a href=x>")),
+        "feed is another method"
+    );
     let unrelated = index.query(&bag(["Vec<u64>", "dedup"]), |_| true);
     assert!(unrelated.is_empty(), "{unrelated:?}");
-}
-
-#[test]
-#[ignore]
-fn print_corpus_index() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
-    let idx = MinedIndex::build(&super::collect::source_pairs(&dir.join("src")));
-    for c in &idx.contexts {
-        println!("{:?} => {:?}", c.words, c.values);
-    }
 }

@@ -34,9 +34,9 @@ pub fn mine_crate(dir: &Path) -> MinedIndex {
     MinedIndex::build(&collect::crate_pairs(dir))
 }
 
-/// The text of `index` as `perfsyn init` writes it.
-pub fn to_json(index: &MinedIndex) -> String {
-    serde_json::to_string_pretty(index).unwrap_or_default() + "\n"
+/// The index of the crate at `dir` as `perfsyn init` writes it ([`MINED_FILE`]).
+pub fn index_json(dir: &Path) -> String {
+    serde_json::to_string_pretty(&mine_crate(dir)).unwrap_or_default() + "\n"
 }
 
 /// The index a harness's runs draw from: `perfsyn/mined.json` of a user's crate (empty when
@@ -74,8 +74,9 @@ pub fn fits(ty: &str, v: &MinedValue) -> bool {
         MinedValue::Str(_) => ty == "String",
         MinedValue::Bytes(b) => ty == "String" && std::str::from_utf8(b).is_ok(),
         MinedValue::Char(_) => ty == "char",
-        MinedValue::Int(i) => perfsyn_profiler_ipc::IntTy::from_name(ty)
-            .is_some_and(|t| t.clamp(*i) == *i),
+        MinedValue::Int(i) => {
+            perfsyn_profiler_ipc::IntTy::from_name(ty).is_some_and(|t| t.clamp(*i) == *i)
+        }
     }
 }
 
