@@ -127,3 +127,104 @@ pub fn draw(
         _ => return None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use perfsyn_profiler_ipc::{register_type, Literal, Program, Registry, Stmt};
+
+    use super::{draw, drawable};
+    use crate::harness::mine::collect::Pair;
+    use crate::harness::mine::words::bag;
+    use crate::harness::mine::{MinedIndex, MinedValue, Retriever};
+    use crate::search::fresh::{Choice, MutationConfig};
+
+    #[derive(Default)]
+    pub struct Lexer;
+
+    impl Lexer {
+        pub fn lex(&self, s: &str) -> usize {
+            s.len()
+        }
+    }
+
+    register_type! {
+        pub fn lexer() -> Lexer {
+            path: "Lexer",
+            imports: ["my_crate::Lexer"],
+            version: None,
+            size: [|_l| 0],
+            ctors { new() => Lexer; }
+            methods { lex(ref self, s: str String) -> usize; }
+            fields {}
+        }
+    }
+
+    /// `let l = Lexer::new(); let s = "a"; l.lex(s);` with an index of `lexer.lex("((")`.
+    fn setup() -> (Program, perfsyn_profiler_ipc::ApiSchema, MutationConfig) {
+        let schema = Registry::new(vec![lexer()]).schema();
+        let mut p = Program::default();
+        let l = p.fresh("Lexer");
+        let s = p.fresh("String");
+        p.body = vec![
+            Stmt::Ctor {
+                out: l,
+                ty: "Lexer".into(),
+                ctor: "new".into(),
+                args: vec![],
+            },
+            Stmt::Lit {
+                out: s,
+                value: Literal::Str("a".into()),
+            },
+            Stmt::Call {
+                out: None,
+                ty: "Lexer".into(),
+                method: "lex".into(),
+                recv: l,
+                args: vec![s],
+                under_test: true,
+            },
+        ];
+        let pair = |v: &str| Pair {
+            context: bag(["lexer", "lex"]),
+            value: MinedValue::Str(v.into()),
+        };
+        let index = MinedIndex::build(&[pair("(("), pair("(("), pair("a)")]);
+        let cfg = MutationConfig {
+            mined: std::sync::Arc::new(Retriever::new(index)),
+            ..MutationConfig::default()
+        };
+        (p, schema, cfg)
+    }
+
+    #[test]
+    fn a_literal_draws_the_values_of_its_consumers_context_by_frequency() {
+        let (p, schema, cfg) = setup();
+        let values = drawable(&p, &schema, &cfg.mined, perfsyn_profiler_ipc::Var(1));
+        assert_eq!(
+            values,
+            vec![
+                (MinedValue::Str("((".into()), 2),
+                (MinedValue::Str("a)".into()), 1)
+            ]
+        );
+        // Digits: below 500 takes a mined value; then 0 of 3 is the first, by weight.
+        let mut digits = vec![0, 0];
+        let got = draw(&p, &schema, &cfg, 1, &mut Choice::Nth(&mut digits, 0));
+        assert_eq!(got, Some(Literal::Str("((".into())));
+        let mut digits = vec![0, 2];
+        let got = draw(&p, &schema, &cfg, 1, &mut Choice::Nth(&mut digits, 0));
+        assert_eq!(got, Some(Literal::Str("a)".into())));
+        // Otherwise a pool value.
+        let mut digits = vec![999, 2];
+        let got = draw(&p, &schema, &cfg, 1, &mut Choice::Nth(&mut digits, 0));
+        assert_eq!(got, Some(Literal::Str("abc".into())));
+        let none = drawable(
+            &p,
+            &schema,
+            &MutationConfig::default().mined,
+            perfsyn_profiler_ipc::Var(1),
+        );
+        assert!(none.is_empty(), "an empty index draws nothing");
+    }
+}
