@@ -9,6 +9,7 @@ pub mod controls;
 pub mod export_fixtures;
 pub mod groups;
 pub mod hostile;
+pub mod markup;
 pub mod messages;
 pub mod planted;
 pub mod reltune;
@@ -58,6 +59,8 @@ pub fn registry() -> Registry {
         planted::enumerated_distribution().with_origin(Planted),
         planted::tombstone_set().with_origin(Planted),
         planted::small_sort().with_origin(Planted),
+        // A planted parser reached only through values mined from its tests (harness/mine).
+        markup::markup_scanner().with_origin(Planted),
         // Planted bottlenecks for `perfsyn bench search` only (disjoint from the suite), the
         // corpus's own: `planted` names the suite's.
         tuning::unique_log().with_origin(Corpus),

@@ -18,7 +18,9 @@ use perfsyn_corpus::registry;
 use perfsyn_profiler_ipc::interp::Interpreter;
 use perfsyn_profiler_ipc::print::{name_prefix, print};
 use perfsyn_profiler_ipc::schema::TypeSchema;
-use perfsyn_profiler_ipc::{ApiSchema, IntTy, Literal, Op, Outcome, Pattern, Program, Stmt, Var};
+use perfsyn_profiler_ipc::{
+    ApiSchema, IntTy, Literal, Op, Outcome, Pattern, Program, Stmt, TextShape, Var,
+};
 
 /// Builds a program statement by statement; `repeat` nests a loop body.
 #[derive(Default)]
@@ -326,6 +328,16 @@ fn cases() -> Vec<Case> {
         let t = b.lit(Literal::Str("b-".into()));
         b.call("String", "push_str", s, &[t]);
     });
+    // Texts that grow, one per shape, printed as `"<a ".repeat(n)` and the like.
+    for shape in TextShape::ALL {
+        let t = b.lit(Literal::Text {
+            shape,
+            a: "<!".into(),
+            b: "-é".into(),
+            n: 3,
+        });
+        b.call("String", "push_str", s, &[t]);
+    }
     let zero = b.int(IntTy::Usize, 0);
     let x = b.lit(Literal::Str("x y".into()));
     let x = b.op(Op::Append, x);

@@ -388,7 +388,12 @@ impl Compiler<'_> {
                     sizes.push(if numbers {
                         Some(int_size as SizeFn)
                     } else {
-                        self.registry.ty(&p.ty).and_then(|t| t.size)
+                        // A string's size is its length, also where the harness registers
+                        // no `String` type of its own (a text that grows is an input).
+                        self.registry
+                            .ty(&p.ty)
+                            .and_then(|t| t.size)
+                            .or_else(|| (p.ty == "String").then_some(str_size as SizeFn))
                     });
                 }
                 Code::Call {
@@ -877,6 +882,11 @@ fn int_size(v: &dyn Any) -> u64 {
     0
 }
 
+/// The length of a `String` argument, in bytes.
+fn str_size(v: &dyn Any) -> u64 {
+    v.downcast_ref::<String>().map_or(0, |s| s.len() as u64)
+}
+
 /// Materializes a literal as a value of its Rust type (boxed by [`meter::boxed`]: no
 /// instrumented call when inlined into the uninstrumented interpreter).
 #[inline(always)]
@@ -887,6 +897,7 @@ pub fn literal(l: &Literal, i: i64, n: i64) -> Box<dyn Any> {
         Literal::Str(s) => meter::boxed(s.clone()),
         Literal::Int { ty, value } => int_value(*ty, *value),
         Literal::Index { ty, pattern } => int_value(*ty, ty.clamp(pattern.eval(i, n))),
+        Literal::Text { shape, a, b, n } => meter::boxed(shape.eval(a, b, *n)),
     }
 }
 

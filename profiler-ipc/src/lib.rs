@@ -39,7 +39,7 @@ pub mod wire;
 pub mod worker;
 
 pub use feedback::{Cost, Feedback, HotPc, Outcome};
-pub use program::{IntTy, Literal, Op, Pattern, Program, Stmt, Var};
+pub use program::{IntTy, Literal, Op, Pattern, Program, Stmt, TextShape, Var};
 pub use registry::{Registry, TypeDef};
 pub use schema::{ApiSchema, Mode};
 pub use supervisor::{Pool, PoolConfig, PoolError, PoolStats};

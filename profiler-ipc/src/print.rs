@@ -293,6 +293,9 @@ impl Printer<'_> {
                     Literal::Bool(x) => format!("let {b} = {x};"),
                     Literal::Char(c) => format!("let {b} = {c:?};"),
                     Literal::Str(x) => format!("let {b} = String::from({x:?});"),
+                    Literal::Text { shape, a, b: b2, n } => {
+                        format!("let {b}: String = {};", shape.rust(a, b2, *n))
+                    }
                     Literal::Int { ty, value } => format!("let {b}: {} = {value};", ty.name()),
                     Literal::Index { ty, pattern } => {
                         let n = self.loop_n;

@@ -182,14 +182,89 @@ pub fn hash_below(i: i64, seed: u32, bound: u32) -> i64 {
     (((index_hash(i, seed) >> 32) * bound as u64) >> 32) as i64
 }
 
+/// How a text that grows is made of its two fragments `a` and `b`, `n` times: the string
+/// counterpart of a loop, so a parser can be driven to its worst case as a loop drives a
+/// collection to its (`"<!--".repeat(n)`, `"(".repeat(n) + ")".repeat(n)`).
+///
+/// New variants go at the end (see [`Pattern`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TextShape {
+    /// `a` n times.
+    Repeat,
+    /// `a` n times, then `b` n times: n levels of nesting.
+    Nest,
+    /// `a` and `b` alternating, n pairs.
+    Interleave,
+    /// `a` once, then `b` n times.
+    Then,
+}
+
+impl TextShape {
+    /// Every shape.
+    pub const ALL: [TextShape; 4] = [
+        TextShape::Repeat,
+        TextShape::Nest,
+        TextShape::Interleave,
+        TextShape::Then,
+    ];
+
+    /// A short stable name, for mutation targets and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            TextShape::Repeat => "repeat",
+            TextShape::Nest => "nest",
+            TextShape::Interleave => "interleave",
+            TextShape::Then => "then",
+        }
+    }
+
+    /// The text of this shape.
+    pub fn eval(self, a: &str, b: &str, n: u32) -> String {
+        let n = n as usize;
+        match self {
+            TextShape::Repeat => a.repeat(n),
+            TextShape::Nest => a.repeat(n) + &b.repeat(n),
+            TextShape::Interleave => [a, b].concat().repeat(n),
+            TextShape::Then => a.to_string() + &b.repeat(n),
+        }
+    }
+
+    /// Rust source building the same text (a `String` expression). Kept in lockstep with
+    /// [`TextShape::eval`]; a test compiles the printed form and compares.
+    pub fn rust(self, a: &str, b: &str, n: u32) -> String {
+        match self {
+            TextShape::Repeat => format!("{a:?}.repeat({n})"),
+            TextShape::Nest => format!("{a:?}.repeat({n}) + &{b:?}.repeat({n})"),
+            TextShape::Interleave => format!("[{a:?}, {b:?}].concat().repeat({n})"),
+            TextShape::Then => format!("String::from({a:?}) + &{b:?}.repeat({n})"),
+        }
+    }
+}
+
 /// A literal value; `Index` is only valid inside a `repeat` body.
+///
+/// New variants go at the end (see [`Pattern`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Literal {
     Bool(bool),
-    Int { ty: IntTy, value: i64 },
+    Int {
+        ty: IntTy,
+        value: i64,
+    },
     Char(char),
     Str(String),
-    Index { ty: IntTy, pattern: Pattern },
+    Index {
+        ty: IntTy,
+        pattern: Pattern,
+    },
+    /// A `String` that grows with `n` ([`TextShape`]); the verdict sweep scales `n` as it
+    /// scales a loop's count.
+    Text {
+        shape: TextShape,
+        a: String,
+        b: String,
+        n: u32,
+    },
 }
 
 impl Literal {
@@ -199,7 +274,7 @@ impl Literal {
             Literal::Bool(_) => "bool",
             Literal::Int { ty, .. } | Literal::Index { ty, .. } => ty.name(),
             Literal::Char(_) => "char",
-            Literal::Str(_) => "String",
+            Literal::Str(_) | Literal::Text { .. } => "String",
         }
     }
 }
@@ -405,6 +480,15 @@ mod tests {
                 out: c,
                 value: Literal::Char('\n'),
             },
+            Stmt::Lit {
+                out: s,
+                value: Literal::Text {
+                    shape: TextShape::Nest,
+                    a: "<a ".into(),
+                    b: "/>".into(),
+                    n: 3,
+                },
+            },
             Stmt::Op {
                 out: n2,
                 op: Op::Double,
@@ -472,6 +556,19 @@ mod tests {
         let p = every_kind();
         let q: Program = serde_json::from_str(&serde_json::to_string(&p).unwrap()).unwrap();
         assert_eq!(p, q);
+    }
+
+    #[test]
+    fn text_shapes_grow_their_fragments_n_times() {
+        let t = |shape: TextShape| shape.eval("(", ")", 3);
+        assert_eq!(t(TextShape::Repeat), "(((");
+        assert_eq!(t(TextShape::Nest), "((()))");
+        assert_eq!(t(TextShape::Interleave), "()()()");
+        assert_eq!(t(TextShape::Then), "()))");
+        assert_eq!(
+            TextShape::Nest.rust("(", ")", 3),
+            r#""(".repeat(3) + &")".repeat(3)"#
+        );
     }
 
     #[test]

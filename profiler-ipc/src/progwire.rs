@@ -12,7 +12,7 @@
 //! literal, pattern and varint width. The worker never calls this: it only decodes
 //! programs.
 
-use crate::program::{IntTy, Literal, Op, Pattern, Program, Stmt, Var};
+use crate::program::{IntTy, Literal, Op, Pattern, Program, Stmt, TextShape, Var};
 
 /// A bounds-checked writer over the request area: every write either fits or makes the
 /// whole encoding fail (`None`), never a truncation.
@@ -135,6 +135,18 @@ impl Out<'_> {
                 self.varint(4)?;
                 self.int_ty(*ty)?;
                 self.pattern(*pattern)
+            }
+            Literal::Text { shape, a, b, n } => {
+                self.varint(5)?;
+                self.varint(match shape {
+                    TextShape::Repeat => 0,
+                    TextShape::Nest => 1,
+                    TextShape::Interleave => 2,
+                    TextShape::Then => 3,
+                })?;
+                self.str(a)?;
+                self.str(b)?;
+                self.varint(*n as u64)
             }
         }
     }
@@ -294,6 +306,15 @@ mod tests {
             Stmt::Lit {
                 out: var(2),
                 value: Literal::Str("x".repeat(k * 37)),
+            },
+            Stmt::Lit {
+                out: Var(k as u32),
+                value: Literal::Text {
+                    shape: TextShape::ALL[k % 4],
+                    a: "<!".repeat(k * 11),
+                    b: "é".into(),
+                    n: (k * 997) as u32,
+                },
             },
             Stmt::Ctor {
                 out: var(3),

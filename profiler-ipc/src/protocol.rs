@@ -36,8 +36,9 @@ pub const MAGIC: u64 = u64::from_le_bytes(*b"PERFSYN1");
 /// heap limits, `fuel_out`; 5: `want_hot` and the feedback's hot addresses; 6: `setup_reused`;
 /// 7: `Feedback::heap_bytes`; 8: `idle_spin_ns`; 9: `thread_cpu`; 10: `Pattern::HashBelow` in
 /// the programs a request carries; 11: `fuel` per request, `Feedback::fuel_spent`; 12:
-/// `MethodSchema::kept` in the hello's schema; 13: `TypeSchema::origin` in it).
-pub const VERSION: u32 = 13;
+/// `MethodSchema::kept` in the hello's schema; 13: `TypeSchema::origin` in it; 14:
+/// `Literal::Text` in the programs a request carries).
+pub const VERSION: u32 = 14;
 /// The region's fd number in the worker.
 pub const REGION_FD: i32 = 3;
 /// The pool doorbell's fd number in the worker.

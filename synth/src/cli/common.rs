@@ -89,6 +89,10 @@ pub struct SearchArgs {
     /// Switch off our loop extension (repeat blocks), leaving the paper's program model.
     #[arg(long)]
     pub no_loops: bool,
+    /// Draw no values mined from the crate's own tests (`perfsyn/mined.json`; the corpus's
+    /// are mined from its sources), only the built-in pools.
+    #[arg(long)]
+    pub no_mined_values: bool,
     /// Deepest mutation path (maxMuts).
     #[arg(long, default_value_t = 32)]
     pub max_muts: u32,
@@ -114,6 +118,17 @@ impl SearchArgs {
         };
         cfg.mutation.loops = !self.no_loops;
         cfg
+    }
+
+    /// The engine's search configuration for `harness`: [`SearchArgs::config`] with the
+    /// values mined from its tests, unless `--no-mined-values`.
+    pub fn config_for(&self, harness: &crate::harness::Harness) -> Result<SearchConfig> {
+        let mut cfg = self.config();
+        if !self.no_mined_values {
+            let index = crate::harness::mine::load(harness)?;
+            cfg.mutation.mined = std::sync::Arc::new(crate::harness::mine::Retriever::new(index));
+        }
+        Ok(cfg)
     }
 
     /// The number of workers to start.

@@ -143,7 +143,7 @@ pub fn run(a: ExploreArgs) -> Result<()> {
         t_rel: a.t_rel,
         thresholds: Thresholds::default(),
         expect: a.expect.clone(),
-        search: a.search.config(),
+        search: a.search.config_for(&a.worker.harness()?)?,
         start,
         confirm: a.record.confirm(),
     };
@@ -191,7 +191,9 @@ pub fn run(a: ExploreArgs) -> Result<()> {
         report.new_type = report.new_type.map(|t| format!("{t} {new}"));
         report.ref_type = report.ref_type.map(|t| format!("{t} {old}"));
     }
-    let (run_path, plot_path) = record_run(&report, &a, &worker, exec.schema().hash())?;
+    let mined = (!cfg.search.mutation.mined.is_empty())
+        .then(|| cfg.search.mutation.mined.index.stable_hash());
+    let (run_path, plot_path) = record_run(&report, &a, &worker, exec.schema().hash(), mined)?;
     if let Some(file) = &a.export {
         export_run(&run_path, exec, a.export_format, 1, Some(file))?;
     }
@@ -217,6 +219,7 @@ fn record_run(
     a: &ExploreArgs,
     worker: &std::path::Path,
     schema_hash: u64,
+    mined_hash: Option<u64>,
 ) -> Result<(PathBuf, Option<PathBuf>)> {
     let path = match a.record.out.clone() {
         Some(p) => p,
@@ -238,6 +241,7 @@ fn record_run(
         schema_hash,
     );
     run.reproduce = Some(reproduce_explore(report, a));
+    run.mined_hash = mined_hash.map(|h| format!("{h:016x}"));
     run.save(&path)?;
     let plot_path = crate::commands::plot::path_for(&path);
     let plot = match crate::commands::plot::write(report, &plot_path) {
@@ -410,6 +414,9 @@ fn reproduce_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
     c += &format!(" --direction {} --t-rel {}", a.direction, a.t_rel);
     if a.search.no_loops {
         c += " --no-loops";
+    }
+    if a.search.no_mined_values {
+        c += " --no-mined-values";
     }
     if let Some(e) = &a.expect {
         c += &format!(" --expect \"{e}\"");

@@ -196,7 +196,17 @@ pub fn run(a: HuntArgs) -> Result<()> {
         .bar
         .set_message(report::count(observer.findings, "finding"));
     let hunt_dir = Arc::new(hunt_dir);
-    let outcome = hunt::run(hunt_dir.clone(), pool, identity, stop, Box::new(observer))?;
+    let mined = Arc::new(crate::harness::mine::Retriever::new(
+        crate::harness::mine::load(&a.worker.harness()?)?,
+    ));
+    let outcome = hunt::run(
+        hunt_dir.clone(),
+        pool,
+        identity,
+        mined,
+        stop,
+        Box::new(observer),
+    )?;
     bar.finish_and_clear();
     let s = report::write_reports(&hunt_dir, &shown)?;
     a.outputs.write_hunt(&s, a.worker.harness().ok().as_ref())?;

@@ -22,7 +22,13 @@ pub struct ListArgs {
 pub fn run(a: ListArgs) -> Result<()> {
     let worker = a.worker.resolve(false)?;
     let schema = worker_build::read_schema(&worker)?;
-    let entries = list::entries(&schema, a.ty.as_deref())?;
+    let mut entries = list::entries(&schema, a.ty.as_deref())?;
+    let index = crate::harness::mine::load(&a.worker.harness()?)?;
+    list::count_mined(
+        &mut entries,
+        &schema,
+        &crate::harness::mine::Retriever::new(index),
+    );
     if a.json {
         println!("{}", serde_json::to_string_pretty(&entries)?);
     } else {

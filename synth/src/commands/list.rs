@@ -30,6 +30,9 @@ pub struct Entry {
     /// Where the method comes from: `std`, `corpus`, `planted` or a crate's name.
     #[serde(serialize_with = "as_text")]
     pub origin: Origin,
+    /// Per parameter, how many values mined from the crate's own tests it can draw
+    /// (`harness/mine`); filled by [`count_mined`].
+    pub mined: Vec<usize>,
 }
 
 /// An origin as `perfsyn list` shows it.
@@ -107,14 +110,48 @@ pub fn entries(schema: &ApiSchema, type_filter: Option<&str>) -> Result<Vec<Entr
                 group,
                 versions,
                 origin: method_origin(t, m),
+                mined: vec![0; m.params.len()],
             });
         }
     }
     Ok(out)
 }
 
-/// Renders rows as an aligned text table.
+/// Fills each row's [`Entry::mined`] from `index`.
+pub fn count_mined(
+    entries: &mut [Entry],
+    schema: &ApiSchema,
+    index: &crate::harness::mine::Retriever,
+) {
+    for e in entries {
+        let Some(t) = schema.ty(&e.ty) else { continue };
+        let Some(name) = e.method.rsplit("::").next() else {
+            continue;
+        };
+        if let Some(m) = t.method(name) {
+            e.mined = m
+                .params
+                .iter()
+                .map(|p| crate::harness::mine::values_for(index, t, name, p).len())
+                .collect();
+        }
+    }
+}
+
+/// Renders rows as an aligned text table; a `mined` column (values each parameter can draw
+/// from the crate's tests) when any parameter can draw one.
 pub fn render(entries: &[Entry]) -> String {
+    let any_mined = entries.iter().any(|e| e.mined.iter().any(|n| *n > 0));
+    let mined = |e: &Entry| -> String {
+        if !any_mined {
+            String::new()
+        } else if e.mined.is_empty() {
+            format!("{:<8}  ", "-")
+        } else {
+            let v: Vec<String> = e.mined.iter().map(|n| n.to_string()).collect();
+            format!("{:<8}  ", v.join(","))
+        }
+    };
     let w = entries
         .iter()
         .map(|e| e.method.len())
@@ -129,12 +166,16 @@ pub fn render(entries: &[Entry]) -> String {
         .unwrap_or(8)
         .max(8);
     let mut s = format!(
-        "{:<w$}  {:<o$}  {:<10}  {:<14}  signature\n",
-        "method", "origin", "expected", "versions"
+        "{:<w$}  {:<o$}  {:<10}  {:<14}  {}signature\n",
+        "method",
+        "origin",
+        "expected",
+        "versions",
+        if any_mined { "mined     " } else { "" }
     );
     for e in entries {
         s.push_str(&format!(
-            "{:<w$}  {:<o$}  {:<10}  {:<14}  {}\n",
+            "{:<w$}  {:<o$}  {:<10}  {:<14}  {}{}\n",
             e.method,
             e.origin.to_string(),
             e.expected.as_deref().unwrap_or("-"),
@@ -142,6 +183,7 @@ pub fn render(entries: &[Entry]) -> String {
                 .as_ref()
                 .map(|v| v.join("/"))
                 .unwrap_or_else(|| "-".into()),
+            mined(e),
             e.signature
         ));
     }
@@ -150,6 +192,9 @@ pub fn render(entries: &[Entry]) -> String {
         entries.len(),
         if entries.len() == 1 { "method" } else { "methods" }
     ));
+    if any_mined {
+        s.push_str("mined: per parameter, the values mined from the crate's own tests it can draw (perfsyn/mined.json)\n");
+    }
     s
 }
 
@@ -245,7 +290,18 @@ mod tests {
             group: None,
             versions: None,
             origin: Origin::Std,
+            mined: vec![],
         };
-        assert!(render(&[e]).contains("\n1 method\n"));
+        assert!(render(std::slice::from_ref(&e)).contains("\n1 method\n"));
+        assert!(
+            !render(std::slice::from_ref(&e)).contains("mined"),
+            "no column when nothing is mined"
+        );
+        let drawn = Entry {
+            signature: "fn b(&self, s: &str)".into(),
+            mined: vec![4],
+            ..e
+        };
+        assert!(render(&[drawn]).lines().nth(1).unwrap().contains(" 4  "));
     }
 }

@@ -54,6 +54,10 @@ pub struct RunFile {
     /// `None` in files written before it existed, or by commands that have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reproduce: Option<String>,
+    /// The hash of the mined-values index the search drew from (`harness/mine`), 16 hex
+    /// digits; `None` when it drew none. The seed reproduces the run only with this index.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mined_hash: Option<String>,
     pub report: ExploreReport,
 }
 
@@ -102,6 +106,7 @@ impl RunFile {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs()),
             reproduce: None,
+            mined_hash: None,
             report,
         }
     }

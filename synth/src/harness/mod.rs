@@ -11,6 +11,7 @@ pub mod diagnostics;
 pub mod discovery;
 pub mod generated;
 pub mod init;
+pub mod mine;
 pub mod spec;
 pub mod worker_build;
 

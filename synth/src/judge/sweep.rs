@@ -318,6 +318,10 @@ pub fn quantities(p: &Program) -> Vec<Quantity> {
                 value: Literal::Int { value, .. },
                 ..
             } if *value > 1 => out.push(Quantity::Top(i)),
+            Stmt::Lit {
+                value: Literal::Text { .. },
+                ..
+            } => out.push(Quantity::Top(i)),
             _ => {}
         }
     }
@@ -396,11 +400,17 @@ fn fallbacks(p: &Program, qs: &[Quantity]) -> Vec<Rule> {
     (0..qs.len()).map(|k| fallback(p, qs, k, &counts)).collect()
 }
 
+/// The counts of the top-level loops and of the texts that grow (`Literal::Text`: its
+/// count is a loop's, written in a string).
 fn loop_counts(p: &Program) -> Vec<u32> {
     p.body
         .iter()
         .filter_map(|s| match s {
-            Stmt::Repeat { n, .. } => Some(*n),
+            Stmt::Repeat { n, .. }
+            | Stmt::Lit {
+                value: Literal::Text { n, .. },
+                ..
+            } => Some(*n),
             _ => None,
         })
         .collect()
@@ -422,7 +432,11 @@ fn fallback(p: &Program, qs: &[Quantity], k: usize, counts: &[u32]) -> Rule {
         // 1024 pushes became 4 iterations, duplicates whose share grew along the sweep, and
         // a linear cost was judged O(n log n)).
         Stmt::Repeat { n: 1, .. } if counts.iter().any(|&c| c > 1) => Rule::Keep,
-        Stmt::Repeat { .. } => Rule::Linear,
+        Stmt::Repeat { .. }
+        | Stmt::Lit {
+            value: Literal::Text { .. },
+            ..
+        } => Rule::Linear,
         Stmt::Lit {
             value: Literal::Int { value, .. },
             ..
@@ -471,6 +485,13 @@ pub fn describe(top: &Program, qs: &[Quantity], rules: &[Rule]) -> Vec<String> {
         .map(|(&q, &r)| {
             let what = match (q, &top.body[top_index(q)]) {
                 (Quantity::Top(i), Stmt::Repeat { .. }) => format!("the loop at statement {i}"),
+                (
+                    Quantity::Top(i),
+                    Stmt::Lit {
+                        value: Literal::Text { .. },
+                        ..
+                    },
+                ) => format!("the text's count at statement {i}"),
                 (Quantity::Top(i), _) => format!("the literal at statement {i}"),
                 (Quantity::Bound { at, k }, _) => {
                     format!("hash bound {k} of the loop at statement {at}")
@@ -494,7 +515,14 @@ pub fn describe(top: &Program, qs: &[Quantity], rules: &[Rule]) -> Vec<String> {
 /// The value of quantity `q` (a loop count, an integer literal or a hash bound).
 fn value(p: &Program, q: Quantity) -> f64 {
     match (q, &p.body[top_index(q)]) {
-        (Quantity::Top(_), Stmt::Repeat { n, .. }) => *n as f64,
+        (Quantity::Top(_), Stmt::Repeat { n, .. })
+        | (
+            Quantity::Top(_),
+            Stmt::Lit {
+                value: Literal::Text { n, .. },
+                ..
+            },
+        ) => *n as f64,
         (
             Quantity::Top(_),
             Stmt::Lit {
@@ -519,9 +547,14 @@ fn top_index(q: Quantity) -> usize {
 /// `p` with quantity `q` set to `v` (rounded, clamped to its type).
 fn with_value(p: &mut Program, q: Quantity, v: f64) {
     match (q, &mut p.body[top_index(q)]) {
-        (Quantity::Top(_), Stmt::Repeat { n, .. }) => {
-            *n = v.round().clamp(1.0, u32::MAX as f64) as u32
-        }
+        (Quantity::Top(_), Stmt::Repeat { n, .. })
+        | (
+            Quantity::Top(_),
+            Stmt::Lit {
+                value: Literal::Text { n, .. },
+                ..
+            },
+        ) => *n = v.round().clamp(1.0, u32::MAX as f64) as u32,
         (
             Quantity::Top(_),
             Stmt::Lit {
@@ -1097,6 +1130,43 @@ mod tests {
         let top = scaled_up(&p, 44, 1 << 14, SWEEP_TARGET_SIZE).unwrap();
         assert_eq!(parts(&top), (2048, 1024 * 1023 / 2, 2048));
         assert!(scaled_up(&Program::default(), 0, 1 << 14, SWEEP_TARGET_SIZE).is_none());
+    }
+
+    #[test]
+    fn a_text_that_grows_is_swept_as_a_loop() {
+        let mut p = Program::default();
+        let ns = p.fresh("Markup");
+        let s = p.fresh("String");
+        p.body = vec![
+            Stmt::Lit {
+                out: s,
+                value: Literal::Text {
+                    shape: perfsyn_profiler_ipc::TextShape::Repeat,
+                    a: "<!".into(),
+                    b: String::new(),
+                    n: 16,
+                },
+            },
+            call(ns.0, &[s.0], true),
+        ];
+        // 16 copies of 2 bytes: scaled up by powers of two until 4096 bytes.
+        let top = scaled_up(&p, 32, 1 << 14, SWEEP_TARGET_SIZE).expect("a text is a size");
+        let count = |q: &Program| match &q.body[0] {
+            Stmt::Lit {
+                value: Literal::Text { n, .. },
+                ..
+            } => *n,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(count(&top), 2048);
+        let qs = quantities(&top);
+        assert_eq!(qs, vec![Quantity::Top(0)]);
+        let counts: Vec<u32> = sweep_with(&top, &qs, &fallbacks(&top, &qs))
+            .iter()
+            .map(count)
+            .collect();
+        assert_eq!(counts.first(), Some(&2048));
+        assert_eq!(counts.last(), Some(&20), "{counts:?}");
     }
 
     /// A loop of 32 `resize(hash(i), k)` (statement 0: its input is the last length drawn)

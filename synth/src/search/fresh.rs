@@ -25,6 +25,8 @@ pub struct MutationConfig {
     pub existing_per_operand: usize,
     /// Pool of integer constants for fresh values (Algorithm 4's "pool of existing constants").
     pub int_pool: Vec<i64>,
+    /// Values mined from the crate's own tests (`harness/mine`); empty: none drawn.
+    pub mined: std::sync::Arc<crate::harness::mine::Retriever>,
 }
 
 impl Default for MutationConfig {
@@ -35,6 +37,7 @@ impl Default for MutationConfig {
             max_loop: 1 << 14,
             existing_per_operand: 2,
             int_pool: vec![0, 1, 2, 3, 7, 16, 100],
+            mined: Default::default(),
         }
     }
 }

@@ -3,12 +3,13 @@
 //! that runs without a panic, trying further candidates before giving up.
 
 use anyhow::Result;
-use perfsyn_profiler_ipc::{Mode, Outcome, Program, Stmt, Var};
+use perfsyn_profiler_ipc::{Literal, Mode, Outcome, Program, Stmt, Var};
 
 use crate::harness::spec::MethodRef;
 use crate::run::exec::Executor;
 use crate::search::fresh::{creatable, init_fresh, Choice, MutationConfig};
 use crate::search::handles::init_or_obtain;
+use crate::search::mutate::held_values;
 
 /// How many candidate initial programs are tried, in one batch.
 pub const CANDIDATES: usize = 48;
@@ -110,6 +111,19 @@ pub fn initial_program(
             return Ok(Initial::Found(grown[i].clone()));
         }
     }
+    let held: Vec<Program> = grown
+        .iter()
+        .chain(&cands)
+        .flat_map(held_index_candidates)
+        .filter(|p| seen.insert(p.clone()))
+        .take(CANDIDATES)
+        .collect();
+    if !held.is_empty() {
+        let hfb = exec.run(&held)?;
+        if let Some(i) = hfb.iter().position(|f| f.outcome == Outcome::Ok) {
+            return Ok(Initial::Found(held[i].clone()));
+        }
+    }
     let reason = match &fb[0].outcome {
         Outcome::Panic { message, .. } => {
             format!("every candidate failed; the first panicked: {message}")
@@ -117,6 +131,71 @@ pub fn initial_program(
         o => format!("every candidate failed; the first ended with {}", o.label()),
     };
     Ok(Initial::NotFound(reason))
+}
+
+/// Candidates for a method whose integer arguments must differ or lie below the receiver's
+/// length (`swap(i, j)` with `i != j`, a triplet of distinct indices): the integer literals
+/// passed to the call under test take distinct values from what the program holds, the
+/// indices below the length its loops give the receiver (0, 1, 2, ..., and from the last one
+/// down), before any constant of the pool. Tried only when every candidate of Algorithm 4
+/// and every grown one failed, so the methods that have a first program keep it. The pool
+/// repeats its first value in every argument of candidate 0 (`swap(0, 0)`), and Vector's
+/// `focus_mut_triplet` never got a first valid program.
+fn held_index_candidates(base: &Program) -> Vec<Program> {
+    let Some(at) = base.body.iter().position(|s| {
+        matches!(
+            s,
+            Stmt::Call {
+                under_test: true,
+                ..
+            }
+        )
+    }) else {
+        return Vec::new();
+    };
+    let Stmt::Call { args, .. } = &base.body[at] else {
+        return Vec::new();
+    };
+    // The integer literals defined at the top level and passed to the call under test.
+    let lits: Vec<usize> = args
+        .iter()
+        .filter_map(|a| {
+            base.body[..at].iter().position(
+                |s| matches!(s, Stmt::Lit { out, value: Literal::Int { .. } } if out == a),
+            )
+        })
+        .collect();
+    if lits.is_empty() {
+        return Vec::new();
+    }
+    // The length the loops give the receiver: the largest count the program holds.
+    let len = held_values(base)
+        .into_iter()
+        .filter(|v| *v > 0)
+        .max()
+        .unwrap_or(1);
+    let k = lits.len() as i64;
+    let ascending: Vec<i64> = (0..k).collect();
+    let from_last: Vec<i64> = (0..k).map(|j| (len - 1 - j).max(0)).collect();
+    let mut rotated = ascending.clone();
+    rotated.rotate_left(1);
+    let mut out = Vec::new();
+    for values in [ascending, rotated, from_last] {
+        let mut p = base.clone();
+        for (&i, &v) in lits.iter().zip(&values) {
+            if let Stmt::Lit {
+                value: Literal::Int { ty, value },
+                ..
+            } = &mut p.body[i]
+            {
+                *value = ty.clamp(v);
+            }
+        }
+        if p != *base {
+            out.push(p);
+        }
+    }
+    out
 }
 
 /// How many times a grown candidate calls the growing method before the call under test.
@@ -221,6 +300,10 @@ mod tests {
         pub fn take(&mut self, i: usize) -> u64 {
             self.keys.remove(i)
         }
+        pub fn swap_distinct(&mut self, i: usize, j: usize) {
+            assert_ne!(i, j);
+            self.keys.swap(i, j)
+        }
     }
 
     register_type! {
@@ -229,10 +312,13 @@ mod tests {
             imports: [],
             version: None,
             size: [|s| s.keys.len() as u64],
-            ctors { new() => Stack::default(); }
+            // Four choices before the method's arguments: with 48 candidates, the
+            // arguments' choices are always the pool's first value.
+            ctors { new(a: copy u64, b: copy u64, c: copy u64, d: copy u64) => Stack::default(); }
             methods {
                 push(mut self, k: copy u64);
                 take(mut self, i: copy usize) -> u64;
+                swap_distinct(mut self, i: copy usize, j: copy usize);
             }
             fields {}
         }
@@ -271,6 +357,67 @@ mod tests {
                 })
                 .collect())
         }
+    }
+
+    /// Runs `swap_distinct` as the stack would: it panics unless the receiver holds two
+    /// keys and the two indices differ and lie below the length.
+    struct Distinct(ApiSchema);
+
+    fn int_of(p: &Program, v: perfsyn_profiler_ipc::Var) -> Option<i64> {
+        p.body.iter().find_map(|s| match s {
+            Stmt::Lit {
+                out,
+                value: perfsyn_profiler_ipc::Literal::Int { value, .. },
+            } if *out == v => Some(*value),
+            _ => None,
+        })
+    }
+
+    impl Executor for Distinct {
+        fn schema(&self) -> &ApiSchema {
+            &self.0
+        }
+        fn run(&mut self, programs: &[Program]) -> anyhow::Result<Vec<Feedback>> {
+            Ok(programs
+                .iter()
+                .map(|p| {
+                    let len = pushes(&p.body) as i64;
+                    let ok = p.body.iter().any(|s| match s {
+                        Stmt::Call {
+                            under_test: true,
+                            args,
+                            ..
+                        } => {
+                            let (i, j) = (int_of(p, args[0]), int_of(p, args[1]));
+                            i != j && i.zip(j).is_some_and(|(i, j)| i.max(j) < len)
+                        }
+                        _ => false,
+                    });
+                    Feedback::failed(if ok {
+                        Outcome::Ok
+                    } else {
+                        Outcome::Panic {
+                            stmt: 0,
+                            message: "equal or out-of-range indices".into(),
+                        }
+                    })
+                })
+                .collect())
+        }
+    }
+
+    /// Two indices that must differ and lie below the length get distinct values the
+    /// program holds (the grown receiver's indices).
+    #[test]
+    fn a_method_that_needs_distinct_indices_gets_them() {
+        let mut exec = Distinct(Registry::new(vec![stack()]).schema());
+        let schema = exec.0.clone();
+        let target = resolve_method(&schema, "Stack::swap_distinct").unwrap();
+        let found = initial_program(&mut exec, &target, &MutationConfig::default()).unwrap();
+        let Initial::Found(p) = found else {
+            panic!("no initial program: {found:?}");
+        };
+        assert!(pushes(&p.body) >= 2, "{p:?}");
     }
 
     /// A method that panics on an empty receiver gets an initial program that grows the

@@ -18,12 +18,14 @@ pub mod handles;
 mod handles_tests;
 pub mod initial;
 pub mod learn;
+pub mod mined;
 pub mod mutate;
 pub mod novelty;
 pub mod objective;
 pub mod probe;
 pub mod random;
 pub mod sides;
+pub mod text;
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};

@@ -221,6 +221,25 @@ pub fn mutations(p: &Program, schema: &ApiSchema, cfg: &MutationConfig) -> Vec<M
             Stmt::Lit { out: v, value } if i < end => {
                 mutate_value(v, value, i, &mut out);
                 take_a_held_value(&held, v, value, i, &mut out);
+                let texts = crate::search::text::offers(p, schema, cfg, i);
+                out.extend(texts.into_iter().map(|(target, count)| Mutation {
+                    op: OpKind::MutateValue,
+                    target,
+                    at: i,
+                    inner: None,
+                    operands: vec![Operand::Existing(*v)],
+                    count,
+                }));
+                if !crate::search::mined::drawable(p, schema, &cfg.mined, *v).is_empty() {
+                    out.push(Mutation {
+                        op: OpKind::MutateValue,
+                        target: crate::search::mined::MINED.to_string(),
+                        at: i,
+                        inner: None,
+                        operands: vec![Operand::Existing(*v)],
+                        count: 0,
+                    });
+                }
             }
             Stmt::Repeat { n, body } if cfg.loops => {
                 for (f, factor) in [("x8", 8u64), ("x2", 2), ("/2", 0)] {
@@ -633,6 +652,23 @@ pub fn apply(
                 return None;
             }
             *value = ty.clamp(others[choice.pick(others.len())]);
+        }
+        OpKind::MutateValue if m.target == crate::search::mined::MINED => {
+            let lit = crate::search::mined::draw(p, schema, cfg, m.at, &mut choice)?;
+            match q.body.get_mut(m.at)? {
+                Stmt::Lit { value, .. } if *value != lit => *value = lit,
+                _ => return None,
+            }
+        }
+        OpKind::MutateValue if m.target.starts_with("text:") => {
+            let name = m.target.strip_prefix("text:")?;
+            let (from, other) = crate::search::text::fragments(p, schema, cfg, m.at, &mut choice)?;
+            let text =
+                crate::search::text::apply(&from, name, m.count, other.as_deref(), cfg.max_loop)?;
+            match q.body.get_mut(m.at)? {
+                Stmt::Lit { value, .. } => *value = text,
+                _ => return None,
+            }
         }
         OpKind::MutateValue => {
             let op = op_named(m.target.strip_prefix("op:")?)?;

@@ -203,11 +203,13 @@ pub enum Outcome {
 }
 
 /// Explores every pending method of `dir` on `pool`, writing each run file before the next
-/// method starts, until all are done or `stop` is set.
+/// method starts, until all are done or `stop` is set. Every search draws from `mined`
+/// (values mined from the crate's tests; empty: none).
 pub fn run(
     dir: Arc<HuntDir>,
     pool: WorkerPool,
     worker: WorkerIdentity,
+    mined: Arc<crate::harness::mine::Retriever>,
     stop: Arc<AtomicBool>,
     mut observer: Box<dyn HuntObserver>,
 ) -> Result<Outcome> {
@@ -234,7 +236,8 @@ pub fn run(
                     }
                     let m = &dir.manifest.methods[i];
                     observer.started(finished, total, m);
-                    let cfg = explore_config(m, &dir.manifest.settings)?;
+                    let mut cfg = explore_config(m, &dir.manifest.settings)?;
+                    cfg.search.mutation.mined = mined.clone();
                     // A method that cannot be explored is recorded with the reason, never
                     // stops the hunt.
                     let report = match m.oracle {
@@ -247,8 +250,10 @@ pub fn run(
                         _ => explore(&mut pool, &cfg, &mut |p| observer.searching(m, p)),
                     }
                     .unwrap_or_else(|e| error_report(m, &cfg, &e));
-                    let run =
+                    let mut run =
                         RunFile::new(report, command_line.clone(), worker.clone(), schema_hash);
+                    run.mined_hash =
+                        (!mined.is_empty()).then(|| format!("{:016x}", mined.index.stable_hash()));
                     {
                         let _w = writing.lock().unwrap_or_else(|e| e.into_inner());
                         if stop.load(Ordering::SeqCst) {

@@ -211,6 +211,8 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
     };
     let skipped_path = out.join(skips::SKIPPED_FILE);
     undo.write(&skipped_path, &gen::skipped_json(&skipped))?;
+    let mined = crate::harness::mine::index_json(&crate_dir); // TestMiner: harness/mine
+    undo.write(&out.join(crate::harness::mine::MINED_FILE), &mined)?;
     let mut rejected = Vec::new();
     if cfg.build {
         let h = Harness::of_manifest(&crate_dir).map_err(undone)?;

@@ -1,0 +1,202 @@
+//! Text that grows by pattern (`Literal::Text`): the string counterpart of our loops. A
+//! string literal becomes a fragment of the crate's own syntax (the literal itself when it is
+//! a value mined from its tests, `search/mined.rs`, else a mined value drawn by frequency),
+//! or a two-character substring of it, repeated n times, nested n deep, interleaved with
+//! another mined value, or followed by n copies of its second half. As an injected loop,
+//! one mutation per count of `loop_counts`, so one step reaches a large input; `text:x8`,
+//! `text:x2` and `text:/2` scale n as `scale-loop` scales a count, and the verdict sweep
+//! scales it as a loop's count (`judge/sweep.rs`).
+//!
+//! Offered only on literals whose context the mined index answers, so a search over an API
+//! the tests say nothing about is unchanged.
+
+use perfsyn_profiler_ipc::schema::ApiSchema;
+use perfsyn_profiler_ipc::{Literal, Program, Stmt, TextShape};
+
+use crate::harness::mine::MinedValue;
+use crate::search::fresh::{Choice, MutationConfig};
+use crate::search::mined::drawable;
+
+/// The ways a fixed string becomes a growing text (mutation targets `text:NAME`).
+pub const SHAPES: [&str; 5] = ["repeat", "repeat2", "nest", "interleave", "then"];
+
+/// The text mutations of the literal at top-level statement `at` of `p`: each one's target
+/// (`text:NAME`) and count (0 for the scaling ones). `mutate.rs` makes them mutations.
+pub fn offers(
+    p: &Program,
+    schema: &ApiSchema,
+    cfg: &MutationConfig,
+    at: usize,
+) -> Vec<(String, u32)> {
+    let Some(Stmt::Lit { out, value }) = p.body.get(at) else {
+        return Vec::new();
+    };
+    let mk = |target: String, count: u32| (target, count);
+    match value {
+        Literal::Str(_) => {
+            if !drawable(p, schema, &cfg.mined, *out)
+                .iter()
+                .any(|(v, _)| fragment_of(v).is_some())
+            {
+                return Vec::new();
+            }
+            SHAPES
+                .iter()
+                .flat_map(|n| cfg.loop_counts.iter().map(move |c| (n, *c)))
+                .map(|(n, c)| mk(format!("text:{n}"), c))
+                .collect()
+        }
+        Literal::Text { n, .. } => ["x8", "x2", "/2"]
+            .into_iter()
+            .filter(|f| scaled(*n, f, cfg.max_loop) != *n)
+            .map(|f| mk(format!("text:{f}"), 0))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn scaled(n: u32, f: &str, max: u32) -> u32 {
+    match f {
+        "x8" => n.saturating_mul(8).min(max).max(n),
+        "x2" => n.saturating_mul(2).min(max).max(n),
+        _ => (n / 2).max(1),
+    }
+}
+
+/// The first half of `s` and the rest, split at a character boundary.
+fn halves(s: &str) -> (String, String) {
+    let chars: Vec<char> = s.chars().collect();
+    let mid = chars.len().div_ceil(2);
+    (chars[..mid].iter().collect(), chars[mid..].iter().collect())
+}
+
+/// The text a mined value gives as a fragment (a string, or bytes that are UTF-8), if any.
+fn fragment_of(v: &MinedValue) -> Option<String> {
+    match v {
+        MinedValue::Str(s) if !s.is_empty() => Some(s.clone()),
+        MinedValue::Bytes(b) if !b.is_empty() => String::from_utf8(b.clone()).ok(),
+        _ => None,
+    }
+}
+
+/// Applies text mutation `name` (without its `text:` prefix) to `lit`, a fixed string
+/// becoming a text of `count` (0 for the scaling ones); `None` when it does not apply.
+/// `other` is a second fragment for the interleaving: another mined string.
+pub fn apply(
+    lit: &Literal,
+    name: &str,
+    count: u32,
+    other: Option<&str>,
+    max: u32,
+) -> Option<Literal> {
+    match lit {
+        Literal::Text { shape, a, b, n } => {
+            let m = scaled(*n, name, max);
+            (m != *n).then(|| Literal::Text {
+                shape: *shape,
+                a: a.clone(),
+                b: b.clone(),
+                n: m,
+            })
+        }
+        Literal::Str(s) if !s.is_empty() => {
+            let (head, tail) = halves(s);
+            let (shape, a, b) = match name {
+                "repeat" => (TextShape::Repeat, s.clone(), String::new()),
+                "repeat2" => (
+                    TextShape::Repeat,
+                    s.chars().take(2).collect(),
+                    String::new(),
+                ),
+                "nest" => (TextShape::Nest, head, tail),
+                "interleave" => (
+                    TextShape::Interleave,
+                    s.clone(),
+                    other.filter(|o| *o != s).unwrap_or(" ").to_string(),
+                ),
+                "then" => (TextShape::Then, head, tail),
+                _ => return None,
+            };
+            Some(Literal::Text {
+                shape,
+                a,
+                b,
+                n: count.clamp(1, max),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The fixed string a text mutation of the literal at `at` starts from: the literal's own
+/// value when it is one of the mined fragments its context draws, else one of them drawn by
+/// frequency; and a second, other fragment for the interleaving.
+pub fn fragments(
+    p: &Program,
+    schema: &ApiSchema,
+    cfg: &MutationConfig,
+    at: usize,
+    choice: &mut Choice<'_>,
+) -> Option<(Literal, Option<String>)> {
+    let Some(Stmt::Lit { out, value }) = p.body.get(at) else {
+        return None;
+    };
+    let mined: Vec<(String, u32)> = drawable(p, schema, &cfg.mined, *out)
+        .iter()
+        .filter_map(|(v, n)| Some((fragment_of(v)?, *n)))
+        .collect();
+    let own = match value {
+        Literal::Str(s) if mined.iter().any(|(m, _)| m == s) => s.clone(),
+        Literal::Str(_) => {
+            let total: u32 = mined.iter().map(|(_, n)| n).sum();
+            let mut k = choice.pick(total as usize) as u32;
+            let mut drawn = None;
+            for (m, n) in &mined {
+                if k < *n {
+                    drawn = Some(m.clone());
+                    break;
+                }
+                k -= n;
+            }
+            drawn?
+        }
+        _ => return Some((value.clone(), None)),
+    };
+    let other = mined.into_iter().map(|(m, _)| m).find(|m| *m != own);
+    Some((Literal::Str(own), other))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(l: Option<Literal>) -> String {
+        match l {
+            Some(Literal::Text { shape, a, b, n }) => shape.eval(&a, &b, n.min(3)),
+            other => panic!("not a text: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_fragment_becomes_each_growing_shape() {
+        let s = Literal::Str("<!-->".into());
+        let max = 1 << 14;
+        assert_eq!(text(apply(&s, "repeat", 3, None, max)), "<!--><!--><!-->");
+        assert_eq!(text(apply(&s, "repeat2", 3, None, max)), "<!<!<!");
+        assert_eq!(text(apply(&s, "nest", 3, None, max)), "<!-<!-<!-->->->");
+        assert_eq!(text(apply(&s, "then", 3, None, max)), "<!-->->->");
+        assert_eq!(
+            text(apply(&s, "interleave", 3, Some("a"), max)),
+            "<!-->a<!-->a<!-->a"
+        );
+        let t = apply(&s, "repeat", 16, None, max).unwrap();
+        let Some(Literal::Text { n, .. }) = apply(&t, "x8", 0, None, max) else {
+            panic!()
+        };
+        assert_eq!(n, 128);
+        assert_eq!(
+            apply(&Literal::Str(String::new()), "repeat", 16, None, 9),
+            None
+        );
+    }
+}
