@@ -1,6 +1,7 @@
 //! Repeated traversals beside an asymptotic verdict (Toddler, `judge/oracle/toddler.rs`): the
-//! best program, the program it was shrunk from, and a variant calling the method under test
-//! [`IN_A_ROW`] times in a row run once on the harness's trace build; each program's calls
+//! best program, the program it was shrunk from, and of each a variant calling the method under test
+//! [`IN_A_ROW`] times in a row (as amortized classes are judged: `judge/amortized.rs`, whose
+//! literal arguments take a scattered value per call) run once on the harness's trace build; each program's calls
 //! under test are the iterations of its outer loop. Part of the asymptotic oracle's explain
 //! phase, so it needs no documented class and changes no verdict.
 //!
@@ -11,7 +12,7 @@
 
 use anyhow::Result;
 use perfsyn_profiler_ipc::print::print;
-use perfsyn_profiler_ipc::{Program, Stmt, Var};
+use perfsyn_profiler_ipc::Program;
 
 use crate::explore::report::ExploreReport;
 use crate::judge::hotlines::Symbolizer;
@@ -35,9 +36,16 @@ pub fn check(exec: &mut dyn Executor, report: &mut ExploreReport) -> Result<()> 
         }
         None => programs.push(("best", best.program.clone())),
     }
-    if let Some(v) = calls_in_a_row(&best.program, IN_A_ROW) {
-        programs.push(("calls in a row", v));
-    }
+    // Both programs' calls repeated: the shrunk one is often shrunk to a handful of
+    // elements (its sweep scales it back up), too few for a traversal to show.
+    let repeated: Vec<(&str, Program)> = programs
+        .iter()
+        .filter_map(|(kind, p)| {
+            let v = crate::judge::amortized::repeated(p, IN_A_ROW)?;
+            Some((if *kind == "best" { "best, calls in a row" } else { "shrunk, calls in a row" }, v))
+        })
+        .collect();
+    programs.extend(repeated);
     let batch: Vec<Program> = programs.iter().map(|(_, p)| p.clone()).collect();
     let (traces, binary) = match exec.run_reads(&batch) {
         Ok(Some(t)) => t,
@@ -66,90 +74,4 @@ pub fn check(exec: &mut dyn Executor, report: &mut ExploreReport) -> Result<()> 
     found.sort_by(|a, b| b.redundant_reads_per_call.total_cmp(&a.redundant_reads_per_call));
     report.repeated_traversals = found;
     Ok(())
-}
-
-/// `p` with its last top-level call under test repeated `n` times in a row (inside a
-/// `repeat n`); `None` when it already runs in a loop, or when its result is used later
-/// (a loop's variables are local to one iteration).
-pub fn calls_in_a_row(p: &Program, n: u32) -> Option<Program> {
-    let at = p
-        .body
-        .iter()
-        .rposition(|s| matches!(s, Stmt::Call { under_test: true, .. }))?;
-    let Stmt::Call { out, .. } = &p.body[at] else {
-        return None;
-    };
-    if let Some(o) = out {
-        if p.body[at + 1..].iter().any(|s| uses(s, *o)) {
-            return None;
-        }
-    }
-    let mut v = p.clone();
-    let call = v.body.remove(at);
-    v.body.insert(at, Stmt::Repeat { n, body: vec![call] });
-    Some(v)
-}
-
-fn uses(s: &Stmt, v: Var) -> bool {
-    match s {
-        Stmt::Lit { .. } => false,
-        Stmt::Ctor { args, .. } => args.contains(&v),
-        Stmt::Call { recv, args, .. } => *recv == v || args.contains(&v),
-        Stmt::Op { arg, .. } => *arg == v,
-        Stmt::GetField { target, .. } => *target == v,
-        Stmt::SetField { target, value, .. } => *target == v || *value == v,
-        Stmt::Repeat { body, .. } => body.iter().any(|s| uses(s, v)),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn call(out: Option<u32>, under_test: bool) -> Stmt {
-        Stmt::Call {
-            out: out.map(Var),
-            ty: "T".into(),
-            method: "m".into(),
-            recv: Var(0),
-            args: vec![],
-            under_test,
-        }
-    }
-
-    #[test]
-    fn the_call_under_test_is_wrapped_in_a_repeat() {
-        let p = Program {
-            vars: vec!["T".into()],
-            body: vec![call(None, false), call(None, true)],
-        };
-        let v = calls_in_a_row(&p, 16).unwrap();
-        assert_eq!(v.body[0], call(None, false));
-        assert_eq!(
-            v.body[1],
-            Stmt::Repeat {
-                n: 16,
-                body: vec![call(None, true)]
-            }
-        );
-    }
-
-    #[test]
-    fn a_call_whose_result_is_used_later_is_not_wrapped() {
-        let p = Program {
-            vars: vec!["T".into(), "T".into()],
-            body: vec![
-                call(Some(1), true),
-                Stmt::Call {
-                    out: None,
-                    ty: "T".into(),
-                    method: "m".into(),
-                    recv: Var(1),
-                    args: vec![],
-                    under_test: false,
-                },
-            ],
-        };
-        assert_eq!(calls_in_a_row(&p, 16), None);
-    }
 }

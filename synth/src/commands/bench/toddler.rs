@@ -19,6 +19,8 @@ use crate::judge::oracle::toddler::{findings, Params};
 
 /// Values each case's receiver is filled with.
 pub const FILL: u32 = 64;
+/// The filled values lie below this bound (an `above` argument is over it).
+const FILL_BOUND: u32 = 1 << 20;
 /// Calls of the method under test: the loop's iterations.
 pub const CALLS: u32 = 20;
 /// Runs of each program on the plain build (the slowdown's reference).
@@ -37,6 +39,14 @@ pub struct Case {
     /// The name of the receiver's method that fills it with one `u64`.
     #[serde(default = "default_fill")]
     pub fill: String,
+    /// The argument of each call: `index` (the loop index, the default) or `above` (one
+    /// value above every filled one: an insert at the end, as of the newest timestamp).
+    #[serde(default = "default_arg")]
+    pub arg: String,
+}
+
+fn default_arg() -> String {
+    "index".to_string()
 }
 
 fn default_fill() -> String {
@@ -88,6 +98,11 @@ pub fn program(c: &Case) -> Result<Program> {
     let Some((ty, method)) = c.method.rsplit_once("::") else {
         bail!("case {}: method {} is not Type::method", c.id, c.method);
     };
+    let arg = match c.arg.as_str() {
+        "index" => Pattern::I,
+        "above" => Pattern::Const(2 * FILL_BOUND as i64),
+        other => bail!("case {}: arg must be index or above, not {other}", c.id),
+    };
     let mut p = Program::default();
     let r = p.fresh(ty);
     let x = p.fresh("u64");
@@ -116,7 +131,7 @@ pub fn program(c: &Case) -> Result<Program> {
                         ty: IntTy::U64,
                         pattern: Pattern::HashBelow {
                             seed: 7,
-                            bound: 1 << 20,
+                            bound: FILL_BOUND,
                         },
                     },
                 },
@@ -130,7 +145,7 @@ pub fn program(c: &Case) -> Result<Program> {
                     out: y,
                     value: Literal::Index {
                         ty: IntTy::U64,
-                        pattern: Pattern::I,
+                        pattern: arg,
                     },
                 },
                 call(method, y, true),

@@ -73,8 +73,8 @@ pub struct RepeatedTraversal {
     /// The outer loop: which calls are its iterations (`successive calls of Type::method`).
     #[serde(rename = "loop")]
     pub outer: String,
-    /// Which program ran: `best`, `shrunk` or `calls in a row` (the best program with the
-    /// call under test repeated).
+    /// Which program ran: `best`, `shrunk`, or either with `, calls in a row` (its call under
+    /// test repeated, as amortized classes are judged).
     pub program_kind: String,
     /// The program, as Rust.
     pub program: String,
@@ -93,7 +93,8 @@ pub struct RepeatedTraversal {
     pub mean_lcs: f64,
     pub mean_lcs_ratio: f64,
     /// Reads at this instruction per iteration, and of them the ones that repeat the
-    /// previous iteration's (mean LCS × similar ratio): what a hunt ranks by.
+    /// previous iteration's (reads × mean LCS ratio × similar ratio; the ratio is measured
+    /// on the sequences' first `SEQ_CAP` values): what a hunt ranks by.
     pub reads_per_call: f64,
     pub redundant_reads_per_call: f64,
     /// The trace was cut at its bound (`readtrace::TRACE_CAP`): figures are over a prefix.
@@ -184,7 +185,7 @@ pub fn findings(
             mean_lcs: r.mean_lcs,
             mean_lcs_ratio: r.mean_lcs_ratio,
             reads_per_call: r.reads_per_iteration,
-            redundant_reads_per_call: r.mean_lcs * r.similar_ratio,
+            redundant_reads_per_call: r.reads_per_iteration * r.mean_lcs_ratio * r.similar_ratio,
             capped: trace.capped,
         });
     }
