@@ -256,21 +256,26 @@ impl TraversalNonBugs {
         v
     }
 
-    /// A single pass in chunks: the sum of the `k`th chunk of 8 values (chunks are disjoint).
+    /// A single pass in chunks: the sum of the `k`th chunk of 8 values (chunks are disjoint;
+    /// `k` wraps around).
     pub fn chunk_sum(&self, k: u64) -> u64 {
+        let chunks = (self.values.len() / 8).max(1);
         self.values
             .iter()
-            .skip(k as usize * 8)
+            .skip(k as usize % chunks * 8)
             .take(8)
             .fold(0u64, |a, &v| a.wrapping_add(v))
     }
 
-    /// Row `r` of the values as an 8-column matrix, summed: a nested loop over rows and
-    /// columns that reads each cell once.
+    /// Row `r` of the values as an 8-row matrix, summed: a nested loop over rows and columns
+    /// that reads each cell once (`r` wraps around; the width is only known at run time, so
+    /// the column loop stays a loop).
     pub fn row_sum(&self, r: u64) -> u64 {
+        let width = self.values.len() / 8;
+        let r = r as usize % 8;
         let mut s = 0u64;
-        for c in 0..8usize {
-            s = s.wrapping_add(self.values.get(r as usize * 8 + c).copied().unwrap_or(0));
+        for c in 0..width {
+            s = s.wrapping_add(self.values[r * width + c]);
         }
         s
     }
