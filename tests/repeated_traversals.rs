@@ -47,7 +47,10 @@ fn explore_reports_a_planted_cache_scan_at_its_loop() {
     );
     assert!(first["similar_ratio"].as_f64().unwrap() >= 0.7, "{first}");
     assert!(first["iterations"].as_u64().unwrap() >= 10, "{first}");
-    assert!(first["program"].as_str().unwrap().contains("cache_get"), "{first}");
+    assert!(
+        first["program"].as_str().unwrap().contains("cache_get"),
+        "{first}"
+    );
 }
 
 #[test]

@@ -64,7 +64,11 @@ impl TraversalBugs {
                 max = v;
             }
         }
-        let v = self.values.get(i as usize % self.values.len().max(1)).copied().unwrap_or(0);
+        let v = self
+            .values
+            .get(i as usize % self.values.len().max(1))
+            .copied()
+            .unwrap_or(0);
         v.saturating_mul(100) / max
     }
 
@@ -112,8 +116,16 @@ impl TraversalBugs {
 
     /// Lucene #7.1: the norm of document `d` recomputes the total length of all documents.
     pub fn norm(&self, d: u64) -> u64 {
-        let total = self.values.iter().fold(0u64, |a, &v| a.wrapping_add(v & 0xff)).max(1);
-        let len = self.values.get(d as usize % self.values.len().max(1)).copied().unwrap_or(0);
+        let total = self
+            .values
+            .iter()
+            .fold(0u64, |a, &v| a.wrapping_add(v & 0xff))
+            .max(1);
+        let len = self
+            .values
+            .get(d as usize % self.values.len().max(1))
+            .copied()
+            .unwrap_or(0);
         (len & 0xff).saturating_mul(1000) / total
     }
 
@@ -130,7 +142,10 @@ impl TraversalBugs {
 
     /// PDFBox #8: the index of a page by a linear search of the page list, for each page.
     pub fn index_of(&self, page: u64) -> u64 {
-        let want = self.values.get(page as usize % self.values.len().max(1)).copied();
+        let want = self
+            .values
+            .get(page as usize % self.values.len().max(1))
+            .copied();
         self.values
             .iter()
             .position(|&v| Some(v) == want)
@@ -146,7 +161,10 @@ impl TraversalBugs {
     /// Ant #1: a target found by name by scanning every target, for each dependency.
     pub fn find_target(&self, name: u64) -> u64 {
         let want = name.wrapping_mul(31) ^ 7;
-        self.keys.iter().position(|&k| k == want).unwrap_or(usize::MAX) as u64
+        self.keys
+            .iter()
+            .position(|&k| k == want)
+            .unwrap_or(usize::MAX) as u64
     }
 
     /// A cache whose `get` walks the list of all entries (section IV-B's collections).
@@ -161,7 +179,11 @@ impl TraversalBugs {
 
     /// A sorted insert that finds its position by a scan from the start.
     pub fn insert_sorted(&mut self, x: u64) -> u64 {
-        let at = self.values.iter().position(|&v| v > x).unwrap_or(self.values.len());
+        let at = self
+            .values
+            .iter()
+            .position(|&v| v > x)
+            .unwrap_or(self.values.len());
         self.values.insert(at, x);
         at as u64
     }
@@ -228,7 +250,10 @@ impl TraversalNonBugs {
     }
 
     fn at(&self, i: u64) -> u64 {
-        self.values.get(i as usize % self.values.len().max(1)).copied().unwrap_or(0)
+        self.values
+            .get(i as usize % self.values.len().max(1))
+            .copied()
+            .unwrap_or(0)
     }
 
     /// All pairs: the rank of value `i` among all values (each call needs every value).
@@ -355,7 +380,10 @@ impl TraversalNonBugs {
 
     /// The sum of the first `i` values from prefix sums, O(1).
     pub fn sum_to(&self, i: u64) -> u64 {
-        self.prefix.get(i as usize % self.prefix.len().max(1)).copied().unwrap_or(0)
+        self.prefix
+            .get(i as usize % self.prefix.len().max(1))
+            .copied()
+            .unwrap_or(0)
     }
 
     /// A sliding window of four values: each call shifts it and sums it.

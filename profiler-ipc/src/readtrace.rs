@@ -204,7 +204,12 @@ mod imp {
                 if slot.used && order[i] > 0 {
                     ipcs[order[i] as usize - 1] = Ipcs {
                         pc: slot.pc,
-                        stack: slot.frames.iter().copied().take_while(|&f| f != 0).collect(),
+                        stack: slot
+                            .frames
+                            .iter()
+                            .copied()
+                            .take_while(|&f| f != 0)
+                            .collect(),
                     };
                 }
             }

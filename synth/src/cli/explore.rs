@@ -389,7 +389,10 @@ pub fn render_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
         }
     }
     s.push_str(&crate::judge::hotlines::render(&r.hot_lines, 3));
-    s.push_str(&crate::judge::oracle::toddler::render(&r.repeated_traversals, 3));
+    s.push_str(&crate::judge::oracle::toddler::render(
+        &r.repeated_traversals,
+        3,
+    ));
     if let Some(why) = &r.repeated_traversals_skipped {
         s.push_str(&format!("\nrepeated traversals not checked: {why}\n"));
     }

@@ -42,7 +42,14 @@ pub fn check(exec: &mut dyn Executor, report: &mut ExploreReport) -> Result<()> 
         .iter()
         .filter_map(|(kind, p)| {
             let v = crate::judge::amortized::repeated(p, IN_A_ROW)?;
-            Some((if *kind == "best" { "best, calls in a row" } else { "shrunk, calls in a row" }, v))
+            Some((
+                if *kind == "best" {
+                    "best, calls in a row"
+                } else {
+                    "shrunk, calls in a row"
+                },
+                v,
+            ))
         })
         .collect();
     programs.extend(repeated);
@@ -56,7 +63,10 @@ pub fn check(exec: &mut dyn Executor, report: &mut ExploreReport) -> Result<()> 
         }
     };
     let mut sym = Symbolizer::new(&binary)?;
-    let mut locate = |addr: u64| sym.line_of(addr).map(|(f, l, lib)| (format!("{f}:{l}"), lib));
+    let mut locate = |addr: u64| {
+        sym.line_of(addr)
+            .map(|(f, l, lib)| (format!("{f}:{l}"), lib))
+    };
     let outer = format!("successive calls of {}", report.method);
     let schema = exec.schema().clone();
     let mut found: Vec<RepeatedTraversal> = Vec::new();
@@ -71,7 +81,10 @@ pub fn check(exec: &mut dyn Executor, report: &mut ExploreReport) -> Result<()> 
     if report.expected.is_some_and(|c| c >= Class::Linear) {
         found.clear();
     }
-    found.sort_by(|a, b| b.redundant_reads_per_call.total_cmp(&a.redundant_reads_per_call));
+    found.sort_by(|a, b| {
+        b.redundant_reads_per_call
+            .total_cmp(&a.redundant_reads_per_call)
+    });
     report.repeated_traversals = found;
     Ok(())
 }

@@ -409,9 +409,7 @@ fn build_at(
         bail!("{message}");
     }
     let bin = match build {
-        Build::Instrumented | Build::Trace => {
-            target.join(&triple).join("release").join(WORKER_BIN)
-        }
+        Build::Instrumented | Build::Trace => target.join(&triple).join("release").join(WORKER_BIN),
         Build::Plain => target.join("release").join(WORKER_BIN),
     };
     if !bin.exists() {

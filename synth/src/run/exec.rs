@@ -41,7 +41,12 @@ pub trait Executor {
     fn run_reads(
         &mut self,
         _programs: &[Program],
-    ) -> Result<Option<(Vec<perfsyn_profiler_ipc::readtrace::ReadTrace>, std::path::PathBuf)>> {
+    ) -> Result<
+        Option<(
+            Vec<perfsyn_profiler_ipc::readtrace::ReadTrace>,
+            std::path::PathBuf,
+        )>,
+    > {
         Ok(None)
     }
 

@@ -133,7 +133,12 @@ impl Executor for WorkerPool {
     fn run_reads(
         &mut self,
         programs: &[Program],
-    ) -> Result<Option<(Vec<perfsyn_profiler_ipc::readtrace::ReadTrace>, std::path::PathBuf)>> {
+    ) -> Result<
+        Option<(
+            Vec<perfsyn_profiler_ipc::readtrace::ReadTrace>,
+            std::path::PathBuf,
+        )>,
+    > {
         let Some(bin) = crate::run::reads::trace_binary(&self.binary) else {
             return Ok(None);
         };

@@ -16,7 +16,11 @@ pub const TRACE_DEADLINE: Duration = Duration::from_secs(60);
 
 /// Runs `programs` once each on the trace build `binary` (bound to `bind`'s version, if any);
 /// one trace per program, in order.
-pub fn trace_reads(binary: &Path, bind: Option<&str>, programs: &[Program]) -> Result<Vec<ReadTrace>> {
+pub fn trace_reads(
+    binary: &Path,
+    bind: Option<&str>,
+    programs: &[Program],
+) -> Result<Vec<ReadTrace>> {
     static BATCH: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = BATCH.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!("perfsyn-reads-{}-{n}", std::process::id()));
@@ -27,7 +31,12 @@ pub fn trace_reads(binary: &Path, bind: Option<&str>, programs: &[Program]) -> R
     result
 }
 
-fn run_in(binary: &Path, bind: Option<&str>, programs: &[Program], dir: &Path) -> Result<Vec<ReadTrace>> {
+fn run_in(
+    binary: &Path,
+    bind: Option<&str>,
+    programs: &[Program],
+    dir: &Path,
+) -> Result<Vec<ReadTrace>> {
     let input = dir.join("programs.json");
     let output = dir.join("reads.bin");
     std::fs::write(&input, serde_json::to_string(programs)?)?;

@@ -89,7 +89,8 @@ pub struct ToddlerBench {
 pub fn load_cases(path: &Path) -> Result<Vec<Case>> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    serde_json::from_str(&text).with_context(|| format!("{} is not a toddler case list", path.display()))
+    serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a toddler case list", path.display()))
 }
 
 /// The program of case `c`: `let r = T::new(); for i in 0..FILL { r.fill(hash(i)) }; for i in
@@ -160,7 +161,10 @@ pub fn run(cases: &[Case], trace: &Path, plain: &Path) -> Result<ToddlerBench> {
     let programs: Vec<Program> = cases.iter().map(program).collect::<Result<_>>()?;
     let traces = crate::run::reads::trace_reads(trace, None, &programs)?;
     let mut sym = Symbolizer::new(trace)?;
-    let mut locate = |addr: u64| sym.line_of(addr).map(|(f, l, lib)| (format!("{f}:{l}"), lib));
+    let mut locate = |addr: u64| {
+        sym.line_of(addr)
+            .map(|(f, l, lib)| (format!("{f}:{l}"), lib))
+    };
     let p = Params::default();
     let mut results = Vec::new();
     for ((c, prog), t) in cases.iter().zip(&programs).zip(&traces) {
@@ -248,7 +252,9 @@ pub fn render(b: &ToddlerBench) -> String {
             c.method,
             if c.bug { "bug" } else { "ok" },
             if c.flagged { "yes" } else { "no" },
-            c.similar_ratio.map(|r| format!("{:.0}%", 100.0 * r)).unwrap_or_default(),
+            c.similar_ratio
+                .map(|r| format!("{:.0}%", 100.0 * r))
+                .unwrap_or_default(),
             c.mean_lcs.map(|l| format!("{l:.0}")).unwrap_or_default(),
             c.read.as_deref().unwrap_or("")
         ));

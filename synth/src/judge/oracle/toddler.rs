@@ -126,7 +126,9 @@ pub fn render(found: &[RepeatedTraversal], top: usize) -> String {
     if found.is_empty() {
         return String::new();
     }
-    let mut s = String::from("\nrepeated traversals (Toddler: similar reads across the iterations of a loop):\n");
+    let mut s = String::from(
+        "\nrepeated traversals (Toddler: similar reads across the iterations of a loop):\n",
+    );
     for f in found.iter().take(top) {
         s.push_str(&format!("    {}\n", f.describe()));
         if !f.stack.is_empty() {
@@ -164,7 +166,9 @@ pub fn findings(
     let mut out: Vec<RepeatedTraversal> = Vec::new();
     for r in similar {
         let ipcs = &trace.ipcs[r.ipcs as usize];
-        let Some(read) = lines[&r.ipcs].clone() else { continue };
+        let Some(read) = lines[&r.ipcs].clone() else {
+            continue;
+        };
         if out.iter().any(|o| o.read == read) {
             continue;
         }
@@ -288,7 +292,8 @@ fn similar_iterations(seqs: &[Vec<u64>], iterations: usize, p: &Params) -> Optio
         }
     }
     let share = similar as f64 / compared as f64;
-    (share >= p.min_sim_ratio).then(|| (share, lcs_sum / similar as f64, ratio_sum / similar as f64))
+    (share >= p.min_sim_ratio)
+        .then(|| (share, lcs_sum / similar as f64, ratio_sum / similar as f64))
 }
 
 fn cap(s: &[u64]) -> &[u64] {
@@ -315,7 +320,9 @@ mod tests {
     use super::*;
 
     fn iters(f: impl Fn(usize) -> Vec<u64>, n: usize) -> Vec<Vec<(u32, u64)>> {
-        (0..n).map(|k| f(k).into_iter().map(|v| (0, v)).collect()).collect()
+        (0..n)
+            .map(|k| f(k).into_iter().map(|v| (0, v)).collect())
+            .collect()
     }
 
     #[test]
@@ -327,14 +334,22 @@ mod tests {
 
     #[test]
     fn a_scan_of_the_same_data_every_iteration_is_similar() {
-        let found = similar_reads(&iters(|_| (0..20).collect(), 12), &Params::default(), &|_| true);
+        let found = similar_reads(
+            &iters(|_| (0..20).collect(), 12),
+            &Params::default(),
+            &|_| true,
+        );
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].mean_lcs, 20.0);
     }
 
     #[test]
     fn fewer_than_min_iter_iterations_are_no_loop() {
-        let found = similar_reads(&iters(|_| (0..20).collect(), 9), &Params::default(), &|_| true);
+        let found = similar_reads(
+            &iters(|_| (0..20).collect(), 9),
+            &Params::default(),
+            &|_| true,
+        );
         assert!(found.is_empty());
     }
 
@@ -365,7 +380,10 @@ mod tests {
         };
         assert_eq!(
             canonical(&t),
-            vec![vec![(0, 1 << 63), (0, 7), (0, 1 << 63 | 1)], vec![(0, 1 << 63 | 1)]]
+            vec![
+                vec![(0, 1 << 63), (0, 7), (0, 1 << 63 | 1)],
+                vec![(0, 1 << 63 | 1)]
+            ]
         );
     }
 }
