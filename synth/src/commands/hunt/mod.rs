@@ -167,7 +167,7 @@ pub fn explore_config(m: &PlannedMethod, s: &HuntSettings) -> Result<ExploreConf
             reps: MIN_REPS,
             ..ConfirmConfig::default()
         },
-        repeated_traversals: false,
+        repeated_traversals: true,
     })
 }
 

@@ -80,8 +80,8 @@ pub struct RepeatedTraversal {
     pub program: String,
     /// The repeated read, `file:line`.
     pub read: String,
-    /// Its callers, innermost first, `file:line` each (the frames perfsyn's runtime alone
-    /// had are left out).
+    /// Its callers in the crate under test, innermost first, `file:line` each (library and
+    /// perfsyn runtime frames are left out).
     pub stack: Vec<String>,
     pub iterations: usize,
     /// Iterations in which the read saw more than one value.
@@ -172,10 +172,14 @@ pub fn findings(
         if out.iter().any(|o| o.read == read) {
             continue;
         }
+        // Callers in libraries (std's closure shims between a registered wrapper and the
+        // method) say nothing a reader can act on.
         let stack = ipcs
             .stack
             .iter()
-            .filter_map(|&ret| locate(ret.saturating_sub(1)).map(|(l, _)| l))
+            .filter_map(|&ret| locate(ret.saturating_sub(1)))
+            .filter(|(_, library)| !library)
+            .map(|(l, _)| l)
             .collect();
         out.push(RepeatedTraversal {
             outer: outer.to_string(),
