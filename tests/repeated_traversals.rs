@@ -19,6 +19,9 @@ fn source_of(read: &str) -> String {
 
 #[test]
 fn explore_reports_a_planted_cache_scan_at_its_loop() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run.json");
+    let run_arg = run.to_str().unwrap();
     let r = common::perfsyn_json(&[
         "explore",
         "--method",
@@ -30,6 +33,8 @@ fn explore_reports_a_planted_cache_scan_at_its_loop() {
         "150",
         "--confirm-top",
         "0",
+        "--out",
+        run_arg,
     ]);
     let found = r["repeated_traversals"]
         .as_array()
@@ -51,6 +56,17 @@ fn explore_reports_a_planted_cache_scan_at_its_loop() {
         first["program"].as_str().unwrap().contains("cache_get"),
         "{first}"
     );
+
+    // An exported test's header names the loop and the read.
+    let (code, out, err) = common::perfsyn_text(&["export", run_arg, "--format", "test"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(
+            "Repeated traversal (Toddler) in the loop of successive calls of TraversalBugs::cache_get"
+        ),
+        "{out}"
+    );
+    assert!(out.contains(read), "{out}");
 }
 
 #[test]
