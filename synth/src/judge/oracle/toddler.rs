@@ -158,9 +158,16 @@ pub fn findings(
     locate: &mut Locate<'_>,
 ) -> Vec<RepeatedTraversal> {
     let calls = canonical(trace);
+    // A read in perfsyn's runtime alone (a probe key's comparison, out of line) is charged
+    // to its innermost caller that has a line, as hot lines charge an inlined block; a
+    // read with no such caller (a registered wrapper's own) is not judged.
     let mut lines: HashMap<u32, Option<String>> = HashMap::new();
     for (i, ipcs) in trace.ipcs.iter().enumerate() {
-        lines.insert(i as u32, locate(ipcs.pc.saturating_sub(1)).map(|(l, _)| l));
+        let line = std::iter::once(ipcs.pc)
+            .chain(ipcs.stack.iter().copied())
+            .find_map(|a| locate(a.saturating_sub(1)))
+            .map(|(l, _)| l);
+        lines.insert(i as u32, line);
     }
     let similar = similar_reads(&calls, p, &|i| lines.get(&i).is_some_and(Option::is_some));
     let mut out: Vec<RepeatedTraversal> = Vec::new();
