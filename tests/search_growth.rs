@@ -336,6 +336,7 @@ fn run(method: &str, programs: u64, seed: u64) -> ExploreReport {
             top: 0,
             ..ConfirmConfig::default()
         },
+        repeated_traversals: false,
     };
     let mut exec = CostFn {
         schema: Registry::new(vec![slots(), wide(), leafy()]).schema(),

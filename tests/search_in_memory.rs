@@ -205,6 +205,7 @@ fn run(method: &str, strategy: StrategyKind, programs: u64, seed: u64) -> Explor
             top: 0,
             ..ConfirmConfig::default()
         },
+        repeated_traversals: false,
     };
     explore(&mut executor(), &cfg, &mut |_| {}).expect("explore over the cost function")
 }

@@ -24,6 +24,7 @@ pub mod std_string;
 pub mod std_vec;
 pub mod table32;
 pub mod toddler;
+pub mod traversals;
 pub mod tuning;
 
 /// The probe keys live in the harness runtime; re-exported so corpus paths keep working.
@@ -116,6 +117,9 @@ pub fn registry() -> Registry {
         messages::messages_new().with_origin(Corpus),
         toddler::candlestick_renderer().with_origin(Corpus),
         toddler::java_hash_set().with_origin(Corpus),
+        // The labeled loops of `perfsyn bench toddler` (repeated-traversal oracle).
+        traversals::traversal_bugs().with_origin(Planted),
+        traversals::traversal_non_bugs().with_origin(Planted),
         // Negative controls for `perfsyn suite`.
         controls::ring_buffer_old().with_origin(Corpus),
         controls::ring_buffer_new().with_origin(Corpus),

@@ -687,7 +687,9 @@ impl Machine<'_> {
                     }
                     meter::arm_return();
                     let before = meter::snapshot_before();
+                    crate::readtrace::call_begin();
                     let r = f(&mut self.b.scratch);
+                    crate::readtrace::call_end();
                     let after = meter::returned_or(meter::snapshot_after());
                     if self.hot {
                         meter::hot_pause();

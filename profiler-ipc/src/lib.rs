@@ -25,6 +25,7 @@ pub mod progcache;
 pub mod program;
 pub mod progwire;
 pub mod protocol;
+pub mod readtrace;
 pub mod registry;
 pub mod regress;
 pub mod rescue;

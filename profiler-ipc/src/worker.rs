@@ -8,6 +8,9 @@
 //!   with the interpreter in this process and print the rate as JSON; the reference figure of
 //!   `perfsyn bench ipc` (the engine never links target code, so it cannot measure this
 //!   itself).
+//! - `--trace FILE OUT`: in a trace build only, run each program of FILE (a JSON array) once
+//!   and write what its calls under test read to OUT, as one bincode list of
+//!   [`crate::readtrace::ReadTrace`] (see `readtrace`).
 
 use std::os::fd::{FromRawFd, OwnedFd};
 use std::sync::atomic::Ordering::*;
@@ -52,9 +55,10 @@ pub fn main(registry: &Registry) -> i32 {
         Some("--bench-inprocess") if args.len() == 3 => {
             bench_inprocess(registry, &args[1], &args[2])
         }
+        Some("--trace") if args.len() == 3 => trace_reads(registry, &args[1], &args[2]),
         _ => {
             eprintln!(
-                "perfsyn-worker: usage: perfsyn-worker --schema | --serve | --bench-inprocess FILE REPEATS"
+                "perfsyn-worker: usage: perfsyn-worker --schema | --serve | --bench-inprocess FILE REPEATS | --trace FILE OUT"
             );
             2
         }
@@ -459,6 +463,51 @@ pub struct InProcessBench {
     /// The same, decoding, checking and compiling each program first (a program the
     /// worker has not cached).
     pub programs_per_sec_with_decode: f64,
+}
+
+/// `--trace FILE OUT`: each program of FILE run once, its reads written to OUT.
+fn trace_reads(registry: &Registry, file: &str, out: &str) -> i32 {
+    if !crate::readtrace::enabled() {
+        eprintln!("perfsyn-worker: --trace needs the trace build of this worker");
+        return 2;
+    }
+    quiet_panics();
+    let programs: Vec<Program> = match std::fs::read_to_string(file)
+        .map_err(|e| e.to_string())
+        .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
+    {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("perfsyn-worker: {file}: not a readable JSON array of programs: {e}");
+            return 2;
+        }
+    };
+    let interp = Interpreter::new(registry);
+    crate::meter::set_thread_cpu(false);
+    let mut traces = Vec::with_capacity(programs.len());
+    for p in &programs {
+        crate::readtrace::take();
+        let start = Instant::now();
+        std::hint::black_box(interp.run(p));
+        let nanos = start.elapsed().as_nanos() as u64;
+        let mut t = crate::readtrace::take();
+        t.nanos = nanos;
+        traces.push(t);
+    }
+    let bytes = match crate::wire::encode(&traces) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("perfsyn-worker: cannot encode the traces: {e}");
+            return 2;
+        }
+    };
+    match std::fs::write(out, bytes) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("perfsyn-worker: cannot write {out}: {e}");
+            2
+        }
+    }
 }
 
 fn bench_inprocess(registry: &Registry, file: &str, repeats: &str) -> i32 {

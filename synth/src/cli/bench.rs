@@ -27,6 +27,9 @@ pub enum BenchCommand {
     Throughput(BenchThroughputArgs),
     /// Accuracy of the asymptotic verdict on generated, labeled (size, cost) series.
     Fit(BenchFitArgs),
+    /// Toddler's repeated-traversal oracle on a labeled set of loops (bug patterns and
+    /// non-bugs): recall, false positives and the trace build's slowdown.
+    Toddler(BenchToddlerArgs),
     /// Reproducers that hold: every detected suite case and example-crate bug exported into
     /// a scratch crate, its test run on the bug and the fix, its bench with criterion, clippy.
     Repro(BenchReproArgs),
@@ -55,6 +58,13 @@ pub struct BenchReproArgs {
     pub json: bool,
     #[command(flatten)]
     pub worker: WorkerArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchToddlerArgs {
+    /// Print a JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -184,6 +194,19 @@ pub fn run(b: BenchCommand) -> Result<()> {
                 println!("{}", serde_json::to_string_pretty(&r)?);
             } else {
                 print!("{}", crate::commands::bench::fit::render(&r));
+            }
+            Ok(())
+        }
+        BenchCommand::Toddler(a) => {
+            let h = crate::harness::Harness::builtin();
+            let cases = crate::commands::bench::toddler::load_cases(&h.data_file("toddler.json"))?;
+            let trace = worker_build::build(&h, worker_build::Build::Trace, a.json)?;
+            let plain = worker_build::build(&h, worker_build::Build::Plain, a.json)?;
+            let r = crate::commands::bench::toddler::run(&cases, &trace, &plain)?;
+            if a.json {
+                println!("{}", serde_json::to_string_pretty(&r)?);
+            } else {
+                print!("{}", crate::commands::bench::toddler::render(&r));
             }
             Ok(())
         }

@@ -86,6 +86,7 @@ fn check_inner(a: &CheckArgs) -> Result<i32> {
             search,
             start: None,
             confirm: crate::judge::confirm::ConfirmConfig::default(),
+            repeated_traversals: false,
         },
         shrink: crate::judge::shrink::ShrinkConfig {
             budget: crate::judge::shrink::DEFAULT_BUDGET,

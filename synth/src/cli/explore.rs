@@ -59,6 +59,10 @@ pub struct ExploreArgs {
     /// Verdict checks that shrinking the reported program may spend (0: do not shrink).
     #[arg(long, default_value_t = crate::judge::shrink::DEFAULT_BUDGET, value_name = "N")]
     pub shrink_budget: usize,
+    /// Skip the repeated-traversal check (Toddler: the best programs run once more on the
+    /// harness's read-tracing build, built on first use).
+    #[arg(long)]
+    pub no_repeated_traversals: bool,
     /// Compare the working tree with this git revision of your crate (relative oracle over
     /// two workers: the harness built against REV and against the working tree).
     #[arg(long, value_name = "REV", conflicts_with = "worker")]
@@ -146,6 +150,7 @@ pub fn run(a: ExploreArgs) -> Result<()> {
         search: a.search.config_for(&a.worker.harness()?)?,
         start,
         confirm: a.record.confirm(),
+        repeated_traversals: !a.no_repeated_traversals,
     };
     let mut bar = (!a.json).then(|| {
         let b = indicatif::ProgressBar::new_spinner();
@@ -388,6 +393,13 @@ pub fn render_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
         }
     }
     s.push_str(&crate::judge::hotlines::render(&r.hot_lines, 3));
+    s.push_str(&crate::judge::oracle::toddler::render(
+        &r.repeated_traversals,
+        3,
+    ));
+    if let Some(why) = &r.repeated_traversals_skipped {
+        s.push_str(&format!("\nrepeated traversals not checked: {why}\n"));
+    }
     let st = &r.stats;
     s.push_str(&format!(
         "\n{} programs ({} valid, {} panics, {} crashes, {} timeouts) in {:.1}s\n",

@@ -218,7 +218,7 @@ impl Oracle for AsymptoticOracle {
     fn explain(
         &self,
         exec: &mut dyn Executor,
-        _cfg: &ExploreConfig,
+        cfg: &ExploreConfig,
         mut evidence: Evidence,
         report: &mut ExploreReport,
     ) -> Result<Evidence> {
@@ -229,6 +229,9 @@ impl Oracle for AsymptoticOracle {
             &e.sweep
         };
         report.hot_lines = crate::judge::hotlines::hot_lines(exec, hot_programs)?;
+        if cfg.repeated_traversals {
+            crate::explore::toddler::check(exec, report)?;
+        }
         Ok(evidence)
     }
 

@@ -10,6 +10,7 @@ pub mod oracle;
 pub mod relative;
 pub mod report;
 pub mod runfile;
+pub mod toddler;
 pub mod versions;
 
 use anyhow::{bail, Result};
@@ -74,6 +75,8 @@ pub struct ExploreConfig {
     pub start: Option<Program>,
     /// Wall-clock confirmation of the top programs after the search (`top: 0`: none).
     pub confirm: ConfirmConfig,
+    /// Run Toddler's repeated-traversal check on the best programs (`toddler.rs`).
+    pub repeated_traversals: bool,
 }
 
 impl ExploreConfig {
@@ -106,6 +109,7 @@ impl ExploreConfig {
                 top: 0,
                 ..Default::default()
             },
+            repeated_traversals: false,
         }
     }
 }

@@ -94,6 +94,13 @@ pub struct ExploreReport {
     /// sweep, fastest first (see `hotlines`).
     #[serde(default)]
     pub hot_lines: Vec<crate::judge::hotlines::HotLine>,
+    /// Toddler's repeated traversals of the best programs (`explore/toddler.rs`), beside the
+    /// verdict; empty for a relative explore.
+    #[serde(default)]
+    pub repeated_traversals: Vec<crate::judge::oracle::toddler::RepeatedTraversal>,
+    /// Why the repeated-traversal check did not run (its trace build failed), when it did not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeated_traversals_skipped: Option<String>,
     pub stats: Stats,
     pub tree: TreeSummary,
     /// Relative oracle: every explored program's observation, in the order `sides` are
@@ -143,6 +150,8 @@ impl ExploreReport {
             ref_points: Vec::new(),
             sides: None,
             hot_lines: Vec::new(),
+            repeated_traversals: Vec::new(),
+            repeated_traversals_skipped: None,
             stats: Stats::default(),
             tree: TreeSummary::default(),
             observations: Vec::new(),

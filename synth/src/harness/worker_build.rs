@@ -43,6 +43,16 @@ pub const SANCOV_FLAGS: &str = "-Cpasses=sancov-module -Cllvm-args=-sanitizer-co
      -Cdebuginfo=line-tables-only -Ccodegen-units=16 -Crelocation-model=static \
      --cfg perfsyn_worker";
 
+/// The flags of the trace build (Toddler's read tracing, `readtrace` in the harness runtime):
+/// a load callback before every load of the code compiled in the worker, nothing on edges
+/// (level 1 with no edge callback named adds none), frame pointers for the runtime's cheap
+/// call-stack hash, line tables to map reads to file:line, and the static relocation model so
+/// that the addresses the runtime reports are link-time addresses. Stores are not traced:
+/// the oracle reads only reads. Built only when a repeated-traversal check first needs it.
+pub const TRACE_FLAGS: &str = "-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=1 \
+     -Cllvm-args=-sanitizer-coverage-trace-loads -Cforce-frame-pointers=yes \
+     -Cdebuginfo=line-tables-only -Crelocation-model=static --cfg perfsyn_trace";
+
 /// Cross-crate ThinLTO for the instrumented worker, set through cargo's environment so that it
 /// applies to any harness's release profile. Why: sancov inserts a call to
 /// `__sanitizer_cov_trace_pc_guard` on every edge, and without LTO the call cannot be inlined
@@ -88,6 +98,10 @@ pub fn rustflags(h: &Harness, build: Build) -> Option<String> {
             })
         }
         Build::Plain => cap.map(str::to_string),
+        Build::Trace => Some(match cap {
+            Some(c) => format!("{TRACE_FLAGS} {c}"),
+            None => TRACE_FLAGS.to_string(),
+        }),
     }
 }
 
@@ -169,6 +183,8 @@ pub enum Build {
     Instrumented,
     /// Without: the twin whose wall-clock times confirmation measures.
     Plain,
+    /// With load tracing: the build whose runs record what the calls under test read.
+    Trace,
 }
 
 impl Build {
@@ -176,6 +192,7 @@ impl Build {
         match self {
             Build::Instrumented => "perfsyn-worker",
             Build::Plain => "perfsyn-worker-plain",
+            Build::Trace => "perfsyn-worker-trace",
         }
     }
 }
@@ -309,6 +326,13 @@ pub fn plain_twin(binary: &Path) -> Option<Result<PathBuf>> {
     Some(build(&h, Build::Plain, true))
 }
 
+/// The read-tracing build of `binary`'s harness, built on first use: `None` when `binary` was
+/// not built by [`ensure_harness_worker`] in this process.
+pub fn trace_twin(binary: &Path) -> Option<Result<PathBuf>> {
+    let h = harness_of(binary)?;
+    Some(build(&h, Build::Trace, true))
+}
+
 /// Runs the cargo build of `build` for harness `h`; returns the binary.
 pub fn build(h: &Harness, build: Build, quiet: bool) -> Result<PathBuf> {
     build_at(h, build, quiet, None)
@@ -343,9 +367,11 @@ fn build_at(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let mut flags = String::new();
+    if build != Build::Plain {
+        cmd.args(["--target", &triple]);
+    }
     if build == Build::Instrumented {
-        cmd.args(["--target", &triple])
-            .env(WORKER_LTO.0, WORKER_LTO.1);
+        cmd.env(WORKER_LTO.0, WORKER_LTO.1);
         flags = format!("{}={} ", WORKER_LTO.0, WORKER_LTO.1);
     }
     let flags = match rustflags(h, build) {
@@ -362,7 +388,7 @@ fn build_at(
         "{flags}cargo build --release --manifest-path {} -p {} --bin {WORKER_BIN}{} --target-dir {}",
         h.manifest.display(),
         h.package,
-        if build == Build::Instrumented { format!(" --target {triple}") } else { String::new() },
+        if build != Build::Plain { format!(" --target {triple}") } else { String::new() },
         target.display()
     );
     if background.is_some() {
@@ -398,6 +424,7 @@ fn build_at(
             indicatif::ProgressStyle::with_template(match build {
                 Build::Instrumented => "{spinner} building instrumented worker: {msg}",
                 Build::Plain => "{spinner} building uninstrumented worker: {msg}",
+                Build::Trace => "{spinner} building read-tracing worker: {msg}",
             })
             .expect("static template"),
         );
@@ -462,7 +489,7 @@ fn build_at(
         });
     }
     let bin = match build {
-        Build::Instrumented => target.join(&triple).join("release").join(WORKER_BIN),
+        Build::Instrumented | Build::Trace => target.join(&triple).join("release").join(WORKER_BIN),
         Build::Plain => target.join("release").join(WORKER_BIN),
     };
     if !bin.exists() {

@@ -253,8 +253,9 @@ fn charge(frames: &[Frame]) -> Option<(String, u32, bool, Option<String>)> {
     found.map(|(f, l)| (f, l, true, function))
 }
 
-/// File:line lookups in one binary's line tables, cached per address.
-struct Symbolizer {
+/// File:line lookups in one binary's line tables, cached per address (also the reads of the
+/// repeated-traversal oracle, `judge/oracle/toddler.rs`).
+pub struct Symbolizer {
     loader: addr2line::Loader,
     cwd: Option<PathBuf>,
     cache: HashMap<u64, Option<Loc>>,
@@ -263,7 +264,7 @@ struct Symbolizer {
 }
 
 impl Symbolizer {
-    fn new(binary: &Path) -> Result<Symbolizer> {
+    pub fn new(binary: &Path) -> Result<Symbolizer> {
         let loader = addr2line::Loader::new(binary)
             .map_err(|e| anyhow!("cannot read the line tables of {}: {e}", binary.display()))?;
         Ok(Symbolizer {
@@ -277,7 +278,7 @@ impl Symbolizer {
     /// The line `addr` is charged to: the innermost frame in the crate under test, else the
     /// innermost frame with a line outside perfsyn's runtime; `None` for a block of
     /// perfsyn's runtime alone (see the module doc).
-    fn line_of(&mut self, addr: u64) -> Option<Loc> {
+    pub fn line_of(&mut self, addr: u64) -> Option<Loc> {
         if let Some(hit) = self.cache.get(&addr) {
             return hit.clone();
         }

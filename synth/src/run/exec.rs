@@ -34,6 +34,22 @@ pub trait Executor {
         Ok(None)
     }
 
+    /// Runs `programs` once each on the trace build of the same worker and returns what their
+    /// calls under test read (see [`crate::run::reads`]), with the trace binary (whose line
+    /// tables name the reads); `None` when the executor has no trace build (the default: a
+    /// fake, a `--worker PATH`, a pair).
+    fn run_reads(
+        &mut self,
+        _programs: &[Program],
+    ) -> Result<
+        Option<(
+            Vec<perfsyn_profiler_ipc::readtrace::ReadTrace>,
+            std::path::PathBuf,
+        )>,
+    > {
+        Ok(None)
+    }
+
     /// The executor wall-clock confirmation times programs on: an uninstrumented build of the
     /// same worker (same schema; instrumentation inflates and distorts time), or `None` to
     /// time on this executor. The default is `None`: an executor without a twin (a fake, a

@@ -5,3 +5,4 @@
 pub mod exec;
 pub mod pair;
 pub mod pool;
+pub mod reads;

@@ -130,6 +130,23 @@ impl Executor for WorkerPool {
         Ok(Some((self.pool.run_hot(programs)?, self.binary.clone())))
     }
 
+    fn run_reads(
+        &mut self,
+        programs: &[Program],
+    ) -> Result<
+        Option<(
+            Vec<perfsyn_profiler_ipc::readtrace::ReadTrace>,
+            std::path::PathBuf,
+        )>,
+    > {
+        let Some(bin) = crate::run::reads::trace_binary(&self.binary) else {
+            return Ok(None);
+        };
+        let bin = bin?;
+        let traces = crate::run::reads::trace_reads(&bin, self.bind.as_deref(), programs)?;
+        Ok(Some((traces, bin)))
+    }
+
     fn timing(&mut self) -> Option<&mut dyn Executor> {
         if let Twin::NotTried = self.twin {
             // Building the twin can fail (say, the harness changed since the instrumented

@@ -1,5 +1,5 @@
 //! `perfsyn bench`: the evaluations that print figures (fit accuracy, the process boundary,
-//! search quality, throughput, reproducers), one file each.
+//! search quality, throughput, reproducers, repeated traversals), one file each.
 
 pub mod fit;
 pub mod ipc;
@@ -7,3 +7,4 @@ pub mod relative;
 pub mod repro;
 pub mod search;
 pub mod throughput;
+pub mod toddler;

@@ -798,6 +798,13 @@ fn header(
                 .map(|l| format!("  {}", l.describe())),
         );
     }
+    if let Some(t) = r.repeated_traversals.first() {
+        h.push(format!(
+            "Repeated traversal (Toddler) in the loop of {}, in the {} program:",
+            t.outer, t.program_kind
+        ));
+        h.push(format!("  {}", t.describe()));
+    }
     h.push(String::new());
     match cfg.format {
         Format::Program => {

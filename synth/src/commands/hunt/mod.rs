@@ -167,6 +167,7 @@ pub fn explore_config(m: &PlannedMethod, s: &HuntSettings) -> Result<ExploreConf
             reps: MIN_REPS,
             ..ConfirmConfig::default()
         },
+        repeated_traversals: true,
     })
 }
 

@@ -123,6 +123,10 @@ pub struct Summary {
     /// Asymptotic findings, highest empirical class first (section 3.2.8).
     pub asymptotic: Vec<Finding>,
     pub no_finding: Vec<NoFinding>,
+    /// Repeated traversals (Toddler) of every method, documented or not, most redundant
+    /// reads per call first.
+    #[serde(default)]
+    pub repeated_traversals: Vec<TraversalRow>,
     /// Every finished method with its verdict and key figures, in plan order (see
     /// [`super::summary`]); what `hunt --json` and `report --json` print.
     #[serde(default)]
@@ -131,6 +135,38 @@ pub struct Summary {
     pub pending: Vec<String>,
     /// How to continue (incomplete) or regenerate (complete) this hunt.
     pub continue_command: String,
+}
+
+/// One repeated traversal of a hunt: the method and its strongest repeated read.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TraversalRow {
+    pub method: String,
+    pub traversal: crate::judge::oracle::toddler::RepeatedTraversal,
+    pub run_file: String,
+}
+
+/// The repeated traversals of `reports` (each method's strongest), ranked by redundant reads
+/// per call.
+fn traversal_rows(reports: &[ExploreReport], files: &[String]) -> Vec<TraversalRow> {
+    let mut rows: Vec<TraversalRow> = reports
+        .iter()
+        .zip(files)
+        .filter_map(|(r, f)| {
+            let t = r.repeated_traversals.first()?;
+            Some(TraversalRow {
+                method: r.method.clone(),
+                traversal: t.clone(),
+                run_file: f.clone(),
+            })
+        })
+        .collect();
+    rows.sort_by(|a, b| {
+        b.traversal
+            .redundant_reads_per_call
+            .total_cmp(&a.traversal.redundant_reads_per_call)
+            .then(a.method.cmp(&b.method))
+    });
+    rows
 }
 
 /// A command line as a user types it: the program name as `perfsyn`, whatever path started it.
@@ -229,6 +265,8 @@ pub fn summarize(dir: &HuntDir, runs: &[(usize, RunFile)], shown: &str) -> Summa
         .map(|(_, p)| p.method.clone())
         .collect();
     let complete = pending.is_empty();
+    let files: Vec<String> = (0..reports.len()).map(|k| file(planned(k))).collect();
+    let repeated_traversals = traversal_rows(&reports, &files);
     Summary {
         format: SUMMARY_FORMAT.into(),
         version: 1,
@@ -242,6 +280,7 @@ pub fn summarize(dir: &HuntDir, runs: &[(usize, RunFile)], shown: &str) -> Summa
         relative,
         asymptotic,
         no_finding,
+        repeated_traversals,
         methods,
         pending,
         continue_command: if complete {
@@ -479,6 +518,23 @@ pub fn markdown(s: &Summary) -> String {
         }
         m.push('\n');
     }
+    if !s.repeated_traversals.is_empty() {
+        m.push_str("### Repeated traversals\n\nToddler: a read whose values repeat across the iterations of a loop (here, the calls of the method), whatever the documented class; ranked by redundant reads per call.\n\n| method | read | redundant reads per call | similar iterations | program |\n|---|---|---|---|---|\n");
+        for r in &s.repeated_traversals {
+            let t = &r.traversal;
+            m.push_str(&format!(
+                "| `{}` | `{}` | {:.0} of {:.0} | {:.0}% of {} | {} |\n",
+                cell(&r.method),
+                cell(&t.read),
+                t.redundant_reads_per_call,
+                t.reads_per_call,
+                100.0 * t.similar_ratio,
+                t.iterations,
+                cell(&t.program_kind)
+            ));
+        }
+        m.push('\n');
+    }
     if !s.no_finding.is_empty() {
         m.push_str(&format!(
             "<details><summary>{} with no finding</summary>\n\n| method | oracle | verdict | why |\n|---|---|---|---|\n",
@@ -625,10 +681,63 @@ mod tests {
             relative: Vec::new(),
             asymptotic: vec![f],
             no_finding: Vec::new(),
+            repeated_traversals: Vec::new(),
             methods: Vec::new(),
             pending: Vec::new(),
             continue_command: "perfsyn hunt --report h".into(),
         }
+    }
+
+    fn traversal(method: &str, redundant: f64) -> TraversalRow {
+        TraversalRow {
+            method: method.into(),
+            traversal: crate::judge::oracle::toddler::RepeatedTraversal {
+                outer: format!("successive calls of {method}"),
+                program_kind: "best, calls in a row".into(),
+                program: String::new(),
+                read: "src/lib.rs:9".into(),
+                stack: Vec::new(),
+                iterations: 16,
+                sequences: 16,
+                similar_ratio: 1.0,
+                mean_lcs: 64.0,
+                mean_lcs_ratio: 1.0,
+                reads_per_call: redundant,
+                redundant_reads_per_call: redundant,
+                capped: false,
+            },
+            run_file: "h/x.json".into(),
+        }
+    }
+
+    #[test]
+    fn the_markdown_lists_repeated_traversals_most_redundant_first() {
+        let mut s = summary("Vec<Key>::dedup", "why");
+        let mut reports = Vec::new();
+        for (m, r) in [("Cache::get", 10.0), ("List::find", 500.0)] {
+            let mut e = ExploreReport::started(
+                m.into(),
+                "T".into(),
+                OracleKind::Asymptotic,
+                crate::search::StrategyKind::Astar,
+                1,
+                crate::search::Metric::Cost,
+            );
+            e.repeated_traversals = vec![traversal(m, r).traversal];
+            reports.push(e);
+        }
+        s.repeated_traversals = traversal_rows(&reports, &["a".into(), "b".into()]);
+        let md = markdown(&s);
+        let section = md.split("### Repeated traversals").nth(1).expect("section");
+        let (find, get) = (
+            section.find("List::find").unwrap(),
+            section.find("Cache::get").unwrap(),
+        );
+        assert!(find < get, "{section}");
+        assert!(
+            section.contains("| `List::find` | `src/lib.rs:9` | 500 of 500 | 100% of 16 |"),
+            "{section}"
+        );
     }
 
     #[test]

@@ -165,6 +165,7 @@ pub fn explore_config(c: &Case, strategy: StrategyKind, cfg: &SuiteConfig) -> Ex
             reps: MIN_REPS,
             ..ConfirmConfig::default()
         },
+        repeated_traversals: false,
     }
 }
 

@@ -10,3 +10,4 @@ pub mod fit;
 pub mod model_select;
 pub mod relative;
 pub mod robust;
+pub mod toddler;

@@ -1,0 +1,367 @@
+//! Read tracing, worker side: the values the calls under test read from memory, per reading
+//! instruction and call stack (Toddler's IPCS, `../shared/seeds/002_…`, section III-A).
+//!
+//! Only the *trace build* of a worker (`--cfg perfsyn_trace`, with sanitizer coverage's
+//! `-sanitizer-coverage-trace-loads`: see the engine's `harness/worker_build.rs`) records
+//! anything: LLVM calls `__sanitizer_cov_load{1,2,4,8,16}(addr)` before every load of the
+//! code compiled in the worker, and the callbacks below, armed only during a call under test
+//! ([`call_begin`], [`call_end`]), read the value themselves and append it to a fixed buffer.
+//! In every other build the hooks are empty and inlined away, so the instrumented worker's
+//! costs and the plain worker's times do not move.
+//!
+//! - The reading instruction is the callback's return address (a naked callback reads it at
+//!   `[rsp]`), as Toddler's IP.
+//! - Its call stack is a 64-bit mix of up to [`STACK_DEPTH`] return addresses along the
+//!   frame-pointer chain (the trace build forces frame pointers), as Toddler hashes call
+//!   stacks: eight loads and multiplies per read, against keeping a shadow stack that would
+//!   need a callback on every function entry and exit. The walk stays inside the stack
+//!   between the reading frame and the frame that started the call under test, so a frame
+//!   without a frame pointer (precompiled std) ends it early instead of reading wild memory.
+//!   The return addresses of each distinct IPCS are kept once, so the engine can print the
+//!   call stack as file:line.
+//! - Reads of the stack are ignored (locals and spills are not the data a loop traverses).
+//! - Values are kept raw; the engine renumbers the ones that are addresses of memory the
+//!   call read by first appearance (Toddler's `identityHashCode`), from [`ReadTrace::addr_lo`]
+//!   and [`ReadTrace::addr_hi`]: the range of the non-stack addresses read.
+//! - Bounded: at most [`TRACE_CAP`] reads and [`IPCS_CAP`] distinct IPCSs per program; past
+//!   either the trace is cut and says so ([`ReadTrace::capped`]).
+//!
+//! The callbacks are `__sanitizer_` symbols, which the coverage pass never instruments (see
+//! `meter`), and they call nothing: only pointer arithmetic on static buffers.
+
+use serde::{Deserialize, Serialize};
+
+/// Most reads recorded per program run.
+pub const TRACE_CAP: usize = 1 << 21;
+/// Most distinct reading instructions with call stack (IPCS) per program run.
+pub const IPCS_CAP: usize = 1 << 14;
+/// Return addresses mixed into (and kept for) an IPCS's call stack.
+pub const STACK_DEPTH: usize = 6;
+
+/// One reading instruction in one call stack.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ipcs {
+    /// The link-time address of the instruction after the load's callback (the read).
+    pub pc: u64,
+    /// Return addresses of its callers, innermost first (link-time addresses).
+    pub stack: Vec<u64>,
+}
+
+/// What one program's calls under test read.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReadTrace {
+    /// Per call under test, in order: its reads as (index into [`ReadTrace::ipcs`], value).
+    pub calls: Vec<Vec<(u32, u64)>>,
+    /// The distinct IPCSs.
+    pub ipcs: Vec<Ipcs>,
+    /// The trace was cut at [`TRACE_CAP`] reads or [`IPCS_CAP`] IPCSs.
+    pub capped: bool,
+    /// Lowest and highest non-stack address read (values in between are addresses).
+    pub addr_lo: u64,
+    pub addr_hi: u64,
+    /// Wall time of the whole program run in the trace build, ns.
+    pub nanos: u64,
+}
+
+#[cfg(perfsyn_trace)]
+pub use imp::{call_begin, call_end, take};
+
+/// Starts recording a call under test (a no-op outside the trace build).
+#[cfg(not(perfsyn_trace))]
+#[inline(always)]
+pub fn call_begin() {}
+
+/// Stops recording a call under test (a no-op outside the trace build).
+#[cfg(not(perfsyn_trace))]
+#[inline(always)]
+pub fn call_end() {}
+
+/// The reads recorded since the last `take` (empty outside the trace build).
+#[cfg(not(perfsyn_trace))]
+pub fn take() -> ReadTrace {
+    ReadTrace::default()
+}
+
+/// Whether this binary is a trace build.
+pub const fn enabled() -> bool {
+    cfg!(perfsyn_trace)
+}
+
+#[cfg(all(perfsyn_trace, not(target_arch = "x86_64")))]
+compile_error!("the trace build's read callbacks are written for x86_64");
+
+#[cfg(perfsyn_trace)]
+mod imp {
+    use super::*;
+    use std::ptr::{addr_of, addr_of_mut};
+
+    /// A read: IPCS slot + 1 (0 marks the start of a call), and the value.
+    #[derive(Clone, Copy)]
+    #[repr(C)]
+    struct Entry {
+        slot: u32,
+        value: u64,
+    }
+
+    /// An IPCS slot of the open-addressing table: its key and frames.
+    #[derive(Clone, Copy)]
+    #[repr(C)]
+    struct Slot {
+        pc: u64,
+        hash: u64,
+        frames: [u64; STACK_DEPTH],
+        used: bool,
+    }
+
+    const EMPTY: Slot = Slot {
+        pc: 0,
+        hash: 0,
+        frames: [0; STACK_DEPTH],
+        used: false,
+    };
+
+    static mut ENTRIES: [Entry; TRACE_CAP] = [Entry { slot: 0, value: 0 }; TRACE_CAP];
+    static mut SLOTS: [Slot; IPCS_CAP] = [EMPTY; IPCS_CAP];
+    /// Per slot, its index in the order of first appearance + 1 (0: unused).
+    static mut ORDER: [u32; IPCS_CAP] = [0; IPCS_CAP];
+
+    /// Recorder state; single-threaded like the interpreter.
+    struct State {
+        armed: bool,
+        len: usize,
+        distinct: u32,
+        capped: bool,
+        /// The stack pointer when the call under test started: frames above it are the
+        /// interpreter's.
+        top: u64,
+        lo: u64,
+        hi: u64,
+    }
+
+    static mut STATE: State = State {
+        armed: false,
+        len: 0,
+        distinct: 0,
+        capped: false,
+        top: 0,
+        lo: u64::MAX,
+        hi: 0,
+    };
+
+    /// Stack bytes above the recorded top still counted as stack (the interpreter's frames).
+    const ABOVE_TOP: u64 = 1 << 20;
+
+    #[inline(always)]
+    fn sp() -> u64 {
+        let sp: u64;
+        // SAFETY: reads a register.
+        unsafe { std::arch::asm!("mov {}, rsp", out(reg) sp, options(nomem, nostack)) };
+        sp
+    }
+
+    /// Arms the recorder for a call under test.
+    #[export_name = "__sanitizer_perfsyn_trace_call_begin"]
+    #[inline(never)]
+    pub fn call_begin() {
+        // SAFETY: single-threaded; the callbacks see the state only between begin and end.
+        unsafe {
+            let s = &mut *addr_of_mut!(STATE);
+            s.top = sp();
+            if s.len < TRACE_CAP {
+                (*addr_of_mut!(ENTRIES))[s.len] = Entry { slot: 0, value: 0 };
+                s.len += 1;
+            } else {
+                s.capped = true;
+            }
+            s.armed = true;
+        }
+    }
+
+    /// Disarms the recorder.
+    #[export_name = "__sanitizer_perfsyn_trace_call_end"]
+    #[inline(never)]
+    pub fn call_end() {
+        // SAFETY: as in `call_begin`.
+        unsafe { (*addr_of_mut!(STATE)).armed = false };
+    }
+
+    /// The reads since the last `take`, and resets the recorder.
+    pub fn take() -> ReadTrace {
+        // SAFETY: called with the recorder disarmed, between programs.
+        unsafe {
+            let s = &mut *addr_of_mut!(STATE);
+            s.armed = false;
+            let slots = &*addr_of!(SLOTS);
+            let order = &mut *addr_of_mut!(ORDER);
+            let mut ipcs = vec![
+                Ipcs {
+                    pc: 0,
+                    stack: Vec::new()
+                };
+                s.distinct as usize
+            ];
+            for (i, slot) in slots.iter().enumerate() {
+                if slot.used && order[i] > 0 {
+                    ipcs[order[i] as usize - 1] = Ipcs {
+                        pc: slot.pc,
+                        stack: slot
+                            .frames
+                            .iter()
+                            .copied()
+                            .take_while(|&f| f != 0)
+                            .collect(),
+                    };
+                }
+            }
+            let entries = &*addr_of!(ENTRIES);
+            let mut calls: Vec<Vec<(u32, u64)>> = Vec::new();
+            for e in &entries[..s.len] {
+                if e.slot == 0 {
+                    calls.push(Vec::new());
+                } else if let Some(c) = calls.last_mut() {
+                    c.push((order[e.slot as usize - 1] - 1, e.value));
+                }
+            }
+            let trace = ReadTrace {
+                calls,
+                ipcs,
+                capped: s.capped,
+                addr_lo: if s.lo == u64::MAX { 0 } else { s.lo },
+                addr_hi: s.hi,
+                nanos: 0,
+            };
+            (*addr_of_mut!(SLOTS)).fill(EMPTY);
+            order.fill(0);
+            *s = State {
+                armed: false,
+                len: 0,
+                distinct: 0,
+                capped: false,
+                top: 0,
+                lo: u64::MAX,
+                hi: 0,
+            };
+            trace
+        }
+    }
+
+    /// Records one read of `size` bytes at `addr`, by the instruction before `ret`, whose
+    /// frame pointer is `fp`.
+    ///
+    /// # Safety
+    /// Called only by the load callbacks with the registers they pass.
+    #[export_name = "__sanitizer_perfsyn_trace_read"]
+    #[inline(never)]
+    unsafe extern "C" fn record(addr: u64, ret: u64, fp: u64, size: u64) {
+        // SAFETY: single-threaded; everything below reads memory the instrumented load is
+        // about to read (`addr`, `size` bytes), or the stack between here and `top`.
+        unsafe {
+            let s = &mut *addr_of_mut!(STATE);
+            if !s.armed || s.capped {
+                return;
+            }
+            let here = sp();
+            if addr >= here.wrapping_sub(256) && addr < s.top.wrapping_add(ABOVE_TOP) {
+                return; // the stack
+            }
+            let value = match size {
+                1 => (addr as *const u8).read_unaligned() as u64,
+                2 => (addr as *const u16).read_unaligned() as u64,
+                4 => (addr as *const u32).read_unaligned() as u64,
+                8 => (addr as *const u64).read_unaligned(),
+                _ => {
+                    let lo = (addr as *const u64).read_unaligned();
+                    let hi = ((addr + 8) as *const u64).read_unaligned();
+                    lo ^ hi.rotate_left(29).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                }
+            };
+            if addr < s.lo {
+                s.lo = addr;
+            }
+            if addr > s.hi {
+                s.hi = addr;
+            }
+            // The call stack: return addresses along the frame-pointer chain, inside the stack
+            // between this frame and the call under test's start.
+            let mut frames = [0u64; STACK_DEPTH];
+            let mut hash = ret.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let mut f = fp;
+            let mut d = 0;
+            while d < STACK_DEPTH && f >= here && f < s.top && f & 7 == 0 {
+                let r = *((f + 8) as *const u64);
+                frames[d] = r;
+                hash = (hash.rotate_left(17) ^ r).wrapping_mul(0xff51_afd7_ed55_8ccd);
+                d += 1;
+                let next = *(f as *const u64);
+                if next <= f {
+                    break;
+                }
+                f = next;
+            }
+            // Find or add the IPCS (linear probing).
+            let slots = &mut *addr_of_mut!(SLOTS);
+            let order = &mut *addr_of_mut!(ORDER);
+            let mut i = ((hash ^ ret) as usize) & (IPCS_CAP - 1);
+            let mut probes = 0;
+            loop {
+                let slot = &mut slots[i];
+                if !slot.used {
+                    s.distinct += 1;
+                    *slot = Slot {
+                        pc: ret,
+                        hash,
+                        frames,
+                        used: true,
+                    };
+                    order[i] = s.distinct;
+                    break;
+                }
+                if slot.pc == ret && slot.hash == hash {
+                    break;
+                }
+                probes += 1;
+                if probes == IPCS_CAP / 2 {
+                    s.capped = true;
+                    return;
+                }
+                i = (i + 1) & (IPCS_CAP - 1);
+            }
+            if s.len >= TRACE_CAP {
+                s.capped = true;
+                return;
+            }
+            (*addr_of_mut!(ENTRIES))[s.len] = Entry {
+                slot: i as u32 + 1,
+                value,
+            };
+            s.len += 1;
+        }
+    }
+
+    macro_rules! load_callback {
+        ($name:ident, $size:literal) => {
+            /// Sanitizer coverage's load callback: passes the address, the return address,
+            /// the caller's frame pointer and the size to [`record`].
+            ///
+            /// # Safety
+            /// Called by instrumented code with the address it is about to load from.
+            #[unsafe(naked)]
+            #[no_mangle]
+            pub unsafe extern "C" fn $name(_addr: *const u8) {
+                std::arch::naked_asm!(
+                    "mov rsi, [rsp]",
+                    "mov rdx, rbp",
+                    concat!("mov ecx, ", $size),
+                    "jmp {rec}",
+                    rec = sym record,
+                )
+            }
+        };
+    }
+
+    load_callback!(__sanitizer_cov_load1, 1);
+    load_callback!(__sanitizer_cov_load2, 2);
+    load_callback!(__sanitizer_cov_load4, 4);
+    load_callback!(__sanitizer_cov_load8, 8);
+    load_callback!(__sanitizer_cov_load16, 16);
+}

@@ -1,0 +1,90 @@
+//! Repeated traversals beside an asymptotic verdict (Toddler, `judge/oracle/toddler.rs`): the
+//! best program, the program it was shrunk from, and of each a variant calling the method under test
+//! [`IN_A_ROW`] times in a row (as amortized classes are judged: `judge/amortized.rs`, whose
+//! literal arguments take a scattered value per call) run once on the harness's trace build; each program's calls
+//! under test are the iterations of its outer loop. Part of the asymptotic oracle's explain
+//! phase, so it needs no documented class and changes no verdict.
+//!
+//! One policy on top of the rule: when the method is documented linear or worse, a read
+//! repeated across its calls is what the documentation promises (each `Vec::contains` walks
+//! the vector), so such findings are dropped; an undocumented or sublinear method keeps
+//! them (a cache whose `get` walks every entry).
+
+use anyhow::Result;
+use perfsyn_profiler_ipc::print::print;
+use perfsyn_profiler_ipc::Program;
+
+use crate::explore::report::ExploreReport;
+use crate::judge::hotlines::Symbolizer;
+use crate::judge::oracle::toddler::{findings, Params, RepeatedTraversal};
+use crate::report::class::Class;
+use crate::run::exec::Executor;
+
+/// Calls of the method under test in the in-a-row variant (above minIter's 10).
+pub const IN_A_ROW: u32 = 16;
+
+/// Fills `report.repeated_traversals` (or says why it was skipped).
+pub fn check(exec: &mut dyn Executor, report: &mut ExploreReport) -> Result<()> {
+    let Some(best) = &report.best else {
+        return Ok(());
+    };
+    let mut programs: Vec<(&str, Program)> = Vec::new();
+    match &best.shrunk_from {
+        Some(s) => {
+            programs.push(("best", s.program.clone()));
+            programs.push(("shrunk", best.program.clone()));
+        }
+        None => programs.push(("best", best.program.clone())),
+    }
+    // Both programs' calls repeated: the shrunk one is often shrunk to a handful of
+    // elements (its sweep scales it back up), too few for a traversal to show.
+    let repeated: Vec<(&str, Program)> = programs
+        .iter()
+        .filter_map(|(kind, p)| {
+            let v = crate::judge::amortized::repeated(p, IN_A_ROW)?;
+            Some((
+                if *kind == "best" {
+                    "best, calls in a row"
+                } else {
+                    "shrunk, calls in a row"
+                },
+                v,
+            ))
+        })
+        .collect();
+    programs.extend(repeated);
+    let batch: Vec<Program> = programs.iter().map(|(_, p)| p.clone()).collect();
+    let (traces, binary) = match exec.run_reads(&batch) {
+        Ok(Some(t)) => t,
+        Ok(None) => return Ok(()),
+        Err(e) => {
+            report.repeated_traversals_skipped = Some(format!("{e:#}"));
+            return Ok(());
+        }
+    };
+    let mut sym = Symbolizer::new(&binary)?;
+    let mut locate = |addr: u64| {
+        sym.line_of(addr)
+            .map(|(f, l, lib)| (format!("{f}:{l}"), lib))
+    };
+    let outer = format!("successive calls of {}", report.method);
+    let schema = exec.schema().clone();
+    let mut found: Vec<RepeatedTraversal> = Vec::new();
+    for ((kind, program), trace) in programs.iter().zip(&traces) {
+        let rust = print(program, &schema).map(|p| p.body).unwrap_or_default();
+        for f in findings(trace, &outer, kind, &rust, &Params::default(), &mut locate) {
+            if !found.iter().any(|o| o.read == f.read) {
+                found.push(f);
+            }
+        }
+    }
+    if report.expected.is_some_and(|c| c >= Class::Linear) {
+        found.clear();
+    }
+    found.sort_by(|a, b| {
+        b.redundant_reads_per_call
+            .total_cmp(&a.redundant_reads_per_call)
+    });
+    report.repeated_traversals = found;
+    Ok(())
+}

@@ -1,0 +1,400 @@
+//! Toddler's repeated-traversal rule (`../shared/seeds/002_…`, section III, Figures 5-7):
+//! a loop whose iterations read similar sequences of values at the same instruction in the
+//! same call stack (IPCS) is redoing work, whatever its documented class.
+//!
+//! Input: one program's reads from the trace build (`perfsyn_profiler_ipc::readtrace`),
+//! grouped into the iterations of an outer loop. The loop here is the one the interpreter
+//! knows: each call under test is an iteration (successive calls, in a `repeat` or in a
+//! row), so a method that walks all of its data on every call is a repeated traversal
+//! across calls. Loops inside one call are not recovered (ARCHITECTURE.md, deviations).
+//!
+//! The paper's defaults ([`Params::default`]): minIter 10, minSeqRatio 45%, minLCS 7,
+//! minLCSRatio 70%, minSimRatio 70%; sequences that repeat a single value are filtered.
+//! Ours: heap addresses among the values are renumbered by first appearance (the paper's
+//! `identityHashCode`); a sequence longer than [`SEQ_CAP`] values is compared on its first
+//! [`SEQ_CAP`] (the longest common substring is O(n·m)); at most [`MAX_PAIRS`] consecutive
+//! pairs, evenly spread, are compared per IPCS.
+
+use std::collections::HashMap;
+
+use perfsyn_profiler_ipc::readtrace::ReadTrace;
+use serde::{Deserialize, Serialize};
+
+/// Longest prefix of a sequence the similarity compares.
+pub const SEQ_CAP: usize = 1024;
+/// Most consecutive pairs of sequences compared per IPCS.
+pub const MAX_PAIRS: usize = 128;
+
+/// The five thresholds of Toddler (section III-D, III-E).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Params {
+    pub min_iter: usize,
+    pub min_seq_ratio: f64,
+    pub min_lcs: usize,
+    pub min_lcs_ratio: f64,
+    pub min_sim_ratio: f64,
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params {
+            min_iter: 10,
+            min_seq_ratio: 0.45,
+            min_lcs: 7,
+            min_lcs_ratio: 0.70,
+            min_sim_ratio: 0.70,
+        }
+    }
+}
+
+/// An IPCS whose sequences are similar across the loop's iterations.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SimilarRead {
+    /// Index into the trace's IPCS list.
+    pub ipcs: u32,
+    /// Iterations of the loop.
+    pub iterations: usize,
+    /// Iterations with a (multi-valued) sequence of this IPCS.
+    pub sequences: usize,
+    /// Share of compared consecutive pairs that are similar.
+    pub similar_ratio: f64,
+    /// Mean longest common substring over the similar pairs, in values.
+    pub mean_lcs: f64,
+    /// Mean of the longest common substring over the shorter sequence, similar pairs.
+    pub mean_lcs_ratio: f64,
+    /// Reads of this IPCS per iteration, on average.
+    pub reads_per_iteration: f64,
+}
+
+/// A repeated traversal: a loop of the program whose iterations read similar sequences at
+/// one instruction, as an explore report lists it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RepeatedTraversal {
+    /// The outer loop: which calls are its iterations (`successive calls of Type::method`).
+    #[serde(rename = "loop")]
+    pub outer: String,
+    /// Which program ran: `best`, `shrunk`, or either with `, calls in a row` (its call under
+    /// test repeated, as amortized classes are judged).
+    pub program_kind: String,
+    /// The program, as Rust.
+    pub program: String,
+    /// The repeated read, `file:line`.
+    pub read: String,
+    /// Its callers in the crate under test, innermost first, `file:line` each (library and
+    /// perfsyn runtime frames are left out).
+    pub stack: Vec<String>,
+    pub iterations: usize,
+    /// Iterations in which the read saw more than one value.
+    pub sequences: usize,
+    /// Share of consecutive sequences that are similar (minSimRatio's figure).
+    pub similar_ratio: f64,
+    /// Mean longest common substring of similar consecutive sequences, and its mean share of
+    /// the shorter sequence.
+    pub mean_lcs: f64,
+    pub mean_lcs_ratio: f64,
+    /// Reads at this instruction per iteration, and of them the ones that repeat the
+    /// previous iteration's (reads × mean LCS ratio × similar ratio; the ratio is measured
+    /// on the sequences' first `SEQ_CAP` values): what a hunt ranks by.
+    pub reads_per_call: f64,
+    pub redundant_reads_per_call: f64,
+    /// The trace was cut at its bound (`readtrace::TRACE_CAP`): figures are over a prefix.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub capped: bool,
+}
+
+impl RepeatedTraversal {
+    /// One line: `corpus/src/x.rs:12 read again in 95% of 20 successive calls of T::m (mean
+    /// common run 64 values, 100%)`.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} read again in {:.0}% of {} {} (mean common run {:.0} values, {:.0}% of a call's; {:.0} redundant reads per call){}",
+            self.read,
+            100.0 * self.similar_ratio,
+            self.iterations,
+            self.outer,
+            self.mean_lcs,
+            100.0 * self.mean_lcs_ratio,
+            self.redundant_reads_per_call,
+            if self.capped { "; trace capped" } else { "" }
+        )
+    }
+}
+
+/// The text report's section: the top `top` findings, most redundant reads first ("" when
+/// none), each with its call stack and program.
+pub fn render(found: &[RepeatedTraversal], top: usize) -> String {
+    if found.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from(
+        "\nrepeated traversals (Toddler: similar reads across the iterations of a loop):\n",
+    );
+    for f in found.iter().take(top) {
+        s.push_str(&format!("    {}\n", f.describe()));
+        if !f.stack.is_empty() {
+            s.push_str(&format!("        called from {}\n", f.stack.join(" <- ")));
+        }
+        s.push_str(&format!("        in the {} program:\n", f.program_kind));
+        for line in f.program.lines() {
+            s.push_str(&format!("            {line}\n"));
+        }
+    }
+    s
+}
+
+/// Where a read is: its line, and whether it belongs to the crate under test (`None`: only
+/// perfsyn's runtime; such reads are not judged).
+pub type Locate<'a> = dyn FnMut(u64) -> Option<(String, bool)> + 'a;
+
+/// Toddler on one traced program whose calls under test are the iterations of `outer`:
+/// one finding per repeated read (the same line in several call stacks counts once, the
+/// strongest kept).
+pub fn findings(
+    trace: &ReadTrace,
+    outer: &str,
+    program_kind: &str,
+    program: &str,
+    p: &Params,
+    locate: &mut Locate<'_>,
+) -> Vec<RepeatedTraversal> {
+    let calls = canonical(trace);
+    // A read in perfsyn's runtime alone (a probe key's comparison, out of line) is charged
+    // to its innermost caller that has a line, as hot lines charge an inlined block; a
+    // read with no such caller (a registered wrapper's own) is not judged.
+    let mut lines: HashMap<u32, Option<String>> = HashMap::new();
+    for (i, ipcs) in trace.ipcs.iter().enumerate() {
+        let line = std::iter::once(ipcs.pc)
+            .chain(ipcs.stack.iter().copied())
+            .find_map(|a| locate(a.saturating_sub(1)))
+            .map(|(l, _)| l);
+        lines.insert(i as u32, line);
+    }
+    let similar = similar_reads(&calls, p, &|i| lines.get(&i).is_some_and(Option::is_some));
+    let mut out: Vec<RepeatedTraversal> = Vec::new();
+    for r in similar {
+        let ipcs = &trace.ipcs[r.ipcs as usize];
+        let Some(read) = lines[&r.ipcs].clone() else {
+            continue;
+        };
+        if out.iter().any(|o| o.read == read) {
+            continue;
+        }
+        // Callers in libraries (std's closure shims between a registered wrapper and the
+        // method) say nothing a reader can act on.
+        let stack = ipcs
+            .stack
+            .iter()
+            .filter_map(|&ret| locate(ret.saturating_sub(1)))
+            .filter(|(_, library)| !library)
+            .map(|(l, _)| l)
+            .collect();
+        out.push(RepeatedTraversal {
+            outer: outer.to_string(),
+            program_kind: program_kind.to_string(),
+            program: program.to_string(),
+            read,
+            stack,
+            iterations: r.iterations,
+            sequences: r.sequences,
+            similar_ratio: r.similar_ratio,
+            mean_lcs: r.mean_lcs,
+            mean_lcs_ratio: r.mean_lcs_ratio,
+            reads_per_call: r.reads_per_iteration,
+            redundant_reads_per_call: r.reads_per_iteration * r.mean_lcs_ratio * r.similar_ratio,
+            capped: trace.capped,
+        });
+    }
+    out
+}
+
+/// The calls of `trace` with heap addresses renumbered by first appearance: a value in the
+/// range of addresses the calls read becomes `1 << 63 | rank`.
+pub fn canonical(trace: &ReadTrace) -> Vec<Vec<(u32, u64)>> {
+    let mut seen: HashMap<u64, u64> = HashMap::new();
+    let (lo, hi) = (trace.addr_lo, trace.addr_hi);
+    trace
+        .calls
+        .iter()
+        .map(|call| {
+            call.iter()
+                .map(|&(i, v)| {
+                    if lo > 0 && v >= lo && v <= hi {
+                        let next = seen.len() as u64;
+                        (i, 1 << 63 | *seen.entry(v).or_insert(next))
+                    } else {
+                        (i, v)
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Toddler's `computeSimilarIPCSs` (Figure 5) on one loop given as its iterations' reads;
+/// `keep` says which IPCSs count at all (the caller drops perfsyn's own runtime).
+pub fn similar_reads(
+    iterations: &[Vec<(u32, u64)>],
+    p: &Params,
+    keep: &dyn Fn(u32) -> bool,
+) -> Vec<SimilarRead> {
+    let n = iterations.len();
+    if n < p.min_iter {
+        return Vec::new();
+    }
+    // Per IPCS: its sequence in each iteration where it read, in iteration order.
+    let mut seqs: HashMap<u32, Vec<Vec<u64>>> = HashMap::new();
+    let mut reads: HashMap<u32, u64> = HashMap::new();
+    for it in iterations {
+        let mut here: HashMap<u32, Vec<u64>> = HashMap::new();
+        for &(i, v) in it {
+            here.entry(i).or_default().push(v);
+        }
+        for (i, s) in here {
+            *reads.entry(i).or_default() += s.len() as u64;
+            // Section III-F: a sequence that repeats one value (`this.size`) is no traversal.
+            if s.iter().all(|&x| x == s[0]) {
+                continue;
+            }
+            seqs.entry(i).or_default().push(s);
+        }
+    }
+    let mut out: Vec<SimilarRead> = seqs
+        .into_iter()
+        .filter(|(i, _)| keep(*i))
+        .filter_map(|(i, s)| {
+            similar_iterations(&s, n, p).map(|(ratio, lcs, lcs_ratio)| SimilarRead {
+                ipcs: i,
+                iterations: n,
+                sequences: s.len(),
+                similar_ratio: ratio,
+                mean_lcs: lcs,
+                mean_lcs_ratio: lcs_ratio,
+                reads_per_iteration: reads[&i] as f64 / n as f64,
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.reads_per_iteration
+            .total_cmp(&a.reads_per_iteration)
+            .then(a.ipcs.cmp(&b.ipcs))
+    });
+    out
+}
+
+/// Toddler's `areSimilarIterations` (Figure 6): `Some((similar ratio, mean LCS, mean LCS
+/// ratio))` when the IPCS's consecutive sequences are similar throughout the loop.
+fn similar_iterations(seqs: &[Vec<u64>], iterations: usize, p: &Params) -> Option<(f64, f64, f64)> {
+    if (seqs.len() as f64 / iterations as f64) < p.min_seq_ratio || seqs.len() < 2 {
+        return None;
+    }
+    let pairs = seqs.len() - 1;
+    let step = pairs.div_ceil(MAX_PAIRS).max(1);
+    let (mut compared, mut similar) = (0usize, 0usize);
+    let (mut lcs_sum, mut ratio_sum) = (0f64, 0f64);
+    for k in (0..pairs).step_by(step) {
+        let (a, b) = (cap(&seqs[k]), cap(&seqs[k + 1]));
+        let lcs = longest_common_substring(a, b);
+        let ratio = lcs as f64 / a.len().min(b.len()) as f64;
+        compared += 1;
+        if lcs >= p.min_lcs && ratio >= p.min_lcs_ratio {
+            similar += 1;
+            lcs_sum += lcs as f64;
+            ratio_sum += ratio;
+        }
+    }
+    let share = similar as f64 / compared as f64;
+    (share >= p.min_sim_ratio)
+        .then(|| (share, lcs_sum / similar as f64, ratio_sum / similar as f64))
+}
+
+fn cap(s: &[u64]) -> &[u64] {
+    &s[..s.len().min(SEQ_CAP)]
+}
+
+/// Length of the longest common substring (consecutive values) of `a` and `b`, O(|a|·|b|).
+pub fn longest_common_substring(a: &[u64], b: &[u64]) -> usize {
+    let mut prev = vec![0usize; b.len() + 1];
+    let mut cur = vec![0usize; b.len() + 1];
+    let mut best = 0;
+    for &x in a {
+        for (j, &y) in b.iter().enumerate() {
+            cur[j + 1] = if x == y { prev[j] + 1 } else { 0 };
+            best = best.max(cur[j + 1]);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn iters(f: impl Fn(usize) -> Vec<u64>, n: usize) -> Vec<Vec<(u32, u64)>> {
+        (0..n)
+            .map(|k| f(k).into_iter().map(|v| (0, v)).collect())
+            .collect()
+    }
+
+    #[test]
+    fn longest_common_substring_counts_consecutive_values_only() {
+        assert_eq!(longest_common_substring(&[1, 2, 3, 4], &[9, 2, 3, 4, 8]), 3);
+        assert_eq!(longest_common_substring(&[1, 9, 2, 9, 3], &[1, 2, 3]), 1);
+        assert_eq!(longest_common_substring(&[], &[1]), 0);
+    }
+
+    #[test]
+    fn a_scan_of_the_same_data_every_iteration_is_similar() {
+        let found = similar_reads(
+            &iters(|_| (0..20).collect(), 12),
+            &Params::default(),
+            &|_| true,
+        );
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].mean_lcs, 20.0);
+    }
+
+    #[test]
+    fn fewer_than_min_iter_iterations_are_no_loop() {
+        let found = similar_reads(
+            &iters(|_| (0..20).collect(), 9),
+            &Params::default(),
+            &|_| true,
+        );
+        assert!(found.is_empty());
+    }
+
+    #[test]
+    fn disjoint_reads_per_iteration_are_not_similar() {
+        let found = similar_reads(
+            &iters(|k| (0..20).map(|v| v + 100 * k as u64).collect(), 30),
+            &Params::default(),
+            &|_| true,
+        );
+        assert!(found.is_empty());
+    }
+
+    #[test]
+    fn short_and_single_valued_sequences_are_filtered() {
+        let p = Params::default();
+        assert!(similar_reads(&iters(|_| (0..6).collect(), 30), &p, &|_| true).is_empty());
+        assert!(similar_reads(&iters(|_| vec![5; 40], 30), &p, &|_| true).is_empty());
+    }
+
+    #[test]
+    fn heap_addresses_are_renumbered_by_first_appearance() {
+        let t = ReadTrace {
+            calls: vec![vec![(0, 0x5000), (0, 7), (0, 0x4000)], vec![(0, 0x4000)]],
+            addr_lo: 0x1000,
+            addr_hi: 0x9000,
+            ..ReadTrace::default()
+        };
+        assert_eq!(
+            canonical(&t),
+            vec![
+                vec![(0, 1 << 63), (0, 7), (0, 1 << 63 | 1)],
+                vec![(0, 1 << 63 | 1)]
+            ]
+        );
+    }
+}

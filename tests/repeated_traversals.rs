@@ -1,0 +1,103 @@
+//! End-to-end tests of Toddler's repeated-traversal oracle through the real binary, the real
+//! instrumented worker and the real trace build: a planted traversal is reported with its
+//! file:line, a nested loop that reads each value once is not. Expected lines are found by
+//! their source text, never by number.
+
+use std::path::Path;
+
+mod common;
+
+/// The text of `file:line` (relative to the workspace root).
+fn source_of(read: &str) -> String {
+    let (file, line) = read.rsplit_once(':').expect("file:line");
+    let line: usize = line.parse().expect("a line number");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    text.lines().nth(line - 1).unwrap_or("").to_string()
+}
+
+#[test]
+fn explore_reports_a_planted_cache_scan_at_its_loop() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run.json");
+    let run_arg = run.to_str().unwrap();
+    let r = common::perfsyn_json(&[
+        "explore",
+        "--method",
+        "TraversalBugs::cache_get",
+        "--json",
+        "--seed",
+        "1",
+        "--max-programs",
+        "150",
+        "--confirm-top",
+        "0",
+        "--out",
+        run_arg,
+    ]);
+    let found = r["repeated_traversals"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no repeated_traversals list: {r}"));
+    let first = found
+        .first()
+        .unwrap_or_else(|| panic!("the planted scan is not reported: {r}"));
+    let read = first["read"].as_str().expect("read");
+    assert!(read.starts_with("corpus/src/traversals.rs:"), "{first}");
+    assert!(
+        source_of(read).contains("for (i, &key) in self.keys.iter()")
+            || source_of(read).contains("if key == k"),
+        "{read} is `{}`",
+        source_of(read)
+    );
+    assert!(first["similar_ratio"].as_f64().unwrap() >= 0.7, "{first}");
+    assert!(first["iterations"].as_u64().unwrap() >= 10, "{first}");
+    assert!(
+        first["program"].as_str().unwrap().contains("cache_get"),
+        "{first}"
+    );
+
+    // An exported test's header names the loop and the read.
+    let (code, out, err) = common::perfsyn_text(&["export", run_arg, "--format", "test"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(
+            "Repeated traversal (Toddler) in the loop of successive calls of TraversalBugs::cache_get"
+        ),
+        "{out}"
+    );
+    assert!(out.contains(read), "{out}");
+}
+
+#[test]
+fn bench_toddler_flags_the_planted_scan_and_not_a_nested_single_pass() {
+    let b = common::perfsyn_json(&["bench", "toddler", "--json"]);
+    let cases = b["cases"].as_array().expect("cases");
+    assert!(cases.len() >= 30, "{b}");
+    let case = |id: &str| {
+        cases
+            .iter()
+            .find(|c| c["id"] == id)
+            .unwrap_or_else(|| panic!("no case {id}"))
+            .clone()
+    };
+    let scan = case("cache-get-scan");
+    assert_eq!(scan["flagged"], true, "{scan}");
+    let read = scan["read"].as_str().expect("read");
+    assert!(
+        source_of(read).contains("for (i, &key) in self.keys.iter()")
+            || source_of(read).contains("if key == k"),
+        "{read} is `{}`",
+        source_of(read)
+    );
+    let rows = case("nested-rows-columns");
+    assert_eq!(rows["flagged"], false, "{rows}");
+    // Every call reads its row (a case whose calls read nothing would pass for no reason).
+    assert!(
+        rows["reads"].as_u64().unwrap() >= 20 * 2,
+        "the nested loop did not read its rows: {rows}"
+    );
+    for field in ["recall", "false_positives", "slowdown"] {
+        assert!(b[field].is_number(), "{field} missing: {b}");
+    }
+}
