@@ -1,7 +1,8 @@
 //! `perfsyn bench`: the evaluations that print figures (fit accuracy, the process boundary,
-//! search quality, throughput, reproducers), one file each.
+//! search quality, throughput, reproducers, init's registration share), one file each.
 
 pub mod fit;
+pub mod init;
 pub mod ipc;
 pub mod relative;
 pub mod repro;
