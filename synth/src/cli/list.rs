@@ -22,7 +22,10 @@ pub struct ListArgs {
 pub fn run(a: ListArgs) -> Result<()> {
     let worker = a.worker.resolve(false)?;
     let schema = worker_build::read_schema(&worker)?;
-    let entries = list::entries(&schema, a.ty.as_deref())?;
+    let mut entries = list::entries(&schema, a.ty.as_deref())?;
+    if let Ok(h) = a.worker.harness() {
+        list::with_sources(&mut entries, &crate::harness::init::class_sources(&h));
+    }
     if a.json {
         println!("{}", serde_json::to_string_pretty(&entries)?);
     } else {

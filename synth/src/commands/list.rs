@@ -30,6 +30,36 @@ pub struct Entry {
     /// Where the method comes from: `std`, `corpus`, `planted` or a crate's name.
     #[serde(serialize_with = "as_text")]
     pub origin: Origin,
+    /// The sentence of the crate's docs the class was read from (or a class stated there
+    /// that is not one of the input size, `expected` then null), for harnesses `perfsyn
+    /// init` wrote.
+    pub read_from: Option<ReadFrom>,
+}
+
+/// Where a documented class was read: the sentence, and whose doc it is in.
+#[derive(Debug, Clone, Serialize)]
+pub struct ReadFrom {
+    pub sentence: String,
+    pub from: String,
+    /// Whether the sentence's class was read (false: another quantity, a condition).
+    pub read: bool,
+}
+
+/// Gives each entry the sentence its class was read from, from what `perfsyn init` wrote
+/// (see [`class_reader`](crate::harness::init::class_reader)).
+pub fn with_sources(
+    entries: &mut [Entry],
+    sources: &std::collections::HashMap<String, crate::harness::init::class_reader::ClassRecord>,
+) {
+    for e in entries {
+        if let Some(r) = sources.get(&e.method) {
+            e.read_from = Some(ReadFrom {
+                sentence: r.sentence.clone(),
+                from: r.from.clone(),
+                read: r.class.is_some(),
+            });
+        }
+    }
 }
 
 /// An origin as `perfsyn list` shows it.
@@ -107,6 +137,7 @@ pub fn entries(schema: &ApiSchema, type_filter: Option<&str>) -> Result<Vec<Entr
                 group,
                 versions,
                 origin: method_origin(t, m),
+                read_from: None,
             });
         }
     }
@@ -144,6 +175,14 @@ pub fn render(entries: &[Entry]) -> String {
                 .unwrap_or_else(|| "-".into()),
             e.signature
         ));
+        if let Some(r) = &e.read_from {
+            let what = if r.read {
+                "read from"
+            } else {
+                "not read (not a class of the input size), in"
+            };
+            s.push_str(&format!("    {what} {}: \"{}\"\n", r.from, r.sentence));
+        }
     }
     s.push_str(&format!(
         "{} {}\norigin: std = the standard library's own method; corpus = written for perfsyn's corpus (a corpus type, or a wrapper on a std type); planted = a bottleneck planted on purpose\n",
@@ -245,6 +284,7 @@ mod tests {
             group: None,
             versions: None,
             origin: Origin::Std,
+            read_from: None,
         };
         assert!(render(&[e]).contains("\n1 method\n"));
     }
