@@ -71,9 +71,17 @@ pub struct ClassRecord {
     pub from: String,
 }
 
-/// The sentences of a doc, as they read once joined ("Runs in O(n). Then ...").
-fn sentences(doc: &str) -> impl Iterator<Item = &str> {
-    doc.split(". ").map(str::trim).filter(|s| !s.is_empty())
+/// The sentences of a doc's prose, its lines joined ("Runs in O(n). Then ..."): code blocks
+/// left out, a heading (`# Time complexity`) ending the sentence before it.
+fn sentences(doc: &str) -> Vec<String> {
+    let prose: Vec<&str> = doc.split("```").step_by(2).collect();
+    prose
+        .join(" ")
+        .split(". ")
+        .flat_map(|s| s.split("# "))
+        .map(|s| s.trim().trim_end_matches('#').trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
 }
 
 /// The marker right after a class, whose text before it is `before` and after it `after`:
@@ -116,7 +124,8 @@ pub fn footnotes<'a>(docs: impl IntoIterator<Item = &'a str>) -> Footnotes {
     let mut out = Footnotes::default();
     for doc in docs {
         let doc = normalized(doc);
-        for s in sentences(&doc) {
+        for s in &sentences(&doc) {
+            let s = s.as_str();
             let Some(q) = Qualifier::named_in(s) else {
                 continue;
             };
@@ -175,7 +184,8 @@ pub fn with_footnotes(doc: &str, notes: &Footnotes) -> String {
 /// a condition), `None` when the doc states no class.
 pub fn read_class(doc: &str, notes: &Footnotes) -> Option<Result<(String, String), String>> {
     let doc = with_footnotes(doc, notes);
-    let with_class: Vec<&str> = sentences(&doc)
+    let with_class: Vec<String> = sentences(&doc)
+        .into_iter()
         .filter(|s| !class_spans(s).is_empty())
         .collect();
     let first = with_class.first()?;
@@ -281,7 +291,7 @@ pub fn conversion_class(doc: &str, method: &str) -> Option<(String, String)> {
         return None;
     }
     let doc = normalized(doc);
-    let found = sentences(&doc).find_map(|s| {
+    let found = sentences(&doc).iter().find_map(|s| {
         if class_spans(s).len() != 1 {
             return None;
         }

@@ -423,7 +423,13 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
     let no_doc = String::new();
     let table = {
         use super::class_reader::DocSource;
-        let module_doc = |m: &[String]| scan.module_docs.get(m).unwrap_or(&no_doc);
+        // The root module's doc is the crate's, read last.
+        let module_doc = |m: &[String]| {
+            (!m.is_empty())
+                .then(|| scan.module_docs.get(m))
+                .flatten()
+                .unwrap_or(&no_doc)
+        };
         super::class_reader::TypeClasses::new(
             &[
                 DocSource {
