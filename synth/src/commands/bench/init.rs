@@ -270,6 +270,17 @@ fn copy_tree(from: &Path, to: &Path) -> Result<()> {
     Ok(())
 }
 
+/// An error's first line without the command that failed (`; command: ...`), at most 200
+/// characters: the table's row; `--json` has it whole.
+fn short(e: &str) -> String {
+    let line = e.lines().next().unwrap_or("");
+    let line = line.split("; command:").next().unwrap_or(line);
+    match line.char_indices().nth(200) {
+        Some((i, _)) => format!("{}...", &line[..i]),
+        None => line.to_string(),
+    }
+}
+
 /// The table `perfsyn bench init` prints.
 pub fn render(r: &Report) -> String {
     let mut out = format!(
@@ -286,7 +297,7 @@ pub fn render(r: &Report) -> String {
             out.push_str(&format!(
                 "{:<26} init failed as a whole: {}\n",
                 row.krate,
-                e.lines().next().unwrap_or("")
+                short(e)
             ));
             continue;
         }
@@ -344,6 +355,15 @@ mod tests {
         let e = parse_list("heapless 0.8.0\n").unwrap_err().to_string();
         assert_eq!(e, "line 1: `heapless 0.8.0` is not name@version");
         assert!(parse_list("# nothing\n").is_err());
+    }
+
+    #[test]
+    fn a_failed_row_shows_the_error_without_its_command() {
+        assert_eq!(
+            short("init failed: error[E0428]: clash; command: cargo build --release\nmore"),
+            "init failed: error[E0428]: clash"
+        );
+        assert_eq!(short(&"x".repeat(300)).len(), 203);
     }
 
     #[test]

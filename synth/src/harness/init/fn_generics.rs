@@ -17,6 +17,7 @@ use super::resolve::{conversion_target, Built, Ctx};
 use super::sequence::sequence_bound;
 use super::skips::SkipReason;
 use super::syntax::trait_names;
+use super::trait_impls::Meets;
 use super::value_traits::{KEY_TRAITS, MODEL_INTS, STRING_LIKE, STRING_TRAITS, U64_TRAITS};
 
 impl Ctx<'_> {
@@ -324,6 +325,35 @@ impl Ctx<'_> {
             {
                 out.subst.insert(name, "String".into());
                 continue;
+            }
+            // The crate's own traits (`G: IntoNeighbors + Visitable`): a registered type of
+            // the crate implementing them, borrowed when the impls are for `&T`.
+            let last: Vec<String> = names
+                .iter()
+                .map(|b| b.rsplit("::").next().unwrap_or(b).to_string())
+                .collect();
+            let mut registered: Vec<&String> = self.regs.keys().collect();
+            registered.sort();
+            // Passed as itself somewhere (`g: G`), or only behind a reference (`v: &V`).
+            let bare = inputs.iter().any(|a| {
+                matches!(a, syn::FnArg::Typed(pt)
+                    if matches!(&*pt.ty, Type::Path(tp) if tp.path.is_ident(&name)))
+            });
+            match self.int_traits.impls.implementor(
+                &last,
+                registered.iter().map(|s| s.as_str()),
+                !bare,
+            ) {
+                Some(Meets::Borrowed(t)) => {
+                    let reg = self.regs[&t].0.clone();
+                    out.closures.insert(name, Built::Borrowed(reg));
+                    continue;
+                }
+                Some(Meets::Owned(t)) => {
+                    out.subst.insert(name, self.regs[&t].0.clone());
+                    continue;
+                }
+                None => {}
             }
             return Err(SkipReason::UnbuildableGenericParameter {
                 param: name,

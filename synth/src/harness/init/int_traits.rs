@@ -36,11 +36,15 @@ pub struct IntTraits {
     /// a generic parameter bounded by them takes a program's string
     /// (`diff_chars<T: DiffableStrRef + ?Sized>(alg, old: &T, new: &T)`).
     strings: HashSet<String>,
+    /// The crate's trait impls on its own types, by value or borrowed (see
+    /// [`trait_impls`](super::trait_impls)): recorded here, where every impl item passes.
+    pub impls: super::trait_impls::TraitImpls,
 }
 
 impl IntTraits {
     /// Records an `impl` item; `int_ok` says whether integers meet a bound (a trait name).
     pub fn record_impl(&mut self, i: &syn::ItemImpl, int_ok: &dyn Fn(&str) -> bool) {
+        self.impls.record(i);
         let (Some((path, _)), syn::Type::Path(p)) = (&i.trait_, &*i.self_ty) else {
             return;
         };

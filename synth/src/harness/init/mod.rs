@@ -80,6 +80,9 @@ pub mod storage;
 pub mod strext;
 pub mod syntax;
 #[cfg(test)]
+mod trait_bounded_generics_tests;
+pub mod trait_impls;
+#[cfg(test)]
 mod trait_methods_tests;
 mod undo;
 pub mod value_traits;

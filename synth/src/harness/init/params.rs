@@ -83,6 +83,7 @@ impl Ctx<'_> {
         match built {
             Some(Ok(Built::Closure(shape))) => return Ok(closure(name, &shape)),
             Some(Ok(Built::Range(elem))) => return Ok(range(name, &elem)),
+            Some(Ok(Built::Borrowed(ty))) => return Ok(p(Mode::Ref, ty, None)),
             Some(Ok(Built::Value(ty))) => {
                 let mode = if ty == "String" {
                     Mode::Val

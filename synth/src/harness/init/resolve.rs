@@ -390,6 +390,9 @@ pub enum Built {
     Sequence(String, bool),
     /// `impl Into<String>` and the like: the model value itself (see `conversion_target`).
     Value(String),
+    /// A parameter bounded by the crate's traits, implemented for `&T`: a registered `T`
+    /// (this registry name), borrowed (see [`trait_impls`](super::trait_impls)).
+    Borrowed(String),
 }
 
 /// The class expected of a call whose returned iterator is consumed: the documented class

@@ -1,0 +1,53 @@
+//! Parameters bounded by the crate's own traits, instantiated with a registered type of the
+//! crate that implements them (see `trait_impls`).
+
+use super::tests::generate;
+
+const GRAPH: &str = r#"
+    pub trait Neighbors { fn neighbors(self, n: usize) -> usize; }
+    pub trait Visitable { fn visit_map(&self) -> Vec<bool>; }
+    pub trait Unrelated { fn x(&self); }
+    pub struct Net { edges: Vec<(usize, usize)> }
+    impl Net { pub fn new() -> Self { Net { edges: Vec::new() } } pub fn add(&mut self, a: usize, b: usize) {} }
+    impl<'a> Neighbors for &'a Net { fn neighbors(self, n: usize) -> usize { 0 } }
+    impl Visitable for Net { fn visit_map(&self) -> Vec<bool> { Vec::new() } }
+    impl<'a, G: Visitable> Visitable for &'a G { fn visit_map(&self) -> Vec<bool> { (**self).visit_map() } }
+    pub struct Bag { v: Vec<u64> }
+    impl Bag { pub fn new() -> Self { Bag { v: Vec::new() } } }
+    impl Visitable for Bag { fn visit_map(&self) -> Vec<bool> { Vec::new() } }
+    /// Runs in O(n).
+    pub fn is_cyclic<G>(g: G) -> bool where G: Neighbors + Visitable { false }
+    pub fn marks<V: Visitable>(v: &V) -> usize { 0 }
+    pub fn other<U: Unrelated>(u: U) {}
+"#;
+
+#[test]
+fn parameter_bounded_by_crate_traits_implemented_for_a_reference_takes_a_borrowed_crate_value() {
+    let (_, text) = generate(&[("lib.rs", GRAPH)], &[]);
+    assert!(
+        text.contains(r#"is_cyclic(ref self, g: ref Net) -> bool ["O(n)"] as "demo::is_cyclic(&{g})" => |_namespace| demo::is_cyclic(g);"#),
+        "{text}"
+    );
+}
+
+#[test]
+fn parameter_bounded_by_a_crate_trait_implemented_by_value_takes_the_crate_type() {
+    let (_, text) = generate(&[("lib.rs", GRAPH)], &[]);
+    // Both implement `Visitable`; `Net` implements more of the crate's traits.
+    assert!(
+        text.contains(r#"marks(ref self, v: ref Net) -> usize as "demo::marks(&{v})""#),
+        "{text}"
+    );
+}
+
+#[test]
+fn parameter_bounded_by_a_crate_trait_no_registered_type_implements_is_skipped() {
+    let (m, text) = generate(&[("lib.rs", GRAPH)], &[]);
+    assert!(!text.contains("demo::other("), "{text}");
+    let skipped = super::tests::skipped_file(&m);
+    assert!(
+        skipped.skipped.iter().any(|s| s.item.ends_with("other")),
+        "{:?}",
+        skipped.skipped
+    );
+}
