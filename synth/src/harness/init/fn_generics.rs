@@ -334,16 +334,27 @@ impl Ctx<'_> {
                 .collect();
             let mut registered: Vec<&String> = self.regs.keys().collect();
             registered.sort();
-            // Passed as itself somewhere (`g: G`), or only behind a reference (`v: &V`).
-            let bare = inputs.iter().any(|a| {
-                matches!(a, syn::FnArg::Typed(pt)
-                    if matches!(&*pt.ty, Type::Path(tp) if tp.path.is_ident(&name)))
-            });
-            match self.int_traits.impls.implementor(
-                &last,
-                registered.iter().map(|s| s.as_str()),
-                !bare,
-            ) {
+            // Passed as itself somewhere (`g: G`), or only behind a reference (`v: &V`); a
+            // parameter no argument has as its type (`node_index<Ix>(i: usize) ->
+            // NodeIndex<Ix>`) is the caller's choice of result, which no value tells.
+            let is_param = |t: &Type| matches!(t, Type::Path(tp) if tp.path.is_ident(&name));
+            let typed = |f: &dyn Fn(&Type) -> bool| {
+                inputs
+                    .iter()
+                    .any(|a| matches!(a, syn::FnArg::Typed(pt) if f(&pt.ty)))
+            };
+            let bare = typed(&is_param);
+            let borrowed = typed(&|t| matches!(t, Type::Reference(r) if is_param(&r.elem)));
+            let meets = (bare || borrowed)
+                .then(|| {
+                    self.int_traits.impls.implementor(
+                        &last,
+                        registered.iter().map(|s| s.as_str()),
+                        !bare,
+                    )
+                })
+                .flatten();
+            match meets {
                 Some(Meets::Borrowed(t)) => {
                     let reg = self.regs[&t].0.clone();
                     out.closures.insert(name, Built::Borrowed(reg));

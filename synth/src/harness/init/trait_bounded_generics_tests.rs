@@ -19,6 +19,7 @@ const GRAPH: &str = r#"
     pub fn is_cyclic<G>(g: G) -> bool where G: Neighbors + Visitable { false }
     pub fn marks<V: Visitable>(v: &V) -> usize { 0 }
     pub fn other<U: Unrelated>(u: U) {}
+    pub fn chosen<V: Visitable>(n: usize) -> Option<V> { None }
 "#;
 
 #[test]
@@ -44,6 +45,9 @@ fn parameter_bounded_by_a_crate_trait_implemented_by_value_takes_the_crate_type(
 fn parameter_bounded_by_a_crate_trait_no_registered_type_implements_is_skipped() {
     let (m, text) = generate(&[("lib.rs", GRAPH)], &[]);
     assert!(!text.contains("demo::other("), "{text}");
+    // A parameter no argument has (only the result names it) is not instantiated either:
+    // the caller's choice, which no argument tells the compiler.
+    assert!(!text.contains("demo::chosen("), "{text}");
     let skipped = super::tests::skipped_file(&m);
     assert!(
         skipped.skipped.iter().any(|s| s.item.ends_with("other")),
