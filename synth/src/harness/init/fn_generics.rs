@@ -326,14 +326,6 @@ impl Ctx<'_> {
                 out.subst.insert(name, "String".into());
                 continue;
             }
-            // The crate's own traits (`G: IntoNeighbors + Visitable`): a registered type of
-            // the crate implementing them, borrowed when the impls are for `&T`.
-            let last: Vec<String> = names
-                .iter()
-                .map(|b| b.rsplit("::").next().unwrap_or(b).to_string())
-                .collect();
-            let mut registered: Vec<&String> = self.regs.keys().collect();
-            registered.sort();
             // Passed as itself somewhere (`g: G`), or only behind a reference (`v: &V`); a
             // parameter no argument has as its type (`node_index<Ix>(i: usize) ->
             // NodeIndex<Ix>`) is the caller's choice of result, which no value tells.
@@ -345,6 +337,24 @@ impl Ctx<'_> {
             };
             let bare = typed(&is_param);
             let borrowed = typed(&|t| matches!(t, Type::Reference(r) if is_param(&r.elem)));
+            // `RM: Borrow<Self>` (`is_submap(other: RM)`): another value of this type,
+            // borrowed (`&T: Borrow<T>`).
+            let borrows_self = bs
+                .iter()
+                .any(|b| generic_arg_of(b, "Borrow").as_deref() == Some("Self"));
+            if borrows_self && bare && !self.self_name.is_empty() {
+                out.closures
+                    .insert(name, Built::Borrowed(self.self_name.to_string()));
+                continue;
+            }
+            // The crate's own traits (`G: IntoNeighbors + Visitable`): a registered type of
+            // the crate implementing them, borrowed when the impls are for `&T`.
+            let last: Vec<String> = names
+                .iter()
+                .map(|b| b.rsplit("::").next().unwrap_or(b).to_string())
+                .collect();
+            let mut registered: Vec<&String> = self.regs.keys().collect();
+            registered.sort();
             let meets = (bare || borrowed)
                 .then(|| {
                     self.int_traits.impls.implementor(

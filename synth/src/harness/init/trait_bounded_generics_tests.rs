@@ -55,3 +55,20 @@ fn parameter_bounded_by_a_crate_trait_no_registered_type_implements_is_skipped()
         skipped.skipped
     );
 }
+
+#[test]
+fn parameter_bounded_by_borrow_of_self_takes_a_borrowed_value_of_the_type() {
+    let src = r#"
+        use std::borrow::Borrow;
+        pub struct Map { v: Vec<u64> }
+        impl Map {
+            pub fn new() -> Self { Map { v: Vec::new() } }
+            pub fn is_submap<RM>(&self, other: RM) -> bool where RM: Borrow<Self> { false }
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", src)], &[]);
+    assert!(
+        text.contains(r#"is_submap(ref self, other: ref Map) -> bool"#),
+        "{text}"
+    );
+}
