@@ -364,6 +364,15 @@ impl Ctx<'_> {
                     )
                 })
                 .flatten();
+            if let Some(Meets::Borrowed(t) | Meets::Owned(t)) = &meets {
+                // Its associated types that are registered types of the crate
+                // (`G::NodeId`, `NodeIndex` for a graph): a value of theirs.
+                for (assoc, target) in self.int_traits.impls.associated(t) {
+                    if let Some((reg, _)) = self.regs.get(target) {
+                        out.subst.insert(format!("{name}::{assoc}"), reg.clone());
+                    }
+                }
+            }
             match meets {
                 Some(Meets::Borrowed(t)) => {
                     let reg = self.regs[&t].0.clone();

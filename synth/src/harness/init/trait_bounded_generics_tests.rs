@@ -4,12 +4,18 @@
 use super::tests::generate;
 
 const GRAPH: &str = r#"
-    pub trait Neighbors { fn neighbors(self, n: usize) -> usize; }
+    pub trait Base { type NodeId; }
+    pub trait Neighbors: Base { fn neighbors(self, n: Self::NodeId) -> usize; }
+    #[derive(Clone, Copy)]
+    pub struct Node(usize);
+    impl Node { pub fn new(i: usize) -> Self { Node(i) } }
     pub trait Visitable { fn visit_map(&self) -> Vec<bool>; }
     pub trait Unrelated { fn x(&self); }
     pub struct Net { edges: Vec<(usize, usize)> }
     impl Net { pub fn new() -> Self { Net { edges: Vec::new() } } pub fn add(&mut self, a: usize, b: usize) {} }
-    impl<'a> Neighbors for &'a Net { fn neighbors(self, n: usize) -> usize { 0 } }
+    impl Base for Net { type NodeId = Node; }
+    impl<'a> Base for &'a Net { type NodeId = Node; }
+    impl<'a> Neighbors for &'a Net { fn neighbors(self, n: Node) -> usize { 0 } }
     impl Visitable for Net { fn visit_map(&self) -> Vec<bool> { Vec::new() } }
     impl<'a, G: Visitable> Visitable for &'a G { fn visit_map(&self) -> Vec<bool> { (**self).visit_map() } }
     pub struct Bag { v: Vec<u64> }
@@ -18,6 +24,7 @@ const GRAPH: &str = r#"
     /// Runs in O(n).
     pub fn is_cyclic<G>(g: G) -> bool where G: Neighbors + Visitable { false }
     pub fn marks<V: Visitable>(v: &V) -> usize { 0 }
+    pub fn reaches<G: Neighbors>(g: G, from: G::NodeId) -> bool { false }
     pub fn other<U: Unrelated>(u: U) {}
     pub fn chosen<V: Visitable>(n: usize) -> Option<V> { None }
 "#;
@@ -27,6 +34,15 @@ fn parameter_bounded_by_crate_traits_implemented_for_a_reference_takes_a_borrowe
     let (_, text) = generate(&[("lib.rs", GRAPH)], &[]);
     assert!(
         text.contains(r#"is_cyclic(ref self, g: ref Net) -> bool ["O(n)"] as "demo::is_cyclic(&{g})" => |_namespace| demo::is_cyclic(g);"#),
+        "{text}"
+    );
+}
+
+#[test]
+fn associated_type_of_an_instantiated_parameter_takes_the_registered_type_its_impl_names() {
+    let (_, text) = generate(&[("lib.rs", GRAPH)], &[]);
+    assert!(
+        text.contains(r#"reaches(ref self, g: ref Net, from: copy Node) -> bool as "demo::reaches(&{g}, {from})""#),
         "{text}"
     );
 }

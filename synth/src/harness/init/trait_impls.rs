@@ -17,6 +17,9 @@ pub struct TraitImpls {
     /// Traits with a blanket impl for `&G` over the impl's parameter (`impl<'a, G: Tr> Tr
     /// for &'a G`): every type implementing them by value does borrowed too.
     ref_blanket: BTreeSet<String>,
+    /// (type, associated type) → the identifier of the type an impl sets it to
+    /// (`impl GraphBase for Graph<..> { type NodeId = NodeIndex<Ix>; }`: `NodeIndex`).
+    assoc: BTreeMap<(String, String), String>,
 }
 
 /// How a type meets a set of bounds.
@@ -59,12 +62,30 @@ impl TraitImpls {
             }
             return;
         }
+        for it in &i.items {
+            let syn::ImplItem::Type(t) = it else { continue };
+            if let syn::Type::Path(tp) = &t.ty {
+                if let Some(target) = tp.path.segments.last().filter(|_| tp.qself.is_none()) {
+                    self.assoc
+                        .entry((id.clone(), t.ident.to_string()))
+                        .or_insert_with(|| target.ident.to_string());
+                }
+            }
+        }
         let map = if borrowed {
             &mut self.by_ref
         } else {
             &mut self.by_value
         };
         map.entry(tr).or_default().insert(id);
+    }
+
+    /// The associated types the crate's impls give `ty` (`NodeId` → `NodeIndex`), by name.
+    pub fn associated<'a>(&'a self, ty: &'a str) -> impl Iterator<Item = (&'a str, &'a str)> + 'a {
+        self.assoc
+            .iter()
+            .filter(move |((t, _), _)| t == ty)
+            .map(|((_, a), target)| (a.as_str(), target.as_str()))
     }
 
     /// Whether the crate implements `tr` for any of its types.
