@@ -367,8 +367,20 @@ impl Ctx<'_> {
             if let Some(Meets::Borrowed(t) | Meets::Owned(t)) = &meets {
                 // Its associated types that are registered types of the crate
                 // (`G::NodeId`, `NodeIndex` for a graph): a value of theirs.
+                // The registered type the written path names: the one of that name whose
+                // module ends with the path's modules (`a::Node`), if exactly one is.
                 for (assoc, target) in self.int_traits.impls.associated(t) {
-                    if let Some((reg, _)) = self.regs.get(target) {
+                    let Some((last, modules)) = target.split_last() else {
+                        continue;
+                    };
+                    let mut named = self
+                        .regs_in
+                        .iter()
+                        .filter(|((m, id), _)| id == last && m.ends_with(modules))
+                        .map(|(_, (reg, _))| reg);
+                    let first = named.next();
+                    let reg = first.filter(|_| named.next().is_none());
+                    if let Some(reg) = reg {
                         out.subst.insert(format!("{name}::{assoc}"), reg.clone());
                     }
                 }

@@ -88,3 +88,27 @@ fn parameter_bounded_by_borrow_of_self_takes_a_borrowed_value_of_the_type() {
         "{text}"
     );
 }
+
+#[test]
+fn associated_type_written_with_a_module_path_takes_the_registered_type_of_that_module() {
+    let src = r#"
+        pub trait Base { type NodeId; }
+        pub trait Walk: Base { fn walk(self); }
+        pub mod a {
+            #[derive(Clone, Copy)]
+            pub struct Node(usize);
+            impl Node { pub fn new(i: usize) -> Self { Node(i) } }
+        }
+        pub mod b { pub struct Node { p: std::marker::PhantomData<u8> } }
+        pub struct Net { n: Vec<usize> }
+        impl Net { pub fn new() -> Self { Net { n: Vec::new() } } }
+        impl<'a> Base for &'a Net { type NodeId = a::Node; }
+        impl<'a> Walk for &'a Net { fn walk(self) {} }
+        pub fn reaches<G: Walk>(g: G, from: G::NodeId) -> bool { false }
+    "#;
+    let (_, text) = generate(&[("lib.rs", src)], &[]);
+    assert!(
+        text.contains(r#"reaches(ref self, g: ref Net, from: copy a::Node) -> bool"#),
+        "{text}"
+    );
+}

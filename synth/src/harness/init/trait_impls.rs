@@ -17,9 +17,9 @@ pub struct TraitImpls {
     /// Traits with a blanket impl for `&G` over the impl's parameter (`impl<'a, G: Tr> Tr
     /// for &'a G`): every type implementing them by value does borrowed too.
     ref_blanket: BTreeSet<String>,
-    /// (type, associated type) → the identifier of the type an impl sets it to
+    /// (type, associated type) → the path of the type an impl sets it to, as written
     /// (`impl GraphBase for Graph<..> { type NodeId = NodeIndex<Ix>; }`: `NodeIndex`).
-    assoc: BTreeMap<(String, String), String>,
+    assoc: BTreeMap<(String, String), Vec<String>>,
 }
 
 /// How a type meets a set of bounds.
@@ -65,10 +65,11 @@ impl TraitImpls {
         for it in &i.items {
             let syn::ImplItem::Type(t) = it else { continue };
             if let syn::Type::Path(tp) = &t.ty {
-                if let Some(target) = tp.path.segments.last().filter(|_| tp.qself.is_none()) {
+                if tp.qself.is_none() {
+                    let path = tp.path.segments.iter().map(|s| s.ident.to_string());
                     self.assoc
                         .entry((id.clone(), t.ident.to_string()))
-                        .or_insert_with(|| target.ident.to_string());
+                        .or_insert_with(|| path.collect());
                 }
             }
         }
@@ -80,12 +81,16 @@ impl TraitImpls {
         map.entry(tr).or_default().insert(id);
     }
 
-    /// The associated types the crate's impls give `ty` (`NodeId` → `NodeIndex`), by name.
-    pub fn associated<'a>(&'a self, ty: &'a str) -> impl Iterator<Item = (&'a str, &'a str)> + 'a {
+    /// The associated types the crate's impls give `ty` (`NodeId` → `NodeIndex`), by name,
+    /// each with the path it is written as.
+    pub fn associated<'a>(
+        &'a self,
+        ty: &'a str,
+    ) -> impl Iterator<Item = (&'a str, &'a [String])> + 'a {
         self.assoc
             .iter()
             .filter(move |((t, _), _)| t == ty)
-            .map(|((_, a), target)| (a.as_str(), target.as_str()))
+            .map(|((_, a), target)| (a.as_str(), target.as_slice()))
     }
 
     /// Whether the crate implements `tr` for any of its types.
