@@ -275,6 +275,50 @@ mod tests {
     }
 
     #[test]
+    fn each_class_is_listed_with_the_sentence_it_was_read_from() {
+        use crate::harness::init::class_reader::ClassRecord;
+        let entry = |method: &str| Entry {
+            method: method.into(),
+            ty: "Heap".into(),
+            signature: "fn f(&self)".into(),
+            expected: None,
+            group: None,
+            versions: None,
+            origin: Origin::Crate("demo".into()),
+            read_from: None,
+        };
+        let mut es = vec![entry("Heap::push"), entry("Heap::walk"), entry("Heap::len")];
+        let record = |m: &str, class: Option<&str>, sentence: &str| {
+            (
+                m.to_string(),
+                ClassRecord {
+                    method: m.into(),
+                    class: class.map(Into::into),
+                    sentence: sentence.into(),
+                    from: "its own doc".into(),
+                },
+            )
+        };
+        let sources = [
+            record("Heap::push", Some("O(1) amortized"), "Time: O(1) amortized"),
+            record("Heap::walk", None, "Computes in O(e') time"),
+        ]
+        .into_iter()
+        .collect();
+        with_sources(&mut es, &sources);
+        let text = render(&es);
+        assert!(
+            text.contains("    read from its own doc: \"Time: O(1) amortized\"\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("    not read (not a class of the input size), in its own doc: \"Computes in O(e') time\"\n"),
+            "{text}"
+        );
+        assert!(es[2].read_from.is_none());
+    }
+
+    #[test]
     fn one_method_is_not_plural() {
         let e = Entry {
             method: "A::b".into(),
