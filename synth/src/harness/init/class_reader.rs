@@ -183,13 +183,14 @@ pub fn with_footnotes(doc: &str, notes: &Footnotes) -> String {
 /// class read, `Err` with the sentence of a class the harness cannot read (another quantity,
 /// a condition), `None` when the doc states no class.
 pub fn read_class(doc: &str, notes: &Footnotes) -> Option<Result<(String, String), String>> {
-    let doc = with_footnotes(doc, notes);
-    let with_class: Vec<String> = sentences(&doc)
+    // Sentences as written (`Time: O(1)*`), each read with the footnotes applied.
+    let with_class: Vec<(String, String)> = sentences(&normalized(doc))
         .into_iter()
         .filter(|s| !class_spans(s).is_empty())
+        .map(|s| (with_footnotes(&s, notes), s))
         .collect();
-    let first = with_class.first()?;
-    let Some(class) = documented_class(&doc) else {
+    let (_, first) = with_class.first()?;
+    let Some(class) = documented_class(&with_footnotes(doc, notes)) else {
         return Some(Err(first.to_string()));
     };
     let base = class
@@ -197,20 +198,19 @@ pub fn read_class(doc: &str, notes: &Footnotes) -> Option<Result<(String, String
         .next()
         .unwrap_or(&class)
         .to_string();
-    let sentence = with_class
+    let (read, sentence) = with_class
         .iter()
-        .find(|s| documented_class(s).is_some_and(|c| c.starts_with(&base)))
-        .unwrap_or(first)
-        .to_string();
+        .find(|(read, _)| documented_class(read).is_some_and(|c| c.starts_with(&base)))
+        .unwrap_or(&with_class[0]);
     let class = if class.ends_with("amortized") {
         class
     } else {
-        match Qualifier::named_in(&sentence) {
+        match Qualifier::named_in(read) {
             Some(q) => format!("{class} {}", q.word()),
             None => class,
         }
     };
-    Some(Ok((class, sentence)))
+    Some(Ok((class, sentence.to_string())))
 }
 
 /// Classes a column table gives the methods of its header (`| [push] | [pop] | [peek]/[peek_mut] |`
