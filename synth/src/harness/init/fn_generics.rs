@@ -13,6 +13,7 @@ use syn::{GenericParam, ReturnType, Type, TypeParamBound};
 use super::closures::{closure_bound, Returns};
 use super::compound::ARRAY_LEN;
 use super::instantiate::OMITTED;
+use super::primitive_bounds::{assoc_predicate, primitive_for, unmet_bound};
 use super::resolve::{conversion_target, Built, Ctx};
 use super::sequence::sequence_bound;
 use super::skips::SkipReason;
@@ -109,11 +110,18 @@ impl Ctx<'_> {
             }
         }
         let mut borrowed: HashMap<String, String> = HashMap::new();
+        // `G::EdgeWeight: FloatMeasure`: checked once `G` is chosen.
+        let mut assoc_bounds: Vec<(String, String, Vec<String>)> = Vec::new();
         if let Some(w) = &g.where_clause {
             for pred in &w.predicates {
                 let syn::WherePredicate::Type(pt) = pred else {
                     continue;
                 };
+                let is_param = |n: &str| bounds.iter().any(|(m, _)| m == n);
+                if let Some(a) = assoc_predicate(pt, &is_param) {
+                    assoc_bounds.push(a);
+                    continue;
+                }
                 let id = pt.bounded_ty.to_token_stream().to_string();
                 // `&'a Iter1: IntoIterator<Item = Elem1>` (`generic_jaro(a: &'a
                 // Iter1, ..)`) bounds what the function borrows: a vector meets it borrowed
@@ -385,6 +393,9 @@ impl Ctx<'_> {
                     }
                 }
             }
+            if let Some(Meets::Borrowed(t) | Meets::Owned(t)) = &meets {
+                self.check_assoc_bounds(&name, t, &assoc_bounds, &out.subst)?;
+            }
             match meets {
                 Some(Meets::Borrowed(t)) => {
                     let reg = self.regs[&t].0.clone();
@@ -397,12 +408,50 @@ impl Ctx<'_> {
                 }
                 None => {}
             }
+            // Bounded by the crate's traits it implements for integers (`K: Measure +
+            // Copy`): such an integer.
+            if let Some(int) = primitive_for(self.int_traits, &names) {
+                out.subst.insert(name, int.to_string());
+                continue;
+            }
             return Err(SkipReason::UnbuildableGenericParameter {
                 param: name,
                 bounds: names,
             });
         }
         Ok(out)
+    }
+}
+
+impl Ctx<'_> {
+    /// Checks the where-clause bounds on `param`'s associated types (`G::EdgeWeight:
+    /// FloatMeasure`) against what the crate's impls for `ty`, the type `param` takes, set
+    /// them to: a registered type (in `subst`) or the registered type's own argument at the
+    /// impl parameter's position (`Key` of `Graph<Key, Key, ..>`).
+    fn check_assoc_bounds(
+        &self,
+        param: &str,
+        ty: &str,
+        assoc_bounds: &[(String, String, Vec<String>)],
+        subst: &HashMap<String, String>,
+    ) -> Result<(), SkipReason> {
+        let rust = self.regs.get(ty).map(|r| r.0.as_str()).unwrap_or("");
+        let args = top_level_args(rust);
+        for (p, assoc, bounds) in assoc_bounds.iter().filter(|(p, _, _)| p == param) {
+            let inst = subst.get(&format!("{p}::{assoc}")).cloned().or_else(|| {
+                let k = self.int_traits.impls.associated_arg(ty, assoc)?;
+                args.get(k).cloned()
+            });
+            let Some(inst) = inst else { continue };
+            if let Some(bound) = unmet_bound(self.int_traits, &inst, bounds) {
+                return Err(SkipReason::AssocTypeBoundNotMet {
+                    assoc: format!("{p}::{assoc}"),
+                    ty: inst,
+                    bound: bound.clone(),
+                });
+            }
+        }
+        Ok(())
     }
 }
 

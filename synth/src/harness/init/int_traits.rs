@@ -145,6 +145,22 @@ impl IntTraits {
             })
     }
 
+    /// Whether any impl item or impl-writing macro of the crate implements `tr`, for an
+    /// integer, one of its types or every type meeting some bounds: a trait the crate has
+    /// impls of, whose implementors the reader therefore knows.
+    pub fn knows(&self, tr: &str) -> bool {
+        self.blanket.contains(tr)
+            || self.direct.values().any(|ts| ts.contains(tr))
+            || self.macros.values().any(|ts| ts.iter().any(|t| t == tr))
+            || self.types.iter().any(|(_, ts)| ts.contains(tr))
+            || self.impls.is_crate_trait(tr)
+    }
+
+    /// Whether `tr` has a blanket impl over a parameter with bounds integers meet.
+    pub fn is_blanket(&self, tr: &str) -> bool {
+        self.blanket.contains(tr)
+    }
+
     /// Whether the crate implements `tr` for `String` (see [`IntTraits::strings`]).
     pub fn for_string(&self, tr: &str) -> bool {
         self.strings.contains(tr)
@@ -241,13 +257,16 @@ fn range_element(p: &syn::TypePath) -> Option<String> {
     }
 }
 
+/// Operator traits every integer implements over itself (`Add<M, Output = M>` in `impl<M>
+/// Measure for M where M: Add<M, Output = M> + ..`), whatever arguments they are written with.
+pub const INT_OPERATORS: &[&str] = &["Add", "Sub", "Mul", "Div", "Rem", "AddAssign", "SubAssign"];
+
 fn bound_ok(b: &syn::TypeParamBound, int_ok: &dyn Fn(&str) -> bool) -> bool {
     match b {
-        syn::TypeParamBound::Trait(t) => t
-            .path
-            .segments
-            .last()
-            .is_some_and(|s| s.arguments.is_empty() && int_ok(&s.ident.to_string())),
+        syn::TypeParamBound::Trait(t) => t.path.segments.last().is_some_and(|s| {
+            let name = s.ident.to_string();
+            (s.arguments.is_empty() && int_ok(&name)) || INT_OPERATORS.contains(&name.as_str())
+        }),
         _ => true,
     }
 }

@@ -65,6 +65,9 @@ pub mod model;
 #[cfg(test)]
 mod parameter_kinds_tests;
 pub mod params;
+pub mod primitive_bounds;
+#[cfg(test)]
+mod primitive_bounds_tests;
 #[cfg(test)]
 mod public_paths_tests;
 #[cfg(test)]

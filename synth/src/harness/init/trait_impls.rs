@@ -20,6 +20,10 @@ pub struct TraitImpls {
     /// (type, associated type) → the path of the type an impl sets it to, as written
     /// (`impl GraphBase for Graph<..> { type NodeId = NodeIndex<Ix>; }`: `NodeIndex`).
     assoc: BTreeMap<(String, String), Vec<String>>,
+    /// (type, associated type) → the position among the type's generic arguments of the
+    /// impl parameter an impl sets it to (`impl<N, E> Data for Graph<N, E> { type
+    /// EdgeWeight = E; }`: 1), so its instantiation is the registered type's argument there.
+    assoc_arg: BTreeMap<(String, String), usize>,
 }
 
 /// How a type meets a set of bounds.
@@ -62,9 +66,31 @@ impl TraitImpls {
             }
             return;
         }
+        let self_args: Vec<String> = match p.path.segments.last().map(|s| &s.arguments) {
+            Some(syn::PathArguments::AngleBracketed(a)) => a
+                .args
+                .iter()
+                .filter_map(|x| match x {
+                    syn::GenericArgument::Type(t) => {
+                        Some(quote::ToTokens::to_token_stream(t).to_string())
+                    }
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
         for it in &i.items {
             let syn::ImplItem::Type(t) = it else { continue };
             if let syn::Type::Path(tp) = &t.ty {
+                let param = tp.path.get_ident().map(|x| x.to_string());
+                let at = param
+                    .filter(|x| params.contains(x))
+                    .and_then(|x| self_args.iter().position(|a| *a == x));
+                if let (Some(k), None) = (at, &tp.qself) {
+                    self.assoc_arg
+                        .entry((id.clone(), t.ident.to_string()))
+                        .or_insert(k);
+                }
                 if tp.qself.is_none() {
                     let path = tp.path.segments.iter().map(|s| s.ident.to_string());
                     self.assoc
@@ -91,6 +117,14 @@ impl TraitImpls {
             .iter()
             .filter(move |((t, _), _)| t == ty)
             .map(|((_, a), target)| (a.as_str(), target.as_slice()))
+    }
+
+    /// The position among `ty`'s generic arguments of the impl parameter its associated
+    /// type `assoc` is set to (see [`TraitImpls::assoc_arg`]).
+    pub fn associated_arg(&self, ty: &str, assoc: &str) -> Option<usize> {
+        self.assoc_arg
+            .get(&(ty.to_string(), assoc.to_string()))
+            .copied()
     }
 
     /// Whether the crate implements `tr` for any of its types.
