@@ -176,6 +176,14 @@ impl Ctx<'_> {
             .filter(|(_, bs)| bs.is_empty())
             .map(|(n, _)| n.clone())
             .collect();
+        // Parameters a closure argument returns (`F: FnMut(G::EdgeRef) -> K`).
+        let closure_outputs: HashSet<String> = bounds
+            .iter()
+            .filter_map(|(_, bs)| match closure_bound(bs)?.1 {
+                ReturnType::Type(_, t) => Some(t.to_token_stream().to_string()),
+                ReturnType::Default => None,
+            })
+            .collect();
         let mut keys: HashSet<String> = HashSet::new();
         for (_, bs) in &bounds {
             let Some((inputs, ReturnType::Type(_, t))) = closure_bound(bs) else {
@@ -409,8 +417,13 @@ impl Ctx<'_> {
                 None => {}
             }
             // Bounded by the crate's traits it implements for integers (`K: Measure +
-            // Copy`): such an integer.
-            if let Some(int) = primitive_for(self.int_traits, &names) {
+            // Copy`): such an integer, when an argument says so (passed, or returned by a
+            // closure argument); else the result's type alone names it, the caller's choice.
+            let chosen = bare || borrowed || closure_outputs.contains(&name);
+            if let Some(int) = chosen
+                .then(|| primitive_for(self.int_traits, &names))
+                .flatten()
+            {
                 out.subst.insert(name, int.to_string());
                 continue;
             }

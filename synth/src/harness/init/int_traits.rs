@@ -145,15 +145,17 @@ impl IntTraits {
             })
     }
 
-    /// Whether any impl item or impl-writing macro of the crate implements `tr`, for an
-    /// integer, one of its types or every type meeting some bounds: a trait the crate has
-    /// impls of, whose implementors the reader therefore knows.
-    pub fn knows(&self, tr: &str) -> bool {
+    /// Whether the crate implements `tr` for a primitive type (directly, by a macro, or by
+    /// a blanket impl integers meet): the orphan rule allows that only for the crate's own
+    /// traits, so the reader knows every primitive implementing it.
+    pub fn own_for_primitive(&self, tr: &str) -> bool {
+        const FLOATS: &[&str] = &["f32", "f64"];
         self.blanket.contains(tr)
-            || self.direct.values().any(|ts| ts.contains(tr))
-            || self.macros.values().any(|ts| ts.iter().any(|t| t == tr))
-            || self.types.iter().any(|(_, ts)| ts.contains(tr))
-            || self.impls.is_crate_trait(tr)
+            || INTS.iter().any(|i| self.implements(i, tr))
+            || self
+                .types
+                .iter()
+                .any(|(t, ts)| FLOATS.contains(&t.as_str()) && ts.contains(tr))
     }
 
     /// Whether `tr` has a blanket impl over a parameter with bounds integers meet.

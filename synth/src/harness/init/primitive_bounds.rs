@@ -31,7 +31,7 @@ fn int_meets(it: &IntTraits, int: &str, bound: &str) -> bool {
 pub(super) fn primitive_for(it: &IntTraits, bounds: &[String]) -> Option<&'static str> {
     let crate_trait = bounds.iter().any(|b| {
         let b = base(b);
-        !integers_meet(b) && !INT_OPERATORS.contains(&b) && it.knows(b)
+        !integers_meet(b) && !INT_OPERATORS.contains(&b) && it.own_for_primitive(b)
     });
     if !crate_trait {
         return None;
@@ -73,9 +73,9 @@ pub(super) fn assoc_predicate(
 }
 
 /// The first of `bounds` that `ty` (an associated type's instantiation) is known not to meet:
-/// a trait of the crate that is neither a blanket impl nor implemented for `ty`, when `ty` is
-/// the probe key or a model integer (whose impls the reader sees); or, for the probe key, a
-/// standard trait it lacks among the operators. Other types are not judged: the compiler is.
+/// a trait of the crate implemented for primitives (see [`IntTraits::own_for_primitive`]),
+/// by no blanket impl, and not for `ty`, when `ty` is the probe key or a model integer; or,
+/// for the probe key, an arithmetic operator (`Sub`), which it does not implement. Other types are not judged: the compiler is.
 pub(super) fn unmet_bound<'a>(
     it: &IntTraits,
     ty: &str,
@@ -88,11 +88,11 @@ pub(super) fn unmet_bound<'a>(
     bounds.iter().find(|b| {
         let b = base(b);
         if is_int {
-            return !int_meets(it, ty, b) && it.knows(b) && !it.is_blanket(b);
+            return !int_meets(it, ty, b) && it.own_for_primitive(b) && !it.is_blanket(b);
         }
         if KEY_TRAITS.contains(&b) {
             return false;
         }
-        INT_OPERATORS.contains(&b) || (it.knows(b) && !it.is_blanket(b))
+        INT_OPERATORS.contains(&b) || (it.own_for_primitive(b) && !it.is_blanket(b))
     })
 }

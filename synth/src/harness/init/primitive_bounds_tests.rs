@@ -24,6 +24,7 @@ const WEIGHTED: &str = r#"
     pub fn bellman<G>(g: G) -> usize where G: Edges, G::EdgeWeight: FloatMeasure { 0 }
     pub fn weights<G>(g: G) -> usize where G: Edges, G::EdgeWeight: Clone + Debug { 0 }
     pub fn shortest<G, F, K>(g: G, cost: F) -> Option<K> where G: Edges, F: FnMut(G::EdgeRef) -> K, K: Measure + Copy { None }
+    pub fn make<K: Capped + Copy>(n: usize) -> Option<K> { None }
     pub fn widest<K: Capped + Copy + Ord + Default>(k: K) -> usize { 0 }
 "#;
 
@@ -66,4 +67,16 @@ fn closure_over_an_associated_type_returning_a_primitive_bounded_parameter_retur
         .find(|l| l.contains("demo::shortest("))
         .unwrap_or_else(|| panic!("{text}"));
     assert!(line.contains("move |_| cost.clone()"), "{line}");
+}
+
+#[test]
+fn primitive_bounded_parameter_only_the_result_names_is_skipped() {
+    let (m, text) = generate(&[("lib.rs", WEIGHTED)], &[]);
+    // The caller's choice of result: no argument tells the compiler which integer.
+    assert!(!text.contains("demo::make("), "{text}");
+    let skipped = skipped_file(&m).skipped;
+    assert!(
+        skipped.iter().any(|s| s.item.ends_with("make")),
+        "{skipped:?}"
+    );
 }
