@@ -21,8 +21,15 @@ fn base(bound: &str) -> &str {
 
 /// Whether integer `int` meets `bound`: a standard trait integers have, an operator over
 /// itself, or a trait of the crate it implements.
+/// A bound written with arguments (`Iterator<Item = (NodeIndex<Ix>, E)>`) other than an
+/// operator's is not read as met: the reader's impls are by trait name only (a macro written
+/// `impl Iterator for $name` and invoked with a `usize` among its tokens reads as an impl
+/// for `usize`).
 fn int_meets(it: &IntTraits, int: &str, bound: &str) -> bool {
     let b = base(bound);
+    if bound.contains('<') && !INT_OPERATORS.contains(&b) {
+        return false;
+    }
     integers_meet(b) || INT_OPERATORS.contains(&b) || it.implements(int, b)
 }
 

@@ -24,6 +24,10 @@ const WEIGHTED: &str = r#"
     pub fn bellman<G>(g: G) -> usize where G: Edges, G::EdgeWeight: FloatMeasure { 0 }
     pub fn weights<G>(g: G) -> usize where G: Edges, G::EdgeWeight: Clone + Debug { 0 }
     pub fn shortest<G, F, K>(g: G, cost: F) -> Option<K> where G: Edges, F: FnMut(G::EdgeRef) -> K, K: Measure + Copy { None }
+    pub struct Iter(usize);
+    macro_rules! wrap { ($name:ident, $t:ty) => { impl Iterator for $name { type Item = $t; fn next(&mut self) -> Option<$t> { None } } } }
+    wrap!(Iter, usize);
+    pub fn walk<I: Iterator<Item = (usize, u8)>>(edges: I) -> usize { 0 }
     pub fn make<K: Capped + Copy>(n: usize) -> Option<K> { None }
     pub fn widest<K: Capped + Copy + Ord + Default>(k: K) -> usize { 0 }
 "#;
@@ -78,5 +82,15 @@ fn primitive_bounded_parameter_only_the_result_names_is_skipped() {
     assert!(
         skipped.iter().any(|s| s.item.ends_with("make")),
         "{skipped:?}"
+    );
+}
+
+#[test]
+fn bound_written_with_arguments_takes_no_primitive() {
+    // `Iterator` is also implemented by a macro whose invocation names `usize`.
+    let (_, text) = generate(&[("lib.rs", WEIGHTED)], &[]);
+    assert!(
+        !text.contains("walk(ref self, edges: copy usize)"),
+        "{text}"
     );
 }
