@@ -33,6 +33,23 @@ pub enum BenchCommand {
     /// Reproducers that hold: every detected suite case and example-crate bug exported into
     /// a scratch crate, its test run on the bug and the fix, its bench with criterion, clippy.
     Repro(BenchReproArgs),
+    /// `perfsyn init` on crates fetched from the registry into a scratch directory: public
+    /// methods, registered share, compiler-rejected registrations, documented classes read
+    /// and the top skip reasons, per crate.
+    Init(BenchInitArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BenchInitArgs {
+    /// The crates, one `name@version` a line (`#` comments); default: the built-in list.
+    #[arg(long, value_name = "FILE")]
+    pub crates: Option<PathBuf>,
+    /// Where the crates' sources and builds go (default: $TMPDIR/perfsyn-bench-init).
+    #[arg(long, value_name = "DIR")]
+    pub scratch: Option<PathBuf>,
+    /// Print a JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -151,6 +168,39 @@ pub struct BenchIpcArgs {
 
 pub fn run(b: BenchCommand) -> Result<()> {
     match b {
+        BenchCommand::Init(a) => {
+            use crate::commands::bench::init;
+            let list = match &a.crates {
+                Some(f) => std::fs::read_to_string(f)
+                    .with_context(|| format!("cannot read {}", f.display()))?,
+                None => init::DEFAULT_CRATES.to_string(),
+            };
+            let crates = init::parse_list(&list).with_context(|| match &a.crates {
+                Some(f) => format!("{} is not a crate list", f.display()),
+                None => "the built-in crate list is broken".into(),
+            })?;
+            let scratch = a
+                .scratch
+                .clone()
+                .unwrap_or_else(|| std::env::temp_dir().join("perfsyn-bench-init"));
+            // One build directory for every crate's worker: the harness runtime and its
+            // dependencies are built once, not once per crate (a user's own setting wins).
+            if std::env::var_os("PERFSYN_WORKER_TARGET_DIR").is_none() {
+                std::env::set_var("PERFSYN_WORKER_TARGET_DIR", scratch.join("target"));
+            }
+            let quiet = a.json;
+            let r = init::run(&crates, &scratch, &mut |m| {
+                if !quiet {
+                    eprintln!("  {m}");
+                }
+            })?;
+            if a.json {
+                println!("{}", serde_json::to_string_pretty(&r)?);
+            } else {
+                print!("{}", init::render(&r));
+            }
+            Ok(())
+        }
         BenchCommand::Repro(a) => {
             let cfg = crate::commands::bench::repro::ReproConfig {
                 max_programs: a.max_programs,

@@ -23,12 +23,14 @@ pub fn run(a: ListArgs) -> Result<()> {
     let worker = a.worker.resolve(false)?;
     let schema = worker_build::read_schema(&worker)?;
     let mut entries = list::entries(&schema, a.ty.as_deref())?;
-    let index = crate::harness::mine::load(&a.worker.harness()?)?;
+    let harness = a.worker.harness()?;
+    let index = crate::harness::mine::load(&harness)?;
     list::count_mined(
         &mut entries,
         &schema,
         &crate::harness::mine::Retriever::new(index),
     );
+    list::with_sources(&mut entries, &crate::harness::init::class_sources(&harness));
     if a.json {
         println!("{}", serde_json::to_string_pretty(&entries)?);
     } else {

@@ -33,6 +33,36 @@ pub struct Entry {
     /// Per parameter, how many values mined from the crate's own tests it can draw
     /// (`harness/mine`); filled by [`count_mined`].
     pub mined: Vec<usize>,
+    /// The sentence of the crate's docs the class was read from (or a class stated there
+    /// that is not one of the input size, `expected` then null), for harnesses `perfsyn
+    /// init` wrote.
+    pub read_from: Option<ReadFrom>,
+}
+
+/// Where a documented class was read: the sentence, and whose doc it is in.
+#[derive(Debug, Clone, Serialize)]
+pub struct ReadFrom {
+    pub sentence: String,
+    pub from: String,
+    /// Whether the sentence's class was read (false: another quantity, a condition).
+    pub read: bool,
+}
+
+/// Gives each entry the sentence its class was read from, from what `perfsyn init` wrote
+/// (see [`class_reader`](crate::harness::init::class_reader)).
+pub fn with_sources(
+    entries: &mut [Entry],
+    sources: &std::collections::HashMap<String, crate::harness::init::class_reader::ClassRecord>,
+) {
+    for e in entries {
+        if let Some(r) = sources.get(&e.method) {
+            e.read_from = Some(ReadFrom {
+                sentence: r.sentence.clone(),
+                from: r.from.clone(),
+                read: r.class.is_some(),
+            });
+        }
+    }
 }
 
 /// An origin as `perfsyn list` shows it.
@@ -111,6 +141,7 @@ pub fn entries(schema: &ApiSchema, type_filter: Option<&str>) -> Result<Vec<Entr
                 versions,
                 origin: method_origin(t, m),
                 mined: vec![0; m.params.len()],
+                read_from: None,
             });
         }
     }
@@ -186,6 +217,14 @@ pub fn render(entries: &[Entry]) -> String {
             mined(e),
             e.signature
         ));
+        if let Some(r) = &e.read_from {
+            let what = if r.read {
+                "read from"
+            } else {
+                "not read (not a class of the input size), in"
+            };
+            s.push_str(&format!("    {what} {}: \"{}\"\n", r.from, r.sentence));
+        }
     }
     s.push_str(&format!(
         "{} {}\norigin: std = the standard library's own method; corpus = written for perfsyn's corpus (a corpus type, or a wrapper on a std type); planted = a bottleneck planted on purpose\n",
@@ -281,6 +320,50 @@ mod tests {
     }
 
     #[test]
+    fn each_class_is_listed_with_the_sentence_it_was_read_from() {
+        use crate::harness::init::class_reader::ClassRecord;
+        let entry = |method: &str| Entry {
+            method: method.into(),
+            ty: "Heap".into(),
+            signature: "fn f(&self)".into(),
+            expected: None,
+            group: None,
+            versions: None,
+            origin: Origin::Crate("demo".into()),
+            read_from: None,
+        };
+        let mut es = vec![entry("Heap::push"), entry("Heap::walk"), entry("Heap::len")];
+        let record = |m: &str, class: Option<&str>, sentence: &str| {
+            (
+                m.to_string(),
+                ClassRecord {
+                    method: m.into(),
+                    class: class.map(Into::into),
+                    sentence: sentence.into(),
+                    from: "its own doc".into(),
+                },
+            )
+        };
+        let sources = [
+            record("Heap::push", Some("O(1) amortized"), "Time: O(1) amortized"),
+            record("Heap::walk", None, "Computes in O(e') time"),
+        ]
+        .into_iter()
+        .collect();
+        with_sources(&mut es, &sources);
+        let text = render(&es);
+        assert!(
+            text.contains("    read from its own doc: \"Time: O(1) amortized\"\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("    not read (not a class of the input size), in its own doc: \"Computes in O(e') time\"\n"),
+            "{text}"
+        );
+        assert!(es[2].read_from.is_none());
+    }
+
+    #[test]
     fn one_method_is_not_plural() {
         let e = Entry {
             method: "A::b".into(),
@@ -291,6 +374,7 @@ mod tests {
             versions: None,
             origin: Origin::Std,
             mined: vec![],
+            read_from: None,
         };
         assert!(render(std::slice::from_ref(&e)).contains("\n1 method\n"));
         assert!(

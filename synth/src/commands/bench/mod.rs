@@ -1,7 +1,9 @@
 //! `perfsyn bench`: the evaluations that print figures (fit accuracy, the process boundary,
-//! search quality, throughput, reproducers, repeated traversals), one file each.
+//! search quality, throughput, reproducers, repeated traversals,
+//! init's registration share), one file each.
 
 pub mod fit;
+pub mod init;
 pub mod ipc;
 pub mod relative;
 pub mod repro;

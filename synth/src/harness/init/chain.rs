@@ -127,7 +127,7 @@ fn reach(
         return;
     };
     let no_self = String::new();
-    let no_table = HashMap::new();
+    let no_table = super::class_reader::TypeClasses::default();
     let bcx = Ctx {
         ty_ident: &b.ident,
         // Results of the borrowing type itself are never kept (empty registry name).

@@ -178,6 +178,18 @@ pub fn shape(
                     .and_then(|i| i.ty.as_deref())
                     .is_some_and(orderable)
                 {
+                    // A parameter of the function already given an integer (`F:
+                    // FnMut(G::EdgeRef) -> K` with `K: Measure + Copy`, see
+                    // `primitive_bounds`): a value of it the program chooses, whatever the
+                    // inputs (an edge cost).
+                    if let Some(v) =
+                        resolve(t).filter(|v| super::value_traits::MODEL_INTS.contains(&v.as_str()))
+                    {
+                        return Ok(Shape {
+                            inputs,
+                            returns: Returns::Value(v),
+                        });
+                    }
                     return Err(format!(
                         "a closure returning `{}` computed from inputs the harness cannot clone and order ({})",
                         shown(t),

@@ -93,7 +93,7 @@ pub fn documented_class(doc: &str) -> Option<String> {
 /// A doc with its classes written one way: TeX first ("`$O(\log n)$`", see
 /// `math`), a tight bound (rpds: "Θ(log n)") as the bound from above it also is, an italic O
 /// ("*O*(*N*)") as the plain one.
-fn normalized(doc: &str) -> String {
+pub(super) fn normalized(doc: &str) -> String {
     super::math::plain_math(doc)
         .replace("Θ(", "O(")
         .replace("*O*(", "O(")

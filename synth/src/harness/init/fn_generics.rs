@@ -13,10 +13,12 @@ use syn::{GenericParam, ReturnType, Type, TypeParamBound};
 use super::closures::{closure_bound, Returns};
 use super::compound::ARRAY_LEN;
 use super::instantiate::OMITTED;
+use super::primitive_bounds::{assoc_predicate, primitive_for, unmet_bound};
 use super::resolve::{conversion_target, Built, Ctx};
 use super::sequence::sequence_bound;
 use super::skips::SkipReason;
 use super::syntax::trait_names;
+use super::trait_impls::Meets;
 use super::value_traits::{KEY_TRAITS, MODEL_INTS, STRING_LIKE, STRING_TRAITS, U64_TRAITS};
 
 impl Ctx<'_> {
@@ -108,11 +110,18 @@ impl Ctx<'_> {
             }
         }
         let mut borrowed: HashMap<String, String> = HashMap::new();
+        // `G::EdgeWeight: FloatMeasure`: checked once `G` is chosen.
+        let mut assoc_bounds: Vec<(String, String, Vec<String>)> = Vec::new();
         if let Some(w) = &g.where_clause {
             for pred in &w.predicates {
                 let syn::WherePredicate::Type(pt) = pred else {
                     continue;
                 };
+                let is_param = |n: &str| bounds.iter().any(|(m, _)| m == n);
+                if let Some(a) = assoc_predicate(pt, &is_param) {
+                    assoc_bounds.push(a);
+                    continue;
+                }
                 let id = pt.bounded_ty.to_token_stream().to_string();
                 // `&'a Iter1: IntoIterator<Item = Elem1>` (`generic_jaro(a: &'a
                 // Iter1, ..)`) bounds what the function borrows: a vector meets it borrowed
@@ -166,6 +175,14 @@ impl Ctx<'_> {
             .iter()
             .filter(|(_, bs)| bs.is_empty())
             .map(|(n, _)| n.clone())
+            .collect();
+        // Parameters a closure argument returns (`F: FnMut(G::EdgeRef) -> K`).
+        let closure_outputs: HashSet<String> = bounds
+            .iter()
+            .filter_map(|(_, bs)| match closure_bound(bs)?.1 {
+                ReturnType::Type(_, t) => Some(t.to_token_stream().to_string()),
+                ReturnType::Default => None,
+            })
             .collect();
         let mut keys: HashSet<String> = HashSet::new();
         for (_, bs) in &bounds {
@@ -325,12 +342,129 @@ impl Ctx<'_> {
                 out.subst.insert(name, "String".into());
                 continue;
             }
+            // Passed as itself somewhere (`g: G`), or only behind a reference (`v: &V`); a
+            // parameter no argument has as its type (`node_index<Ix>(i: usize) ->
+            // NodeIndex<Ix>`) is the caller's choice of result, which no value tells.
+            let is_param = |t: &Type| matches!(t, Type::Path(tp) if tp.path.is_ident(&name));
+            let typed = |f: &dyn Fn(&Type) -> bool| {
+                inputs
+                    .iter()
+                    .any(|a| matches!(a, syn::FnArg::Typed(pt) if f(&pt.ty)))
+            };
+            let bare = typed(&is_param);
+            let borrowed = typed(&|t| matches!(t, Type::Reference(r) if is_param(&r.elem)));
+            // `RM: Borrow<Self>` (`is_submap(other: RM)`): another value of this type,
+            // borrowed (`&T: Borrow<T>`).
+            let borrows_self = bs
+                .iter()
+                .any(|b| generic_arg_of(b, "Borrow").as_deref() == Some("Self"));
+            if borrows_self && bare && !self.self_name.is_empty() {
+                out.closures
+                    .insert(name, Built::Borrowed(self.self_name.to_string()));
+                continue;
+            }
+            // The crate's own traits (`G: IntoNeighbors + Visitable`): a registered type of
+            // the crate implementing them, borrowed when the impls are for `&T`.
+            let last: Vec<String> = names
+                .iter()
+                .map(|b| b.rsplit("::").next().unwrap_or(b).to_string())
+                .collect();
+            let mut registered: Vec<&String> = self.regs.keys().collect();
+            registered.sort();
+            let meets = (bare || borrowed)
+                .then(|| {
+                    self.int_traits.impls.implementor(
+                        &last,
+                        registered.iter().map(|s| s.as_str()),
+                        !bare,
+                    )
+                })
+                .flatten();
+            if let Some(Meets::Borrowed(t) | Meets::Owned(t)) = &meets {
+                // Its associated types that are registered types of the crate
+                // (`G::NodeId`, `NodeIndex` for a graph): a value of theirs.
+                // The registered type the written path names: the one of that name whose
+                // module ends with the path's modules (`a::Node`), if exactly one is.
+                for (assoc, target) in self.int_traits.impls.associated(t) {
+                    let Some((last, modules)) = target.split_last() else {
+                        continue;
+                    };
+                    let mut named = self
+                        .regs_in
+                        .iter()
+                        .filter(|((m, id), _)| id == last && m.ends_with(modules))
+                        .map(|(_, (reg, _))| reg);
+                    let first = named.next();
+                    let reg = first.filter(|_| named.next().is_none());
+                    if let Some(reg) = reg {
+                        out.subst.insert(format!("{name}::{assoc}"), reg.clone());
+                    }
+                }
+            }
+            if let Some(Meets::Borrowed(t) | Meets::Owned(t)) = &meets {
+                self.check_assoc_bounds(&name, t, &assoc_bounds, &out.subst)?;
+            }
+            match meets {
+                Some(Meets::Borrowed(t)) => {
+                    let reg = self.regs[&t].0.clone();
+                    out.closures.insert(name, Built::Borrowed(reg));
+                    continue;
+                }
+                Some(Meets::Owned(t)) => {
+                    out.subst.insert(name, self.regs[&t].0.clone());
+                    continue;
+                }
+                None => {}
+            }
+            // Bounded by the crate's traits it implements for integers (`K: Measure +
+            // Copy`): such an integer, when an argument says so (passed, or returned by a
+            // closure argument); else the result's type alone names it, the caller's choice.
+            let chosen = bare || borrowed || closure_outputs.contains(&name);
+            if let Some(int) = chosen
+                .then(|| primitive_for(self.int_traits, &names))
+                .flatten()
+            {
+                out.subst.insert(name, int.to_string());
+                continue;
+            }
             return Err(SkipReason::UnbuildableGenericParameter {
                 param: name,
                 bounds: names,
             });
         }
         Ok(out)
+    }
+}
+
+impl Ctx<'_> {
+    /// Checks the where-clause bounds on `param`'s associated types (`G::EdgeWeight:
+    /// FloatMeasure`) against what the crate's impls for `ty`, the type `param` takes, set
+    /// them to: a registered type (in `subst`) or the registered type's own argument at the
+    /// impl parameter's position (`Key` of `Graph<Key, Key, ..>`).
+    fn check_assoc_bounds(
+        &self,
+        param: &str,
+        ty: &str,
+        assoc_bounds: &[(String, String, Vec<String>)],
+        subst: &HashMap<String, String>,
+    ) -> Result<(), SkipReason> {
+        let rust = self.regs.get(ty).map(|r| r.0.as_str()).unwrap_or("");
+        let args = top_level_args(rust);
+        for (p, assoc, bounds) in assoc_bounds.iter().filter(|(p, _, _)| p == param) {
+            let inst = subst.get(&format!("{p}::{assoc}")).cloned().or_else(|| {
+                let k = self.int_traits.impls.associated_arg(ty, assoc)?;
+                args.get(k).cloned()
+            });
+            let Some(inst) = inst else { continue };
+            if let Some(bound) = unmet_bound(self.int_traits, &inst, bounds) {
+                return Err(SkipReason::AssocTypeBoundNotMet {
+                    assoc: format!("{p}::{assoc}"),
+                    ty: inst,
+                    bound: bound.clone(),
+                });
+            }
+        }
+        Ok(())
     }
 }
 

@@ -36,11 +36,15 @@ pub struct IntTraits {
     /// a generic parameter bounded by them takes a program's string
     /// (`diff_chars<T: DiffableStrRef + ?Sized>(alg, old: &T, new: &T)`).
     strings: HashSet<String>,
+    /// The crate's trait impls on its own types, by value or borrowed (see
+    /// [`trait_impls`](super::trait_impls)): recorded here, where every impl item passes.
+    pub impls: super::trait_impls::TraitImpls,
 }
 
 impl IntTraits {
     /// Records an `impl` item; `int_ok` says whether integers meet a bound (a trait name).
     pub fn record_impl(&mut self, i: &syn::ItemImpl, int_ok: &dyn Fn(&str) -> bool) {
+        self.impls.record(i);
         let (Some((path, _)), syn::Type::Path(p)) = (&i.trait_, &*i.self_ty) else {
             return;
         };
@@ -141,6 +145,24 @@ impl IntTraits {
             })
     }
 
+    /// Whether the crate implements `tr` for a primitive type (directly, by a macro, or by
+    /// a blanket impl integers meet): the orphan rule allows that only for the crate's own
+    /// traits, so the reader knows every primitive implementing it.
+    pub fn own_for_primitive(&self, tr: &str) -> bool {
+        const FLOATS: &[&str] = &["f32", "f64"];
+        self.blanket.contains(tr)
+            || INTS.iter().any(|i| self.implements(i, tr))
+            || self
+                .types
+                .iter()
+                .any(|(t, ts)| FLOATS.contains(&t.as_str()) && ts.contains(tr))
+    }
+
+    /// Whether `tr` has a blanket impl over a parameter with bounds integers meet.
+    pub fn is_blanket(&self, tr: &str) -> bool {
+        self.blanket.contains(tr)
+    }
+
     /// Whether the crate implements `tr` for `String` (see [`IntTraits::strings`]).
     pub fn for_string(&self, tr: &str) -> bool {
         self.strings.contains(tr)
@@ -237,13 +259,16 @@ fn range_element(p: &syn::TypePath) -> Option<String> {
     }
 }
 
+/// Operator traits every integer implements over itself (`Add<M, Output = M>` in `impl<M>
+/// Measure for M where M: Add<M, Output = M> + ..`), whatever arguments they are written with.
+pub const INT_OPERATORS: &[&str] = &["Add", "Sub", "Mul", "Div", "Rem", "AddAssign", "SubAssign"];
+
 fn bound_ok(b: &syn::TypeParamBound, int_ok: &dyn Fn(&str) -> bool) -> bool {
     match b {
-        syn::TypeParamBound::Trait(t) => t
-            .path
-            .segments
-            .last()
-            .is_some_and(|s| s.arguments.is_empty() && int_ok(&s.ident.to_string())),
+        syn::TypeParamBound::Trait(t) => t.path.segments.last().is_some_and(|s| {
+            let name = s.ident.to_string();
+            (s.arguments.is_empty() && int_ok(&name)) || INT_OPERATORS.contains(&name.as_str())
+        }),
         _ => true,
     }
 }

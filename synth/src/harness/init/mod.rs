@@ -11,7 +11,8 @@
 //! - helpers any layer uses: [`syntax`], [`value_traits`], [`cfg`](mod@cfg);
 //! - the reader, which knows nothing of the model: [`scan`] with [`free_fn`], [`expand`],
 //!   [`macro_types`], [`storage`], [`int_traits`], [`strext`], and the readers of classes
-//!   in doc prose [`doc_classes`], [`sentences`], [`math`];
+//!   in doc prose [`doc_classes`], [`sentences`], [`math`], with [`class_reader`] on top of
+//!   them (qualifiers, footnotes, module docs, the sentence each class came from);
 //! - the model's data: [`model_ty`], [`registrations`] and [`skips`];
 //! - the families of parameters and instantiation: [`closures`], [`compound`],
 //!   [`sequence`], [`instantiate`], [`aliases`], [`variants`];
@@ -29,6 +30,7 @@ pub mod cfg;
 pub mod chain;
 #[cfg(test)]
 mod chained_calls_tests;
+pub mod class_reader;
 pub mod closures;
 #[cfg(test)]
 mod closures_tests;
@@ -65,6 +67,9 @@ pub mod model_ty;
 #[cfg(test)]
 mod parameter_kinds_tests;
 pub mod params;
+pub mod primitive_bounds;
+#[cfg(test)]
+mod primitive_bounds_tests;
 #[cfg(test)]
 mod public_paths_tests;
 #[cfg(test)]
@@ -79,6 +84,9 @@ pub mod skips;
 pub mod storage;
 pub mod strext;
 pub mod syntax;
+#[cfg(test)]
+mod trait_bounded_generics_tests;
+pub mod trait_impls;
 #[cfg(test)]
 mod trait_methods_tests;
 mod undo;
@@ -213,6 +221,10 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
     undo.write(&skipped_path, &gen::skipped_json(&skipped))?;
     let mined = crate::harness::mine::index_json(&crate_dir); // TestMiner: harness/mine
     undo.write(&out.join(crate::harness::mine::MINED_FILE), &mined)?;
+    undo.write(
+        &out.join(class_reader::CLASSES_FILE),
+        &class_reader::classes_json(&model.classes),
+    )?;
     let mut rejected = Vec::new();
     if cfg.build {
         let h = Harness::of_manifest(&crate_dir).map_err(undone)?;
@@ -396,6 +408,19 @@ fn library_of(
         PathBuf::from(lib["src_path"].as_str().unwrap_or_default()),
         cfg::default_features(&pkg["features"]),
     ))
+}
+
+/// The classes `init` read from the crate's docs, each with its sentence, by method (empty
+/// for the built-in harness or one written before init recorded them).
+pub fn class_sources(h: &Harness) -> std::collections::HashMap<String, class_reader::ClassRecord> {
+    if h.builtin {
+        return Default::default();
+    }
+    h.manifest
+        .parent()
+        .and_then(|d| std::fs::read_to_string(d.join(class_reader::CLASSES_FILE)).ok())
+        .map(|t| class_reader::read_classes_json(&t))
+        .unwrap_or_default()
 }
 
 /// Why `init` skipped `spec` (`Type::method` or `Type`), if the harness lists it.

@@ -227,8 +227,12 @@ fn build_with(
     // Types without a constructor whose methods no registration calls, until chains say
     // otherwise: (index in `skipped_types`, public path, its methods).
     let mut unreachable: Vec<(usize, String, usize)> = Vec::new();
-    let crate_table = super::doc_classes::table_classes(&scan.crate_doc);
-    let crate_sentences = super::sentences::sentence_classes(&scan.crate_doc);
+    // Footnote markers may be defined in any doc of the crate (see `class_reader`).
+    let notes = super::class_reader::footnotes(
+        std::iter::once(scan.crate_doc.as_str())
+            .chain(scan.module_docs.values().map(String::as_str))
+            .chain(scan.types.iter().map(|t| t.doc.as_str())),
+    );
     let walk = Walk {
         lib,
         scan,
@@ -242,8 +246,7 @@ fn build_with(
         prim_aliases: &prim_aliases,
         borrowers: &borrowers,
         enums: &enums,
-        crate_table: &crate_table,
-        crate_sentences: &crate_sentences,
+        notes: &notes,
     };
     let mut walked = Walked {
         fn_names: &mut fn_names,
@@ -254,10 +257,13 @@ fn build_with(
         register_type(&walk, c, &mut model, &mut walked);
     }
     // Free functions, one namespace per module, taking the crate's registered types.
-    let mut crate_classes = crate_table.clone();
-    for (m, c) in crate_sentences {
-        crate_classes.entry(m).or_insert(c);
-    }
+    let crate_classes = super::class_reader::TypeClasses::new(
+        &[super::class_reader::DocSource {
+            from: "the crate's doc",
+            doc: &scan.crate_doc,
+        }],
+        &notes,
+    );
     let free_cx = Ctx {
         ty_ident: super::free::NAMESPACE_RUST,
         self_name: super::free::ROOT,
@@ -281,6 +287,12 @@ fn build_with(
         &mut fn_names,
         &mut model.vecs,
     );
+    for ns in &namespaces {
+        let names: Vec<String> = ns.methods.iter().map(|m| m.name.clone()).collect();
+        model
+            .classes
+            .extend(crate_classes.records(&ns.path, &names));
+    }
     model.types.extend(namespaces);
     model.skipped_fns = skipped_fns;
     // A type without a constructor whose methods chains reach (`map::Slice`,
@@ -323,8 +335,8 @@ struct Walk<'a> {
     prim_aliases: &'a HashMap<String, proc_macro2::TokenStream>,
     borrowers: &'a HashMap<String, Vec<&'a FoundType>>,
     enums: &'a super::chain::Enums,
-    crate_table: &'a HashMap<String, String>,
-    crate_sentences: &'a HashMap<String, String>,
+    /// The crate's footnote markers (see [`class_reader`](super::class_reader)).
+    notes: &'a super::class_reader::Footnotes,
 }
 
 /// What registering each chosen type adds to besides the model: the registration
@@ -353,8 +365,7 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
         prim_aliases,
         borrowers,
         enums,
-        crate_table,
-        crate_sentences,
+        notes,
     } = *w;
     let Walked {
         fn_names,
@@ -410,16 +421,46 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
         skipped_not_methods: 0,
         free: None,
     };
-    let mut table = super::doc_classes::table_classes(&named_by.doc);
-    for (m, c) in super::doc_classes::table_classes(&t.doc)
-        .into_iter()
-        .chain(crate_table.clone())
-        .chain(super::sentences::sentence_classes(&named_by.doc))
-        .chain(super::sentences::sentence_classes(&t.doc))
-        .chain(crate_sentences.clone())
-    {
-        table.entry(m).or_insert(c);
-    }
+    let no_doc = String::new();
+    let table = {
+        use super::class_reader::DocSource;
+        // The root module's doc is the crate's, read last.
+        let module_doc = |m: &[String]| {
+            (!m.is_empty())
+                .then(|| scan.module_docs.get(m))
+                .flatten()
+                .unwrap_or(&no_doc)
+        };
+        super::class_reader::TypeClasses::new(
+            &[
+                DocSource {
+                    from: "its type's doc",
+                    doc: &named_by.doc,
+                },
+                DocSource {
+                    from: "its type's doc",
+                    doc: &t.doc,
+                },
+                DocSource {
+                    from: "its module's doc",
+                    doc: module_doc(&t.module),
+                },
+                DocSource {
+                    from: "its module's doc",
+                    doc: module_doc(&named_by.module),
+                },
+                DocSource {
+                    from: "the crate's doc",
+                    doc: &scan.crate_doc,
+                },
+            ],
+            notes,
+        )
+    };
+    let class_records = |reg: &TypeReg| {
+        let names: Vec<String> = reg.methods.iter().map(|m| m.name.clone()).collect();
+        table.take(&reg.path, &names)
+    };
     let cx = Ctx {
         ty_ident: &t.ident,
         self_name: &registry_name,
@@ -611,6 +652,7 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
     if handles.contains(&t.ident) && reg.ctors.is_empty() {
         reg.doc = handle_doc(&reg.doc);
         chained.extend(reached);
+        model.classes.extend(class_records(&reg));
         model.types.push(reg);
         return;
     }
@@ -656,6 +698,7 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
         return;
     }
     chained.extend(reached);
+    model.classes.extend(class_records(&reg));
     model.types.push(reg);
 }
 

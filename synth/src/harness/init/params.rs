@@ -117,6 +117,7 @@ impl Ctx<'_> {
         Some(built.map(|built| match built {
             Built::Closure(shape) => closure(name, &shape),
             Built::Range(elem) => range(name, &elem),
+            Built::Borrowed(ty) => Param::plain(name, Mode::Ref, ModelTy::parse(&ty), None),
             Built::Value(ty) => {
                 let ty = ModelTy::parse(&ty);
                 let mode = if ty == ModelTy::String {

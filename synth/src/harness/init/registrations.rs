@@ -464,6 +464,9 @@ pub struct Model {
     /// (`module::function`, reason) of the free functions not registered in modules where
     /// none is (those of other modules are their namespace's `skipped`).
     pub skipped_fns: Vec<(String, SkipReason)>,
+    /// Each class read from the docs, with its sentence (see
+    /// [`class_reader`](super::class_reader)).
+    pub classes: Vec<super::class_reader::ClassRecord>,
 }
 
 impl Model {

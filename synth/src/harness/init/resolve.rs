@@ -17,7 +17,6 @@ use syn::{FnArg, ReturnType, Type, TypeParamBound};
 use perfsyn_profiler_ipc::Mode;
 
 use super::closures::Shape;
-use super::doc_classes::documented_class;
 use super::model_ty::ModelTy;
 use super::registrations::{tuple_elements, Func, Receiver};
 use super::skips::SkipReason;
@@ -50,9 +49,9 @@ pub(super) struct Ctx<'a> {
     pub(super) arrays: &'a super::storage::ArrayTraits,
     /// The crate's traits implemented for integers (see [`int_traits`](super::int_traits)).
     pub(super) int_traits: &'a super::int_traits::IntTraits,
-    /// Classes the type's doc comment gives its methods in a table (see
-    /// [`table_classes`](super::doc_classes::table_classes)), for methods whose own doc has none.
-    pub(super) table: &'a HashMap<String, String>,
+    /// The classes the type's methods read: their own docs, then the docs around them (see
+    /// [`class_reader`](super::class_reader)).
+    pub(super) table: &'a super::class_reader::TypeClasses,
     /// The crate's public aliases of primitives (see [`primitive_aliases`](super::aliases::primitive_aliases)).
     pub(super) prim_aliases: &'a HashMap<String, proc_macro2::TokenStream>,
 }
@@ -176,8 +175,7 @@ impl Ctx<'_> {
             ));
         }
         let doc = super::scan::doc_text(attrs);
-        let documented =
-            documented_class(&doc).or_else(|| self.table.get(&sig.ident.to_string()).cloned());
+        let documented = self.table.class_of(&sig.ident.to_string(), &doc);
         let expected = match &suffix {
             Some(_) => walked(documented, super::doc_classes::per_item_class(&doc)),
             None => documented,
@@ -393,6 +391,9 @@ pub enum Built {
     Sequence(String, bool),
     /// `impl Into<String>` and the like: the model value itself (see `conversion_target`).
     Value(String),
+    /// A parameter bounded by the crate's traits, implemented for `&T`: a registered `T`
+    /// (this registry name), borrowed (see [`trait_impls`](super::trait_impls)).
+    Borrowed(String),
 }
 
 /// The class expected of a call whose returned iterator is consumed: the documented class

@@ -72,6 +72,9 @@ pub struct Scan {
     /// The crate root's doc (`//!`): a complexity table there (scapegoat's) gives the classes
     /// of every type's methods that neither their own doc nor their type's table gives.
     pub crate_doc: String,
+    /// Each module's doc (`//!` of its file, `///` on its `mod`), by module path: a
+    /// private module's doc (`mod binary_heap;` re-exported) speaks of the types it defines.
+    pub module_docs: HashMap<Vec<String>, String>,
     /// The crate's public type aliases (`pub type StableVec<T> = StableVecFacade<T,
     /// DefaultCore<T>>`): the alias (its generics, path, doc) and the aliased type. A type
     /// whose parameter init cannot fill registers through an alias that fills it.
@@ -145,6 +148,7 @@ struct Found<'f> {
     traits: Vec<(FoundType, syn::ItemTrait)>,
     aliases: Vec<(FoundType, syn::Type)>,
     free_fns: Vec<FreeFn>,
+    module_docs: HashMap<Vec<String>, String>,
 }
 
 /// Scans the crate whose library root is `lib_rs`, with `features` enabled.
@@ -162,8 +166,10 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         traits: Vec::new(),
         aliases: Vec::new(),
         free_fns: Vec::new(),
+        module_docs: HashMap::new(),
     };
     walk(lib_rs, &[], true, true, &mut f)?;
+    let module_docs = std::mem::take(&mut f.module_docs);
     let crate_doc = std::fs::read_to_string(lib_rs)
         .ok()
         .and_then(|t| syn::parse_file(&t).ok())
@@ -316,6 +322,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         int_traits,
         aliases: alias_types.into_iter().zip(alias_targets).collect(),
         crate_doc,
+        module_docs,
         free_fns,
         assoc_impls,
     })
@@ -625,6 +632,19 @@ fn resolve_reexports(types: &mut [FoundType], reexports: &[Reexport]) {
     }
 }
 
+/// Adds `attrs`' doc to the doc of `module`.
+fn module_doc(f: &mut Found<'_>, module: &[String], attrs: &[Attribute]) {
+    let doc = doc_text(attrs);
+    if doc.is_empty() {
+        return;
+    }
+    let d = f.module_docs.entry(module.to_vec()).or_default();
+    if !d.is_empty() {
+        d.push(' ');
+    }
+    d.push_str(&doc);
+}
+
 fn walk(
     file: &Path,
     module: &[String],
@@ -636,6 +656,7 @@ fn walk(
         std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
     let ast = syn::parse_file(&text)
         .map_err(|e| anyhow::anyhow!("{}: cannot parse: {e}", file.display()))?;
+    module_doc(f, module, &ast.attrs);
     // Where `mod x;` of this file looks for x.rs: beside lib.rs/mod.rs, else in a directory
     // named after this file.
     let dir = if dir_owner {
@@ -809,6 +830,7 @@ fn items(
                 let name = m.ident.to_string();
                 let sub: Vec<String> = module.iter().cloned().chain([name.clone()]).collect();
                 let sub_reachable = reachable && is_pub(&m.vis) && !doc_hidden(&m.attrs);
+                module_doc(f, &sub, &m.attrs);
                 match &m.content {
                     Some((_, inner)) => {
                         let local: HashSet<String> = inner

@@ -15,6 +15,15 @@ use super::doc_classes::documented_class;
 /// O(1), `sort` O(n log n)") does not say which is whose, and a path (`` `Vec::insert` ``) or
 /// a class in code (`` `O(1)` ``) is not a method name.
 pub fn sentence_classes(doc: &str) -> HashMap<String, String> {
+    sentence_sources(doc)
+        .into_iter()
+        .map(|(m, (c, _))| (m, c))
+        .collect()
+}
+
+/// [`sentence_classes`], each class with the sentence (or the class and its noun) it was
+/// read from.
+pub fn sentence_sources(doc: &str) -> HashMap<String, (String, String)> {
     let mut out = HashMap::new();
     let doc = super::math::plain_math(doc);
     for sentence in doc.split(". ") {
@@ -45,12 +54,13 @@ pub fn sentence_classes(doc: &str) -> HashMap<String, String> {
                     .is_some_and(|c| c.is_lowercase() || c == '_')
                 && name.chars().all(|c| c.is_alphanumeric() || c == '_');
             if is_method {
-                out.entry(name.to_string()).or_insert_with(|| class.clone());
+                out.entry(name.to_string())
+                    .or_insert_with(|| (class.clone(), sentence.trim().to_string()));
             }
         }
     }
-    for (name, class) in noun_classes(&doc) {
-        out.entry(name).or_insert(class);
+    for (name, class, source) in noun_classes(&doc) {
+        out.entry(name).or_insert((class, source));
     }
     out
 }
@@ -58,8 +68,8 @@ pub fn sentence_classes(doc: &str) -> HashMap<String, String> {
 /// Operations named by a noun right after their class: uluru's "It provides `O(1)`
 /// insertion, and `O(n)` lookup." (several classes in one sentence, each with its own
 /// noun). The noun names the methods it is the noun of; a method of that name that the
-/// type lacks is never looked up.
-fn noun_classes(doc: &str) -> Vec<(String, String)> {
+/// type lacks is never looked up. Each with the class and its noun, as written.
+fn noun_classes(doc: &str) -> Vec<(String, String, String)> {
     const NOUNS: [(&str, &[&str]); 8] = [
         ("insertion", &["insert"]),
         ("insertions", &["insert"]),
@@ -82,7 +92,12 @@ fn noun_classes(doc: &str) -> Vec<(String, String)> {
             .unwrap_or("")
             .to_lowercase();
         if let (Some(class), Some((_, names))) = (class, NOUNS.iter().find(|(n, _)| *n == next)) {
-            out.extend(names.iter().map(|n| (n.to_string(), class.clone())));
+            let source = format!("{} {next}", &after[..=close]);
+            out.extend(
+                names
+                    .iter()
+                    .map(|n| (n.to_string(), class.clone(), source.clone())),
+            );
         }
         rest = &after[close + 1..];
     }

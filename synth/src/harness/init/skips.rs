@@ -58,6 +58,13 @@ pub enum SkipReason {
     /// A function's generic parameter that is neither the probe key nor a closure the model
     /// builds, with its bounds.
     UnbuildableGenericParameter { param: String, bounds: Vec<String> },
+    /// A where-clause bound on an associated type (`G::EdgeWeight: FloatMeasure`) that the
+    /// type the associated type is instantiated with (`Key`) does not meet.
+    AssocTypeBoundNotMet {
+        assoc: String,
+        ty: String,
+        bound: String,
+    },
     /// A parameter whose type the model cannot supply, with the sentence saying why.
     UnsupportedParameter { name: String, why: String },
     /// A borrowing type's method reached through a method whose result does not allow the
@@ -143,6 +150,10 @@ impl fmt::Display for SkipReason {
                 "generic parameter {param}: {} (neither the probe key nor a closure the model builds)",
                 bounds.join(" + ")
             ),
+            SkipReason::AssocTypeBoundNotMet { assoc, ty, bound } => write!(
+                f,
+                "where-clause `{assoc}: {bound}` not met: `{assoc}` is `{ty}` here, which does not implement `{bound}`"
+            ),
             SkipReason::UnsupportedParameter { name, why } => {
                 write!(f, "parameter `{name}`: {why}")
             }
@@ -174,6 +185,7 @@ impl SkipReason {
             SkipReason::GenericBoundNotMet { .. }
             | SkipReason::UnnameableDefault { .. }
             | SkipReason::ClosureKeyBoundNotMet { .. }
+            | SkipReason::AssocTypeBoundNotMet { .. }
             | SkipReason::UnbuildableGenericParameter { .. } => {
                 "generic parameters the harness cannot fill"
             }
