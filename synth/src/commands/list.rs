@@ -330,6 +330,7 @@ mod tests {
             group: None,
             versions: None,
             origin: Origin::Crate("demo".into()),
+            mined: vec![],
             read_from: None,
         };
         let mut es = vec![entry("Heap::push"), entry("Heap::walk"), entry("Heap::len")];
