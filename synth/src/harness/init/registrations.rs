@@ -115,6 +115,9 @@ pub enum ParamKind {
     Numbered { borrow: bool },
     /// The harness's fixed, seedless hasher: no program value.
     Hasher,
+    /// A reader (`R: BufRead`, `impl Read`): the bytes of a program string, `s.as_bytes()`
+    /// (see [`readers`](super::readers)).
+    Bytes,
 }
 
 /// One registration parameter.
@@ -166,6 +169,7 @@ impl Param {
             ParamKind::Filled { .. } => one(&Value::new(Mode::Copy, ModelTy::Prim("usize"))),
             ParamKind::Numbered { .. } => one(&Value::new(Mode::Copy, ModelTy::Prim("u64"))),
             ParamKind::Hasher => Vec::new(),
+            ParamKind::Bytes => one(&Value::new(Mode::Ref, ModelTy::String)),
         }
     }
 
@@ -290,6 +294,7 @@ impl Param {
                 let c = "FixedState::default()".to_string();
                 (c.clone(), c)
             }
+            ParamKind::Bytes => code(&|v| format!("{v}.as_bytes()")),
         }
     }
 

@@ -393,6 +393,9 @@ pub enum Built {
     Sequence(String, bool),
     /// `impl Into<String>` and the like: the model value itself (see `conversion_target`).
     Value(String),
+    /// `R: BufRead`, `impl Read`: the bytes of a program string (see
+    /// [`readers`](super::readers)).
+    Bytes,
 }
 
 /// The class expected of a call whose returned iterator is consumed: the documented class
