@@ -25,6 +25,7 @@ pub mod aliases;
 mod aliases_tests;
 #[cfg(test)]
 mod associated_types_tests;
+pub mod borrowed_input;
 pub mod cfg;
 pub mod chain;
 #[cfg(test)]
@@ -66,9 +67,12 @@ pub mod model_ty;
 mod parameter_kinds_tests;
 pub mod params;
 #[cfg(test)]
+mod parsers_tests;
+#[cfg(test)]
 mod public_paths_tests;
 #[cfg(test)]
 mod ranges_tests;
+pub mod readers;
 pub mod registrations;
 pub mod repair;
 pub mod resolve;

@@ -13,7 +13,9 @@ const SLICE_READER_TRAITS: &[&str] = &[
 /// lacks.
 pub(super) fn reads_bytes(names: &[String]) -> bool {
     let last = |b: &String| b.rsplit("::").next().unwrap_or(b).to_string();
-    names.iter().any(|b| ["Read", "BufRead"].contains(&last(b).as_str()))
+    names
+        .iter()
+        .any(|b| ["Read", "BufRead"].contains(&last(b).as_str()))
         && names
             .iter()
             .all(|b| SLICE_READER_TRAITS.contains(&last(b).as_str()))
