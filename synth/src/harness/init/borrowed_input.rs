@@ -130,6 +130,7 @@ fn namespace(
         skipped: Vec::new(),
         skipped_not_methods: 0,
         free: Some(rust_path),
+        borrowed_input: true,
     };
     let mut reached = Vec::new();
     for imp in &t.impls {

@@ -138,6 +138,9 @@ pub struct InitSummary {
     pub top_reasons: Vec<(String, usize)>,
     /// Public free functions registered (on namespaces, see [`free`]; counted in `methods`).
     pub free_fns: usize,
+    /// Registered methods that build a type borrowing its input and consume it (see
+    /// [`borrowed_input`]).
+    pub borrowed_input: usize,
     /// Of `free_fns`, the methods of the crate's traits on strings (see [`strext`]).
     pub string_methods: usize,
 }
@@ -291,7 +294,7 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
         model
             .types
             .iter()
-            .filter(|t| t.free.as_deref().is_some_and(which))
+            .filter(|t| !t.borrowed_input && t.free.as_deref().is_some_and(which))
             .flat_map(|t| {
                 t.methods
                     .iter()
@@ -316,6 +319,17 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
         skipped_items: model.skipped() + rejected.len(),
         free_fns: namespace_methods(&|_| true),
         string_methods: namespace_methods(&|call_path| call_path.starts_with('<')),
+        borrowed_input: model
+            .types
+            .iter()
+            .filter(|t| t.borrowed_input)
+            .flat_map(|t| {
+                t.methods
+                    .iter()
+                    .map(move |m| format!("{}::{}", t.path, m.name))
+            })
+            .filter(|spec| !rejected.contains(spec))
+            .count(),
         rejected: rejected.len(),
         top_reasons: skips::top_reasons(&skipped.skipped)
             .into_iter()
@@ -486,6 +500,12 @@ pub fn render(s: &InitSummary) -> String {
             "{plain} of the methods are free functions, named by module: crate::f at the root, module::f elsewhere\n",
         ));
     }
+    if s.borrowed_input > 0 {
+        out.push_str(&format!(
+            "{} of the methods build a type that borrows its input and consume it in the same call, named Type::constructor_method\n",
+            s.borrowed_input
+        ));
+    }
     if s.string_methods > 0 {
         out.push_str(&format!(
             "{} of the methods are the crate's traits' methods on strings, named by trait: Trait::f\n",
@@ -560,6 +580,7 @@ mod tests {
                 ("rejected by the compiler".into(), 2),
             ],
             free_fns: 0,
+            borrowed_input: 0,
             string_methods: 0,
         };
         let text = super::render(&s);

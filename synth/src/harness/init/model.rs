@@ -419,6 +419,7 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
         skipped: Vec::new(),
         skipped_not_methods: 0,
         free: None,
+        borrowed_input: false,
     };
     let mut table = super::doc_classes::table_classes(&named_by.doc);
     for (m, c) in super::doc_classes::table_classes(&t.doc)

@@ -448,6 +448,9 @@ pub struct TypeReg {
     /// For a namespace of free functions (see [`free`](super::free)), the Rust path of
     /// their module (`mycrate::util`): methods call `path::name(args)`, and the type is `()`.
     pub free: Option<String>,
+    /// Whether the namespace is that of a type that borrows its input, its methods each
+    /// building one and consuming it (see [`borrowed_input`](super::borrowed_input)).
+    pub borrowed_input: bool,
 }
 
 /// The whole generated API.
