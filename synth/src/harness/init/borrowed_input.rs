@@ -139,7 +139,7 @@ fn namespace(
             if !is_pub(&f.vis) || f.sig.receiver().is_some() {
                 continue;
             }
-            let Some(unwrap) = builds(&f.sig.output, &t.ident) else {
+            let Some(fallible) = builds(&f.sig.output, &t.ident) else {
                 continue;
             };
             // Read as a free function taking `&self` and returning nothing: what follows
@@ -156,12 +156,18 @@ fn namespace(
                 }
             };
             if iterator {
-                // Consumed item by item, each kept from the optimizer.
+                // Consumed item by item, each kept from the optimizer; a failure to build
+                // it is an empty stream.
                 let mut consumed = first.clone();
-                consumed.suffix = Some(format!("{unwrap}.map(std::hint::black_box).count()"));
+                let built = if fallible {
+                    ".into_iter().flatten()"
+                } else {
+                    ""
+                };
+                consumed.suffix = Some(format!("{built}.map(std::hint::black_box).count()"));
                 reg.methods.push(consumed);
             }
-            chained(&bcx, t, &first, unwrap, &mut reg, &mut reached, vecs);
+            chained(&bcx, t, &first, fallible, &mut reg, &mut reached, vecs);
         }
     }
     (!reg.methods.is_empty()).then_some((reg, reached))
@@ -172,7 +178,7 @@ fn chained(
     bcx: &Ctx<'_>,
     t: &FoundType,
     first: &Func,
-    unwrap: &str,
+    fallible: bool,
     reg: &mut TypeReg,
     reached: &mut Vec<(String, String)>,
     vecs: &mut BTreeSet<String>,
@@ -209,18 +215,15 @@ fn chained(
                 name: format!("{}_{method}", first.name),
                 receiver: first.receiver,
                 params,
-                ret: second.ret,
+                // Kept only when surely there (see `Via::Fallible`).
+                ret: if fallible { None } else { second.ret },
                 expected: second.expected,
                 suffix: second.suffix,
                 chain: Some(Chain {
                     first: first.name.clone(),
                     second: method,
                     split: first.params.len(),
-                    via: if unwrap.is_empty() {
-                        Via::Direct
-                    } else {
-                        Via::Unwrap
-                    },
+                    via: if fallible { Via::Fallible } else { Via::Direct },
                 }),
                 kept: false,
                 call: None,
@@ -229,10 +232,10 @@ fn chained(
     }
 }
 
-/// What follows a constructor of `ident` returning `out` to reach the value: nothing for
-/// `Self` or the type itself, `.unwrap()` for a `Result` or `Option` of it; `None` for a
-/// function that builds something else.
-fn builds(out: &ReturnType, ident: &str) -> Option<&'static str> {
+/// Whether a function returning `out` builds a value of `ident`: `Some(false)` for `Self`
+/// or the type itself, `Some(true)` for a `Result` or `Option` of it (fallible), `None` for
+/// a function that builds something else.
+fn builds(out: &ReturnType, ident: &str) -> Option<bool> {
     let ReturnType::Type(_, t) = out else {
         return None;
     };
@@ -245,7 +248,7 @@ fn builds(out: &ReturnType, ident: &str) -> Option<&'static str> {
         _ => false,
     };
     if is_it(t) {
-        return Some("");
+        return Some(false);
     }
     let Type::Path(p) = &**t else { return None };
     let seg = p.path.segments.last()?;
@@ -256,7 +259,7 @@ fn builds(out: &ReturnType, ident: &str) -> Option<&'static str> {
         return None;
     };
     match a.args.first()? {
-        syn::GenericArgument::Type(inner) if is_it(inner) => Some(".unwrap()"),
+        syn::GenericArgument::Type(inner) if is_it(inner) => Some(true),
         _ => None,
     }
 }

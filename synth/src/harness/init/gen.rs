@@ -426,17 +426,20 @@ fn method_line(f: &Func, module: Option<&str>, sc: &Scope) -> String {
         // of its own (see `borrowed_input`): one statement, the value dropped in it.
         let (r1, t1) = args_of(&f.params[..c.split]);
         let (r2, t2) = args_of(&f.params[c.split..]);
-        let unwrap = if c.via == Via::Unwrap {
-            ".unwrap()"
-        } else {
-            ""
-        };
         let (first, second) = (&c.first, &c.second);
-        let call =
-            |a1: &str, a2: &str| format!("{module}::{first}({a1}){unwrap}.{second}({a2}){suffix}");
-        let body = match f.ret {
-            Some(_) => call(&r1, &r2),
-            None => format!("{{ std::hint::black_box({}); }}", call(&r1, &r2)),
+        let b = fresh("b", f);
+        let call = |a1: &str, a2: &str| {
+            match c.via {
+            Via::Fallible => format!(
+                "for mut {b} in {module}::{first}({a1}) {{ std::hint::black_box({b}.{second}({a2}){suffix}); }}"
+            ),
+            _ => format!("{module}::{first}({a1}).{second}({a2}){suffix}"),
+        }
+        };
+        let body = match (f.ret.is_some(), &c.via) {
+            (_, Via::Fallible) => format!("{{ {} }}", call(&r1, &r2)),
+            (true, _) => call(&r1, &r2),
+            (false, _) => format!("{{ std::hint::black_box({}); }}", call(&r1, &r2)),
         };
         format!(" as {:?} => |_namespace| {body}", call(&t1, &t2))
     } else if let Some(module) = module {
@@ -453,7 +456,9 @@ fn method_line(f: &Func, module: Option<&str>, sc: &Scope) -> String {
         let route = |recv: &str, a1: &str, a2: &str| {
             match &c.via {
             Via::Direct => format!("{recv}.{first}({a1}).{second}({a2}){suffix}"),
-            Via::Unwrap => format!("{recv}.{first}({a1}).unwrap().{second}({a2}){suffix}"),
+            Via::Fallible => format!(
+                "for mut {b} in {recv}.{first}({a1}) {{ std::hint::black_box({b}.{second}({a2}){suffix}); }}"
+            ),
             Via::Option => format!(
                 "{recv}.{first}({a1}).map(move |mut {b}| {{ std::hint::black_box({b}.{second}({a2}){suffix}); }})"
             ),

@@ -531,10 +531,10 @@ pub struct Chain {
 pub enum Via {
     /// `r.first().second()`.
     Direct,
-    /// `r.first().unwrap().second()`: the first returns a `Result` or `Option` of `B`, and a
-    /// failure is the program's panic (a fallible constructor, see
-    /// [`borrowed_input`](super::borrowed_input)).
-    Unwrap,
+    /// `for b in r.first() { b.second() }`: the first returns a `Result` or `Option` of `B`
+    /// (a fallible constructor, see [`borrowed_input`](super::borrowed_input)); a failure is
+    /// an answer, not a panic (a parser rejecting text measures its work up to the error).
+    Fallible,
     /// `r.first().map(|b| b.second())`: the first returns `Option<B>` (`get_index_entry`).
     Option,
     /// `if let Enum::Variant(b) = r.first() { b.second() }`: the first returns an enum of the
