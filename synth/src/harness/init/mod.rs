@@ -14,9 +14,10 @@
 //!   in doc prose [`doc_classes`], [`sentences`], [`math`];
 //! - the model's data: [`model_ty`], [`registrations`] and [`skips`];
 //! - the families of parameters and instantiation: [`closures`], [`compound`],
-//!   [`sequence`], [`instantiate`], [`aliases`], [`variants`];
+//!   [`sequence`], [`instantiate`], [`aliases`], [`variants`], [`readers`];
 //! - resolution of one signature: [`resolve`] (with [`params`] and [`fn_generics`]), then
-//!   the reach through borrowing types and free functions: [`chain`], [`free`];
+//!   the reach through borrowing types and free functions: [`chain`], [`free`],
+//!   [`borrowed_input`] (types borrowing a program string, built and consumed in one call);
 //! - the walk over a crate's types: [`model`];
 //! - printing: [`gen`] (with [`hygiene`]), then [`repair`]; and this command on top.
 
