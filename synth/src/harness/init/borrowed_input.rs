@@ -139,13 +139,21 @@ fn namespace(
             if !is_pub(&f.vis) || f.sig.receiver().is_some() {
                 continue;
             }
+            let mut sig = f.sig.clone();
+            sig.inputs.insert(0, syn::parse_quote!(&self));
             let Some(fallible) = builds(&f.sig.output, &t.ident) else {
+                // Another function of the type returning an iterator
+                // (`BytesCData::escaped(&str) -> CDataIterator`): measured consumed, as
+                // the resolver consumes any returned iterator.
+                if let Ok(func) = ncx.func(&sig, &f.attrs, vecs) {
+                    if func.suffix.is_some() {
+                        reg.methods.push(func);
+                    }
+                }
                 continue;
             };
             // Read as a free function taking `&self` and returning nothing: what follows
             // the call is this file's.
-            let mut sig = f.sig.clone();
-            sig.inputs.insert(0, syn::parse_quote!(&self));
             sig.output = ReturnType::Default;
             let ctor_name = f.sig.ident.to_string();
             let first = match ncx.func(&sig, &f.attrs, vecs) {
