@@ -427,6 +427,11 @@ impl Ctx<'_> {
                 out.subst.insert(name, int.to_string());
                 continue;
             }
+            if super::readers::reads_bytes(&names) {
+                out.subst.insert(name.clone(), "&[u8]".into());
+                out.closures.insert(name, Built::Bytes);
+                continue;
+            }
             return Err(SkipReason::UnbuildableGenericParameter {
                 param: name,
                 bounds: names,

@@ -82,6 +82,7 @@ pub(super) fn namespaces(
             skipped: Vec::new(),
             skipped_not_methods: 0,
             free: Some(rust_module.clone()),
+            borrowed_input: false,
         };
         for f in fns {
             let mut sig = f.sig.clone();

@@ -421,7 +421,28 @@ fn method_line(f: &Func, module: Option<&str>, sc: &Scope) -> String {
         .map(|c| format!(" [{c:?}]"))
         .unwrap_or_default();
     let suffix = f.suffix.as_deref().unwrap_or("");
-    let template = if let Some(module) = module {
+    let template = if let (Some(module), Some(c)) = (module, &f.chain) {
+        // A borrowing type built by a function of the namespace and consumed by a method
+        // of its own (see `borrowed_input`): one statement, the value dropped in it.
+        let (r1, t1) = args_of(&f.params[..c.split]);
+        let (r2, t2) = args_of(&f.params[c.split..]);
+        let (first, second) = (&c.first, &c.second);
+        let b = fresh("b", f);
+        let call = |a1: &str, a2: &str| {
+            match c.via {
+            Via::Fallible => format!(
+                "for mut {b} in {module}::{first}({a1}) {{ std::hint::black_box({b}.{second}({a2}){suffix}); }}"
+            ),
+            _ => format!("{module}::{first}({a1}).{second}({a2}){suffix}"),
+        }
+        };
+        let body = match (f.ret.is_some(), &c.via) {
+            (_, Via::Fallible) => format!("{{ {} }}", call(&r1, &r2)),
+            (true, _) => call(&r1, &r2),
+            (false, _) => format!("{{ std::hint::black_box({}); }}", call(&r1, &r2)),
+        };
+        format!(" as {:?} => |_namespace| {body}", call(&t1, &t2))
+    } else if let Some(module) = module {
         let (rust, tmpl) = args(f);
         let name = &f.name;
         let printed = format!("{module}::{name}({tmpl}){suffix}");
@@ -435,6 +456,9 @@ fn method_line(f: &Func, module: Option<&str>, sc: &Scope) -> String {
         let route = |recv: &str, a1: &str, a2: &str| {
             match &c.via {
             Via::Direct => format!("{recv}.{first}({a1}).{second}({a2}){suffix}"),
+            Via::Fallible => format!(
+                "for mut {b} in {recv}.{first}({a1}) {{ std::hint::black_box({b}.{second}({a2}){suffix}); }}"
+            ),
             Via::Option => format!(
                 "{recv}.{first}({a1}).map(move |mut {b}| {{ std::hint::black_box({b}.{second}({a2}){suffix}); }})"
             ),

@@ -15,9 +15,10 @@
 //!   them (qualifiers, footnotes, module docs, the sentence each class came from);
 //! - the model's data: [`model_ty`], [`registrations`] and [`skips`];
 //! - the families of parameters and instantiation: [`closures`], [`compound`],
-//!   [`sequence`], [`instantiate`], [`aliases`], [`variants`];
+//!   [`sequence`], [`instantiate`], [`aliases`], [`variants`], [`readers`];
 //! - resolution of one signature: [`resolve`] (with [`params`] and [`fn_generics`]), then
-//!   the reach through borrowing types and free functions: [`chain`], [`free`];
+//!   the reach through borrowing types and free functions: [`chain`], [`free`],
+//!   [`borrowed_input`] (types borrowing a program string, built and consumed in one call);
 //! - the walk over a crate's types: [`model`];
 //! - printing: [`gen`] (with [`hygiene`]), then [`repair`]; and this command on top.
 
@@ -26,6 +27,7 @@ pub mod aliases;
 mod aliases_tests;
 #[cfg(test)]
 mod associated_types_tests;
+pub mod borrowed_input;
 pub mod cfg;
 pub mod chain;
 #[cfg(test)]
@@ -67,6 +69,8 @@ pub mod model_ty;
 #[cfg(test)]
 mod parameter_kinds_tests;
 pub mod params;
+#[cfg(test)]
+mod parsers_tests;
 pub mod primitive_bounds;
 #[cfg(test)]
 mod primitive_bounds_tests;
@@ -74,6 +78,7 @@ mod primitive_bounds_tests;
 mod public_paths_tests;
 #[cfg(test)]
 mod ranges_tests;
+pub mod readers;
 pub mod registrations;
 pub mod repair;
 pub mod resolve;
@@ -142,6 +147,9 @@ pub struct InitSummary {
     pub top_reasons: Vec<(String, usize)>,
     /// Public free functions registered (on namespaces, see [`free`]; counted in `methods`).
     pub free_fns: usize,
+    /// Registered methods that build a type borrowing its input and consume it (see
+    /// [`borrowed_input`]).
+    pub borrowed_input: usize,
     /// Of `free_fns`, the methods of the crate's traits on strings (see [`strext`]).
     pub string_methods: usize,
 }
@@ -301,7 +309,7 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
         model
             .types
             .iter()
-            .filter(|t| t.free.as_deref().is_some_and(which))
+            .filter(|t| !t.borrowed_input && t.free.as_deref().is_some_and(which))
             .flat_map(|t| {
                 t.methods
                     .iter()
@@ -326,6 +334,17 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
         skipped_items: model.skipped() + rejected.len(),
         free_fns: namespace_methods(&|_| true),
         string_methods: namespace_methods(&|call_path| call_path.starts_with('<')),
+        borrowed_input: model
+            .types
+            .iter()
+            .filter(|t| t.borrowed_input)
+            .flat_map(|t| {
+                t.methods
+                    .iter()
+                    .map(move |m| format!("{}::{}", t.path, m.name))
+            })
+            .filter(|spec| !rejected.contains(spec))
+            .count(),
         rejected: rejected.len(),
         top_reasons: skips::top_reasons(&skipped.skipped)
             .into_iter()
@@ -509,6 +528,12 @@ pub fn render(s: &InitSummary) -> String {
             "{plain} of the methods are free functions, named by module: crate::f at the root, module::f elsewhere\n",
         ));
     }
+    if s.borrowed_input > 0 {
+        out.push_str(&format!(
+            "{} of the methods build a type that borrows its input and consume it in the same call, named Type::constructor_method\n",
+            s.borrowed_input
+        ));
+    }
     if s.string_methods > 0 {
         out.push_str(&format!(
             "{} of the methods are the crate's traits' methods on strings, named by trait: Trait::f\n",
@@ -583,6 +608,7 @@ mod tests {
                 ("rejected by the compiler".into(), 2),
             ],
             free_fns: 0,
+            borrowed_input: 0,
             string_methods: 0,
         };
         let text = super::render(&s);

@@ -295,6 +295,11 @@ fn build_with(
     }
     model.types.extend(namespaces);
     model.skipped_fns = skipped_fns;
+    // Types that borrow their input, built from program values and consumed in one call.
+    let built =
+        super::borrowed_input::namespaces(lib, scan, &free_cx, &mut fn_names, &mut model.vecs);
+    chained.extend(built.methods);
+    model.types.extend(built.types);
     // A type without a constructor whose methods chains reach (`map::Slice`,
     // through `as_slice()`): those are not unreachable ("its 33 methods are unreachable"
     // where 33 were registered through `as_slice` and `as_mut_slice`).
@@ -314,6 +319,11 @@ fn build_with(
             *reached_by_chains = reached.len();
         }
     }
+    // A borrowing type built and consumed by a namespace of its own is not skipped (after
+    // the loop above, which indexes `skipped_types`).
+    model
+        .skipped_types
+        .retain(|(p, _)| !built.built.contains(p));
     // Methods reached through a chain are registered, not unreachable.
     model.unregistered_methods -= chained.len().min(model.unregistered_methods);
     model.chained = chained.len();
@@ -420,6 +430,7 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
         skipped: Vec::new(),
         skipped_not_methods: 0,
         free: None,
+        borrowed_input: false,
     };
     let no_doc = String::new();
     let table = {

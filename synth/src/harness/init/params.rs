@@ -131,6 +131,7 @@ impl Ctx<'_> {
                 vecs.insert(elem.clone());
                 sequence(name, &elem, iterator)
             }
+            Built::Bytes => Param::new(name, ParamKind::Bytes),
         }))
     }
 

@@ -115,6 +115,9 @@ pub enum ParamKind {
     Numbered { borrow: bool },
     /// The harness's fixed, seedless hasher: no program value.
     Hasher,
+    /// A reader (`R: BufRead`, `impl Read`): the bytes of a program string, `s.as_bytes()`
+    /// (see [`readers`](super::readers)).
+    Bytes,
 }
 
 /// One registration parameter.
@@ -166,6 +169,7 @@ impl Param {
             ParamKind::Filled { .. } => one(&Value::new(Mode::Copy, ModelTy::Prim("usize"))),
             ParamKind::Numbered { .. } => one(&Value::new(Mode::Copy, ModelTy::Prim("u64"))),
             ParamKind::Hasher => Vec::new(),
+            ParamKind::Bytes => one(&Value::new(Mode::Ref, ModelTy::String)),
         }
     }
 
@@ -290,6 +294,7 @@ impl Param {
                 let c = "FixedState::default()".to_string();
                 (c.clone(), c)
             }
+            ParamKind::Bytes => code(&|v| format!("{v}.as_bytes()")),
         }
     }
 
@@ -443,6 +448,9 @@ pub struct TypeReg {
     /// For a namespace of free functions (see [`free`](super::free)), the Rust path of
     /// their module (`mycrate::util`): methods call `path::name(args)`, and the type is `()`.
     pub free: Option<String>,
+    /// Whether the namespace is that of a type that borrows its input, its methods each
+    /// building one and consuming it (see [`borrowed_input`](super::borrowed_input)).
+    pub borrowed_input: bool,
 }
 
 /// The whole generated API.
@@ -526,6 +534,10 @@ pub struct Chain {
 pub enum Via {
     /// `r.first().second()`.
     Direct,
+    /// `for b in r.first() { b.second() }`: the first returns a `Result` or `Option` of `B`
+    /// (a fallible constructor, see [`borrowed_input`](super::borrowed_input)); a failure is
+    /// an answer, not a panic (a parser rejecting text measures its work up to the error).
+    Fallible,
     /// `r.first().map(|b| b.second())`: the first returns `Option<B>` (`get_index_entry`).
     Option,
     /// `if let Enum::Variant(b) = r.first() { b.second() }`: the first returns an enum of the

@@ -394,6 +394,9 @@ pub enum Built {
     /// A parameter bounded by the crate's traits, implemented for `&T`: a registered `T`
     /// (this registry name), borrowed (see [`trait_impls`](super::trait_impls)).
     Borrowed(String),
+    /// `R: BufRead`, `impl Read`: the bytes of a program string (see
+    /// [`readers`](super::readers)).
+    Bytes,
 }
 
 /// The class expected of a call whose returned iterator is consumed: the documented class

@@ -1,0 +1,273 @@
+//! Types that borrow their input (`Parser<'a>` built from `&'a str`, a reader over
+//! `&'a [u8]`): a parser's usual shape. A program cannot hold one (values the model builds
+//! are owned), but a caller builds it from text it holds and consumes it in the same
+//! statement: `Parser::new(&text).count()`, `Reader::from_bytes(&b).read_all()`. Each such
+//! type registers as a namespace (see [`free`](super::free)) named like the type, whose
+//! methods are those statements, measured as one call: its constructor with the iterator it
+//! is consumed item by item, or chained with each of its public methods. The cost of a lazy
+//! parser is then inside the measured call, and its size is the text's.
+
+use std::collections::{BTreeSet, HashMap};
+
+use syn::{GenericParam, ImplItem, ReturnType, Type};
+
+use super::instantiate::{instantiate, OMITTED};
+use super::registrations::{Chain, Func, TypeReg, Via};
+use super::resolve::Ctx;
+use super::scan::{is_pub, FoundType, Scan};
+use super::skips::SkipReason;
+use super::syntax::param_names;
+
+/// What [`namespaces`] registered: one namespace per borrowing type built from what a
+/// program holds, the (public path, method) pairs of its methods reached, and the types
+/// it reached (their skip lines give way to the registration).
+pub(super) struct Reached {
+    pub types: Vec<TypeReg>,
+    pub methods: Vec<(String, String)>,
+    pub built: Vec<String>,
+}
+
+/// The namespaces of the crate's reachable types with a lifetime parameter that a public
+/// constructor builds from program values; `cx` is the crate's context (as for free
+/// functions).
+pub(super) fn namespaces(
+    lib: &str,
+    scan: &Scan,
+    cx: &Ctx<'_>,
+    fn_names: &mut HashMap<String, usize>,
+    vecs: &mut BTreeSet<String>,
+) -> Reached {
+    let mut out = Reached {
+        types: Vec::new(),
+        methods: Vec::new(),
+        built: Vec::new(),
+    };
+    for t in scan.types.iter().filter(|t| t.reachable && borrows(t)) {
+        if let Some((reg, reached)) = namespace(lib, t, scan, cx, fn_names, vecs) {
+            out.methods.extend(reached);
+            out.built.push(t.public_path.join("::"));
+            out.types.push(reg);
+        }
+    }
+    out
+}
+
+/// Whether `t` has a lifetime parameter.
+fn borrows(t: &FoundType) -> bool {
+    t.generics
+        .params
+        .iter()
+        .any(|p| matches!(p, GenericParam::Lifetime(_)))
+}
+
+/// The namespace of borrowing type `t`, if a constructor builds it.
+fn namespace(
+    lib: &str,
+    t: &FoundType,
+    scan: &Scan,
+    cx: &Ctx<'_>,
+    fn_names: &mut HashMap<String, usize>,
+    vecs: &mut BTreeSet<String>,
+) -> Option<(TypeReg, Vec<(String, String)>)> {
+    let subst = instantiate(
+        &t.generics,
+        t.impls.iter().map(|i| &i.generics),
+        true,
+        &HashMap::new(),
+        cx.arrays,
+        cx.int_traits,
+    )
+    .ok()?;
+    let path = t.public_path.join("::");
+    // Called by path, with the type arguments the instantiation chose (lifetimes inferred).
+    let args: Vec<String> = param_names(&t.generics)
+        .filter_map(|p| subst.get(&p).cloned())
+        .filter(|a| a != OMITTED)
+        .collect();
+    let turbofish = if args.is_empty() {
+        String::new()
+    } else {
+        format!("::<{}>", args.join(","))
+    };
+    let rust_path = format!("{lib}::{path}{turbofish}");
+    let ncx = Ctx {
+        ty_ident: super::free::NAMESPACE_RUST,
+        self_name: &path,
+        self_rust: super::free::NAMESPACE_RUST,
+        module: &t.module,
+        subst: &subst,
+        ..*cx
+    };
+    // Its own methods are resolved as a chain's second call is (see `chain`): `Self` is
+    // the borrowing type, whose results are never kept.
+    let no_self = String::new();
+    let no_table = super::class_reader::TypeClasses::default();
+    let bcx = Ctx {
+        ty_ident: &t.ident,
+        self_name: &no_self,
+        self_rust: &t.ident,
+        module: &t.module,
+        subst: &subst,
+        table: &no_table,
+        ..*cx
+    };
+    let iterator = scan.iterators.contains(&t.ident);
+    let mut reg = TypeReg {
+        fn_name: super::syntax::unique_fn_name(
+            &format!("built_{}", path.replace("::", "_").to_lowercase()),
+            fn_names,
+        ),
+        ident: super::free::NAMESPACE_RUST.into(),
+        rust: super::free::NAMESPACE_RUST.into(),
+        import: None,
+        traits: Vec::new(),
+        name: Some(path.clone()),
+        path: path.clone(),
+        doc: format!("`{lib}::{path}`, built from program values and consumed in one call"),
+        size_method: None,
+        ctors: vec![Func::ctor("new", Vec::new(), None)],
+        methods: Vec::new(),
+        skipped: Vec::new(),
+        skipped_not_methods: 0,
+        free: Some(rust_path),
+        borrowed_input: true,
+    };
+    let mut reached = Vec::new();
+    for imp in &t.impls {
+        for item in &imp.items {
+            let ImplItem::Fn(f) = item else { continue };
+            if !is_pub(&f.vis) || f.sig.receiver().is_some() {
+                continue;
+            }
+            let mut sig = f.sig.clone();
+            sig.inputs.insert(0, syn::parse_quote!(&self));
+            let Some(fallible) = builds(&f.sig.output, &t.ident) else {
+                // Another function of the type returning an iterator
+                // (`BytesCData::escaped(&str) -> CDataIterator`): measured consumed, as
+                // the resolver consumes any returned iterator.
+                if let Ok(func) = ncx.func(&sig, &f.attrs, vecs) {
+                    if func.suffix.is_some() {
+                        reg.methods.push(func);
+                    }
+                }
+                continue;
+            };
+            // Read as a free function taking `&self` and returning nothing: what follows
+            // the call is this file's.
+            sig.output = ReturnType::Default;
+            let ctor_name = f.sig.ident.to_string();
+            let first = match ncx.func(&sig, &f.attrs, vecs) {
+                Ok(first) => first,
+                Err(why) => {
+                    reg.skipped.push((format!("{path}::{ctor_name}"), why));
+                    continue;
+                }
+            };
+            if iterator {
+                // Consumed item by item, each kept from the optimizer; a failure to build
+                // it is an empty stream.
+                let mut consumed = first.clone();
+                let built = if fallible {
+                    ".into_iter().flatten()"
+                } else {
+                    ""
+                };
+                consumed.suffix = Some(format!("{built}.map(std::hint::black_box).count()"));
+                reg.methods.push(consumed);
+            }
+            chained(&bcx, t, &first, fallible, &mut reg, &mut reached, vecs);
+        }
+    }
+    (!reg.methods.is_empty()).then_some((reg, reached))
+}
+
+/// Registers on `reg` each public method of `t` called on what constructor `first` built.
+fn chained(
+    bcx: &Ctx<'_>,
+    t: &FoundType,
+    first: &Func,
+    fallible: bool,
+    reg: &mut TypeReg,
+    reached: &mut Vec<(String, String)>,
+    vecs: &mut BTreeSet<String>,
+) {
+    let path = t.public_path.join("::");
+    for imp in &t.impls {
+        for item in &imp.items {
+            let ImplItem::Fn(f) = item else { continue };
+            if !is_pub(&f.vis) || f.sig.receiver().is_none() {
+                continue;
+            }
+            let method = f.sig.ident.to_string();
+            let second = match bcx.func(&f.sig, &f.attrs, vecs) {
+                Ok(second) => second,
+                Err(why) => {
+                    reg.skipped.push((
+                        format!("{path}::{method}"),
+                        SkipReason::ReachedThrough {
+                            through: format!("`{}`", first.name),
+                            why: Box::new(why),
+                        },
+                    ));
+                    continue;
+                }
+            };
+            let taken: Vec<&String> = first.params.iter().map(|p| &p.name).collect();
+            let mut params = first.params.clone();
+            for p in second.params {
+                let clash = p.names().iter().any(|q| taken.contains(&q));
+                params.push(if clash { p.renamed("then_") } else { p });
+            }
+            reached.push((path.clone(), method.clone()));
+            reg.methods.push(Func {
+                name: format!("{}_{method}", first.name),
+                receiver: first.receiver,
+                params,
+                // Kept only when surely there (see `Via::Fallible`).
+                ret: if fallible { None } else { second.ret },
+                expected: second.expected,
+                suffix: second.suffix,
+                chain: Some(Chain {
+                    first: first.name.clone(),
+                    second: method,
+                    split: first.params.len(),
+                    via: if fallible { Via::Fallible } else { Via::Direct },
+                }),
+                kept: false,
+                call: None,
+            });
+        }
+    }
+}
+
+/// Whether a function returning `out` builds a value of `ident`: `Some(false)` for `Self`
+/// or the type itself, `Some(true)` for a `Result` or `Option` of it (fallible), `None` for
+/// a function that builds something else.
+fn builds(out: &ReturnType, ident: &str) -> Option<bool> {
+    let ReturnType::Type(_, t) = out else {
+        return None;
+    };
+    let is_it = |t: &Type| match t {
+        Type::Path(p) => p
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == "Self" || s.ident == ident),
+        _ => false,
+    };
+    if is_it(t) {
+        return Some(false);
+    }
+    let Type::Path(p) = &**t else { return None };
+    let seg = p.path.segments.last()?;
+    if !["Result", "Option"].contains(&seg.ident.to_string().as_str()) {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(a) = &seg.arguments else {
+        return None;
+    };
+    match a.args.first()? {
+        syn::GenericArgument::Type(inner) if is_it(inner) => Some(true),
+        _ => None,
+    }
+}

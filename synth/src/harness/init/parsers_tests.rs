@@ -1,0 +1,102 @@
+//! Parsers: types that borrow their input (built from a program string and consumed in
+//! one call), functions taking a reader, and functions returning a lazy token stream.
+
+use super::tests::generate;
+
+/// A parser over `&'a str` yielding borrowed events, a reader over `&'a [u8]`, a function
+/// generic over `R: BufRead` and one returning `impl Iterator`: the published parsers
+/// with complexity bugs had these shapes, and init skipped the first three outright.
+const PARSERS: &str = r#"
+    use std::io::BufRead;
+    pub enum Event<'a> { Start(&'a str), End }
+    pub struct Parser<'a> { s: &'a str }
+    impl<'a> Parser<'a> {
+        pub fn new(s: &'a str) -> Self { Parser { s } }
+        pub fn checked(s: &'a str) -> Option<Self> { Some(Parser { s }) }
+        pub fn words(s: &'a str) -> impl Iterator<Item = &'a str> { s.split(' ') }
+    }
+    impl<'a> Iterator for Parser<'a> {
+        type Item = Event<'a>;
+        fn next(&mut self) -> Option<Event<'a>> { None }
+    }
+    pub struct Reader<'a> { b: &'a [u8] }
+    impl<'a> Reader<'a> {
+        pub fn from_bytes(b: &'a [u8]) -> Result<Reader<'a>, String> { Ok(Reader { b }) }
+        pub fn read_all(&mut self) -> usize { self.b.len() }
+    }
+    pub fn parse<R: BufRead>(r: R) -> Vec<String> { r.lines().map(|l| l.unwrap()).collect() }
+    pub fn read_it(r: impl std::io::Read) -> usize { 0 }
+    pub fn tokens(s: &str) -> impl Iterator<Item = &str> { s.split(' ') }
+"#;
+
+#[test]
+fn a_parser_borrowing_a_string_is_built_and_its_events_consumed_in_one_call() {
+    let (m, text) = generate(&[("lib.rs", PARSERS)], &[]);
+    assert!(
+        text.contains(r#"new(ref self, s: str String) as "demo::Parser::new(&{s}).map(std::hint::black_box).count()" => |_namespace| demo::Parser::new(s).map(std::hint::black_box).count();"#),
+        "{text}"
+    );
+    // Text it rejects is an answer: an empty stream, not a panic.
+    assert!(
+        text.contains(r#"checked(ref self, s: str String) as "demo::Parser::checked(&{s}).into_iter().flatten().map(std::hint::black_box).count()""#),
+        "{text}"
+    );
+    // Its other functions returning an iterator are measured consumed.
+    assert!(
+        text.contains(r#"words(ref self, s: str String) as "demo::Parser::words(&{s}).map(std::hint::black_box).count()""#),
+        "{text}"
+    );
+    assert!(!text.contains("skipped: Parser:"), "{text}");
+    // Not a parser: an enum of borrowed events nothing builds stays skipped.
+    assert!(text.contains("skipped: Event: it borrows"), "{text}");
+    assert!(m.types.iter().any(|t| t.path == "Parser"), "{text}");
+}
+
+/// A fallible constructor's failure (text the parser rejects) is measured, not a panic:
+/// roxmltree's `Document::parse(text)?.descendants()` found no initial program while it
+/// unwrapped.
+#[test]
+fn a_reader_borrowing_bytes_is_built_and_consumed_by_its_method() {
+    let (m, text) = generate(&[("lib.rs", PARSERS)], &[]);
+    assert!(
+        text.contains(r#"from_bytes_read_all(ref self, b: slice u8) as "for mut b_ in demo::Reader::from_bytes(&{b}) { std::hint::black_box(b_.read_all()); }" => |_namespace| { for mut b_ in demo::Reader::from_bytes(b) { std::hint::black_box(b_.read_all()); } };"#),
+        "{text}"
+    );
+    // Counted as a registered method of the crate, through its chain.
+    assert_eq!(m.chained, 1, "{text}");
+}
+
+#[test]
+fn a_parameter_bounded_by_read_or_bufread_gets_the_bytes_of_a_string() {
+    let (_, text) = generate(&[("lib.rs", PARSERS)], &[]);
+    assert!(
+        text.contains(r#"parse(ref self, r: ref String) {kept} as "demo::parse({r}.as_bytes())" => |_namespace| demo::parse(r.as_bytes());"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            r#"read_it(ref self, r: ref String) -> usize as "demo::read_it({r}.as_bytes())""#
+        ),
+        "{text}"
+    );
+}
+
+/// A bound `&[u8]` does not meet (`R: Read + Seek`) is still skipped, in its words.
+#[test]
+fn a_reader_bound_slices_do_not_meet_is_skipped() {
+    let lib = "pub fn rewind<R: std::io::Read + std::io::Seek>(r: R) -> usize { 0 }";
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(
+        text.contains("skipped: crate::rewind: generic parameter R"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_function_returning_an_iterator_over_a_string_is_measured_consumed() {
+    let (_, text) = generate(&[("lib.rs", PARSERS)], &[]);
+    assert!(
+        text.contains(r#"tokens(ref self, s: str String) as "demo::tokens(&{s}).map(std::hint::black_box).count()""#),
+        "{text}"
+    );
+}
