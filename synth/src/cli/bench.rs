@@ -37,6 +37,29 @@ pub enum BenchCommand {
     /// methods, registered share, compiler-rejected registrations, documented classes read
     /// and the top skip reasons, per crate.
     Init(BenchInitArgs),
+    /// Values mined from a crate's tests against none, on text-reading crates fetched into a
+    /// scratch directory: per method, distinct edge-hit counts, distinct valid programs and
+    /// the verdict, each way (same seed and budget).
+    Values(BenchValuesArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BenchValuesArgs {
+    /// The crates, one `name@version method[,method...]` a line (`#` comments); default: the
+    /// built-in list.
+    #[arg(long, value_name = "FILE")]
+    pub crates: Option<PathBuf>,
+    /// Where the crates' sources and builds go (default: $TMPDIR/perfsyn-bench-values).
+    #[arg(long, value_name = "DIR")]
+    pub scratch: Option<PathBuf>,
+    /// Programs per explore (deterministic budget).
+    #[arg(long, value_parser = parse_positive, default_value = "300")]
+    pub max_programs: u64,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print a JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -198,6 +221,43 @@ pub fn run(b: BenchCommand) -> Result<()> {
                 println!("{}", serde_json::to_string_pretty(&r)?);
             } else {
                 print!("{}", init::render(&r));
+            }
+            Ok(())
+        }
+        BenchCommand::Values(a) => {
+            use crate::commands::bench::values;
+            let list = match &a.crates {
+                Some(f) => std::fs::read_to_string(f)
+                    .with_context(|| format!("cannot read {}", f.display()))?,
+                None => values::DEFAULT_CRATES.to_string(),
+            };
+            let crates = values::parse_list(&list).with_context(|| match &a.crates {
+                Some(f) => format!("{} is not a crate list", f.display()),
+                None => "the built-in crate list is broken".into(),
+            })?;
+            let scratch = a
+                .scratch
+                .clone()
+                .unwrap_or_else(|| std::env::temp_dir().join("perfsyn-bench-values"));
+            // One build directory for every crate's worker, as `bench init` (a user's own
+            // setting wins).
+            if std::env::var_os("PERFSYN_WORKER_TARGET_DIR").is_none() {
+                std::env::set_var("PERFSYN_WORKER_TARGET_DIR", scratch.join("target"));
+            }
+            let cfg = values::ValuesConfig {
+                max_programs: a.max_programs,
+                seed: a.seed,
+            };
+            let quiet = a.json;
+            let r = values::run(&crates, &scratch, &cfg, &mut |m| {
+                if !quiet {
+                    eprintln!("  {m}");
+                }
+            })?;
+            if a.json {
+                println!("{}", serde_json::to_string_pretty(&r)?);
+            } else {
+                print!("{}", values::render(&r));
             }
             Ok(())
         }

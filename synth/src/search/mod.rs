@@ -227,6 +227,11 @@ pub struct Stats {
     /// (milliseconds, score) each time the best score improved, root first.
     #[serde(default)]
     pub best_history: Vec<(u64, f64)>,
+    /// Distinct edge-hit counts among the valid programs: a cheap stand-in for the paths
+    /// the search reached (the worker reports how many coverage edges a call hit, not which
+    /// ones, so two programs with different counts took different paths through the code).
+    #[serde(default)]
+    pub distinct_edge_counts: u64,
 }
 
 /// Live progress, for the CLI's progress line.
@@ -263,6 +268,8 @@ pub struct Search<'a> {
     pub stats: Stats,
     /// Program hash -> node (None: ran but failed). The closed set of A*.
     known: HashMap<u64, Option<usize>>,
+    /// The edge-hit counts of valid programs seen so far ([`Stats::distinct_edge_counts`]).
+    edge_counts: std::collections::HashSet<u64>,
     /// Relative oracle: every program also runs on the old version of the pair executor.
     relative: bool,
     start: Instant,
@@ -297,6 +304,7 @@ impl<'a> Search<'a> {
             learn: LearningTable::default(),
             stats: Stats::default(),
             known: HashMap::new(),
+            edge_counts: std::collections::HashSet::new(),
             relative,
             start: Instant::now(),
             progress: None,
@@ -626,6 +634,8 @@ impl<'a> Search<'a> {
             }
             if f.is_ok() && r.as_ref().is_none_or(|r| r.is_ok()) {
                 self.stats.valid += 1;
+                self.edge_counts.insert(f.cost.edges);
+                self.stats.distinct_edge_counts = self.edge_counts.len() as u64;
             }
             out.push((f.clone(), r));
         }

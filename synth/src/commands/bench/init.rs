@@ -145,7 +145,7 @@ fn failed(spec: &CrateSpec, error: String) -> Row {
 
 /// `perfsyn init --force` on the crate at `dir`, as a row. A panic in init is a failed row,
 /// not the end of the bench.
-fn init_row(spec: &CrateSpec, dir: &Path) -> Row {
+pub fn init_row(spec: &CrateSpec, dir: &Path) -> Row {
     let cfg = init::InitConfig {
         manifest_path: Some(dir.join("Cargo.toml")),
         force: true,

@@ -1,6 +1,6 @@
 //! `perfsyn bench`: the evaluations that print figures (fit accuracy, the process boundary,
 //! search quality, throughput, reproducers, repeated traversals,
-//! init's registration share), one file each.
+//! init's registration share, mined values), one file each.
 
 pub mod fit;
 pub mod init;
@@ -10,3 +10,4 @@ pub mod repro;
 pub mod search;
 pub mod throughput;
 pub mod toddler;
+pub mod values;
