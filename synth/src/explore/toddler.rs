@@ -23,10 +23,11 @@ use crate::run::exec::Executor;
 /// Calls of the method under test in the in-a-row variant (above minIter's 10).
 pub const IN_A_ROW: u32 = 16;
 
-/// Fills `report.repeated_traversals` (or says why it was skipped).
-pub fn check(exec: &mut dyn Executor, report: &mut ExploreReport) -> Result<()> {
+/// Fills `report.repeated_traversals` (or says why it was skipped); whether the programs ran
+/// on a trace build (false: no program kept, or the executor has none).
+pub fn check(exec: &mut dyn Executor, report: &mut ExploreReport) -> Result<bool> {
     let Some(best) = &report.best else {
-        return Ok(());
+        return Ok(false);
     };
     let mut programs: Vec<(&str, Program)> = Vec::new();
     match &best.shrunk_from {
@@ -56,10 +57,10 @@ pub fn check(exec: &mut dyn Executor, report: &mut ExploreReport) -> Result<()> 
     let batch: Vec<Program> = programs.iter().map(|(_, p)| p.clone()).collect();
     let (traces, binary) = match exec.run_reads(&batch) {
         Ok(Some(t)) => t,
-        Ok(None) => return Ok(()),
+        Ok(None) => return Ok(false),
         Err(e) => {
             report.repeated_traversals_skipped = Some(format!("{e:#}"));
-            return Ok(());
+            return Ok(false);
         }
     };
     let mut sym = Symbolizer::new(&binary)?;
@@ -86,5 +87,5 @@ pub fn check(exec: &mut dyn Executor, report: &mut ExploreReport) -> Result<()> 
             .total_cmp(&a.redundant_reads_per_call)
     });
     report.repeated_traversals = found;
-    Ok(())
+    Ok(true)
 }

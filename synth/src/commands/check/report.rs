@@ -5,6 +5,9 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
+use crate::commands::check::traversals::CheckTraversals;
+use crate::judge::oracle::toddler;
+
 /// The verdict on one method (the JSON's `verdict`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -53,6 +56,10 @@ pub struct Finding {
     pub reproducer: Option<String>,
     /// A command that reproduces the exploration exactly.
     pub reproduce_with: Option<String>,
+    /// Repeated traversals (Toddler) of the best programs that the change introduced
+    /// (`traversals.rs`); absent when not checked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeated_traversals: Option<CheckTraversals>,
 }
 
 /// A touched item the harness does not register, so nothing measured it: a private or
@@ -153,7 +160,19 @@ impl CheckReport {
                 let _ = writeln!(s, "Reproduce with: {cmd}");
             }
         }
+        for (f, t) in self.traversals() {
+            let _ = writeln!(s, "\n{} in {}:", t.label(), f.method);
+            let _ = write!(s, "{}", toddler::render(&t.traversals, 3).trim_start_matches('\n'));
+        }
         s
+    }
+
+    /// The findings with a repeated traversal to show.
+    fn traversals(&self) -> impl Iterator<Item = (&Finding, &CheckTraversals)> {
+        self.findings.iter().filter_map(|f| {
+            let t = f.repeated_traversals.as_ref()?;
+            (!t.traversals.is_empty()).then_some((f, t))
+        })
     }
 
     /// A Markdown summary for a pull-request comment.
@@ -212,6 +231,16 @@ impl CheckReport {
                 let _ = writeln!(s, "\nReproduce with: `{cmd}`");
             }
         }
+        for (f, t) in self.traversals() {
+            let _ = writeln!(s, "\n### `{}`: {}\n", f.method, t.label());
+            for r in &t.traversals {
+                let _ = writeln!(s, "- `{}`: {}", r.read, r.describe().replace('|', "\\|"));
+                if !r.stack.is_empty() {
+                    let _ = writeln!(s, "  called from `{}`", r.stack.join("` <- `"));
+                }
+                let _ = writeln!(s, "\n```rust\n{}\n```", r.program.trim_end());
+            }
+        }
         s
     }
 }
@@ -257,6 +286,7 @@ mod tests {
             reason: "cost 3.50x the baseline".into(),
             reproducer: Some("let mut b = Bag::new();\nb.push(1);".into()),
             reproduce_with: Some("perfsyn explore --method Bag::push --baseline HEAD~1".into()),
+            repeated_traversals: None,
         }
     }
 
