@@ -162,7 +162,13 @@ impl CheckReport {
         }
         for (f, t) in self.traversals() {
             let _ = writeln!(s, "\n{} in {}:", t.label(), f.method);
-            let _ = write!(s, "{}", toddler::render(&t.traversals, 3).trim_start_matches('\n'));
+            // The section's entries, under this finding's own heading.
+            let section = toddler::render(&t.traversals, 3);
+            let entries = section
+                .trim_start_matches('\n')
+                .split_once('\n')
+                .map_or("", |(_, rest)| rest);
+            let _ = write!(s, "{entries}");
         }
         s
     }
@@ -309,7 +315,37 @@ mod tests {
             }],
         };
         assert_eq!(r.exit_code(), 1);
+        let mut r = r;
+        r.findings[0].repeated_traversals = Some(CheckTraversals {
+            traversals: vec![toddler::RepeatedTraversal {
+                outer: "successive calls of Bag::push".into(),
+                program_kind: "best, calls in a row".into(),
+                program: "let mut b = Bag::new();".into(),
+                read: "src/lib.rs:14".into(),
+                stack: vec!["src/lib.rs:20".into()],
+                iterations: 16,
+                sequences: 15,
+                similar_ratio: 1.0,
+                mean_lcs: 40.0,
+                mean_lcs_ratio: 1.0,
+                reads_per_call: 40.0,
+                redundant_reads_per_call: 40.0,
+                capped: false,
+            }],
+            baseline_traced: true,
+            skipped: None,
+        });
         let md = r.markdown();
+        assert!(
+            md.contains("### `Bag::push`: repeated traversal introduced by the change"),
+            "{md}"
+        );
+        assert!(md.contains("- `src/lib.rs:14`: "), "{md}");
+        let t = r.table();
+        assert!(
+            t.contains("repeated traversal introduced by the change (absent from the baseline on the same programs) in Bag::push:\n    src/lib.rs:14 read again"),
+            "{t}"
+        );
         assert!(md.contains("1 performance regression"), "{md}");
         assert!(md.contains("```rust\nlet mut b = Bag::new();"), "{md}");
         assert!(

@@ -65,7 +65,11 @@ pub fn introduced(
     let baseline_traced = crate::explore::toddler::check(old_exec, &mut old)?;
     Ok(Some(CheckTraversals {
         traversals: if baseline_traced {
-            absent_from(new.repeated_traversals, &old.repeated_traversals, &line_text)
+            absent_from(
+                new.repeated_traversals,
+                &old.repeated_traversals,
+                &line_text,
+            )
         } else {
             new.repeated_traversals
         },
@@ -104,4 +108,42 @@ fn line_text(read: &str) -> Option<String> {
     let n: usize = line.parse().ok()?;
     let src = std::fs::read_to_string(file).ok()?;
     Some(src.lines().nth(n.checked_sub(1)?)?.trim().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(read: &str) -> RepeatedTraversal {
+        RepeatedTraversal {
+            outer: "successive calls of Bag::add".into(),
+            program_kind: "best, calls in a row".into(),
+            program: String::new(),
+            read: read.into(),
+            stack: Vec::new(),
+            iterations: 16,
+            sequences: 15,
+            similar_ratio: 1.0,
+            mean_lcs: 40.0,
+            mean_lcs_ratio: 1.0,
+            reads_per_call: 40.0,
+            redundant_reads_per_call: 40.0,
+            capped: false,
+        }
+    }
+
+    #[test]
+    fn a_read_the_baseline_has_on_a_shifted_line_is_not_introduced() {
+        // The baseline's checkout holds the same scan two lines higher.
+        let text = |read: &str| {
+            Some(match read {
+                "src/lib.rs:14" | "/tmp/base/bag/src/lib.rs:12" => "x.iter().sum()".to_string(),
+                _ => format!("line {read}"),
+            })
+        };
+        let old = [at("/tmp/base/bag/src/lib.rs:12")];
+        let kept = absent_from(vec![at("src/lib.rs:14"), at("src/lib.rs:30")], &old, &text);
+        let reads: Vec<&str> = kept.iter().map(|t| t.read.as_str()).collect();
+        assert_eq!(reads, ["src/lib.rs:30"]);
+    }
 }
