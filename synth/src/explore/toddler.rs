@@ -73,9 +73,14 @@ pub fn check(exec: &mut dyn Executor, report: &mut ExploreReport) -> Result<bool
     let mut found: Vec<RepeatedTraversal> = Vec::new();
     for ((kind, program), trace) in programs.iter().zip(&traces) {
         let rust = print(program, &schema).map(|p| p.body).unwrap_or_default();
-        for f in findings(trace, &outer, kind, &rust, &Params::default(), &mut locate) {
-            if !found.iter().any(|o| o.read == f.read) {
-                found.push(f);
+        for mut f in findings(trace, &outer, kind, &rust, &Params::default(), &mut locate) {
+            let at = (kind.to_string(), f.redundant_reads_per_call);
+            match found.iter_mut().find(|o| o.read == f.read) {
+                Some(o) => o.growth.push(at),
+                None => {
+                    f.growth.push(at);
+                    found.push(f);
+                }
             }
         }
     }

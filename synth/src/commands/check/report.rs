@@ -331,6 +331,7 @@ mod tests {
                 reads_per_call: 40.0,
                 redundant_reads_per_call: 40.0,
                 capped: false,
+                growth: vec![("best".into(), 40.0), ("shrunk".into(), 5.0)],
             }],
             baseline_traced: true,
             skipped: None,
@@ -344,6 +345,10 @@ mod tests {
         let t = r.table();
         assert!(
             t.contains("repeated traversal introduced by the change (absent from the baseline on the same programs) in Bag::push:\n    src/lib.rs:14 read again"),
+            "{t}"
+        );
+        assert!(
+            t.contains("redundant reads per call: 40 in the best program, 5 in the shrunk program"),
             "{t}"
         );
         assert!(md.contains("1 performance regression"), "{md}");

@@ -129,6 +129,7 @@ mod tests {
             reads_per_call: 40.0,
             redundant_reads_per_call: 40.0,
             capped: false,
+            growth: Vec::new(),
         }
     }
 
