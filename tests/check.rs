@@ -2,7 +2,8 @@
 //! in a temporary directory: a commit that makes `Bag::add` scan every earlier item is a
 //! confirmed regression (exit 1, the method named, its reproducer printed), and the private
 //! helper it changed is listed as not measured, and `--sarif`/`--bmf` hold it at `add`'s
-//! definition and its cost ratio; a refactor-only commit exits 0.
+//! definition and its cost ratio, and the scan is reported as a repeated traversal the change
+//! introduced (absent from the baseline); a refactor-only commit exits 0.
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -53,22 +54,20 @@ fn commit_lib(krate: &Path, src: &str, message: &str) {
     git(krate, &["commit", "-qam", message]);
 }
 
-fn check(krate: &Path) -> (Output, serde_json::Value) {
-    let out = perfsyn_in(
-        krate,
-        &[
-            "check",
-            "--baseline",
-            "HEAD~1",
-            "--max-programs-per-method",
-            "150",
-            "--json",
-            "--sarif",
-            "perfsyn.sarif",
-            "--bmf",
-            "perfsyn-bmf.json",
-        ],
-    );
+fn check(krate: &Path, extra: &[&str]) -> (Output, serde_json::Value) {
+    let args = [
+        "check",
+        "--baseline",
+        "HEAD~1",
+        "--max-programs-per-method",
+        "150",
+        "--json",
+        "--sarif",
+        "perfsyn.sarif",
+        "--bmf",
+        "perfsyn-bmf.json",
+    ];
+    let out = perfsyn_in(krate, &[&args[..], extra].concat());
     let json = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
     (out, json)
 }
@@ -111,7 +110,7 @@ fn a_commit_that_makes_a_method_scan_fails_the_gate_and_a_refactor_passes_it() {
         .replace("-> u64 {\n        x\n", "-> u64 {\n        x.min(u64::MAX)\n"),
         "add: keep items unique",
     );
-    let (out, json) = check(&krate);
+    let (out, json) = check(&krate, &[]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let findings = json["findings"].as_array().expect("findings");
     assert_eq!(findings[0]["method"], "Bag::add", "{json}");
@@ -120,6 +119,27 @@ fn a_commit_that_makes_a_method_scan_fails_the_gate_and_a_refactor_passes_it() {
     assert!(findings[0]["risk"].as_f64().unwrap() > 0.0, "{json}");
     let reproducer = findings[0]["reproducer"].as_str().unwrap();
     assert!(reproducer.contains(".add("), "{reproducer}");
+    // The scan is a repeated traversal the change introduced: successive adds read the same
+    // items again, which the baseline's push did not.
+    let traversals = &findings[0]["repeated_traversals"];
+    assert_eq!(traversals["baseline_traced"], true, "{json}");
+    let src = std::fs::read_to_string(krate.join("src/lib.rs")).unwrap();
+    let scan = src
+        .lines()
+        .position(|l| l.contains(".contains(&x)"))
+        .unwrap()
+        + 1;
+    let at_scan = format!("src/lib.rs:{scan}");
+    let listed = traversals["traversals"].as_array().expect("traversals");
+    assert!(
+        listed.iter().any(|t| t["read"] == at_scan.as_str()
+            || t["stack"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|c| c == at_scan.as_str())),
+        "{json}"
+    );
     // The changed private helper is named as not measured, not judged `inconclusive`.
     assert!(findings.iter().all(|f| f["method"] != "keep"), "{json}");
     let not_measured = json["not_measured"].as_array().expect("not_measured");
@@ -162,7 +182,8 @@ fn a_commit_that_makes_a_method_scan_fails_the_gate_and_a_refactor_passes_it() {
         ),
         "len: name the length",
     );
-    let (out, json) = check(&krate);
+    // Without the trace builds of a second pair of revisions (minutes): the gate is the point.
+    let (out, json) = check(&krate, &["--no-repeated-traversals"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let findings = json["findings"].as_array().expect("findings");
     assert!(

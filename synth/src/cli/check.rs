@@ -33,6 +33,11 @@ pub struct CheckArgs {
     /// Check only this share of the touched methods (`k/N`, for N parallel CI jobs).
     #[arg(long, value_name = "K/N")]
     pub partition: Option<crate::commands::partition::Partition>,
+    /// Skip the repeated-traversal check (Toddler: each explored method's best programs run
+    /// once more on the trace build of both revisions, and a repeated read the change
+    /// introduced is reported beside the verdict).
+    #[arg(long)]
+    pub no_repeated_traversals: bool,
     #[arg(long, value_parser = parse_workers)]
     pub workers: Option<usize>,
     /// Print the findings as JSON instead of a table.
@@ -86,7 +91,7 @@ fn check_inner(a: &CheckArgs) -> Result<i32> {
             search,
             start: None,
             confirm: crate::judge::confirm::ConfirmConfig::default(),
-            repeated_traversals: false,
+            repeated_traversals: !a.no_repeated_traversals,
         },
         shrink: crate::judge::shrink::ShrinkConfig {
             budget: crate::judge::shrink::DEFAULT_BUDGET,

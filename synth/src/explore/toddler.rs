@@ -23,10 +23,11 @@ use crate::run::exec::Executor;
 /// Calls of the method under test in the in-a-row variant (above minIter's 10).
 pub const IN_A_ROW: u32 = 16;
 
-/// Fills `report.repeated_traversals` (or says why it was skipped).
-pub fn check(exec: &mut dyn Executor, report: &mut ExploreReport) -> Result<()> {
+/// Fills `report.repeated_traversals` (or says why it was skipped); whether the programs ran
+/// on a trace build (false: no program kept, or the executor has none).
+pub fn check(exec: &mut dyn Executor, report: &mut ExploreReport) -> Result<bool> {
     let Some(best) = &report.best else {
-        return Ok(());
+        return Ok(false);
     };
     let mut programs: Vec<(&str, Program)> = Vec::new();
     match &best.shrunk_from {
@@ -56,10 +57,10 @@ pub fn check(exec: &mut dyn Executor, report: &mut ExploreReport) -> Result<()> 
     let batch: Vec<Program> = programs.iter().map(|(_, p)| p.clone()).collect();
     let (traces, binary) = match exec.run_reads(&batch) {
         Ok(Some(t)) => t,
-        Ok(None) => return Ok(()),
+        Ok(None) => return Ok(false),
         Err(e) => {
             report.repeated_traversals_skipped = Some(format!("{e:#}"));
-            return Ok(());
+            return Ok(false);
         }
     };
     let mut sym = Symbolizer::new(&binary)?;
@@ -72,9 +73,14 @@ pub fn check(exec: &mut dyn Executor, report: &mut ExploreReport) -> Result<()> 
     let mut found: Vec<RepeatedTraversal> = Vec::new();
     for ((kind, program), trace) in programs.iter().zip(&traces) {
         let rust = print(program, &schema).map(|p| p.body).unwrap_or_default();
-        for f in findings(trace, &outer, kind, &rust, &Params::default(), &mut locate) {
-            if !found.iter().any(|o| o.read == f.read) {
-                found.push(f);
+        for mut f in findings(trace, &outer, kind, &rust, &Params::default(), &mut locate) {
+            let at = (kind.to_string(), f.redundant_reads_per_call);
+            match found.iter_mut().find(|o| o.read == f.read) {
+                Some(o) => o.growth.push(at),
+                None => {
+                    f.growth.push(at);
+                    found.push(f);
+                }
             }
         }
     }
@@ -86,5 +92,5 @@ pub fn check(exec: &mut dyn Executor, report: &mut ExploreReport) -> Result<()> 
             .total_cmp(&a.redundant_reads_per_call)
     });
     report.repeated_traversals = found;
-    Ok(())
+    Ok(true)
 }

@@ -7,7 +7,9 @@
 //! - `risk.rs`: which public methods the change touched and how risky each change is
 //!   (PerfScope's performance risk analysis).
 //! - `report.rs`: findings as a table, JSON and Markdown, and the exit code.
+//! - `traversals.rs`: repeated traversals (Toddler) the change introduced, beside a verdict.
 
 pub mod report;
 pub mod risk;
 pub mod run;
+pub mod traversals;

@@ -5,6 +5,9 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
+use crate::commands::check::traversals::CheckTraversals;
+use crate::judge::oracle::toddler;
+
 /// The verdict on one method (the JSON's `verdict`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -53,6 +56,10 @@ pub struct Finding {
     pub reproducer: Option<String>,
     /// A command that reproduces the exploration exactly.
     pub reproduce_with: Option<String>,
+    /// Repeated traversals (Toddler) of the best programs that the change introduced
+    /// (`traversals.rs`); absent when not checked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeated_traversals: Option<CheckTraversals>,
 }
 
 /// A touched item the harness does not register, so nothing measured it: a private or
@@ -153,7 +160,25 @@ impl CheckReport {
                 let _ = writeln!(s, "Reproduce with: {cmd}");
             }
         }
+        for (f, t) in self.traversals() {
+            let _ = writeln!(s, "\n{} in {}:", t.label(), f.method);
+            // The section's entries, under this finding's own heading.
+            let section = toddler::render(&t.traversals, 3);
+            let entries = section
+                .trim_start_matches('\n')
+                .split_once('\n')
+                .map_or("", |(_, rest)| rest);
+            let _ = write!(s, "{entries}");
+        }
         s
+    }
+
+    /// The findings with a repeated traversal to show.
+    fn traversals(&self) -> impl Iterator<Item = (&Finding, &CheckTraversals)> {
+        self.findings.iter().filter_map(|f| {
+            let t = f.repeated_traversals.as_ref()?;
+            (!t.traversals.is_empty()).then_some((f, t))
+        })
     }
 
     /// A Markdown summary for a pull-request comment.
@@ -212,6 +237,16 @@ impl CheckReport {
                 let _ = writeln!(s, "\nReproduce with: `{cmd}`");
             }
         }
+        for (f, t) in self.traversals() {
+            let _ = writeln!(s, "\n### `{}`: {}\n", f.method, t.label());
+            for r in &t.traversals {
+                let _ = writeln!(s, "- `{}`: {}", r.read, r.describe().replace('|', "\\|"));
+                if !r.stack.is_empty() {
+                    let _ = writeln!(s, "  called from `{}`", r.stack.join("` <- `"));
+                }
+                let _ = writeln!(s, "\n```rust\n{}\n```", r.program.trim_end());
+            }
+        }
         s
     }
 }
@@ -257,6 +292,7 @@ mod tests {
             reason: "cost 3.50x the baseline".into(),
             reproducer: Some("let mut b = Bag::new();\nb.push(1);".into()),
             reproduce_with: Some("perfsyn explore --method Bag::push --baseline HEAD~1".into()),
+            repeated_traversals: None,
         }
     }
 
@@ -279,7 +315,42 @@ mod tests {
             }],
         };
         assert_eq!(r.exit_code(), 1);
+        let mut r = r;
+        r.findings[0].repeated_traversals = Some(CheckTraversals {
+            traversals: vec![toddler::RepeatedTraversal {
+                outer: "successive calls of Bag::push".into(),
+                program_kind: "best, calls in a row".into(),
+                program: "let mut b = Bag::new();".into(),
+                read: "src/lib.rs:14".into(),
+                stack: vec!["src/lib.rs:20".into()],
+                iterations: 16,
+                sequences: 15,
+                similar_ratio: 1.0,
+                mean_lcs: 40.0,
+                mean_lcs_ratio: 1.0,
+                reads_per_call: 40.0,
+                redundant_reads_per_call: 40.0,
+                capped: false,
+                growth: vec![("best".into(), 40.0), ("shrunk".into(), 5.0)],
+            }],
+            baseline_traced: true,
+            skipped: None,
+        });
         let md = r.markdown();
+        assert!(
+            md.contains("### `Bag::push`: repeated traversal introduced by the change"),
+            "{md}"
+        );
+        assert!(md.contains("- `src/lib.rs:14`: "), "{md}");
+        let t = r.table();
+        assert!(
+            t.contains("repeated traversal introduced by the change (absent from the baseline on the same programs) in Bag::push:\n    src/lib.rs:14 read again"),
+            "{t}"
+        );
+        assert!(
+            t.contains("redundant reads per call: 40 in the best program, 5 in the shrunk program"),
+            "{t}"
+        );
         assert!(md.contains("1 performance regression"), "{md}");
         assert!(md.contains("```rust\nlet mut b = Bag::new();"), "{md}");
         assert!(

@@ -147,6 +147,7 @@ fn finding(m: &ChangedMethod, verdict: CheckVerdict, reason: String) -> Finding 
         reason,
         reproducer: None,
         reproduce_with: None,
+        repeated_traversals: None,
     }
 }
 
@@ -198,7 +199,11 @@ fn judge_one(open: &mut OpenBaseline, m: &ChangedMethod, cfg: &CheckConfig) -> R
             ))
         }
     };
-    Ok(verdict_of(m, &report, cfg, &open.baseline.rev))
+    let mut f = verdict_of(m, &report, cfg, &open.baseline.rev);
+    if cfg.explore.repeated_traversals {
+        f.repeated_traversals = crate::commands::check::traversals::introduced(open, &report)?;
+    }
+    Ok(f)
 }
 
 /// The finding for one explored method (pure: testable without workers).

@@ -705,6 +705,7 @@ mod tests {
                 reads_per_call: redundant,
                 redundant_reads_per_call: redundant,
                 capped: false,
+                growth: Vec::new(),
             },
             run_file: "h/x.json".into(),
         }

@@ -100,6 +100,11 @@ pub struct RepeatedTraversal {
     /// The trace was cut at its bound (`readtrace::TRACE_CAP`): figures are over a prefix.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub capped: bool,
+    /// Redundant reads per call in each traced program where this read repeats, in the order
+    /// run (`best` before `shrunk`, each before its calls-in-a-row variant): how the repeated
+    /// reads grow with the program's size.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub growth: Vec<(String, f64)>,
 }
 
 impl RepeatedTraversal {
@@ -133,6 +138,17 @@ pub fn render(found: &[RepeatedTraversal], top: usize) -> String {
         s.push_str(&format!("    {}\n", f.describe()));
         if !f.stack.is_empty() {
             s.push_str(&format!("        called from {}\n", f.stack.join(" <- ")));
+        }
+        if f.growth.len() > 1 {
+            let by: Vec<String> = f
+                .growth
+                .iter()
+                .map(|(kind, n)| format!("{n:.0} in the {kind} program"))
+                .collect();
+            s.push_str(&format!(
+                "        redundant reads per call: {}\n",
+                by.join(", ")
+            ));
         }
         s.push_str(&format!("        in the {} program:\n", f.program_kind));
         for line in f.program.lines() {
@@ -202,6 +218,7 @@ pub fn findings(
             reads_per_call: r.reads_per_iteration,
             redundant_reads_per_call: r.reads_per_iteration * r.mean_lcs_ratio * r.similar_ratio,
             capped: trace.capped,
+            growth: Vec::new(),
         });
     }
     out
