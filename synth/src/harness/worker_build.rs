@@ -484,6 +484,7 @@ fn build_at(
             return Err(RejectedRegistrations { lines, message }.into());
         }
         bail!(BuildFailed {
+            crate_fails: message.starts_with(CRATE_FAILS),
             message,
             command: shown
         });
@@ -522,7 +523,13 @@ impl BuildLog {
 pub struct BuildFailed {
     pub message: String,
     pub command: String,
+    /// The crate under test itself does not compile (not its generated harness): the fix is
+    /// in the user's code, so `init` keeps no harness it would have to rebuild anyway.
+    pub crate_fails: bool,
 }
+
+/// How [`failure`] begins the message of a build whose first error is in the crate itself.
+const CRATE_FAILS: &str = "the crate ";
 
 impl std::fmt::Display for BuildFailed {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -730,7 +737,7 @@ fn failure(h: &Harness, log: &[String], message_of: &dyn Fn(usize) -> String) ->
         format!("building the instrumented worker failed ({message} at {place})")
     } else {
         format!(
-            "the crate {} does not compile: {message} at {place}",
+            "{CRATE_FAILS}{} does not compile: {message} at {place}",
             h.crate_dir.display()
         )
     }

@@ -249,8 +249,15 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
                     let text = std::fs::read_to_string(&lib_path).ok()?;
                     repair::drop_rejected_as_skipped(&text, &r.lines)
                 });
+            let crate_fails = e
+                .downcast_ref::<crate::harness::worker_build::BuildFailed>()
+                .is_some_and(|b| b.crate_fails);
+            if crate_fails {
+                // The crate's own code is what to fix: the crate is left as init found it.
+                return Err(undone(e));
+            }
             let Some((text, items)) = dropped else {
-                // Kept: the error names a place in it to fix, or the crate's own.
+                // Kept: the error names a place in it to fix.
                 undo.keep();
                 return Err(anyhow::anyhow!(
                     "{e:#} ({} kept: fix what the error names, then any perfsyn command builds it again; `perfsyn init --force` regenerates it)",
