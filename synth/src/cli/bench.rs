@@ -1,6 +1,6 @@
 //! `perfsyn bench`: benchmarks of perfsyn itself.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
@@ -189,28 +189,51 @@ pub struct BenchIpcArgs {
     pub worker: WorkerArgs,
 }
 
+/// A bench over registry crates (`bench init`, `bench values`): its crate list (a file, else
+/// the built-in one) and its scratch directory (else `dir` under the system's temporary
+/// one). Every crate's worker builds in one directory there, so the harness runtime and its
+/// dependencies are built once, not once per crate (a user's own setting wins).
+fn registry_bench(
+    file: Option<&Path>,
+    builtin: &str,
+    scratch: Option<&Path>,
+    dir: &str,
+) -> Result<(String, PathBuf)> {
+    let list = match file {
+        Some(f) => {
+            std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?
+        }
+        None => builtin.to_string(),
+    };
+    let scratch = scratch
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| std::env::temp_dir().join(dir));
+    if std::env::var_os("PERFSYN_WORKER_TARGET_DIR").is_none() {
+        std::env::set_var("PERFSYN_WORKER_TARGET_DIR", scratch.join("target"));
+    }
+    Ok((list, scratch))
+}
+
+/// What a crate list that does not parse is called in the error.
+fn not_a_list(file: Option<&Path>) -> String {
+    match file {
+        Some(f) => format!("{} is not a crate list", f.display()),
+        None => "the built-in crate list is broken".into(),
+    }
+}
+
 pub fn run(b: BenchCommand) -> Result<()> {
     match b {
         BenchCommand::Init(a) => {
             use crate::commands::bench::init;
-            let list = match &a.crates {
-                Some(f) => std::fs::read_to_string(f)
-                    .with_context(|| format!("cannot read {}", f.display()))?,
-                None => init::DEFAULT_CRATES.to_string(),
-            };
-            let crates = init::parse_list(&list).with_context(|| match &a.crates {
-                Some(f) => format!("{} is not a crate list", f.display()),
-                None => "the built-in crate list is broken".into(),
-            })?;
-            let scratch = a
-                .scratch
-                .clone()
-                .unwrap_or_else(|| std::env::temp_dir().join("perfsyn-bench-init"));
-            // One build directory for every crate's worker: the harness runtime and its
-            // dependencies are built once, not once per crate (a user's own setting wins).
-            if std::env::var_os("PERFSYN_WORKER_TARGET_DIR").is_none() {
-                std::env::set_var("PERFSYN_WORKER_TARGET_DIR", scratch.join("target"));
-            }
+            let (list, scratch) = registry_bench(
+                a.crates.as_deref(),
+                init::DEFAULT_CRATES,
+                a.scratch.as_deref(),
+                "perfsyn-bench-init",
+            )?;
+            let crates =
+                init::parse_list(&list).with_context(|| not_a_list(a.crates.as_deref()))?;
             let quiet = a.json;
             let r = init::run(&crates, &scratch, &mut |m| {
                 if !quiet {
@@ -226,24 +249,14 @@ pub fn run(b: BenchCommand) -> Result<()> {
         }
         BenchCommand::Values(a) => {
             use crate::commands::bench::values;
-            let list = match &a.crates {
-                Some(f) => std::fs::read_to_string(f)
-                    .with_context(|| format!("cannot read {}", f.display()))?,
-                None => values::DEFAULT_CRATES.to_string(),
-            };
-            let crates = values::parse_list(&list).with_context(|| match &a.crates {
-                Some(f) => format!("{} is not a crate list", f.display()),
-                None => "the built-in crate list is broken".into(),
-            })?;
-            let scratch = a
-                .scratch
-                .clone()
-                .unwrap_or_else(|| std::env::temp_dir().join("perfsyn-bench-values"));
-            // One build directory for every crate's worker, as `bench init` (a user's own
-            // setting wins).
-            if std::env::var_os("PERFSYN_WORKER_TARGET_DIR").is_none() {
-                std::env::set_var("PERFSYN_WORKER_TARGET_DIR", scratch.join("target"));
-            }
+            let (list, scratch) = registry_bench(
+                a.crates.as_deref(),
+                values::DEFAULT_CRATES,
+                a.scratch.as_deref(),
+                "perfsyn-bench-values",
+            )?;
+            let crates =
+                values::parse_list(&list).with_context(|| not_a_list(a.crates.as_deref()))?;
             let cfg = values::ValuesConfig {
                 max_programs: a.max_programs,
                 seed: a.seed,
