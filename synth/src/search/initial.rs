@@ -133,6 +133,19 @@ pub fn initial_program(
     Ok(Initial::NotFound(reason))
 }
 
+/// Where the call under test stands in the program's body.
+fn call_under_test(p: &Program) -> Option<usize> {
+    p.body.iter().position(|s| {
+        matches!(
+            s,
+            Stmt::Call {
+                under_test: true,
+                ..
+            }
+        )
+    })
+}
+
 /// Candidates for a method whose integer arguments must differ or lie below the receiver's
 /// length (`swap(i, j)` with `i != j`, a triplet of distinct indices): the integer literals
 /// passed to the call under test take distinct values from what the program holds, the
@@ -142,15 +155,7 @@ pub fn initial_program(
 /// repeats its first value in every argument of candidate 0 (`swap(0, 0)`), and Vector's
 /// `focus_mut_triplet` never got a first valid program.
 fn held_index_candidates(base: &Program) -> Vec<Program> {
-    let Some(at) = base.body.iter().position(|s| {
-        matches!(
-            s,
-            Stmt::Call {
-                under_test: true,
-                ..
-            }
-        )
-    }) else {
+    let Some(at) = call_under_test(base) else {
         return Vec::new();
     };
     let Stmt::Call { args, .. } = &base.body[at] else {
@@ -212,15 +217,7 @@ fn grown_candidates(
     schema: &perfsyn_profiler_ipc::ApiSchema,
     cfg: &MutationConfig,
 ) -> Vec<Program> {
-    let Some(at) = base.body.iter().position(|s| {
-        matches!(
-            s,
-            Stmt::Call {
-                under_test: true,
-                ..
-            }
-        )
-    }) else {
+    let Some(at) = call_under_test(base) else {
         return Vec::new();
     };
     let Stmt::Call { recv, .. } = &base.body[at] else {
