@@ -222,6 +222,16 @@ fn not_a_list(file: Option<&Path>) -> String {
     }
 }
 
+/// Prints a bench's report: as JSON with `--json`, else as its text.
+fn show<R: serde::Serialize>(json: bool, r: &R, render: fn(&R) -> String) -> Result<()> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(r)?);
+    } else {
+        print!("{}", render(r));
+    }
+    Ok(())
+}
+
 pub fn run(b: BenchCommand) -> Result<()> {
     match b {
         BenchCommand::Init(a) => {
@@ -240,12 +250,7 @@ pub fn run(b: BenchCommand) -> Result<()> {
                     eprintln!("  {m}");
                 }
             })?;
-            if a.json {
-                println!("{}", serde_json::to_string_pretty(&r)?);
-            } else {
-                print!("{}", init::render(&r));
-            }
-            Ok(())
+            show(a.json, &r, init::render)
         }
         BenchCommand::Values(a) => {
             use crate::commands::bench::values;
@@ -267,12 +272,7 @@ pub fn run(b: BenchCommand) -> Result<()> {
                     eprintln!("  {m}");
                 }
             })?;
-            if a.json {
-                println!("{}", serde_json::to_string_pretty(&r)?);
-            } else {
-                print!("{}", values::render(&r));
-            }
-            Ok(())
+            show(a.json, &r, values::render)
         }
         BenchCommand::Repro(a) => {
             let cfg = crate::commands::bench::repro::ReproConfig {
@@ -297,12 +297,7 @@ pub fn run(b: BenchCommand) -> Result<()> {
                     eprintln!("  {m}");
                 }
             })?;
-            if a.json {
-                println!("{}", serde_json::to_string_pretty(&r)?);
-            } else {
-                print!("{}", crate::commands::bench::repro::render(&r));
-            }
-            Ok(())
+            show(a.json, &r, crate::commands::bench::repro::render)
         }
         BenchCommand::Fit(a) => {
             if let Some(f) = &a.write_series {
@@ -313,12 +308,7 @@ pub fn run(b: BenchCommand) -> Result<()> {
                 .with_context(|| format!("cannot write {}", f.display()))?;
             }
             let r = crate::commands::bench::fit::run(a.seed, a.cases as usize);
-            if a.json {
-                println!("{}", serde_json::to_string_pretty(&r)?);
-            } else {
-                print!("{}", crate::commands::bench::fit::render(&r));
-            }
-            Ok(())
+            show(a.json, &r, crate::commands::bench::fit::render)
         }
         BenchCommand::Toddler(a) => {
             let h = crate::harness::Harness::builtin();
@@ -326,12 +316,7 @@ pub fn run(b: BenchCommand) -> Result<()> {
             let trace = worker_build::build(&h, worker_build::Build::Trace, a.json)?;
             let plain = worker_build::build(&h, worker_build::Build::Plain, a.json)?;
             let r = crate::commands::bench::toddler::run(&cases, &trace, &plain)?;
-            if a.json {
-                println!("{}", serde_json::to_string_pretty(&r)?);
-            } else {
-                print!("{}", crate::commands::bench::toddler::render(&r));
-            }
-            Ok(())
+            show(a.json, &r, crate::commands::bench::toddler::render)
         }
         BenchCommand::Throughput(a) => {
             let worker = worker_build::resolve_worker(a.worker.worker.as_deref(), a.json)?;
@@ -350,12 +335,7 @@ pub fn run(b: BenchCommand) -> Result<()> {
                 a.seed,
                 a.max_programs,
             )?;
-            if a.json {
-                println!("{}", serde_json::to_string_pretty(&r)?);
-            } else {
-                print!("{}", crate::commands::bench::throughput::render(&r));
-            }
-            Ok(())
+            show(a.json, &r, crate::commands::bench::throughput::render)
         }
         BenchCommand::Ipc(a) => {
             let worker = a.worker.resolve(a.json)?;
@@ -365,12 +345,7 @@ pub fn run(b: BenchCommand) -> Result<()> {
                 per_figure: a.time,
             };
             let r = ipc::run(&cfg)?;
-            if a.json {
-                println!("{}", serde_json::to_string_pretty(&r)?);
-            } else {
-                print!("{}", ipc::render(&r));
-            }
-            Ok(())
+            show(a.json, &r, ipc::render)
         }
         BenchCommand::Search(a) => {
             let worker = a.worker.resolve(a.json)?;
@@ -397,12 +372,7 @@ pub fn run(b: BenchCommand) -> Result<()> {
                     }
                 },
             )?;
-            if a.json {
-                println!("{}", serde_json::to_string_pretty(&r)?);
-            } else {
-                print!("{}", crate::commands::bench::search::render(&r));
-            }
-            Ok(())
+            show(a.json, &r, crate::commands::bench::search::render)
         }
     }
 }
