@@ -26,6 +26,15 @@ pub const IN_A_ROW: u32 = 16;
 /// Fills `report.repeated_traversals` (or says why it was skipped); whether the programs ran
 /// on a trace build (false: no program kept, or the executor has none).
 pub fn check(exec: &mut dyn Executor, report: &mut ExploreReport) -> Result<bool> {
+    let start = std::time::Instant::now();
+    let ran = traverse(exec, report)?;
+    if ran {
+        report.repeated_traversals_ms = Some(start.elapsed().as_millis() as u64);
+    }
+    Ok(ran)
+}
+
+fn traverse(exec: &mut dyn Executor, report: &mut ExploreReport) -> Result<bool> {
     let Some(best) = &report.best else {
         return Ok(false);
     };
