@@ -94,6 +94,40 @@ fn explore_reports_a_planted_cache_scan_at_its_loop() {
 }
 
 #[test]
+fn explore_finds_a_walk_made_only_on_a_hit_by_repeating_the_programs_own_keys() {
+    let r = common::perfsyn_json(&[
+        "explore",
+        "--method",
+        "TraversalBugs::recent_get",
+        "--json",
+        "--seed",
+        "1",
+        "--max-programs",
+        "150",
+        "--confirm-top",
+        "0",
+    ]);
+    let found = r["repeated_traversals"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no repeated_traversals list: {r}"));
+    let walk = found
+        .iter()
+        .find(|f| {
+            f["read"]
+                .as_str()
+                .is_some_and(|read| source_of(read).contains("self.recent.iter().position"))
+        })
+        .unwrap_or_else(|| panic!("the walk of the recency list is not reported: {r}"));
+    assert!(
+        walk["program_kind"]
+            .as_str()
+            .unwrap()
+            .contains("calls in a row on its own keys"),
+        "{walk}"
+    );
+}
+
+#[test]
 fn bench_toddler_flags_the_planted_scan_and_not_a_nested_single_pass() {
     let b = common::perfsyn_json(&["bench", "toddler", "--json"]);
     let cases = b["cases"].as_array().expect("cases");

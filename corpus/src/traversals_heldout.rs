@@ -238,9 +238,7 @@ impl HeldOutNonBugs {
     /// One bit of a bitset.
     pub fn bit(&self, i: u64) -> u64 {
         let b = (i.wrapping_mul(97) % 4096) as usize;
-        self.bits
-            .get(b / 64)
-            .map_or(0, |w| (w >> (b % 64)) & 1)
+        self.bits.get(b / 64).map_or(0, |w| (w >> (b % 64)) & 1)
     }
 }
 

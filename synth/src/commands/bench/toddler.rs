@@ -236,7 +236,11 @@ pub fn run(cases: &[Case], trace: &Path, plain: &Path) -> Result<ToddlerBench> {
     let mut results = Vec::new();
     for c in cases {
         if c.split != TUNING && c.split != HELD_OUT {
-            bail!("case {}: split must be {TUNING} or {HELD_OUT}, not {}", c.id, c.split);
+            bail!(
+                "case {}: split must be {TUNING} or {HELD_OUT}, not {}",
+                c.id,
+                c.split
+            );
         }
     }
     for ((c, prog), t) in cases.iter().zip(&programs).zip(&traces) {
