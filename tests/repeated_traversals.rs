@@ -56,6 +56,30 @@ fn explore_reports_a_planted_cache_scan_at_its_loop() {
         first["program"].as_str().unwrap().contains("cache_get"),
         "{first}"
     );
+    assert!(
+        r["repeated_traversals_ms"].is_u64(),
+        "the oracle's own time is not reported: {r}"
+    );
+
+    // The same explore without the oracle: the same class verdict, no finding, no time.
+    let off = common::perfsyn_json(&[
+        "explore",
+        "--method",
+        "TraversalBugs::cache_get",
+        "--json",
+        "--seed",
+        "1",
+        "--max-programs",
+        "150",
+        "--confirm-top",
+        "0",
+        "--no-repeated-traversals",
+    ]);
+    for field in ["verdict", "expected", "empirical"] {
+        assert_eq!(off[field], r[field], "{field} differs without the oracle");
+    }
+    assert_eq!(off["repeated_traversals"].as_array().map(Vec::len), Some(0));
+    assert!(off.get("repeated_traversals_ms").is_none(), "{off}");
 
     // An exported test's header names the loop and the read.
     let (code, out, err) = common::perfsyn_text(&["export", run_arg, "--format", "test"]);
@@ -67,6 +91,40 @@ fn explore_reports_a_planted_cache_scan_at_its_loop() {
         "{out}"
     );
     assert!(out.contains(read), "{out}");
+}
+
+#[test]
+fn explore_finds_a_walk_made_only_on_a_hit_by_repeating_the_programs_own_keys() {
+    let r = common::perfsyn_json(&[
+        "explore",
+        "--method",
+        "TraversalBugs::recent_get",
+        "--json",
+        "--seed",
+        "1",
+        "--max-programs",
+        "150",
+        "--confirm-top",
+        "0",
+    ]);
+    let found = r["repeated_traversals"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no repeated_traversals list: {r}"));
+    let walk = found
+        .iter()
+        .find(|f| {
+            f["read"]
+                .as_str()
+                .is_some_and(|read| source_of(read).contains("self.recent.iter().position"))
+        })
+        .unwrap_or_else(|| panic!("the walk of the recency list is not reported: {r}"));
+    assert!(
+        walk["program_kind"]
+            .as_str()
+            .unwrap()
+            .contains("calls in a row on its own keys"),
+        "{walk}"
+    );
 }
 
 #[test]
@@ -100,4 +158,53 @@ fn bench_toddler_flags_the_planted_scan_and_not_a_nested_single_pass() {
     for field in ["recall", "false_positives", "slowdown"] {
         assert!(b[field].is_number(), "{field} missing: {b}");
     }
+}
+
+#[test]
+fn bench_toddler_reports_the_held_out_cases_apart() {
+    let b = common::perfsyn_json(&["bench", "toddler", "--json"]);
+    let cases = b["cases"].as_array().expect("cases");
+    let count = |split: &str, bug: bool| {
+        cases
+            .iter()
+            .filter(|c| c["split"] == split && c["bug"] == bug)
+            .count() as u64
+    };
+    for (split, field) in [("held-out", "held_out"), ("tuning", "tuning")] {
+        let f = &b[field];
+        assert_eq!(f["bugs"].as_u64(), Some(count(split, true)), "{field}: {f}");
+        assert_eq!(
+            f["non_bugs"].as_u64(),
+            Some(count(split, false)),
+            "{field}: {f}"
+        );
+        let flagged = |bug: bool| {
+            cases
+                .iter()
+                .filter(|c| c["split"] == split && c["bug"] == bug && c["flagged"] == true)
+                .count() as u64
+        };
+        assert_eq!(
+            f["bugs_found"].as_u64(),
+            Some(flagged(true)),
+            "{field}: {f}"
+        );
+        assert_eq!(
+            f["false_positives"].as_u64(),
+            Some(flagged(false)),
+            "{field}: {f}"
+        );
+    }
+    assert!(
+        count("held-out", true) >= 5 && count("held-out", false) >= 5,
+        "{b}"
+    );
+    // A scan inside std's iterator code (`collect`, then `contains`) is named by the line of
+    // the crate that called it, not by std's macro.
+    let solr = cases
+        .iter()
+        .find(|c| c["id"] == "solr-9-filter-keywords")
+        .expect("the Solr case");
+    let read = solr["read"].as_str().expect("flagged");
+    assert!(read.starts_with("corpus/src/traversals.rs:"), "{solr}");
 }

@@ -25,6 +25,7 @@ pub mod std_vec;
 pub mod table32;
 pub mod toddler;
 pub mod traversals;
+pub mod traversals_heldout;
 pub mod tuning;
 
 /// The probe keys live in the harness runtime; re-exported so corpus paths keep working.
@@ -120,6 +121,8 @@ pub fn registry() -> Registry {
         // The labeled loops of `perfsyn bench toddler` (repeated-traversal oracle).
         traversals::traversal_bugs().with_origin(Planted),
         traversals::traversal_non_bugs().with_origin(Planted),
+        traversals_heldout::held_out_bugs().with_origin(Planted),
+        traversals_heldout::held_out_non_bugs().with_origin(Planted),
         // Negative controls for `perfsyn suite`.
         controls::ring_buffer_old().with_origin(Corpus),
         controls::ring_buffer_new().with_origin(Corpus),

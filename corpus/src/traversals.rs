@@ -13,7 +13,7 @@
 //! Ours: one receiver per family holding every structure its methods use (filled by `add`),
 //! values as `u64`, and the Java code reduced to its loop.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 use perfsyn_profiler_ipc::probe::FixedState;
 use perfsyn_profiler_ipc::register_type;
@@ -26,6 +26,9 @@ pub struct TraversalBugs {
     nodes: Vec<(u64, usize)>,
     /// Parallel to `values`: names (keys) of the entries of list-backed maps.
     keys: Vec<u64>,
+    /// A recency list of the values, most recent first, and the set of values it holds.
+    recent: Vec<u64>,
+    held: HashSet<u64, FixedState>,
 }
 
 impl TraversalBugs {
@@ -43,6 +46,9 @@ impl TraversalBugs {
         self.nodes.push((x, usize::MAX));
         self.keys.push(x.wrapping_mul(31) ^ 7);
         self.values.push(x);
+        if self.held.insert(x) {
+            self.recent.push(x);
+        }
     }
 
     /// The number of values.
@@ -175,6 +181,21 @@ impl TraversalBugs {
             }
         }
         0
+    }
+
+    /// A recency cache's `get` (a size-bounded cache's): a key it holds is found in the hashed
+    /// set, then searched for in the recency list to move it to the front, a walk of the
+    /// list per hit; a miss reads nothing.
+    pub fn recent_get(&mut self, k: u64) -> u64 {
+        if !self.held.contains(&k) {
+            return 0;
+        }
+        let Some(at) = self.recent.iter().position(|&v| v == k) else {
+            return 0;
+        };
+        let v = self.recent.remove(at);
+        self.recent.insert(0, v);
+        at as u64
     }
 
     /// A sorted insert that finds its position by a scan from the start.
@@ -418,6 +439,8 @@ register_type! {
             find_target(ref self, x: copy u64) -> u64;
             // Documented "O(1)": a cache lookup; PLANTED: it walks every entry.
             cache_get(ref self, x: copy u64) -> u64 ["O(1)"];
+            // PLANTED: walks its recency list on a hit only (undocumented).
+            recent_get(mut self, x: copy u64) -> u64;
             insert_sorted(mut self, x: copy u64) -> u64;
             mode(ref self, x: copy u64) -> u64;
             contains_value(ref self, x: copy u64) -> u64;

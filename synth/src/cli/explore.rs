@@ -400,6 +400,12 @@ pub fn render_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
     if let Some(why) = &r.repeated_traversals_skipped {
         s.push_str(&format!("\nrepeated traversals not checked: {why}\n"));
     }
+    if let Some(ms) = r.repeated_traversals_ms {
+        s.push_str(&format!(
+            "repeated traversals checked in {:.1}s (trace build runs and the rule)\n",
+            ms as f64 / 1000.0
+        ));
+    }
     let st = &r.stats;
     s.push_str(&format!(
         "\n{} programs ({} valid, {} panics, {} crashes, {} timeouts) in {:.1}s\n",

@@ -101,6 +101,10 @@ pub struct ExploreReport {
     /// Why the repeated-traversal check did not run (its trace build failed), when it did not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repeated_traversals_skipped: Option<String>,
+    /// Wall time of the repeated-traversal check (trace runs and the rule), when it ran: what
+    /// the oracle adds to an explore.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeated_traversals_ms: Option<u64>,
     pub stats: Stats,
     pub tree: TreeSummary,
     /// Relative oracle: every explored program's observation, in the order `sides` are
@@ -152,6 +156,7 @@ impl ExploreReport {
             hot_lines: Vec::new(),
             repeated_traversals: Vec::new(),
             repeated_traversals_skipped: None,
+            repeated_traversals_ms: None,
             stats: Stats::default(),
             tree: TreeSummary::default(),
             observations: Vec::new(),

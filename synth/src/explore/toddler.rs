@@ -1,8 +1,10 @@
 //! Repeated traversals beside an asymptotic verdict (Toddler, `judge/oracle/toddler.rs`): the
-//! best program, the program it was shrunk from, and of each a variant calling the method under test
-//! [`IN_A_ROW`] times in a row (as amortized classes are judged: `judge/amortized.rs`, whose
-//! literal arguments take a scattered value per call) run once on the harness's trace build; each program's calls
-//! under test are the iterations of its outer loop. Part of the asymptotic oracle's explain
+//! best program, the program it was shrunk from, and of each two variants calling the method
+//! under test [`IN_A_ROW`] times in a row (as amortized classes are judged:
+//! `judge/amortized.rs`, whose literal arguments take a scattered value per call: over the
+//! whole range, and below the program's largest loop count, so that a lookup's keys are ones
+//! the program inserted) run once on the harness's trace build; each program's calls under
+//! test are the iterations of its outer loop. Part of the asymptotic oracle's explain
 //! phase, so it needs no documented class and changes no verdict.
 //!
 //! One policy on top of the rule: when the method is documented linear or worse, a read
@@ -26,6 +28,15 @@ pub const IN_A_ROW: u32 = 16;
 /// Fills `report.repeated_traversals` (or says why it was skipped); whether the programs ran
 /// on a trace build (false: no program kept, or the executor has none).
 pub fn check(exec: &mut dyn Executor, report: &mut ExploreReport) -> Result<bool> {
+    let start = std::time::Instant::now();
+    let ran = traverse(exec, report)?;
+    if ran {
+        report.repeated_traversals_ms = Some(start.elapsed().as_millis() as u64);
+    }
+    Ok(ran)
+}
+
+fn traverse(exec: &mut dyn Executor, report: &mut ExploreReport) -> Result<bool> {
     let Some(best) = &report.best else {
         return Ok(false);
     };
@@ -38,20 +49,26 @@ pub fn check(exec: &mut dyn Executor, report: &mut ExploreReport) -> Result<bool
         None => programs.push(("best", best.program.clone())),
     }
     // Both programs' calls repeated: the shrunk one is often shrunk to a handful of
-    // elements (its sweep scales it back up), too few for a traversal to show.
-    let repeated: Vec<(&str, Program)> = programs
-        .iter()
-        .filter_map(|(kind, p)| {
-            let v = crate::judge::amortized::repeated(p, IN_A_ROW)?;
-            Some((
-                if *kind == "best" {
-                    "best, calls in a row"
-                } else {
-                    "shrunk, calls in a row"
-                },
-                v,
-            ))
-        })
+    // elements (its sweep scales it back up), too few for a traversal to show. Each is
+    // repeated twice: with its literal arguments scattered over the whole range (new keys:
+    // an insert's walk), and scattered below the program's largest loop count, the keys its
+    // own loops used (a lookup that hits: a cache's `get` walks its entries only for a key
+    // it holds, and a scattered 32-bit key is never one).
+    let mut repeated: Vec<(String, Program)> = Vec::new();
+    for (kind, p) in &programs {
+        if let Some(v) = crate::judge::amortized::repeated(p, IN_A_ROW) {
+            repeated.push((format!("{kind}, calls in a row"), v));
+        }
+        let bound = largest_loop(&p.body);
+        if bound >= 2 {
+            if let Some(v) = crate::judge::amortized::repeated_below(p, IN_A_ROW, bound) {
+                repeated.push((format!("{kind}, calls in a row on its own keys"), v));
+            }
+        }
+    }
+    let mut programs: Vec<(String, Program)> = programs
+        .into_iter()
+        .map(|(k, p)| (k.to_string(), p))
         .collect();
     programs.extend(repeated);
     let batch: Vec<Program> = programs.iter().map(|(_, p)| p.clone()).collect();
@@ -93,4 +110,15 @@ pub fn check(exec: &mut dyn Executor, report: &mut ExploreReport) -> Result<bool
     });
     report.repeated_traversals = found;
     Ok(true)
+}
+
+/// The largest iteration count of a `repeat` in `body`, at any depth (0 when none).
+fn largest_loop(body: &[perfsyn_profiler_ipc::Stmt]) -> u32 {
+    body.iter()
+        .map(|s| match s {
+            perfsyn_profiler_ipc::Stmt::Repeat { n, body } => (*n).max(largest_loop(body)),
+            _ => 0,
+        })
+        .max()
+        .unwrap_or(0)
 }

@@ -90,6 +90,13 @@ pub fn over_a_sequence(
 /// `p` with its top-level call under test run `n` times in a loop (see the module doc);
 /// `None` when the call is not at the top level.
 pub fn repeated(p: &Program, n: u32) -> Option<Program> {
+    repeated_below(p, n, u32::MAX)
+}
+
+/// [`repeated`] with the rebuilt integer literals scattered below `bound` instead of over
+/// the whole `u32` range (the repeated-traversal check passes the program's largest loop
+/// count, so that a lookup's repeated keys are ones the program inserted).
+pub fn repeated_below(p: &Program, n: u32, bound: u32) -> Option<Program> {
     let at = p.body.iter().position(|s| {
         matches!(
             s,
@@ -116,7 +123,7 @@ pub fn repeated(p: &Program, n: u32) -> Option<Program> {
     let mut new_args = Vec::new();
     for a in args {
         new_args.push(
-            match rebuilt(p, &p.body[..at], a, &mut q, &mut body, &mut renamed) {
+            match rebuilt(p, &p.body[..at], a, bound, &mut q, &mut body, &mut renamed) {
                 Some(v) => v,
                 None => a,
             },
@@ -142,6 +149,7 @@ fn rebuilt(
     p: &Program,
     before: &[Stmt],
     v: Var,
+    bound: u32,
     q: &mut Program,
     body: &mut Vec<Stmt>,
     renamed: &mut HashMap<Var, Var>,
@@ -162,10 +170,7 @@ fn rebuilt(
             out: fresh,
             value: Literal::Index {
                 ty: *ty,
-                pattern: Pattern::HashBelow {
-                    seed: SEED,
-                    bound: u32::MAX,
-                },
+                pattern: Pattern::HashBelow { seed: SEED, bound },
             },
         },
         Stmt::Lit { value, .. } => Stmt::Lit {
@@ -175,7 +180,7 @@ fn rebuilt(
         Stmt::Ctor { ty, ctor, args, .. } => {
             let mut new_args = Vec::new();
             for a in args {
-                new_args.push(rebuilt(p, before, *a, q, body, renamed)?);
+                new_args.push(rebuilt(p, before, *a, bound, q, body, renamed)?);
             }
             Stmt::Ctor {
                 out: fresh,
@@ -187,7 +192,7 @@ fn rebuilt(
         Stmt::Op { op, arg, .. } => Stmt::Op {
             out: fresh,
             op: *op,
-            arg: rebuilt(p, before, *arg, q, body, renamed)?,
+            arg: rebuilt(p, before, *arg, bound, q, body, renamed)?,
         },
         _ => return None,
     };

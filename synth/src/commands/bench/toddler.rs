@@ -43,7 +43,20 @@ pub struct Case {
     /// value above every filled one: an insert at the end, as of the newest timestamp).
     #[serde(default = "default_arg")]
     pub arg: String,
+    /// `tuning` (the rule may be changed after looking at its result) or `held-out` (written
+    /// and labeled before the rule last changed; reported apart, never tuned on).
+    #[serde(default = "default_split")]
+    pub split: String,
 }
+
+fn default_split() -> String {
+    TUNING.to_string()
+}
+
+/// The split of cases the rule may be tuned on.
+pub const TUNING: &str = "tuning";
+/// The split of cases reported apart and never tuned on.
+pub const HELD_OUT: &str = "held-out";
 
 fn default_arg() -> String {
     "index".to_string()
@@ -59,6 +72,7 @@ pub struct CaseResult {
     pub id: String,
     pub method: String,
     pub bug: bool,
+    pub split: String,
     pub flagged: bool,
     /// The strongest repeated read, `file:line`, when flagged.
     pub read: Option<String>,
@@ -79,10 +93,63 @@ pub struct ToddlerBench {
     /// Non-bugs flagged.
     pub false_positives: usize,
     pub non_bugs: usize,
-    /// Mean over the cases of (trace-build wall time / plain-build wall time) per program.
+    /// Median over the cases of (trace-build wall time / plain-build wall time) per program
+    /// (the paper averages; one program descheduled on a shared machine moves a mean of 46
+    /// ratios by tens, the median not at all). The mean is kept beside it.
     pub slowdown: f64,
+    #[serde(default)]
+    pub slowdown_mean: f64,
     pub params: Params,
+    /// The same figures over each split alone: `held_out` is the one to quote.
+    pub tuning: SplitFigures,
+    pub held_out: SplitFigures,
     pub cases: Vec<CaseResult>,
+}
+
+/// Recall and false positives over one split of the cases.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SplitFigures {
+    pub recall: f64,
+    pub bugs: usize,
+    pub bugs_found: usize,
+    pub false_positives: usize,
+    pub non_bugs: usize,
+}
+
+impl SplitFigures {
+    fn of<'a>(results: impl Iterator<Item = &'a CaseResult>) -> SplitFigures {
+        let (mut bugs, mut bugs_found, mut non_bugs, mut false_positives) = (0, 0, 0, 0);
+        for r in results {
+            match (r.bug, r.flagged) {
+                (true, f) => {
+                    bugs += 1;
+                    bugs_found += f as usize;
+                }
+                (false, f) => {
+                    non_bugs += 1;
+                    false_positives += f as usize;
+                }
+            }
+        }
+        SplitFigures {
+            recall: bugs_found as f64 / bugs.max(1) as f64,
+            bugs,
+            bugs_found,
+            false_positives,
+            non_bugs,
+        }
+    }
+
+    fn line(&self) -> String {
+        format!(
+            "recall {}/{} ({:.0}%), false positives {}/{}",
+            self.bugs_found,
+            self.bugs,
+            100.0 * self.recall,
+            self.false_positives,
+            self.non_bugs
+        )
+    }
 }
 
 /// Reads the harness's case list.
@@ -167,6 +234,15 @@ pub fn run(cases: &[Case], trace: &Path, plain: &Path) -> Result<ToddlerBench> {
     };
     let p = Params::default();
     let mut results = Vec::new();
+    for c in cases {
+        if c.split != TUNING && c.split != HELD_OUT {
+            bail!(
+                "case {}: split must be {TUNING} or {HELD_OUT}, not {}",
+                c.id,
+                c.split
+            );
+        }
+    }
     for ((c, prog), t) in cases.iter().zip(&programs).zip(&traces) {
         if t.calls.len() != CALLS as usize {
             bail!(
@@ -183,6 +259,7 @@ pub fn run(cases: &[Case], trace: &Path, plain: &Path) -> Result<ToddlerBench> {
             id: c.id.clone(),
             method: c.method.clone(),
             bug: c.bug,
+            split: c.split.clone(),
             flagged: best.is_some(),
             read: best.map(|f| f.read.clone()),
             similar_ratio: best.map(|f| f.similar_ratio),
@@ -196,7 +273,7 @@ pub fn run(cases: &[Case], trace: &Path, plain: &Path) -> Result<ToddlerBench> {
     let bugs_found = results.iter().filter(|r| r.bug && r.flagged).count();
     let non_bugs = results.len() - bugs;
     let false_positives = results.iter().filter(|r| !r.bug && r.flagged).count();
-    let ratios: Vec<f64> = results
+    let mut ratios: Vec<f64> = results
         .iter()
         .filter(|r| r.plain_ns > 0.0)
         .map(|r| r.trace_ns as f64 / r.plain_ns)
@@ -207,10 +284,27 @@ pub fn run(cases: &[Case], trace: &Path, plain: &Path) -> Result<ToddlerBench> {
         bugs_found,
         false_positives,
         non_bugs,
-        slowdown: ratios.iter().sum::<f64>() / ratios.len().max(1) as f64,
+        slowdown: median(&mut ratios),
+        slowdown_mean: ratios.iter().sum::<f64>() / ratios.len().max(1) as f64,
         params: p,
+        tuning: SplitFigures::of(results.iter().filter(|r| r.split == TUNING)),
+        held_out: SplitFigures::of(results.iter().filter(|r| r.split == HELD_OUT)),
         cases: results,
     })
+}
+
+/// The median of `v` (0 when empty).
+fn median(v: &mut [f64]) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(f64::total_cmp);
+    let m = v.len() / 2;
+    if v.len() % 2 == 1 {
+        v[m]
+    } else {
+        (v[m - 1] + v[m]) / 2.0
+    }
 }
 
 /// Wall time of one run of `p` on the plain build, checked and compiled as a worker does for
@@ -242,14 +336,15 @@ fn plain_ns(plain: &Path, p: &Program) -> Result<f64> {
 /// The table.
 pub fn render(b: &ToddlerBench) -> String {
     let mut s = format!(
-        "{:<24} {:<36} {:<6} {:<7} {:>6} {:>6}  {}\n",
-        "case", "method", "label", "flagged", "sim", "lcs", "read"
+        "{:<24} {:<36} {:<8} {:<6} {:<7} {:>6} {:>6}  {}\n",
+        "case", "method", "split", "label", "flagged", "sim", "lcs", "read"
     );
     for c in &b.cases {
         s.push_str(&format!(
-            "{:<24} {:<36} {:<6} {:<7} {:>6} {:>6}  {}\n",
+            "{:<24} {:<36} {:<8} {:<6} {:<7} {:>6} {:>6}  {}\n",
             c.id,
             c.method,
+            c.split,
             if c.bug { "bug" } else { "ok" },
             if c.flagged { "yes" } else { "no" },
             c.similar_ratio
@@ -260,13 +355,19 @@ pub fn render(b: &ToddlerBench) -> String {
         ));
     }
     s.push_str(&format!(
-        "\nrecall {}/{} ({:.0}%), false positives {}/{}, trace build slowdown {:.1}x (plain build = 1)\n",
+        "\nrecall {}/{} ({:.0}%), false positives {}/{}, trace build slowdown {:.1}x median, {:.1}x mean (plain build = 1)\n",
         b.bugs_found,
         b.bugs,
         100.0 * b.recall,
         b.false_positives,
         b.non_bugs,
-        b.slowdown
+        b.slowdown,
+        b.slowdown_mean
+    ));
+    s.push_str(&format!(
+        "held-out cases: {}; tuning cases: {}\n",
+        b.held_out.line(),
+        b.tuning.line()
     ));
     s
 }

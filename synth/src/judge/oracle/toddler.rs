@@ -177,12 +177,20 @@ pub fn findings(
     // A read in perfsyn's runtime alone (a probe key's comparison, out of line) is charged
     // to its innermost caller that has a line, as hot lines charge an inlined block; a
     // read with no such caller (a registered wrapper's own) is not judged.
+    // A read inlined from a library (std's slice iterator under `iter().position(..)`) is
+    // named by its innermost caller in the crate under test, the line a reader can change;
+    // only a read with no such caller keeps the library's line.
     let mut lines: HashMap<u32, Option<String>> = HashMap::new();
     for (i, ipcs) in trace.ipcs.iter().enumerate() {
-        let line = std::iter::once(ipcs.pc)
+        let located: Vec<(String, bool)> = std::iter::once(ipcs.pc)
             .chain(ipcs.stack.iter().copied())
-            .find_map(|a| locate(a.saturating_sub(1)))
-            .map(|(l, _)| l);
+            .filter_map(|a| locate(a.saturating_sub(1)))
+            .collect();
+        let line = located
+            .iter()
+            .find(|(_, library)| !library)
+            .or(located.first())
+            .map(|(l, _)| l.clone());
         lines.insert(i as u32, line);
     }
     let similar = similar_reads(&calls, p, &|i| lines.get(&i).is_some_and(Option::is_some));
