@@ -67,6 +67,8 @@ mod measured_calls_tests;
 pub mod model;
 pub mod model_ty;
 #[cfg(test)]
+mod module_scoped_aliases_tests;
+#[cfg(test)]
 mod parameter_kinds_tests;
 pub mod params;
 #[cfg(test)]
@@ -83,6 +85,7 @@ pub mod registrations;
 pub mod repair;
 pub mod resolve;
 pub mod scan;
+pub mod scoped_aliases;
 pub mod sentences;
 pub mod sequence;
 pub mod skips;

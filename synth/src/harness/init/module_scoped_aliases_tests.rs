@@ -1,0 +1,95 @@
+//! Type aliases are scoped to the module that defines them: one name can be an alias of a
+//! primitive in one module (`pub type EdgeIndex = usize;`), an alias of a type parameter in
+//! another (`pub type NodeIndex<Ix = DefaultIx> = Ix;`) and a struct in a third, and a
+//! private alias (`type DefaultIx = u16;`) shadows the crate's public one in its module.
+
+use super::tests::generate;
+
+/// petgraph's shape: `graph::EdgeIndex` is a struct, `csr::EdgeIndex` an alias of `usize`
+/// and `csr::NodeIndex<Ix>` an alias of its parameter. Every alias was applied to every
+/// signature by identifier, so `Graph::remove_edge(e: EdgeIndex)` took a `usize` and
+/// `Csr::out_degree(a: NodeIndex)` took the graph's struct, and the compiler rejected both
+/// ("mismatched types").
+#[test]
+fn an_alias_applies_in_the_module_that_defines_it() {
+    let lib = r#"
+        pub mod graph {
+            pub type DefaultIx = u32;
+            #[derive(Clone, Copy, Default)]
+            pub struct NodeIndex<Ix = DefaultIx>(Ix);
+            #[derive(Clone, Copy, Default)]
+            pub struct EdgeIndex<Ix = DefaultIx>(Ix);
+            #[derive(Default)]
+            pub struct Graph { n: u32 }
+            impl Graph {
+                pub fn new() -> Self { Graph { n: 0 } }
+                pub fn add_node(&mut self) -> NodeIndex { NodeIndex(0) }
+                pub fn add_edge(&mut self, a: NodeIndex, b: NodeIndex) -> EdgeIndex { EdgeIndex(0) }
+                pub fn remove_edge(&mut self, e: EdgeIndex) -> bool { true }
+            }
+        }
+        pub mod csr {
+            use crate::graph::DefaultIx;
+            pub type NodeIndex<Ix = DefaultIx> = Ix;
+            pub type EdgeIndex = usize;
+            #[derive(Default)]
+            pub struct Csr { n: u32 }
+            impl Csr {
+                pub fn new() -> Self { Csr { n: 0 } }
+                pub fn add_node(&mut self) -> NodeIndex<u32> { 0 }
+                pub fn out_degree(&self, a: NodeIndex<u32>) -> usize { 0 }
+                pub fn edge_weight(&self, e: EdgeIndex) -> usize { e }
+            }
+        }
+        pub mod matrix {
+            type DefaultIx = u16;
+            #[derive(Default)]
+            pub struct Matrix { n: u16 }
+            impl Matrix {
+                pub fn new() -> Self { Matrix { n: 0 } }
+                pub fn add_node(&mut self) -> DefaultIx { 0 }
+                pub fn degree(&self, a: DefaultIx) -> usize { 0 }
+            }
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    let line = |needle: &str| {
+        text.lines()
+            .find(|l| l.trim_start().starts_with(needle))
+            .unwrap_or_else(|| panic!("no `{needle}` in\n{text}"))
+            .trim()
+            .to_string()
+    };
+    assert!(line("remove_edge(").contains("e: val EdgeIndex<"), "{text}");
+    assert!(line("out_degree(").contains("a: copy u32"), "{text}");
+    assert!(line("edge_weight(").contains("e: copy usize"), "{text}");
+    assert!(line("degree(").contains("({a} as u16)"), "{text}");
+}
+
+/// petgraph's `Csr<.., Ix = DefaultIx>` with `pub type DefaultIx = u32`: the parameter was
+/// instantiated with the alias's path, so `out_degree(a: NodeIndex<Ix>)` read "a value of
+/// type `Ix` inside another type" and was skipped; an impl that leaves `Ix` to its default
+/// (`impl Csr { fn new() }`) must still be the harness's instantiation.
+#[test]
+fn a_default_naming_an_alias_of_a_primitive_is_that_primitive() {
+    let lib = r#"
+        pub type DefaultIx = u32;
+        pub trait IndexType: Copy {}
+        impl IndexType for u32 {}
+        impl IndexType for usize {}
+        pub type NodeIndex<Ix = DefaultIx> = Ix;
+        pub struct Csr<Ix = DefaultIx> { v: Vec<Ix> }
+        impl Csr {
+            pub fn new() -> Self { Csr { v: Vec::new() } }
+        }
+        impl<Ix: IndexType> Csr<Ix> {
+            pub fn out_degree(&self, a: NodeIndex<Ix>) -> usize { 0 }
+            pub fn node(&self, a: Ix) -> usize { 0 }
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(text.contains("pub fn csr() -> Csr<u32>"), "{text}");
+    assert!(text.contains("new() =>"), "{text}");
+    assert!(text.contains("out_degree(ref self, a: copy u32)"), "{text}");
+    assert!(text.contains("node(ref self, a: copy u32)"), "{text}");
+}
