@@ -56,6 +56,7 @@ mod generic_bounds_tests;
 #[cfg(test)]
 mod handles_tests;
 pub mod hygiene;
+pub mod imports;
 pub mod instantiate;
 pub mod int_traits;
 pub mod macro_types;

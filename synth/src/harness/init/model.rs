@@ -175,6 +175,7 @@ fn choose<'s>(
             alias: alias.map(|(a, _)| a),
         });
     }
+    super::imports::extend_through_imports(&mut regs_in, &scan.imports);
     (chosen, regs, regs_in)
 }
 

@@ -93,3 +93,53 @@ fn a_default_naming_an_alias_of_a_primitive_is_that_primitive() {
     assert!(text.contains("out_degree(ref self, a: copy u32)"), "{text}");
     assert!(text.contains("node(ref self, a: copy u32)"), "{text}");
 }
+
+/// petgraph's `stable_graph` writes `use crate::graph::{EdgeIndex, NodeIndex}` and names
+/// `EdgeIndex` in `StableGraph::remove_edge(e: EdgeIndex<Ix>)`; `adj` defines another
+/// `EdgeIndex`. Both register under module-qualified names, and a parameter naming one was
+/// refused outside the module that defines it ("registered under a module-qualified name").
+#[test]
+fn a_name_a_use_imports_is_the_imported_type() {
+    let lib = r#"
+        pub mod graph {
+            #[derive(Clone, Copy, Default)]
+            pub struct EdgeIndex(u32);
+        }
+        pub mod adj {
+            #[derive(Clone, Copy, Default)]
+            pub struct EdgeIndex(usize);
+        }
+        pub mod stable {
+            pub use crate::graph::EdgeIndex;
+            #[derive(Default)]
+            pub struct Stable { n: u32 }
+            impl Stable {
+                pub fn new() -> Self { Stable { n: 0 } }
+                pub fn remove_edge(&mut self, e: EdgeIndex) -> bool { true }
+            }
+        }
+        pub mod frozen {
+            use super::graph::*;
+            #[derive(Default)]
+            pub struct Frozen { n: u32 }
+            impl Frozen {
+                pub fn new() -> Self { Frozen { n: 0 } }
+                pub fn edge(&self, e: EdgeIndex) -> bool { true }
+            }
+        }
+    "#;
+    let (m, text) = generate(&[("lib.rs", lib)], &[]);
+    let methods = |ty: &str| {
+        m.types
+            .iter()
+            .find(|t| t.ident == ty)
+            .map(|t| t.methods.iter().map(|f| f.name.clone()).collect::<Vec<_>>())
+            .unwrap_or_default()
+    };
+    assert!(
+        methods("Stable").contains(&"remove_edge".to_string()),
+        "{text}"
+    );
+    assert!(methods("Frozen").contains(&"edge".to_string()), "{text}");
+    assert!(text.contains("e: val demo::graph::EdgeIndex"), "{text}");
+}

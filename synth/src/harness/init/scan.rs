@@ -82,6 +82,9 @@ pub struct Scan {
     /// Every type alias, public or not, with the module that defines it: a signature names
     /// types as its module sees them (see [`ScopedAliases`](super::aliases::ScopedAliases)).
     pub local_aliases: Vec<LocalAlias>,
+    /// Every `use` of every module, public or not: the name it brings into its module
+    /// (see [`Import`]).
+    pub imports: Vec<Import>,
     /// The public free functions of reachable modules, registered as the methods of a
     /// namespace per module (see [`free`](super::free)).
     pub free_fns: Vec<FreeFn>,
@@ -100,6 +103,17 @@ pub struct LocalAlias {
     pub public: bool,
     pub generics: syn::Generics,
     pub target: syn::Type,
+}
+
+/// A name a `use` brings into `module`: `use crate::graph::{EdgeIndex}` in `stable_graph`
+/// names `graph`'s `EdgeIndex` there; `name` is `None` for a glob.
+#[derive(Clone, Debug)]
+pub struct Import {
+    pub module: Vec<String>,
+    /// The name in `module` (the alias of `use x as y`), `None` for a glob.
+    pub local: Option<String>,
+    /// The absolute module path and the item's name (`None` for a glob).
+    pub target: (Vec<String>, Option<String>),
 }
 
 /// The free functions users can name, each under its shortest public path: defined in a
@@ -162,6 +176,7 @@ struct Found<'f> {
     traits: Vec<(FoundType, syn::ItemTrait)>,
     aliases: Vec<(FoundType, syn::Type)>,
     local_aliases: Vec<LocalAlias>,
+    imports: Vec<Import>,
     free_fns: Vec<FreeFn>,
     module_docs: HashMap<Vec<String>, String>,
 }
@@ -181,6 +196,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         traits: Vec::new(),
         aliases: Vec::new(),
         local_aliases: Vec::new(),
+        imports: Vec::new(),
         free_fns: Vec::new(),
         module_docs: HashMap::new(),
     };
@@ -200,6 +216,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         traits,
         aliases,
         local_aliases,
+        imports,
         free_fns,
         ..
     } = f;
@@ -339,6 +356,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         int_traits,
         aliases: alias_types.into_iter().zip(alias_targets).collect(),
         local_aliases,
+        imports,
         crate_doc,
         module_docs,
         free_fns,
@@ -704,6 +722,17 @@ fn items(
     for item in list {
         if !super::cfg::active(attrs_of(item), f.features) {
             continue;
+        }
+        if let Item::Use(u) = item {
+            let mut leaves = Vec::new();
+            use_targets(&u.tree, Vec::new(), &mut leaves);
+            for (path, name, alias) in leaves {
+                f.imports.push(Import {
+                    module: module.to_vec(),
+                    local: alias.or_else(|| name.clone()),
+                    target: (absolute(module, local_mods, &path), name),
+                });
+            }
         }
         match item {
             Item::Struct(s) if is_pub(&s.vis) => {
