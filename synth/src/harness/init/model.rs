@@ -97,6 +97,7 @@ fn choose<'s>(
     let mut chosen = Vec::new();
     let named = default_paths(lib, scan);
     for t in scan.types.iter().filter(|t| t.reachable) {
+        let named = named_in(lib, scan, &named, &t.module);
         let (subst, alias) = match instantiate(
             &t.generics,
             t.impls.iter().map(|i| &i.generics),
@@ -902,6 +903,34 @@ fn default_paths(lib: &str, scan: &Scan) -> HashMap<String, String> {
         }
     }
     out
+}
+
+/// `named` as `module` sees it: an identifier two types share (`binary_heap::Min` and
+/// `sorted_linked_list::Min`) names the one `module` defines. `BinaryHeap<T, K: Kind, N>`
+/// was skipped, "K needs Kind", although its module's `Min` implements it.
+fn named_in<'n>(
+    lib: &str,
+    scan: &Scan,
+    named: &'n HashMap<String, String>,
+    module: &[String],
+) -> std::borrow::Cow<'n, HashMap<String, String>> {
+    let own: Vec<&FoundType> = scan
+        .types
+        .iter()
+        .filter(|t| t.reachable && t.module == module && !named.contains_key(&t.ident))
+        .collect();
+    if own.is_empty() {
+        return std::borrow::Cow::Borrowed(named);
+    }
+    let mut out = named.clone();
+    for t in own {
+        let full = std::iter::once(lib.to_string())
+            .chain(t.public_path.iter().cloned())
+            .collect::<Vec<_>>()
+            .join("::");
+        out.insert(t.ident.clone(), full);
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 fn snake(path: &str) -> String {

@@ -143,3 +143,41 @@ fn a_name_a_use_imports_is_the_imported_type() {
     assert!(methods("Frozen").contains(&"edge".to_string()), "{text}");
     assert!(text.contains("e: val demo::graph::EdgeIndex"), "{text}");
 }
+
+/// heapless's `BinaryHeap<T, K: Kind, const N: usize>` in `binary_heap`, whose `Min` and
+/// `Max` implement `Kind`; `sorted_linked_list` defines its own `Min`, `Max` and `Kind`.
+/// A type filling a parameter was looked up by its identifier among the crate's unique ones,
+/// so the heap was skipped, "K needs Kind".
+#[test]
+fn a_parameter_takes_the_type_its_own_module_defines_when_two_share_a_name() {
+    let lib = r#"
+        pub mod binary_heap {
+            pub trait Kind {}
+            pub enum Min {}
+            pub enum Max {}
+            impl Kind for Min {}
+            impl Kind for Max {}
+            pub struct BinaryHeap<T, K> { v: Vec<T>, k: std::marker::PhantomData<K> }
+            impl<T: Ord, K: Kind> BinaryHeap<T, K> {
+                pub fn new() -> Self { BinaryHeap { v: Vec::new(), k: std::marker::PhantomData } }
+                pub fn len(&self) -> usize { self.v.len() }
+            }
+        }
+        pub mod sorted {
+            pub trait Kind {}
+            pub enum Min {}
+            impl Kind for Min {}
+            pub struct Sorted<T, K> { v: Vec<T>, k: std::marker::PhantomData<K> }
+            impl<T: Ord, K: Kind> Sorted<T, K> {
+                pub fn new() -> Self { Sorted { v: Vec::new(), k: std::marker::PhantomData } }
+                pub fn len(&self) -> usize { self.v.len() }
+            }
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(
+        text.contains("-> BinaryHeap<Key,demo::binary_heap::Min>"),
+        "{text}"
+    );
+    assert!(text.contains("-> Sorted<Key,demo::sorted::Min>"), "{text}");
+}
