@@ -89,6 +89,7 @@ pub mod scan;
 pub mod scoped_aliases;
 pub mod sentences;
 pub mod sequence;
+pub mod several_sizes;
 pub mod skips;
 pub mod storage;
 pub mod strext;
