@@ -68,7 +68,7 @@ mod measured_calls_tests;
 pub mod model;
 pub mod model_ty;
 #[cfg(test)]
-mod module_scoped_aliases_tests;
+mod module_scoped_names_tests;
 #[cfg(test)]
 mod parameter_kinds_tests;
 pub mod params;

@@ -213,18 +213,22 @@ fn build_with(
     }
     // Enums whose variants hold borrowing types (`Entry::Occupied(OccupiedEntry)`), named by
     // a path the harness can write.
-    let enums: super::chain::Enums = scan
+    let mut enums: super::chain::Enums = HashMap::new();
+    for t in scan
         .types
         .iter()
         .filter(|t| t.reachable && !t.variants.is_empty())
-        .map(|t| {
-            let path = std::iter::once(lib.to_string())
-                .chain(t.public_path.iter().cloned())
-                .collect::<Vec<_>>()
-                .join("::");
-            (t.ident.clone(), (path, t.variants.clone()))
-        })
-        .collect();
+    {
+        let path = std::iter::once(lib.to_string())
+            .chain(t.public_path.iter().cloned())
+            .collect::<Vec<_>>()
+            .join("::");
+        enums.entry(t.ident.clone()).or_default().push((
+            t.module.clone(),
+            path,
+            t.variants.clone(),
+        ));
+    }
     let mut chained: BTreeSet<(String, String)> = BTreeSet::new();
     // Types without a constructor whose methods no registration calls, until chains say
     // otherwise: (index in `skipped_types`, public path, its methods).

@@ -1,7 +1,8 @@
-//! Type aliases are scoped to the module that defines them: one name can be an alias of a
-//! primitive in one module (`pub type EdgeIndex = usize;`), an alias of a type parameter in
-//! another (`pub type NodeIndex<Ix = DefaultIx> = Ix;`) and a struct in a third, and a
-//! private alias (`type DefaultIx = u16;`) shadows the crate's public one in its module.
+//! Names as the module a signature is written in sees them: type aliases are scoped to the
+//! module that defines them (one name can be an alias of a primitive in one module, of a
+//! type parameter in another and a struct in a third; a private alias shadows the crate's
+//! public one in its module), a `use` names the imported type, and of two types or enums of
+//! one name, a parameter or a returned value is the one its own module defines.
 
 use super::tests::generate;
 
@@ -180,4 +181,44 @@ fn a_parameter_takes_the_type_its_own_module_defines_when_two_share_a_name() {
         "{text}"
     );
     assert!(text.contains("-> Sorted<Key,demo::sorted::Min>"), "{text}");
+}
+
+/// im's `hashmap::Entry` and `ordmap::Entry`: the variants of a returned enum were looked up
+/// by its identifier, so `OrdMap::entry`'s chained calls matched `hashmap::Entry::Occupied`
+/// and the compiler rejected ten registrations ("mismatched types").
+#[test]
+fn a_returned_enum_is_the_one_its_module_defines_when_two_share_a_name() {
+    let map = |m: &str, ty: &str| {
+        format!(
+            r#"
+        pub mod {m} {{
+            pub struct OccupiedEntry<'a> {{ v: &'a mut u64 }}
+            impl<'a> OccupiedEntry<'a> {{ pub fn get(&self) -> u64 {{ *self.v }} }}
+            pub struct VacantEntry<'a> {{ v: &'a mut u64 }}
+            impl<'a> VacantEntry<'a> {{ pub fn insert(self, x: u64) {{ *self.v = x }} }}
+            pub enum Entry<'a> {{ Occupied(OccupiedEntry<'a>), Vacant(VacantEntry<'a>) }}
+            #[derive(Default)]
+            pub struct {ty} {{ v: u64 }}
+            impl {ty} {{
+                pub fn new() -> Self {{ {ty} {{ v: 0 }} }}
+                pub fn entry(&mut self, k: u64) -> Entry<'_> {{ Entry::Vacant(VacantEntry {{ v: &mut self.v }}) }}
+            }}
+        }}"#
+        )
+    };
+    let lib = map("hashmap", "HashMap") + &map("ordmap", "OrdMap");
+    let (_, text) = generate(&[("lib.rs", lib.as_str())], &[]);
+    let ord = text
+        .split("pub fn ord_map()")
+        .nth(1)
+        .unwrap_or_else(|| panic!("OrdMap not registered:\n{text}"));
+    assert!(ord.contains("demo::ordmap::Entry::Occupied"), "{text}");
+    assert!(!ord.contains("demo::hashmap::Entry"), "{text}");
+    let hash = text
+        .split("pub fn hash_map()")
+        .nth(1)
+        .and_then(|t| t.split("pub fn ord_map()").next())
+        .unwrap_or_else(|| panic!("HashMap not registered:\n{text}"));
+    assert!(hash.contains("demo::hashmap::Entry::Occupied"), "{text}");
+    assert!(!hash.contains("demo::ordmap::Entry"), "{text}");
 }
