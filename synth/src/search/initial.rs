@@ -261,8 +261,15 @@ fn grown_candidates(
             args,
             under_test: false,
         });
+        // Right after the receiver is built, before the calls that hand out its handles
+        // (`add_edge` needs nodes: the `EdgeIndex` of adj::List's `edge_endpoints` came
+        // from an empty list, and no candidate ran).
+        let after_recv = p.body[..at]
+            .iter()
+            .position(|s| s.defines() == Some(recv))
+            .map_or(at, |d| d + 1);
         p.body.insert(
-            at,
+            after_recv,
             Stmt::Repeat {
                 n: GROWN_CALLS,
                 body,
@@ -415,6 +422,80 @@ mod tests {
             panic!("no initial program: {found:?}");
         };
         assert!(pushes(&p.body) >= 2, "{p:?}");
+    }
+
+    /// A list whose `add_edge` panics without nodes hands out the `Edge` handle that
+    /// `endpoints` takes.
+    #[derive(Default)]
+    pub struct Lst {
+        nodes: u64,
+    }
+
+    #[derive(Clone, Copy)]
+    pub struct Edge(u64);
+
+    impl Lst {
+        pub fn add_node(&mut self) {
+            self.nodes += 1
+        }
+        pub fn add_edge(&mut self) -> Edge {
+            assert!(
+                self.nodes > 0,
+                "0 is not a valid node index for a 0 nodes list"
+            );
+            Edge(self.nodes - 1)
+        }
+        pub fn endpoints(&self, e: Edge) -> u64 {
+            assert!(e.0 < self.nodes);
+            e.0
+        }
+    }
+
+    register_type! {
+        pub fn lst() -> Lst {
+            path: "Lst", imports: [], version: None,
+            size: [|s| s.nodes],
+            ctors { new() => Lst::default(); }
+            methods {
+                add_node(mut self);
+                add_edge(mut self) -> Edge;
+                endpoints(ref self, e: copy Edge) -> u64;
+            }
+            fields {}
+        }
+        pub fn edge() -> Edge {
+            path: "Edge", imports: [], version: None,
+            size: [],
+            ctors {}
+            methods {}
+            fields {}
+        }
+    }
+
+    /// Runs programs in-process with the registry's interpreter.
+    struct InProcess(Registry, ApiSchema);
+
+    impl Executor for InProcess {
+        fn schema(&self) -> &ApiSchema {
+            &self.1
+        }
+        fn run(&mut self, programs: &[Program]) -> anyhow::Result<Vec<Feedback>> {
+            let interp = perfsyn_profiler_ipc::interp::Interpreter::new(&self.0);
+            Ok(programs.iter().map(|p| interp.run(p)).collect())
+        }
+    }
+
+    /// A handle from a call that needs a grown receiver (`add_edge` on a list without
+    /// nodes panics): the receiver grows before the handle is obtained, not just before the
+    /// call under test.
+    #[test]
+    fn a_receiver_grows_before_the_call_that_hands_out_a_handle() {
+        let reg = Registry::new(vec![lst(), edge()]);
+        let schema = reg.schema();
+        let mut exec = InProcess(reg, schema.clone());
+        let target = resolve_method(&schema, "Lst::endpoints").unwrap();
+        let found = initial_program(&mut exec, &target, &MutationConfig::default()).unwrap();
+        assert!(matches!(found, Initial::Found(_)), "{found:?}");
     }
 
     /// A method that panics on an empty receiver gets an initial program that grows the

@@ -309,24 +309,3 @@ impl FixedParams {
         out
     }
 }
-
-/// The crate's public aliases of a primitive (`pub type Block = usize;`), by
-/// name: a signature naming one names the primitive (`with_capacity_and_blocks<I:
-/// IntoIterator<Item = Block>>` was skipped, `Block` "not in the program model").
-pub(super) fn primitive_aliases(scan: &Scan) -> HashMap<String, proc_macro2::TokenStream> {
-    const PRIMITIVES: &[&str] = &[
-        "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
-        "bool", "char", "f32", "f64", "String",
-    ];
-    scan.aliases
-        .iter()
-        .filter(|(a, _)| a.generics.params.is_empty())
-        .filter_map(|(a, target)| {
-            let Type::Path(p) = target else { return None };
-            let id = p.path.get_ident()?.to_string();
-            PRIMITIVES
-                .contains(&id.as_str())
-                .then(|| (a.ident.clone(), target.to_token_stream()))
-        })
-        .collect()
-}

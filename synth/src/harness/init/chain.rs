@@ -36,9 +36,10 @@ pub struct Chains {
     pub traits: Vec<Vec<String>>,
 }
 
-/// The crate's enums by identifier: their full path (`mycrate::map::Entry`) and, per
+/// The crate's enums by identifier: for each enum of that name (`hashmap::Entry` and
+/// `ordmap::Entry`), its defining module, its full path (`mycrate::map::Entry`) and, per
 /// variant holding one value, the variant and the identifier of the value's type.
-pub type Enums = HashMap<String, (String, Vec<(String, String)>)>;
+pub type Enums = HashMap<String, Vec<(Vec<String>, String, Vec<(String, String)>)>>;
 
 /// The chained methods through `first`, a registered method whose Rust return type is `ret`.
 pub(super) fn chains(
@@ -91,7 +92,18 @@ pub(super) fn chains(
         reach(cx, first, b, allowed, via, vecs, &mut out);
     }
     // The variants of a returned enum, each reached by matching it (an owned value only).
-    if let (Some((path, variants)), false) = (enums.get(&ident), option) {
+    // Of two enums of one name, the one nearest the owner's module (`ordmap::Entry` for
+    // `OrdMap::entry`: the harness matched `hashmap::Entry`'s variants, which the compiler
+    // rejected).
+    let nearest = enums.get(&ident).and_then(|es| {
+        es.iter().max_by_key(|(m, _, _)| {
+            m.iter()
+                .zip(owner_module)
+                .take_while(|(a, b)| a == b)
+                .count()
+        })
+    });
+    if let (Some((_, path, variants)), false) = (nearest, option) {
         if allowed.contains(&Receiver::By(Mode::Val)) {
             for (variant, held) in variants {
                 if let Some(b) = find(held) {

@@ -65,7 +65,16 @@ pub fn documented_class(doc: &str) -> Option<String> {
         // spike of one call that the doc's amortized class covers, which the verdict leaves
         // out of its fit too. Read only when the doc states no amortized class.
         let single = single_call_clause(m.before);
-        if before_ok && !space && !step {
+        // "the time complexity is O(|V|·|E|) for the whole operation" (petgraph's
+        // `Csr::add_edge`, of adding every edge): a bound on a sequence of calls, no
+        // class of one.
+        let sequence = ["for the whole", "in total", "overall"]
+            .iter()
+            .any(|w| following.starts_with(w));
+        if before_ok && sequence {
+            unparsed = true;
+        }
+        if before_ok && !space && !step && !sequence {
             match mention_class(&m.inner) {
                 Some(c) if single => single_best = single_best.max(Some(c)),
                 Some(c) => best = best.max(Some(c)),
@@ -151,6 +160,10 @@ fn mention_class(inner: &str) -> Option<crate::report::class::Class> {
     ]
     .iter()
     .find_map(|candidate| crate::report::class::Class::parse(&format!("O({candidate})")))
+    .or_else(|| {
+        super::several_sizes::several_sizes_class(inner)
+            .and_then(|c| crate::report::class::Class::parse(&format!("O({c})")))
+    })
 }
 
 /// The highest class a doc states per item of the iterator a method returns ("*O*(1) on

@@ -5,7 +5,7 @@
 //! function. Its own file beside [`resolve`](super::resolve), which calls it once per
 //! signature.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use quote::ToTokens;
 use syn::{GenericParam, ReturnType, Type, TypeParamBound};
@@ -389,13 +389,16 @@ impl Ctx<'_> {
                     let Some((last, modules)) = target.split_last() else {
                         continue;
                     };
-                    let mut named = self
+                    // Distinct registrations: a `use` names one under several modules.
+                    let named: BTreeSet<&String> = self
                         .regs_in
                         .iter()
                         .filter(|((m, id), _)| id == last && m.ends_with(modules))
-                        .map(|(_, (reg, _))| reg);
-                    let first = named.next();
-                    let reg = first.filter(|_| named.next().is_none());
+                        .map(|(_, (reg, _))| reg)
+                        .collect();
+                    let reg = (named.len() == 1)
+                        .then(|| named.into_iter().next())
+                        .flatten();
                     if let Some(reg) = reg {
                         out.subst.insert(format!("{name}::{assoc}"), reg.clone());
                     }

@@ -62,6 +62,7 @@ pub(super) fn namespaces(
             ty_ident: NAMESPACE_RUST,
             self_name: &path,
             self_rust: NAMESPACE_RUST,
+            module: &module,
             ..*cx
         };
         let mut reg = TypeReg {

@@ -56,6 +56,7 @@ mod generic_bounds_tests;
 #[cfg(test)]
 mod handles_tests;
 pub mod hygiene;
+pub mod imports;
 pub mod instantiate;
 pub mod int_traits;
 pub mod macro_types;
@@ -66,6 +67,8 @@ pub mod math;
 mod measured_calls_tests;
 pub mod model;
 pub mod model_ty;
+#[cfg(test)]
+mod module_scoped_names_tests;
 #[cfg(test)]
 mod parameter_kinds_tests;
 pub mod params;
@@ -83,8 +86,10 @@ pub mod registrations;
 pub mod repair;
 pub mod resolve;
 pub mod scan;
+pub mod scoped_aliases;
 pub mod sentences;
 pub mod sequence;
+pub mod several_sizes;
 pub mod skips;
 pub mod storage;
 pub mod strext;

@@ -7,7 +7,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use quote::ToTokens;
 use syn::{GenericParam, ImplItem, ReturnType, Type};
 
-use super::aliases::{instantiate_free, primitive_aliases, through_alias, FixedParams};
+use super::aliases::{instantiate_free, through_alias, FixedParams};
 use super::instantiate::{instantiate, OMITTED};
 use super::model_ty::ModelTy;
 use super::registrations::{
@@ -97,6 +97,7 @@ fn choose<'s>(
     let mut chosen = Vec::new();
     let named = default_paths(lib, scan);
     for t in scan.types.iter().filter(|t| t.reachable) {
+        let named = named_in(lib, scan, &named, &t.module);
         let (subst, alias) = match instantiate(
             &t.generics,
             t.impls.iter().map(|i| &i.generics),
@@ -175,6 +176,7 @@ fn choose<'s>(
             alias: alias.map(|(a, _)| a),
         });
     }
+    super::imports::extend_through_imports(&mut regs_in, &scan.imports);
     (chosen, regs, regs_in)
 }
 
@@ -195,7 +197,7 @@ fn build_with(
         .collect();
     let mut fn_names: HashMap<String, usize> = HashMap::new();
     let no_closures = HashMap::new();
-    let prim_aliases = primitive_aliases(scan);
+    let prim_aliases = super::scoped_aliases::ScopedAliases::of(scan);
     // Borrowing types (a lifetime parameter), exported or not, and public types without a
     // constructor (`map::Slice`, reached by `as_slice()`): not registered, but
     // their methods are reached through the methods that return them.
@@ -211,18 +213,22 @@ fn build_with(
     }
     // Enums whose variants hold borrowing types (`Entry::Occupied(OccupiedEntry)`), named by
     // a path the harness can write.
-    let enums: super::chain::Enums = scan
+    let mut enums: super::chain::Enums = HashMap::new();
+    for t in scan
         .types
         .iter()
         .filter(|t| t.reachable && !t.variants.is_empty())
-        .map(|t| {
-            let path = std::iter::once(lib.to_string())
-                .chain(t.public_path.iter().cloned())
-                .collect::<Vec<_>>()
-                .join("::");
-            (t.ident.clone(), (path, t.variants.clone()))
-        })
-        .collect();
+    {
+        let path = std::iter::once(lib.to_string())
+            .chain(t.public_path.iter().cloned())
+            .collect::<Vec<_>>()
+            .join("::");
+        enums.entry(t.ident.clone()).or_default().push((
+            t.module.clone(),
+            path,
+            t.variants.clone(),
+        ));
+    }
     let mut chained: BTreeSet<(String, String)> = BTreeSet::new();
     // Types without a constructor whose methods no registration calls, until chains say
     // otherwise: (index in `skipped_types`, public path, its methods).
@@ -342,7 +348,7 @@ struct Walk<'a> {
     regs_in: &'a RegsIn,
     copies: &'a HashSet<String>,
     no_closures: &'a HashMap<String, Built>,
-    prim_aliases: &'a HashMap<String, proc_macro2::TokenStream>,
+    prim_aliases: &'a super::scoped_aliases::ScopedAliases,
     borrowers: &'a HashMap<String, Vec<&'a FoundType>>,
     enums: &'a super::chain::Enums,
     /// The crate's footnote markers (see [`class_reader`](super::class_reader)).
@@ -488,13 +494,20 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
         table: &table,
         prim_aliases,
     };
+    let aliased = |d: &Type| {
+        let tokens = d.to_token_stream();
+        prim_aliases
+            .expand(&t.module, tokens.clone())
+            .unwrap_or(tokens)
+            .to_string()
+    };
     // `impl Default` for another instantiation only
     // (`impl Default for StringInterner<DefaultBackend>` fixes the hasher the harness
     // replaces): not a constructor here; the compiler rejected it, at the cost of a build.
     let default_elsewhere = t
         .default_impls
         .iter()
-        .map(|i| other_instantiation(&t.generics, &subst, i))
+        .map(|i| other_instantiation(&t.generics, &subst, i, &aliased))
         .collect::<Option<Vec<String>>>()
         .and_then(|shown| shown.into_iter().next());
     if let (false, true, Some(shown)) =
@@ -530,7 +543,7 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
     let mut reached: Vec<(String, String)> = Vec::new();
     let fixed = FixedParams::of(t, &subst, alias, scan);
     for imp in &t.impls {
-        let other_instance = other_instantiation(&t.generics, &subst, imp);
+        let other_instance = other_instantiation(&t.generics, &subst, imp, &aliased);
         for item in &imp.items {
             let ImplItem::Fn(f) = item else { continue };
             if !is_pub(&f.vis) {
@@ -746,10 +759,14 @@ fn size_rank_of(name: &str) -> Option<u8> {
 /// `Some(self type as written)` when an impl block is for another instantiation than the
 /// generic one the harness uses: its self type fixes or omits (defaults) a parameter, as
 /// `impl<I, P> PriorityQueue<I, P>` does for the default, randomly seeded hasher.
+///
+/// `aliased` reads a declared default as the type's module sees it (`Ix = DefaultIx` is
+/// `u32` where `pub type DefaultIx = u32`).
 fn other_instantiation(
     g: &syn::Generics,
     subst: &HashMap<String, String>,
     imp: &syn::ItemImpl,
+    aliased: &dyn Fn(&Type) -> String,
 ) -> Option<String> {
     // Whether each parameter is left to its default: an impl may omit it too, or be
     // generic over it.
@@ -803,6 +820,7 @@ fn other_instantiation(
         omitted[k]
             || matches!((defaults[k], chosen[k]),
                 (Some(Type::Path(p)), Some(c)) if p.qself.is_none() && same_type_path(&p.path, c))
+            || matches!((defaults[k], chosen[k]), (Some(d), Some(c)) if aliased(d) == *c)
     };
     let generic = args.len() <= omitted.len()
         && (args.len()..omitted.len()).all(defaulted)
@@ -863,16 +881,18 @@ fn method_count(t: &FoundType) -> usize {
 fn default_paths(lib: &str, scan: &Scan) -> HashMap<String, String> {
     let counts = ident_counts(&scan.types);
     // A public alias without parameters names a type as well as the type does
-    // (`B = DefaultBackend`, `pub type DefaultBackend = StringBackend<..>`).
+    // (`B = DefaultBackend`, `pub type DefaultBackend = StringBackend<..>`); one of a
+    // primitive is that primitive (`Ix = DefaultIx`, `pub type DefaultIx = u32`), which
+    // signatures then read as the integer they pass (`a: Ix`, `NodeIndex<Ix>`).
     let aliases = scan
         .aliases
         .iter()
-        .map(|(a, _)| a)
-        .filter(|a| a.reachable && a.generics.params.is_empty());
-    scan.types
+        .filter(|(a, _)| a.reachable && a.generics.params.is_empty());
+    let mut out: HashMap<String, String> = scan
+        .types
         .iter()
         .filter(|t| t.reachable && counts.get(&t.ident) == Some(&1))
-        .chain(aliases)
+        .chain(aliases.clone().map(|(a, _)| a))
         .map(|t| {
             let full = std::iter::once(lib.to_string())
                 .chain(t.public_path.iter().cloned())
@@ -880,7 +900,41 @@ fn default_paths(lib: &str, scan: &Scan) -> HashMap<String, String> {
                 .join("::");
             (t.ident.clone(), full)
         })
-        .collect()
+        .collect();
+    for (a, target) in aliases {
+        if let Some(prim) = super::scoped_aliases::primitive_name(target) {
+            out.insert(a.ident.clone(), prim);
+        }
+    }
+    out
+}
+
+/// `named` as `module` sees it: an identifier two types share (`binary_heap::Min` and
+/// `sorted_linked_list::Min`) names the one `module` defines. `BinaryHeap<T, K: Kind, N>`
+/// was skipped, "K needs Kind", although its module's `Min` implements it.
+fn named_in<'n>(
+    lib: &str,
+    scan: &Scan,
+    named: &'n HashMap<String, String>,
+    module: &[String],
+) -> std::borrow::Cow<'n, HashMap<String, String>> {
+    let own: Vec<&FoundType> = scan
+        .types
+        .iter()
+        .filter(|t| t.reachable && t.module == module && !named.contains_key(&t.ident))
+        .collect();
+    if own.is_empty() {
+        return std::borrow::Cow::Borrowed(named);
+    }
+    let mut out = named.clone();
+    for t in own {
+        let full = std::iter::once(lib.to_string())
+            .chain(t.public_path.iter().cloned())
+            .collect::<Vec<_>>()
+            .join("::");
+        out.insert(t.ident.clone(), full);
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 fn snake(path: &str) -> String {

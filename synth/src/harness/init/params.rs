@@ -259,8 +259,8 @@ impl Ctx<'_> {
             _ => {}
         }
         // Two types of one name (`graph::EdgeIndex` and `adj::EdgeIndex`): a
-        // signature written beside one of them names that one. Written elsewhere, it is
-        // refused (which one a `use` brought in is not followed).
+        // signature written beside one of them, or in a module that imports one with `use`
+        // (see `imports`), names that one. Written elsewhere, it is refused.
         let single = tp.path.segments.len() == 1;
         // Such a type is written as its Rust type; the registry names it as registered.
         if single && id == self.ty_ident && !self.self_name.is_empty() {

@@ -77,10 +77,35 @@ fn class_in_another_quantity_is_kept_unread_with_its_sentence() {
         ))
     );
     assert!(matches!(
-        read_class("* Time complexity: **O(|V| + |E|)**.", &none),
+        read_class("* Time complexity: **O(k|E| log(k|E|))**.", &none),
         Some(Err(_))
     ));
     assert_eq!(read_class("Returns the length.", &none), None);
+}
+
+/// A class in several sizes of the input (a graph's `|V|` and `|E|`) is read with every
+/// size as the input size (see `several_sizes`); petgraph's algorithms had no class.
+#[test]
+fn class_in_sizes_of_the_input_is_read_as_the_input_sizes_class() {
+    let none = Footnotes::default();
+    let class = |doc: &str| read_class(doc, &none).and_then(Result::ok).map(|(c, _)| c);
+    assert_eq!(
+        class("* Time complexity: **O(|V| + |E|)**."),
+        Some("O(n)".into())
+    );
+    assert_eq!(
+        class("* Time complexity: **O((|V|+|E|)log(|V|))**"),
+        Some("O(n log n)".into())
+    );
+    assert_eq!(
+        class("Computes in **O(log |V|)** time where V is the set of nodes"),
+        Some("O(log n)".into())
+    );
+    // A bound on a sequence of calls is no class of one call.
+    assert_eq!(
+        class("Return `true` if the edge was added. If you add all edges in row-major order, the time complexity is **O(|V|·|E|)** for the whole operation."),
+        None
+    );
 }
 
 #[test]

@@ -52,8 +52,9 @@ pub(super) struct Ctx<'a> {
     /// The classes the type's methods read: their own docs, then the docs around them (see
     /// [`class_reader`](super::class_reader)).
     pub(super) table: &'a super::class_reader::TypeClasses,
-    /// The crate's public aliases of primitives (see [`primitive_aliases`](super::aliases::primitive_aliases)).
-    pub(super) prim_aliases: &'a HashMap<String, proc_macro2::TokenStream>,
+    /// The aliases the signatures of each module are read through (see
+    /// [`scoped_aliases`](super::scoped_aliases)).
+    pub(super) prim_aliases: &'a super::scoped_aliases::ScopedAliases,
 }
 
 impl Ctx<'_> {
@@ -71,9 +72,10 @@ impl Ctx<'_> {
         }
         let mut sig = impl_args_as_generics(sig);
         if !self.prim_aliases.is_empty() {
-            let tokens = super::scan::replace_idents(sig.to_token_stream(), self.prim_aliases);
-            if let Ok(s) = syn::parse2(tokens) {
-                sig = s;
+            if let Some(tokens) = self.prim_aliases.expand(self.module, sig.to_token_stream()) {
+                if let Ok(s) = syn::parse2(tokens) {
+                    sig = s;
+                }
             }
         }
         let sig = &sig;

@@ -79,6 +79,12 @@ pub struct Scan {
     /// DefaultCore<T>>`): the alias (its generics, path, doc) and the aliased type. A type
     /// whose parameter init cannot fill registers through an alias that fills it.
     pub aliases: Vec<(FoundType, syn::Type)>,
+    /// Every type alias, public or not, with the module that defines it: a signature names
+    /// types as its module sees them (see [`ScopedAliases`](super::aliases::ScopedAliases)).
+    pub local_aliases: Vec<LocalAlias>,
+    /// Every `use` of every module, public or not: the name it brings into its module
+    /// (see [`Import`]).
+    pub imports: Vec<Import>,
     /// The public free functions of reachable modules, registered as the methods of a
     /// namespace per module (see [`free`](super::free)).
     pub free_fns: Vec<FreeFn>,
@@ -86,6 +92,28 @@ pub struct Scan {
     /// (`impl Bytes for Vec<u8> { type Borrowed = [u8]; }`): the self type as written without
     /// spaces, the associated type's name, and what the impl sets it to.
     pub assoc_impls: Vec<(String, String, syn::Type)>,
+}
+
+/// A type alias as the module that defines it sees it (`type DefaultIx = u16;`,
+/// `pub type NodeIndex<Ix = DefaultIx> = Ix;`).
+#[derive(Clone)]
+pub struct LocalAlias {
+    pub module: Vec<String>,
+    pub ident: String,
+    pub public: bool,
+    pub generics: syn::Generics,
+    pub target: syn::Type,
+}
+
+/// A name a `use` brings into `module`: `use crate::graph::{EdgeIndex}` in `stable_graph`
+/// names `graph`'s `EdgeIndex` there; `name` is `None` for a glob.
+#[derive(Clone, Debug)]
+pub struct Import {
+    pub module: Vec<String>,
+    /// The name in `module` (the alias of `use x as y`), `None` for a glob.
+    pub local: Option<String>,
+    /// The absolute module path and the item's name (`None` for a glob).
+    pub target: (Vec<String>, Option<String>),
 }
 
 /// The free functions users can name, each under its shortest public path: defined in a
@@ -147,6 +175,8 @@ struct Found<'f> {
     /// The crate's public traits (as types, for their public paths) and their items.
     traits: Vec<(FoundType, syn::ItemTrait)>,
     aliases: Vec<(FoundType, syn::Type)>,
+    local_aliases: Vec<LocalAlias>,
+    imports: Vec<Import>,
     free_fns: Vec<FreeFn>,
     module_docs: HashMap<Vec<String>, String>,
 }
@@ -165,6 +195,8 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         expansion_depth: 0,
         traits: Vec::new(),
         aliases: Vec::new(),
+        local_aliases: Vec::new(),
+        imports: Vec::new(),
         free_fns: Vec::new(),
         module_docs: HashMap::new(),
     };
@@ -183,6 +215,8 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         int_traits,
         traits,
         aliases,
+        local_aliases,
+        imports,
         free_fns,
         ..
     } = f;
@@ -321,6 +355,8 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         array_traits,
         int_traits,
         aliases: alias_types.into_iter().zip(alias_targets).collect(),
+        local_aliases,
+        imports,
         crate_doc,
         module_docs,
         free_fns,
@@ -687,6 +723,17 @@ fn items(
         if !super::cfg::active(attrs_of(item), f.features) {
             continue;
         }
+        if let Item::Use(u) = item {
+            let mut leaves = Vec::new();
+            use_targets(&u.tree, Vec::new(), &mut leaves);
+            for (path, name, alias) in leaves {
+                f.imports.push(Import {
+                    module: module.to_vec(),
+                    local: alias.or_else(|| name.clone()),
+                    target: (absolute(module, local_mods, &path), name),
+                });
+            }
+        }
         match item {
             Item::Struct(s) if is_pub(&s.vis) => {
                 let reachable = reachable && !doc_hidden(&s.attrs);
@@ -734,10 +781,19 @@ fn items(
                     string_self: None,
                 });
             }
-            Item::Type(ty) if is_pub(&ty.vis) => {
-                let reachable = reachable && !doc_hidden(&ty.attrs);
-                let t = found(&ty.ident, module, reachable, &ty.generics, &ty.attrs);
-                f.aliases.push((t, (*ty.ty).clone()));
+            Item::Type(ty) => {
+                f.local_aliases.push(LocalAlias {
+                    module: module.to_vec(),
+                    ident: ty.ident.to_string(),
+                    public: is_pub(&ty.vis),
+                    generics: ty.generics.clone(),
+                    target: (*ty.ty).clone(),
+                });
+                if is_pub(&ty.vis) {
+                    let reachable = reachable && !doc_hidden(&ty.attrs);
+                    let t = found(&ty.ident, module, reachable, &ty.generics, &ty.attrs);
+                    f.aliases.push((t, (*ty.ty).clone()));
+                }
             }
             Item::Trait(tr) if is_pub(&tr.vis) => {
                 let mut tr = tr.clone();
