@@ -50,6 +50,12 @@ fn a_quadratic_path_behind_a_token_of_the_tests_is_found_with_mined_values_only(
         "the shrunk program holds the token: {rust}"
     );
     assert!(rust.contains(".repeat("), "and grows it as text: {rust}");
+    // Shrunk to the minimal trigger: the two-character token alone, repeated (no longer
+    // fragment, no second part), as a developer would write it.
+    assert!(
+        rust.contains("\"<!\".repeat("),
+        "the shrunk text is the token repeated: {rust}"
+    );
 
     let without = explore(&["--no-mined-values"]);
     assert_ne!(
