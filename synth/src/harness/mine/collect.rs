@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use syn::visit::Visit;
 
+use crate::harness::legacy_syntax::parse_file;
 use crate::harness::mine::words::{bag, Bag};
 
 /// A mined literal value.
@@ -41,7 +42,7 @@ pub fn crate_pairs(dir: &Path) -> Vec<Pair> {
     let files: Vec<syn::File> = ["tests", "examples", "benches"]
         .iter()
         .flat_map(|sub| rust_files(&dir.join(sub)))
-        .filter_map(|f| read(&f).and_then(|t| syn::parse_file(&t).ok()))
+        .filter_map(|f| read(&f).and_then(|t| parse_file(&t).ok()))
         .collect();
     // A test helper is often in a file of its own (`tests/common/mod.rs`, a suite's
     // `lib.rs`) and called from the others: the helpers of all test files together.
@@ -64,7 +65,7 @@ pub fn source_pairs(src: &Path) -> Vec<Pair> {
     let mut out = Vec::new();
     for f in rust_files(src) {
         let Some(text) = read(&f) else { continue };
-        if let Ok(file) = syn::parse_file(&text) {
+        if let Ok(file) = parse_file(&text) {
             let mut c = Collector::for_file(false, &file);
             c.visit_file(&file);
             out.extend(c.pairs);
