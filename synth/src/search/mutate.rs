@@ -669,7 +669,8 @@ pub fn apply(
         }
         OpKind::MutateValue if m.target.starts_with("text:") => {
             let name = m.target.strip_prefix("text:")?;
-            let (from, other) = crate::search::text::fragments(p, schema, cfg, m.at, &mut choice)?;
+            let (from, other) =
+                crate::search::text::fragments(p, schema, cfg, m.at, name, &mut choice)?;
             let text =
                 crate::search::text::apply(&from, name, m.count, other.as_deref(), cfg.max_loop)?;
             match q.body.get_mut(m.at)? {

@@ -139,12 +139,15 @@ pub fn apply(
 
 /// The fixed string a text mutation of the literal at `at` starts from: the literal's own
 /// value when it is one of the mined fragments its context draws, else one of them drawn by
-/// frequency; and a second, other fragment for the interleaving.
+/// frequency; and a second, other fragment, drawn by frequency, for the interleaving and for
+/// the text a repeated token follows (`shape`, the mutation's name, says whether one is
+/// needed).
 pub fn fragments(
     p: &Program,
     schema: &ApiSchema,
     cfg: &MutationConfig,
     at: usize,
+    shape: &str,
     choice: &mut Choice<'_>,
 ) -> Option<(Literal, Option<String>)> {
     let Some(Stmt::Lit { out, value }) = p.body.get(at) else {
@@ -178,7 +181,26 @@ pub fn fragments(
         }
         _ => return Some((value.clone(), None)),
     };
-    let other = mined.into_iter().map(|(m, _)| m).find(|m| *m != own);
+    // The second fragment is drawn too (by frequency, among the others): the text a token
+    // follows decides how a parser reads it (a line that starts a paragraph, not a block), so
+    // the most frequent value alone would pair every token with one context only.
+    // Drawn only for the text a token follows; the interleaving pairs a fragment with the most
+    // frequent other value, and the other shapes use none.
+    if shape != "after" {
+        let other = mined.into_iter().map(|(m, _)| m).find(|m| *m != own);
+        return Some((Literal::Str(own), other));
+    }
+    let others: Vec<(String, u32)> = mined.into_iter().filter(|(m, _)| *m != own).collect();
+    let total: u32 = others.iter().map(|(_, n)| n).sum();
+    let mut k = choice.pick(total as usize) as u32;
+    let mut other = None;
+    for (m, n) in others {
+        if k < n {
+            other = Some(m);
+            break;
+        }
+        k -= n;
+    }
     Some((Literal::Str(own), other))
 }
 
