@@ -802,7 +802,10 @@ mod tests {
             _ => None,
         });
         let (shape, a, b, n) = text.expect("the text stays");
-        assert_eq!((shape, a.as_str(), b.as_str()), (TextShape::Repeat, "<!", ""));
+        assert_eq!(
+            (shape, a.as_str(), b.as_str()),
+            (TextShape::Repeat, "<!", "")
+        );
         // 1-minimal in its count: halving loses the verdict.
         assert!((100..200).contains(&n), "n = {n}");
         let rust = print(&r.program, &s).unwrap().body;
