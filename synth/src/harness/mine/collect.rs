@@ -380,6 +380,24 @@ fn helpers(files: &[syn::File]) -> Helpers {
     out
 }
 
+/// The name of the function a path calls when it may be a helper: `check(..)`, or
+/// `common::check(..)` through modules (lowercase segments), never a type's function
+/// (`Parser::new`).
+fn helper_name(p: &syn::Path) -> Option<String> {
+    let (last, modules) = p
+        .segments
+        .iter()
+        .collect::<Vec<_>>()
+        .split_last()
+        .map(|(l, m)| (*l, m.to_vec()))?;
+    let module = |s: &&syn::PathSegment| {
+        s.ident
+            .to_string()
+            .starts_with(|c: char| c.is_lowercase() || c == '_')
+    };
+    modules.iter().all(module).then(|| last.ident.to_string())
+}
+
 /// Collects the free functions of a file, in modules too.
 struct FnItems<'a>(&'a mut Vec<syn::ItemFn>);
 
@@ -433,11 +451,7 @@ impl<'ast> Visit<'ast> for ParamFlows<'_> {
         if let syn::Expr::Path(p) = &*i.func {
             self.note(path_words(&p.path), i.args.iter());
             // A helper calling a helper: its parameter reaches that one's contexts.
-            if let Some(inner) = p
-                .path
-                .get_ident()
-                .and_then(|n| self.helpers.get(&n.to_string()))
-            {
+            if let Some(inner) = helper_name(&p.path).and_then(|n| self.helpers.get(&n)) {
                 for (a, cs) in i.args.iter().zip(inner) {
                     if let Some(k) =
                         param_of(a).and_then(|n| self.params.iter().position(|p| *p == n))
@@ -515,9 +529,9 @@ impl<'ast> Visit<'ast> for Collector {
     fn visit_expr_call(&mut self, i: &'ast syn::ExprCall) {
         if let syn::Expr::Path(p) = &*i.func {
             self.record(path_words(&p.path), i.args.iter());
-            if let Some(name) = p.path.get_ident() {
+            if let Some(name) = helper_name(&p.path) {
                 let args: Vec<&syn::Expr> = i.args.iter().collect();
-                self.record_helper(&name.to_string(), &args);
+                self.record_helper(&name, &args);
             }
         }
         syn::visit::visit_expr_call(self, i);
