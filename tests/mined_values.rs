@@ -50,6 +50,21 @@ fn a_quadratic_path_behind_a_token_of_the_tests_is_found_with_mined_values_only(
         "the shrunk program holds the token: {rust}"
     );
     assert!(rust.contains(".repeat("), "and grows it as text: {rust}");
+    // Shrunk to the minimal trigger: the two-character token alone, repeated (no longer
+    // fragment, no second part), as a developer would write it.
+    let text = rust
+        .lines()
+        .find(|l| l.contains(".repeat("))
+        .and_then(|l| l.split_once(" = "))
+        .map(|(_, e)| e.trim_end_matches(';'))
+        .unwrap_or_default();
+    let count = text
+        .strip_prefix("\"<!\".repeat(")
+        .and_then(|t| t.strip_suffix(')'));
+    assert!(
+        count.is_some_and(|n| n.parse::<u32>().is_ok()),
+        "the shrunk text is the token repeated, nothing else: {rust}"
+    );
 
     let without = explore(&["--no-mined-values"]);
     assert_ne!(

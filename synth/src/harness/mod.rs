@@ -5,12 +5,14 @@
 //! [`discovery`] finds the harness a command works on; [`init`] writes one for a user's crate;
 //! [`spec`] resolves what a user types (`Vec::dedup`) to what the harness registers.
 //! [`worker_build`] builds its worker, reading the compiler's messages with [`diagnostics`];
-//! [`generated`] reads a generated file back.
+//! [`generated`] reads a generated file back; [`legacy_syntax`] reads a source file syn alone
+//! refuses (a pre-2021 bare closure-trait object, `&'a Fn() -> T`).
 
 pub mod diagnostics;
 pub mod discovery;
 pub mod generated;
 pub mod init;
+pub mod legacy_syntax;
 pub mod mine;
 pub mod spec;
 pub mod worker_build;

@@ -9,8 +9,12 @@
 //! run: the same class on a re-sweep, or a ratio above t_rel in the same direction); this
 //! module only sees a predicate, so it depends on no oracle.
 //!
-//! The result is 1-minimal (removing any one statement, or halving any loop count, loses
-//! the verdict) unless the budget of verdict checks ([`ShrinkConfig::budget`], the flag
+//! A growing text (`Literal::Text`, the loop of a string) is shrunk as a loop is: its count
+//! halved, its shape reduced to fewer parts, its fragments shortened character runs at a
+//! time, so the shown program holds the minimal trigger (`"<!".repeat(n)`).
+//!
+//! The result is 1-minimal (removing any one statement, halving any loop or text count, or
+//! shortening a text's fragment by one character loses the verdict) unless the budget of verdict checks ([`ShrinkConfig::budget`], the flag
 //! `--shrink-budget`) ran out first, which [`ShrinkRecord::stopped_by_budget`] records.
 
 use std::collections::HashSet;
@@ -18,7 +22,7 @@ use std::collections::HashSet;
 use anyhow::Result;
 use perfsyn_profiler_ipc::check::check;
 use perfsyn_profiler_ipc::print::print;
-use perfsyn_profiler_ipc::{ApiSchema, Literal, Pattern, Program, Stmt, Var};
+use perfsyn_profiler_ipc::{ApiSchema, Literal, Pattern, Program, Stmt, TextShape, Var};
 
 use crate::report::best::{BestProgram, ShrinkRecord};
 use crate::run::exec::Executor;
@@ -155,7 +159,7 @@ pub fn describe(r: &ShrinkRecord, now: usize) -> String {
             r.budget
         )
     } else {
-        "1-minimal: removing any statement or halving any loop loses the verdict".into()
+        "1-minimal: removing any statement, halving any loop or text, or shortening a text's fragment loses the verdict".into()
     };
     format!(
         "shrunk from {} to {now} statements in {} verdict checks ({tail})",
@@ -242,16 +246,17 @@ impl Shrinker<'_> {
         }
     }
 
-    /// Halves each loop count while the verdict holds.
+    /// Halves each loop count, and each growing text's count (`Literal::Text`, the loop of
+    /// a string), while the verdict holds.
     fn halve_loops(&mut self, mut cur: Program) -> Result<Step> {
         for path in loops(&cur.body) {
-            while let Some(Stmt::Repeat { n, .. }) = at(&cur.body, &path) {
-                if *n <= 1 {
+            while let Some(n) = at(&cur.body, &path).and_then(count_of) {
+                if n <= 1 {
                     break;
                 }
-                let half = *n / 2;
+                let half = n / 2;
                 let mut q = cur.clone();
-                if let Some(Stmt::Repeat { n, .. }) = at_mut(&mut q.body, &path) {
+                if let Some(n) = at_mut(&mut q.body, &path).and_then(count_of_mut) {
                     *n = half;
                 }
                 match self.try_candidate(&q)? {
@@ -311,6 +316,7 @@ fn simpler_values(v: &Literal) -> Vec<Literal> {
             }
             out
         }
+        Literal::Text { shape, a, b, n } => simpler_texts(*shape, a, b, *n),
         Literal::Bool(true) => vec![Literal::Bool(false)],
         Literal::Char(c) if *c != 'a' => vec![Literal::Char('a')],
         Literal::Index { ty, pattern } => {
@@ -330,6 +336,59 @@ fn simpler_values(v: &Literal) -> Vec<Literal> {
         }
         _ => Vec::new(),
     }
+}
+
+/// Simpler growing texts, fewest parts first: one fragment repeated (either of the two),
+/// then the same shape with a fragment shortened by a run of characters (halves first, down
+/// to single characters, as ddmin), so that repeated shrinking ends at the shortest
+/// fragment that keeps the verdict: the minimal trigger a developer reads as
+/// `"<!".repeat(n)`. A fragment never becomes empty (a text of nothing does not grow).
+fn simpler_texts(shape: TextShape, a: &str, b: &str, n: u32) -> Vec<Literal> {
+    let text = |shape, a: &str, b: &str| Literal::Text {
+        shape,
+        a: a.to_string(),
+        b: b.to_string(),
+        n,
+    };
+    let mut out = Vec::new();
+    if shape != TextShape::Repeat {
+        out.push(text(TextShape::Repeat, a, ""));
+        if !b.is_empty() {
+            out.push(text(TextShape::Repeat, b, ""));
+        }
+        if !b.is_empty() && shape != TextShape::Then {
+            // One part for the shapes that repeat both: `a` once, then `b` n times.
+            out.push(text(TextShape::Then, a, b));
+        }
+    }
+    for shorter in shorter_fragments(a) {
+        out.push(text(shape, &shorter, b));
+    }
+    if shape != TextShape::Repeat {
+        for shorter in shorter_fragments(b) {
+            out.push(text(shape, a, &shorter));
+        }
+    }
+    out
+}
+
+/// `s` with one run of characters removed, runs of half its length first, then quarters,
+/// down to single characters; never empty.
+fn shorter_fragments(s: &str) -> Vec<String> {
+    let chars: Vec<char> = s.chars().collect();
+    let mut out: Vec<String> = Vec::new();
+    let mut run = chars.len() / 2;
+    while run >= 1 {
+        for start in (0..chars.len()).step_by(run) {
+            let end = (start + run).min(chars.len());
+            let q: String = chars[..start].iter().chain(&chars[end..]).collect();
+            if !q.is_empty() && !out.contains(&q) {
+                out.push(q);
+            }
+        }
+        run /= 2;
+    }
+    out
 }
 
 /// Paths of every statement that may be removed (all but calls under test), parents
@@ -366,8 +425,32 @@ fn contains_call_under_test(stmts: &[Stmt]) -> bool {
     })
 }
 
+/// Paths of the loops and of the growing texts: whatever has a count to halve.
 fn loops(stmts: &[Stmt]) -> Vec<Path> {
-    paths_where(stmts, &|s| matches!(s, Stmt::Repeat { .. }))
+    paths_where(stmts, &|s| count_of(s).is_some())
+}
+
+/// The count of a loop or of a growing text.
+fn count_of(s: &Stmt) -> Option<u32> {
+    match s {
+        Stmt::Repeat { n, .. }
+        | Stmt::Lit {
+            value: Literal::Text { n, .. },
+            ..
+        } => Some(*n),
+        _ => None,
+    }
+}
+
+fn count_of_mut(s: &mut Stmt) -> Option<&mut u32> {
+    match s {
+        Stmt::Repeat { n, .. }
+        | Stmt::Lit {
+            value: Literal::Text { n, .. },
+            ..
+        } => Some(n),
+        _ => None,
+    }
 }
 
 fn literals(stmts: &[Stmt]) -> Vec<Path> {
@@ -662,6 +745,71 @@ mod tests {
         ));
         // Variables are renumbered densely.
         assert_eq!(r.program.vars, vec!["Set", "u64", "bool"]);
+    }
+
+    #[test]
+    fn a_growing_text_shrinks_to_its_shortest_fragment_and_fewest_parts() {
+        let s = schema();
+        let mut p = Program::default();
+        let set = p.fresh("Set");
+        let t = p.fresh("String");
+        p.body = vec![
+            Stmt::Ctor {
+                out: set,
+                ty: "Set".into(),
+                ctor: "new".into(),
+                args: vec![],
+            },
+            Stmt::Lit {
+                out: t,
+                value: Literal::Text {
+                    shape: TextShape::Interleave,
+                    a: "<!-- a".into(),
+                    b: "x".into(),
+                    n: 4096,
+                },
+            },
+            Stmt::Call {
+                out: None,
+                ty: "Set".into(),
+                method: "is_empty".into(),
+                recv: set,
+                args: vec![],
+                under_test: true,
+            },
+        ];
+        check(&p, &s).unwrap();
+        // The "verdict": the text holds at least 100 unclosed `<!` tokens.
+        let keeps = |q: &Program| -> bool {
+            q.body.iter().any(|st| match st {
+                Stmt::Lit {
+                    value: Literal::Text { shape, a, b, n },
+                    ..
+                } => {
+                    let text = shape.eval(a, b, *n);
+                    text.matches("<!").count() >= 100 && !text.contains("-->")
+                }
+                _ => false,
+            })
+        };
+        let r = shrink(&p, &s, ShrinkConfig::default(), &mut |q| Ok(keeps(q))).unwrap();
+        assert!(!r.stopped_by_budget);
+        let text = r.program.body.iter().find_map(|st| match st {
+            Stmt::Lit {
+                value: Literal::Text { shape, a, b, n },
+                ..
+            } => Some((*shape, a.clone(), b.clone(), *n)),
+            _ => None,
+        });
+        let (shape, a, b, n) = text.expect("the text stays");
+        assert_eq!(
+            (shape, a.as_str(), b.as_str()),
+            (TextShape::Repeat, "<!", "")
+        );
+        // 1-minimal in its count: halving loses the verdict.
+        assert!((100..200).contains(&n), "n = {n}");
+        let rust = print(&r.program, &s).unwrap().body;
+        assert!(rust.contains(&format!("\"<!\".repeat({n})")), "{rust}");
     }
 
     #[test]

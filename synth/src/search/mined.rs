@@ -73,6 +73,147 @@ pub fn drawable(
     }
 }
 
+/// The target of the mutation to a part of a mined value ([`parts`]).
+pub const MINED_PART: &str = "op:mined-part";
+
+/// The parts of a mined string a parser also reads alone: its words (split at whitespace)
+/// when it has several, and its runs of punctuation (neither alphanumeric nor whitespace)
+/// when it has other characters too: `"<!-- a -->"` gives `"<!--"`, `"a"`, `"-->"`;
+/// `"2h 37min"` gives `"2h"`, `"37min"`. The whole value is no part of itself.
+pub fn parts(s: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |p: &str| {
+        if !p.is_empty() && p != s && !out.iter().any(|o| o == p) {
+            out.push(p.to_string());
+        }
+    };
+    let words: Vec<&str> = s.split_whitespace().collect();
+    if words.len() > 1 {
+        words.iter().for_each(|w| push(w));
+    }
+    let punct = |c: char| !c.is_alphanumeric() && !c.is_whitespace();
+    if s.chars().any(|c| !punct(c)) {
+        for run in s.split(|c: char| !punct(c)) {
+            push(run);
+        }
+    }
+    out
+}
+
+/// The parts ([`parts`]) of the mined strings the literal defining `v` can draw, each
+/// with the count of the value it came from.
+pub fn drawable_parts(
+    p: &Program,
+    schema: &ApiSchema,
+    index: &Retriever,
+    v: Var,
+) -> Vec<(String, u32)> {
+    let mut out: Vec<(String, u32)> = Vec::new();
+    for (m, n) in drawable(p, schema, index, v) {
+        let text = match m {
+            MinedValue::Str(s) => s,
+            MinedValue::Bytes(b) => match String::from_utf8(b) {
+                Ok(s) => s,
+                Err(_) => continue,
+            },
+            _ => continue,
+        };
+        for part in parts(&text) {
+            match out.iter_mut().find(|(o, _)| *o == part) {
+                Some((_, k)) => *k += n,
+                None => out.push((part, n)),
+            }
+        }
+    }
+    out
+}
+
+/// The mined-value mutations a literal defining `v` gets: a mined value ([`MINED`]), and a
+/// part of one ([`MINED_PART`]) where the values have parts.
+pub fn offers(p: &Program, schema: &ApiSchema, cfg: &MutationConfig, v: Var) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    if !drawable(p, schema, &cfg.mined, v).is_empty() {
+        out.push(MINED);
+        if !drawable_parts(p, schema, &cfg.mined, v).is_empty() {
+            out.push(MINED_PART);
+        }
+    }
+    out
+}
+
+/// The string a [`MINED_PART`] mutation gives the literal at top-level statement `at`: a part
+/// of a mined value, weighted by its value's count.
+pub fn draw_part(
+    p: &Program,
+    schema: &ApiSchema,
+    cfg: &MutationConfig,
+    at: usize,
+    choice: &mut Choice<'_>,
+) -> Option<Literal> {
+    let Stmt::Lit {
+        out,
+        value: Literal::Str(_),
+    } = p.body.get(at)?
+    else {
+        return None;
+    };
+    let parts = drawable_parts(p, schema, &cfg.mined, *out);
+    weighted(&parts, choice).map(|s| Literal::Str(s.clone()))
+}
+
+/// One of `items`, drawn with probability proportional to its count.
+fn weighted<'a, T>(items: &'a [(T, u32)], choice: &mut Choice<'_>) -> Option<&'a T> {
+    let total: u32 = items.iter().map(|(_, n)| n).sum();
+    let mut k = choice.pick(total as usize) as u32;
+    for (v, n) in items {
+        if k < *n {
+            return Some(v);
+        }
+        k -= n;
+    }
+    None
+}
+
+/// Fresh literals draw too, as the paper's generator queries whenever it needs a value: each
+/// top-level literal a mutation added to `q` (its variable is new: index `old_vars` or
+/// above) and that a call of the crate's own API consumes takes, with probability
+/// [`P_QUERY`], a mined value of its consumer's context instead of its pool value. Draws
+/// nothing (and no random number) where the index answers nothing.
+pub fn draw_fresh(
+    q: &mut Program,
+    old_vars: usize,
+    schema: &ApiSchema,
+    cfg: &MutationConfig,
+    choice: &mut Choice<'_>,
+) {
+    if cfg.mined.is_empty() {
+        return;
+    }
+    for at in 0..q.body.len() {
+        let Stmt::Lit { out, value } = &q.body[at] else {
+            continue;
+        };
+        let fresh = out.index() >= old_vars
+            && matches!(
+                value,
+                Literal::Str(_) | Literal::Char(_) | Literal::Int { .. }
+            );
+        if !fresh {
+            continue;
+        }
+        let values = drawable(q, schema, &cfg.mined, *out);
+        if values.is_empty() || choice.pick(1000) >= (P_QUERY * 1000.0) as usize {
+            continue;
+        }
+        let ty = value.type_name().to_string();
+        if let Some(lit) = weighted(&values, choice).and_then(|v| literal_of(v, &ty)) {
+            if let Stmt::Lit { value, .. } = &mut q.body[at] {
+                *value = lit;
+            }
+        }
+    }
+}
+
 /// The literal a mined value is, for a parameter of type `ty`.
 pub fn literal_of(v: &MinedValue, ty: &str) -> Option<Literal> {
     Some(match v {
@@ -107,15 +248,7 @@ pub fn draw(
         return None;
     }
     if choice.pick(1000) < (P_QUERY * 1000.0) as usize {
-        let total: u32 = values.iter().map(|(_, n)| n).sum();
-        let mut k = choice.pick(total as usize) as u32;
-        for (v, n) in &values {
-            if k < *n {
-                return literal_of(v, ty);
-            }
-            k -= n;
-        }
-        return None;
+        return weighted(&values, choice).and_then(|v| literal_of(v, ty));
     }
     Some(match value {
         Literal::Str(_) => Literal::Str(["a", "", "abc"][choice.pick(3)].to_string()),
@@ -132,7 +265,7 @@ pub fn draw(
 mod tests {
     use perfsyn_profiler_ipc::{register_type, Literal, Program, Registry, Stmt};
 
-    use super::{draw, drawable};
+    use super::{draw, draw_fresh, draw_part, drawable, parts};
     use crate::harness::mine::collect::Pair;
     use crate::harness::mine::words::bag;
     use crate::harness::mine::{MinedIndex, MinedValue, Retriever};
@@ -226,5 +359,42 @@ mod tests {
             perfsyn_profiler_ipc::Var(1),
         );
         assert!(none.is_empty(), "an empty index draws nothing");
+    }
+
+    #[test]
+    fn parts_of_a_value_are_its_words_and_its_runs_of_punctuation() {
+        assert_eq!(parts("<!-- a -->"), ["<!--", "a", "-->"]);
+        assert_eq!(parts("2h 37min"), ["2h", "37min"]);
+        assert_eq!(parts("a)"), [")"]);
+        assert!(
+            parts("((").is_empty(),
+            "punctuation alone is its own only part"
+        );
+        assert!(parts("abc").is_empty());
+    }
+
+    #[test]
+    fn a_part_mutation_draws_a_part_of_a_mined_value() {
+        let (p, schema, cfg) = setup();
+        // The only part among "((" and "a)" is ")".
+        let mut digits = vec![0];
+        let got = draw_part(&p, &schema, &cfg, 1, &mut Choice::Nth(&mut digits, 0));
+        assert_eq!(got, Some(Literal::Str(")".into())));
+    }
+
+    #[test]
+    fn a_fresh_literal_draws_a_mined_value_and_an_old_one_keeps_its_own() {
+        let (p, schema, cfg) = setup();
+        // The literal's variable (1) is new when the program had one variable before.
+        let mut q = p.clone();
+        let mut digits = vec![0, 0];
+        draw_fresh(&mut q, 1, &schema, &cfg, &mut Choice::Nth(&mut digits, 0));
+        assert!(matches!(&q.body[1], Stmt::Lit { value: Literal::Str(s), .. } if s == "(("));
+        // Old: untouched, and no random number drawn.
+        let mut q = p.clone();
+        let mut digits = Vec::new();
+        draw_fresh(&mut q, 2, &schema, &cfg, &mut Choice::Nth(&mut digits, 0));
+        assert_eq!(q, p);
+        assert!(digits.is_empty());
     }
 }

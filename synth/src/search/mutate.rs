@@ -230,10 +230,10 @@ pub fn mutations(p: &Program, schema: &ApiSchema, cfg: &MutationConfig) -> Vec<M
                     operands: vec![Operand::Existing(*v)],
                     count,
                 }));
-                if !crate::search::mined::drawable(p, schema, &cfg.mined, *v).is_empty() {
+                for target in crate::search::mined::offers(p, schema, cfg, *v) {
                     out.push(Mutation {
                         op: OpKind::MutateValue,
-                        target: crate::search::mined::MINED.to_string(),
+                        target: target.to_string(),
                         at: i,
                         inner: None,
                         operands: vec![Operand::Existing(*v)],
@@ -653,8 +653,15 @@ pub fn apply(
             }
             *value = ty.clamp(others[choice.pick(others.len())]);
         }
-        OpKind::MutateValue if m.target == crate::search::mined::MINED => {
-            let lit = crate::search::mined::draw(p, schema, cfg, m.at, &mut choice)?;
+        OpKind::MutateValue
+            if m.target == crate::search::mined::MINED
+                || m.target == crate::search::mined::MINED_PART =>
+        {
+            let lit = if m.target == crate::search::mined::MINED {
+                crate::search::mined::draw(p, schema, cfg, m.at, &mut choice)?
+            } else {
+                crate::search::mined::draw_part(p, schema, cfg, m.at, &mut choice)?
+            };
             match q.body.get_mut(m.at)? {
                 Stmt::Lit { value, .. } if *value != lit => *value = lit,
                 _ => return None,
@@ -662,7 +669,8 @@ pub fn apply(
         }
         OpKind::MutateValue if m.target.starts_with("text:") => {
             let name = m.target.strip_prefix("text:")?;
-            let (from, other) = crate::search::text::fragments(p, schema, cfg, m.at, &mut choice)?;
+            let (from, other) =
+                crate::search::text::fragments(p, schema, cfg, m.at, name, &mut choice)?;
             let text =
                 crate::search::text::apply(&from, name, m.count, other.as_deref(), cfg.max_loop)?;
             match q.body.get_mut(m.at)? {
@@ -744,6 +752,7 @@ pub fn apply(
             *pattern = alt;
         }
     }
+    crate::search::mined::draw_fresh(&mut q, p.vars.len(), schema, cfg, &mut choice);
     Some(q)
 }
 

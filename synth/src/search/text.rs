@@ -1,11 +1,12 @@
 //! Text that grows by pattern (`Literal::Text`): the string counterpart of our loops. A
 //! string literal becomes a fragment of the crate's own syntax (the literal itself when it is
-//! a value mined from its tests, `search/mined.rs`, else a mined value drawn by frequency),
-//! or a two-character substring of it, repeated n times, nested n deep, interleaved with
-//! another mined value, or followed by n copies of its second half. As an injected loop,
-//! one mutation per count of `loop_counts`, so one step reaches a large input; `text:x8`,
-//! `text:x2` and `text:/2` scale n as `scale-loop` scales a count, and the verdict sweep
-//! scales it as a loop's count (`judge/sweep.rs`).
+//! a value mined from its tests, `search/mined.rs`, else a mined value or a part of one, a
+//! word or a run of punctuation, drawn by frequency), or a two-character substring of it,
+//! repeated n times, nested n deep, interleaved with another mined value, followed by n
+//! copies of its second half, or repeated n times after another mined value. As an injected
+//! loop, one mutation per count of `loop_counts`, so one step reaches a large input;
+//! `text:x8`, `text:x2` and `text:/2` scale n as `scale-loop` scales a count, and the verdict
+//! sweep scales it as a loop's count (`judge/sweep.rs`).
 //!
 //! Offered only on literals whose context the mined index answers, so a search over an API
 //! the tests say nothing about is unchanged.
@@ -15,10 +16,10 @@ use perfsyn_profiler_ipc::{Literal, Program, Stmt, TextShape};
 
 use crate::harness::mine::MinedValue;
 use crate::search::fresh::{Choice, MutationConfig};
-use crate::search::mined::drawable;
+use crate::search::mined::{drawable, drawable_parts};
 
 /// The ways a fixed string becomes a growing text (mutation targets `text:NAME`).
-pub const SHAPES: [&str; 5] = ["repeat", "repeat2", "nest", "interleave", "then"];
+pub const SHAPES: [&str; 6] = ["repeat", "repeat2", "nest", "interleave", "then", "after"];
 
 /// The text mutations of the literal at top-level statement `at` of `p`: each one's target
 /// (`text:NAME`) and count (0 for the scaling ones). `mutate.rs` makes them mutations.
@@ -115,6 +116,14 @@ pub fn apply(
                     other.filter(|o| *o != s).unwrap_or(" ").to_string(),
                 ),
                 "then" => (TextShape::Then, head, tail),
+                // Another value once, then the fragment n times: a token repeated where the
+                // parser reads it (inside a paragraph, a string, an element), not where a
+                // line or a document begins.
+                "after" => (
+                    TextShape::Then,
+                    other.filter(|o| *o != s).unwrap_or(" ").to_string(),
+                    s.clone(),
+                ),
                 _ => return None,
             };
             Some(Literal::Text {
@@ -130,21 +139,31 @@ pub fn apply(
 
 /// The fixed string a text mutation of the literal at `at` starts from: the literal's own
 /// value when it is one of the mined fragments its context draws, else one of them drawn by
-/// frequency; and a second, other fragment for the interleaving.
+/// frequency; and a second, other fragment, drawn by frequency, for the interleaving and for
+/// the text a repeated token follows (`shape`, the mutation's name, says whether one is
+/// needed).
 pub fn fragments(
     p: &Program,
     schema: &ApiSchema,
     cfg: &MutationConfig,
     at: usize,
+    shape: &str,
     choice: &mut Choice<'_>,
 ) -> Option<(Literal, Option<String>)> {
     let Some(Stmt::Lit { out, value }) = p.body.get(at) else {
         return None;
     };
-    let mined: Vec<(String, u32)> = drawable(p, schema, &cfg.mined, *out)
+    let mut mined: Vec<(String, u32)> = drawable(p, schema, &cfg.mined, *out)
         .iter()
         .filter_map(|(v, n)| Some((fragment_of(v)?, *n)))
         .collect();
+    // The parts of the values too (`"<!--"` and `"-->"` of `"<!-- a -->"`): the unit of a
+    // parser's syntax a text repeats is more often a token of a test's input than all of it.
+    for (part, n) in drawable_parts(p, schema, &cfg.mined, *out) {
+        if !mined.iter().any(|(m, _)| *m == part) {
+            mined.push((part, n));
+        }
+    }
     let own = match value {
         Literal::Str(s) if mined.iter().any(|(m, _)| m == s) => s.clone(),
         Literal::Str(_) => {
@@ -162,7 +181,26 @@ pub fn fragments(
         }
         _ => return Some((value.clone(), None)),
     };
-    let other = mined.into_iter().map(|(m, _)| m).find(|m| *m != own);
+    // The second fragment is drawn too (by frequency, among the others): the text a token
+    // follows decides how a parser reads it (a line that starts a paragraph, not a block), so
+    // the most frequent value alone would pair every token with one context only.
+    // Drawn only for the text a token follows; the interleaving pairs a fragment with the most
+    // frequent other value, and the other shapes use none.
+    if shape != "after" {
+        let other = mined.into_iter().map(|(m, _)| m).find(|m| *m != own);
+        return Some((Literal::Str(own), other));
+    }
+    let others: Vec<(String, u32)> = mined.into_iter().filter(|(m, _)| *m != own).collect();
+    let total: u32 = others.iter().map(|(_, n)| n).sum();
+    let mut k = choice.pick(total as usize) as u32;
+    let mut other = None;
+    for (m, n) in others {
+        if k < n {
+            other = Some(m);
+            break;
+        }
+        k -= n;
+    }
     Some((Literal::Str(own), other))
 }
 
@@ -185,6 +223,10 @@ mod tests {
         assert_eq!(text(apply(&s, "repeat2", 3, None, max)), "<!<!<!");
         assert_eq!(text(apply(&s, "nest", 3, None, max)), "<!-<!-<!-->->->");
         assert_eq!(text(apply(&s, "then", 3, None, max)), "<!-->->->");
+        assert_eq!(
+            text(apply(&s, "after", 3, Some("a"), max)),
+            "a<!--><!--><!-->"
+        );
         assert_eq!(
             text(apply(&s, "interleave", 3, Some("a"), max)),
             "<!-->a<!-->a<!-->a"

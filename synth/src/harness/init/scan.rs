@@ -204,7 +204,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
     let module_docs = std::mem::take(&mut f.module_docs);
     let crate_doc = std::fs::read_to_string(lib_rs)
         .ok()
-        .and_then(|t| syn::parse_file(&t).ok())
+        .and_then(|t| crate::harness::legacy_syntax::parse_file(&t).ok())
         .map(|ast| doc_text(&ast.attrs))
         .unwrap_or_default();
     let Found {
@@ -690,7 +690,7 @@ fn walk(
 ) -> Result<()> {
     let text =
         std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let ast = syn::parse_file(&text)
+    let ast = crate::harness::legacy_syntax::parse_file(&text)
         .map_err(|e| anyhow::anyhow!("{}: cannot parse: {e}", file.display()))?;
     module_doc(f, module, &ast.attrs);
     // Where `mod x;` of this file looks for x.rs: beside lib.rs/mod.rs, else in a directory

@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use syn::visit::Visit;
 
+use crate::harness::legacy_syntax::parse_file;
 use crate::harness::mine::words::{bag, Bag};
 
 /// A mined literal value.
@@ -38,14 +39,21 @@ pub struct Pair {
 /// Every context-value pair of the crate at `dir`, in file order (files sorted by path).
 pub fn crate_pairs(dir: &Path) -> Vec<Pair> {
     let mut out = Vec::new();
-    for sub in ["tests", "examples", "benches"] {
-        for f in rust_files(&dir.join(sub)) {
-            if let Some(file) = read(&f).and_then(|t| syn::parse_file(&t).ok()) {
-                let mut c = Collector::new(true);
-                c.visit_file(&file);
-                out.extend(c.pairs);
-            }
-        }
+    let files: Vec<syn::File> = ["tests", "examples", "benches"]
+        .iter()
+        .flat_map(|sub| rust_files(&dir.join(sub)))
+        .filter_map(|f| read(&f).and_then(|t| parse_file(&t).ok()))
+        .collect();
+    // A test helper is often in a file of its own (`tests/common/mod.rs`, a suite's
+    // `lib.rs`) and called from the others: the helpers of all test files together.
+    let shared = helpers(&files);
+    for file in &files {
+        let mut c = Collector {
+            helpers: shared.clone(),
+            ..Collector::new(true)
+        };
+        c.visit_file(file);
+        out.extend(c.pairs);
     }
     out.extend(source_pairs(&dir.join("src")));
     out
@@ -57,8 +65,8 @@ pub fn source_pairs(src: &Path) -> Vec<Pair> {
     let mut out = Vec::new();
     for f in rust_files(src) {
         let Some(text) = read(&f) else { continue };
-        if let Ok(file) = syn::parse_file(&text) {
-            let mut c = Collector::new(false);
+        if let Ok(file) = parse_file(&text) {
+            let mut c = Collector::for_file(false, &file);
             c.visit_file(&file);
             out.extend(c.pairs);
         }
@@ -76,7 +84,7 @@ pub fn doc_test_pairs(text: &str) -> Vec<Pair> {
             .filter(|f| !f.items.is_empty())
             .or_else(|| syn::parse_file(&format!("fn __doc_test() {{\n{block}\n}}")).ok());
         if let Some(file) = parsed {
-            let mut c = Collector::new(true);
+            let mut c = Collector::for_file(true, &file);
             c.visit_file(&file);
             out.extend(c.pairs);
         }
@@ -158,6 +166,9 @@ struct Collector {
     test_depth: u32,
     /// Literals bound by `let` in the current function.
     locals: HashMap<String, MinedValue>,
+    /// The file's helper functions: per parameter, the contexts of the calls it is passed
+    /// to ([`helpers`]).
+    helpers: Helpers,
     pairs: Vec<Pair>,
 }
 
@@ -166,7 +177,37 @@ impl Collector {
         Collector {
             test_depth: u32::from(all_test),
             locals: HashMap::new(),
+            helpers: Helpers::new(),
             pairs: Vec::new(),
+        }
+    }
+
+    /// A collector for `file`, knowing its helper functions.
+    fn for_file(all_test: bool, file: &syn::File) -> Collector {
+        Collector {
+            helpers: helpers(std::slice::from_ref(file)),
+            ..Collector::new(all_test)
+        }
+    }
+
+    /// The pairs of a call to a helper function of the file: each literal argument in the
+    /// contexts of the calls its parameter is passed to.
+    fn record_helper(&mut self, name: &str, args: &[&syn::Expr]) {
+        if self.test_depth == 0 {
+            return;
+        }
+        let Some(params) = self.helpers.get(name).cloned() else {
+            return;
+        };
+        for (a, contexts) in args.iter().zip(params) {
+            if let Some(value) = self.literal(a) {
+                for context in contexts {
+                    self.pairs.push(Pair {
+                        context,
+                        value: value.clone(),
+                    });
+                }
+            }
         }
     }
 
@@ -279,6 +320,173 @@ fn is_test_attr(a: &syn::Attribute) -> bool {
     }
 }
 
+/// Per helper function of a file (by name), per parameter, the contexts of the calls the
+/// parameter is passed to.
+type Helpers = HashMap<String, Vec<Vec<Bag>>>;
+
+/// The helper functions of `files`: tests name their inputs through one, as in
+/// `fn check(input: &str, want: usize) { assert_eq!(Parser::new(input).count(), want) }`
+/// called as `check("<a>", 1)`, so the literal's context is the call its parameter reaches
+/// (`parser new`), not `check`. Functions anywhere in the file (a test module's too), one
+/// level of helpers, then a second for a helper that calls another. Two functions of one
+/// name (in two files) pool their contexts.
+fn helpers(files: &[syn::File]) -> Helpers {
+    let mut fns = Vec::new();
+    for file in files {
+        FnItems(&mut fns).visit_file(file);
+    }
+    let mut out = Helpers::new();
+    for _ in 0..2 {
+        let mut next = Helpers::new();
+        for f in &fns {
+            let params: Vec<String> = f
+                .sig
+                .inputs
+                .iter()
+                .map(|a| match a {
+                    syn::FnArg::Typed(t) => match &*t.pat {
+                        syn::Pat::Ident(p) => p.ident.to_string(),
+                        _ => String::new(),
+                    },
+                    syn::FnArg::Receiver(_) => String::new(),
+                })
+                .collect();
+            if params.iter().all(String::is_empty) {
+                continue;
+            }
+            let mut flows = ParamFlows {
+                params: &params,
+                helpers: &out,
+                contexts: vec![Vec::new(); params.len()],
+            };
+            flows.visit_block(&f.block);
+            if flows.contexts.iter().any(|c| !c.is_empty()) {
+                let slot = next
+                    .entry(f.sig.ident.to_string())
+                    .or_insert_with(|| vec![Vec::new(); params.len()]);
+                for (k, cs) in flows.contexts.into_iter().enumerate() {
+                    if let Some(have) = slot.get_mut(k) {
+                        for c in cs {
+                            if !have.contains(&c) {
+                                have.push(c);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out = next;
+    }
+    out
+}
+
+/// The name of the function a path calls when it may be a helper: `check(..)`, or
+/// `common::check(..)` through modules (lowercase segments), never a type's function
+/// (`Parser::new`).
+fn helper_name(p: &syn::Path) -> Option<String> {
+    let (last, modules) = p
+        .segments
+        .iter()
+        .collect::<Vec<_>>()
+        .split_last()
+        .map(|(l, m)| (*l, m.to_vec()))?;
+    let module = |s: &&syn::PathSegment| {
+        s.ident
+            .to_string()
+            .starts_with(|c: char| c.is_lowercase() || c == '_')
+    };
+    modules.iter().all(module).then(|| last.ident.to_string())
+}
+
+/// Collects the free functions of a file, in modules too.
+struct FnItems<'a>(&'a mut Vec<syn::ItemFn>);
+
+impl<'ast> Visit<'ast> for FnItems<'_> {
+    fn visit_item_fn(&mut self, i: &'ast syn::ItemFn) {
+        self.0.push(i.clone());
+    }
+}
+
+/// The contexts of the calls a function's parameters are passed to.
+struct ParamFlows<'a> {
+    params: &'a [String],
+    helpers: &'a Helpers,
+    contexts: Vec<Vec<Bag>>,
+}
+
+impl ParamFlows<'_> {
+    fn note<'e>(&mut self, words: Vec<String>, args: impl Iterator<Item = &'e syn::Expr>) {
+        let context = bag(words.iter().map(String::as_str));
+        for a in args {
+            if let Some(k) = param_of(a).and_then(|n| self.params.iter().position(|p| *p == n)) {
+                if !context.is_empty() && !self.contexts[k].contains(&context) {
+                    self.contexts[k].push(context.clone());
+                }
+            }
+        }
+    }
+}
+
+/// The name `e` passes on: a name, borrowed or converted (`&s`, `s.as_bytes()`, `s.into()`).
+fn param_of(e: &syn::Expr) -> Option<String> {
+    match e {
+        syn::Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
+        syn::Expr::Reference(r) => param_of(&r.expr),
+        syn::Expr::Paren(p) => param_of(&p.expr),
+        syn::Expr::MethodCall(m)
+            if m.args.is_empty()
+                && matches!(
+                    m.method.to_string().as_str(),
+                    "to_string" | "to_owned" | "into" | "as_bytes" | "as_str" | "to_vec"
+                ) =>
+        {
+            param_of(&m.receiver)
+        }
+        _ => None,
+    }
+}
+
+impl<'ast> Visit<'ast> for ParamFlows<'_> {
+    fn visit_expr_call(&mut self, i: &'ast syn::ExprCall) {
+        if let syn::Expr::Path(p) = &*i.func {
+            self.note(path_words(&p.path), i.args.iter());
+            // A helper calling a helper: its parameter reaches that one's contexts.
+            if let Some(inner) = helper_name(&p.path).and_then(|n| self.helpers.get(&n)) {
+                for (a, cs) in i.args.iter().zip(inner) {
+                    if let Some(k) =
+                        param_of(a).and_then(|n| self.params.iter().position(|p| *p == n))
+                    {
+                        for c in cs {
+                            if !self.contexts[k].contains(c) {
+                                self.contexts[k].push(c.clone());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        syn::visit::visit_expr_call(self, i);
+    }
+
+    fn visit_expr_method_call(&mut self, i: &'ast syn::ExprMethodCall) {
+        let mut words = receiver_words(&i.receiver);
+        words.push(i.method.to_string());
+        self.note(words, i.args.iter());
+        syn::visit::visit_expr_method_call(self, i);
+    }
+
+    fn visit_macro(&mut self, i: &'ast syn::Macro) {
+        let args = i.parse_body_with(
+            syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated,
+        );
+        if let Ok(args) = args {
+            for a in &args {
+                self.visit_expr(a);
+            }
+        }
+    }
+}
+
 impl<'ast> Visit<'ast> for Collector {
     fn visit_item_mod(&mut self, i: &'ast syn::ItemMod) {
         let test = i.attrs.iter().any(is_test_attr);
@@ -321,6 +529,10 @@ impl<'ast> Visit<'ast> for Collector {
     fn visit_expr_call(&mut self, i: &'ast syn::ExprCall) {
         if let syn::Expr::Path(p) = &*i.func {
             self.record(path_words(&p.path), i.args.iter());
+            if let Some(name) = helper_name(&p.path) {
+                let args: Vec<&syn::Expr> = i.args.iter().collect();
+                self.record_helper(&name, &args);
+            }
         }
         syn::visit::visit_expr_call(self, i);
     }

@@ -17,9 +17,6 @@ use serde::{Deserialize, Serialize};
 use crate::harness::mine::collect::{MinedValue, Pair};
 use crate::harness::mine::words::Bag;
 
-/// Values per query (the paper's V_query).
-pub const VALUES_PER_QUERY: usize = 10;
-
 /// The least cosine similarity at which a context's values answer a query.
 pub const MIN_SIMILARITY: f64 = 0.5;
 
@@ -150,7 +147,11 @@ impl Retriever {
 
     /// The values answering a query of context `q` that `keep` accepts: from every context at
     /// least [`MIN_SIMILARITY`] similar (cosine of the weights), each value weighted by its
-    /// count, the [`VALUES_PER_QUERY`] most frequent (ties in value order).
+    /// count, most frequent first (ties in value order). All of them: the paper picks
+    /// V_query = 10 of the set at random for each request, which a frequency-weighted
+    /// draw over the whole set does as well; a fixed cut at the ten most frequent kept, for a
+    /// crate whose test values are each used once, the same ten first in value order (all
+    /// `"1..."`) for the whole search.
     pub fn query(&self, q: &Bag, keep: impl Fn(&MinedValue) -> bool) -> Vec<(MinedValue, u32)> {
         if self.index.contexts.is_empty() || q.is_empty() {
             return Vec::new();
@@ -174,7 +175,6 @@ impl Retriever {
         let mut out: Vec<(MinedValue, u32)> =
             found.into_iter().map(|(v, n)| (v.clone(), n)).collect();
         out.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        out.truncate(VALUES_PER_QUERY);
         out
     }
 }

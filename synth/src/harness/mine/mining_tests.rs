@@ -139,3 +139,43 @@ fn a_query_draws_the_values_of_similar_contexts_by_frequency() {
     let unrelated = index.query(&bag(["Vec<u64>", "dedup"]), |_| true);
     assert!(unrelated.is_empty(), "{unrelated:?}");
 }
+
+#[test]
+fn a_literal_passed_through_a_test_helper_takes_the_context_its_parameter_reaches() {
+    let d = tempfile::tempdir().unwrap();
+    write(
+        d.path(),
+        "tests/common/mod.rs",
+        r#"
+pub fn check(input: &str, want: usize) {
+    assert_eq!(Lexer::new(input).count(), want);
+}
+"#,
+    );
+    write(
+        d.path(),
+        "tests/helpers.rs",
+        r#"
+fn check_bytes(raw: &str) {
+    check(raw, 0);
+    Reader::from_bytes(raw.as_bytes()).read_all();
+}
+#[test]
+fn tokens() {
+    common::check("<?pi?>", 1);
+    check_bytes("]]>");
+}
+"#,
+    );
+    let pairs = crate_pairs(d.path());
+    let mut lexer = values_in(&pairs, &["Lexer", "new"]);
+    lexer.sort();
+    assert_eq!(lexer, vec![s("<?pi?>"), s("]]>")], "{pairs:#?}");
+    assert_eq!(
+        values_in(&pairs, &["Reader", "from_bytes"]),
+        vec![s("]]>")],
+        "{pairs:#?}"
+    );
+    // The call itself keeps its own context too.
+    assert!(values_in(&pairs, &["common", "check"]).contains(&s("<?pi?>")));
+}

@@ -80,8 +80,7 @@ pub fn fits(ty: &str, v: &MinedValue) -> bool {
     }
 }
 
-/// The values parameter `prm` of `t`'s `method` can draw (at most
-/// [`index::VALUES_PER_QUERY`]).
+/// The values parameter `prm` of `t`'s `method` can draw, most frequent first.
 pub fn values_for(
     index: &Retriever,
     t: &TypeSchema,
@@ -104,7 +103,6 @@ pub fn values_for(
         }
     }
     found.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    found.truncate(index::VALUES_PER_QUERY);
     found
 }
 
