@@ -215,7 +215,7 @@ pub fn run(cases: &[Case], trace: &Path, plain: &Path) -> Result<ToddlerBench> {
 
 /// Wall time of one run of `p` on the plain build, checked and compiled as a worker does for
 /// a program it has not seen (the worker's `--bench-inprocess`, with decoding).
-fn plain_ns(plain: &Path, p: &Program) -> Result<f64> {
+pub fn plain_ns(plain: &Path, p: &Program) -> Result<f64> {
     #[derive(Deserialize)]
     struct Rate {
         programs_per_sec_with_decode: f64,
