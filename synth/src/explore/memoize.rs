@@ -53,7 +53,8 @@ pub fn check(exec: &mut dyn Executor, report: &mut ExploreReport) -> Result<bool
     Ok(true)
 }
 
-/// The opportunities of one trace, functions and callers named through `sym`.
+/// The opportunities of one trace, functions and callers named through `sym`; functions of
+/// std and of perfsyn's runtime are never reported.
 pub fn judge(
     t: &perfsyn_profiler_ipc::activations::ActivationTrace,
     sym: &mut Symbolizer,
@@ -64,6 +65,11 @@ pub fn judge(
         &Params::default(),
         &mut |pc| {
             let (name, at) = sym.borrow_mut().function_at(pc)?;
+            // std's own functions (a `Vec`'s drop, an allocation) are not the user's to cache:
+            // their repeats show through the user's function that calls them.
+            if at.starts_with("library/") {
+                return None;
+            }
             Some(FnLoc { name, at })
         },
         &mut |pc| {
