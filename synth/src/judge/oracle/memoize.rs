@@ -558,7 +558,7 @@ fn candidates(
             out.push((pc, h));
         }
     }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out.sort_by_key(|a| a.0);
     out
 }
 
