@@ -338,6 +338,12 @@ impl Symbolizer {
             })
         });
         let (file, line) = found?;
+        // No name in the line tables (an inlined-into function's own entry): the symbol's.
+        let name = name.or_else(|| {
+            self.loader
+                .find_symbol(addr)
+                .map(|n| format!("{:#}", rustc_demangle::demangle(n)))
+        });
         if is_perfsyn(&file) {
             return None;
         }
