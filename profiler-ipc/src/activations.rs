@@ -181,6 +181,12 @@ mod imp {
         }
     }
 
+    /// The trampoline's address.
+    #[inline(always)]
+    fn tramp_addr() -> u64 {
+        trampoline as *const () as usize as u64
+    }
+
     /// Puts every hijacked return address back (before a panic unwinds through them).
     /// Uninstrumented, like every function of the recorder (a `__sanitizer_` name).
     #[export_name = "__sanitizer_perfsyn_act_restore_returns"]
@@ -192,7 +198,7 @@ mod imp {
             let shadow = &*addr_of!(SHADOW);
             let len = *addr_of!(SHADOW_LEN);
             for &(slot, orig) in shadow[..len].iter().rev() {
-                if *(slot as *const u64) == trampoline as usize as u64 {
+                if *(slot as *const u64) == tramp_addr() {
                     *(slot as *mut u64) = orig;
                 }
             }
@@ -205,7 +211,7 @@ mod imp {
     #[export_name = "__sanitizer_perfsyn_act_original_return"]
     #[inline(never)]
     pub extern "C" fn original_return(slot: u64, ret: u64) -> u64 {
-        if ret != trampoline as usize as u64 {
+        if ret != tramp_addr() {
             return ret;
         }
         // SAFETY: single-threaded.
@@ -213,7 +219,7 @@ mod imp {
             let shadow = &*addr_of!(SHADOW);
             let len = *addr_of!(SHADOW_LEN);
             for &(s, orig) in shadow[..len].iter().rev() {
-                if s == slot && orig != trampoline as usize as u64 {
+                if s == slot && orig != tramp_addr() {
                     return orig;
                 }
             }
@@ -453,7 +459,7 @@ mod imp {
                     let slot = fp + 8;
                     (*addr_of_mut!(SHADOW))[*len] = (slot, *(slot as *const u64));
                     *len += 1;
-                    *(slot as *mut u64) = trampoline as usize as u64;
+                    *(slot as *mut u64) = tramp_addr();
                 }
             }
         }
@@ -512,8 +518,11 @@ mod imp {
     /// family, after it happened: a load of the source and a store of the destination, each
     /// one hashed value. Inlined into the (instrumented) `memcpy` for its frame pointer; the
     /// work is in an uninstrumented function, whose own accesses are not traced.
+    ///
+    /// # Safety
+    /// `dst..dst + n` and (unless null) `src..src + n` must be readable.
     #[inline(always)]
-    pub fn copied(dst: *const u8, src: *const u8, n: usize) {
+    pub unsafe fn copied(dst: *const u8, src: *const u8, n: usize) {
         let fp: u64;
         // SAFETY: reads a register.
         unsafe { std::arch::asm!("mov {}, rbp", out(reg) fp, options(nomem, nostack)) };

@@ -1011,7 +1011,10 @@ macro_rules! worker_runtime {
                 // SAFETY: f is libc's memcpy.
                 let r = unsafe { std::mem::transmute::<usize, CopyFn>(f)(d, s, n) };
                 #[cfg(perfsyn_trace)]
-                $crate::activations::copied(d, s, n);
+                // SAFETY: both ranges were just copied.
+                unsafe {
+                    $crate::activations::copied(d, s, n)
+                };
                 r
             }
 
@@ -1027,7 +1030,10 @@ macro_rules! worker_runtime {
                 // SAFETY: f is libc's memmove.
                 let r = unsafe { std::mem::transmute::<usize, CopyFn>(f)(d, s, n) };
                 #[cfg(perfsyn_trace)]
-                $crate::activations::copied(d, s, n);
+                // SAFETY: both ranges were just copied.
+                unsafe {
+                    $crate::activations::copied(d, s, n)
+                };
                 r
             }
 
@@ -1045,7 +1051,10 @@ macro_rules! worker_runtime {
                 // SAFETY: f is libc's memset.
                 let r = unsafe { std::mem::transmute::<usize, SetFn>(f)(d, c, n) };
                 #[cfg(perfsyn_trace)]
-                $crate::activations::copied(d, std::ptr::null(), n);
+                // SAFETY: the range was just set.
+                unsafe {
+                    $crate::activations::copied(d, std::ptr::null(), n)
+                };
                 r
             }
         }
