@@ -15,6 +15,7 @@ pub mod planted;
 pub mod reltune;
 /// Moved to the runtime crate; re-exported so exported tests naming `perfsyn_corpus::regress` still build.
 pub use perfsyn_profiler_ipc::regress;
+pub mod memo;
 pub mod std_btree;
 pub mod std_deque;
 pub mod std_hash;
@@ -123,6 +124,8 @@ pub fn registry() -> Registry {
         traversals::traversal_non_bugs().with_origin(Planted),
         traversals_heldout::held_out_bugs().with_origin(Planted),
         traversals_heldout::held_out_non_bugs().with_origin(Planted),
+        // The labeled helpers of `perfsyn bench memoize` (repeated computations).
+        memo::memo_cases().with_origin(Planted),
         // Negative controls for `perfsyn suite`.
         controls::ring_buffer_old().with_origin(Corpus),
         controls::ring_buffer_new().with_origin(Corpus),

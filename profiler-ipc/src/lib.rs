@@ -6,6 +6,7 @@
 //! lives only in [`wire`]. It knows nothing of mutation trees, search or oracles (that is the
 //! engine, `perfsyn`), and nothing of concrete target types (that is `perfsyn-corpus`).
 
+pub mod activations;
 pub mod affinity;
 pub mod bind;
 pub mod check;

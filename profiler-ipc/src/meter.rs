@@ -885,7 +885,9 @@ macro_rules! worker_runtime {
         }
 
         /// # Safety
-        /// Called by the instrumented code with one of the guards numbered above.
+        /// Called by the instrumented code with one of the guards numbered above. (The trace
+        /// build has its own, in `activations`.)
+        #[cfg(not(perfsyn_trace))]
         #[no_mangle]
         pub unsafe extern "C" fn __sanitizer_cov_trace_pc_guard(guard: *mut u32) {
             // SAFETY: LLVM passes a guard numbered by the init callback.
@@ -898,6 +900,11 @@ macro_rules! worker_runtime {
         pub unsafe extern "C" fn __sanitizer_cov_pcs_init(beg: *const usize, end: *const usize) {
             // SAFETY: LLVM passes the module's PC table, right after its guards' init.
             unsafe { $crate::hot::record_pcs(beg, end) };
+            #[cfg(perfsyn_trace)]
+            // SAFETY: as above.
+            unsafe {
+                $crate::activations::mark_entries(beg, end)
+            };
         }
 
         // Randomness drawn through `getrandom` or `syscall(SYS_getrandom)` comes from the
@@ -1002,7 +1009,13 @@ macro_rules! worker_runtime {
                     return d;
                 }
                 // SAFETY: f is libc's memcpy.
-                unsafe { std::mem::transmute::<usize, CopyFn>(f)(d, s, n) }
+                let r = unsafe { std::mem::transmute::<usize, CopyFn>(f)(d, s, n) };
+                #[cfg(perfsyn_trace)]
+                // SAFETY: both ranges were just copied.
+                unsafe {
+                    $crate::activations::copied(d, s, n)
+                };
+                r
             }
 
             #[cfg_attr(not(target_arch = "x86_64"), no_mangle)]
@@ -1015,7 +1028,13 @@ macro_rules! worker_runtime {
                     return d;
                 }
                 // SAFETY: f is libc's memmove.
-                unsafe { std::mem::transmute::<usize, CopyFn>(f)(d, s, n) }
+                let r = unsafe { std::mem::transmute::<usize, CopyFn>(f)(d, s, n) };
+                #[cfg(perfsyn_trace)]
+                // SAFETY: both ranges were just copied.
+                unsafe {
+                    $crate::activations::copied(d, s, n)
+                };
+                r
             }
 
             #[cfg_attr(not(target_arch = "x86_64"), no_mangle)]
@@ -1030,7 +1049,13 @@ macro_rules! worker_runtime {
                     return d;
                 }
                 // SAFETY: f is libc's memset.
-                unsafe { std::mem::transmute::<usize, SetFn>(f)(d, c, n) }
+                let r = unsafe { std::mem::transmute::<usize, SetFn>(f)(d, c, n) };
+                #[cfg(perfsyn_trace)]
+                // SAFETY: the range was just set.
+                unsafe {
+                    $crate::activations::copied(d, std::ptr::null(), n)
+                };
+                r
             }
         }
     };

@@ -61,6 +61,9 @@ pub struct ReadTrace {
     pub addr_hi: u64,
     /// Wall time of the whole program run in the trace build, ns.
     pub nanos: u64,
+    /// The same calls as function activations (`activations`: MemoizeIt's input).
+    #[serde(default)]
+    pub activations: crate::activations::ActivationTrace,
 }
 
 #[cfg(perfsyn_trace)]
@@ -167,6 +170,7 @@ mod imp {
         unsafe {
             let s = &mut *addr_of_mut!(STATE);
             s.top = sp();
+            crate::activations::begin(s.top, s.top);
             if s.len < TRACE_CAP {
                 (*addr_of_mut!(ENTRIES))[s.len] = Entry { slot: 0, value: 0 };
                 s.len += 1;
@@ -183,6 +187,7 @@ mod imp {
     pub fn call_end() {
         // SAFETY: as in `call_begin`.
         unsafe { (*addr_of_mut!(STATE)).armed = false };
+        crate::activations::end();
     }
 
     /// The reads since the last `take`, and resets the recorder.
@@ -229,6 +234,7 @@ mod imp {
                 addr_lo: if s.lo == u64::MAX { 0 } else { s.lo },
                 addr_hi: s.hi,
                 nanos: 0,
+                activations: crate::activations::take(),
             };
             (*addr_of_mut!(SLOTS)).fill(EMPTY);
             order.fill(0);
@@ -257,12 +263,8 @@ mod imp {
         // about to read (`addr`, `size` bytes), or the stack between here and `top`.
         unsafe {
             let s = &mut *addr_of_mut!(STATE);
-            if !s.armed || s.capped {
+            if !s.armed {
                 return;
-            }
-            let here = sp();
-            if addr >= here.wrapping_sub(256) && addr < s.top.wrapping_add(ABOVE_TOP) {
-                return; // the stack
             }
             let value = match size {
                 1 => (addr as *const u8).read_unaligned() as u64,
@@ -275,6 +277,14 @@ mod imp {
                     lo ^ hi.rotate_left(29).wrapping_mul(0x9e37_79b9_7f4a_7c15)
                 }
             };
+            crate::activations::load(addr, value, fp, ret);
+            if s.capped {
+                return;
+            }
+            let here = sp();
+            if addr >= here.wrapping_sub(256) && addr < s.top.wrapping_add(ABOVE_TOP) {
+                return; // the stack
+            }
             if addr < s.lo {
                 s.lo = addr;
             }
@@ -288,7 +298,7 @@ mod imp {
             let mut f = fp;
             let mut d = 0;
             while d < STACK_DEPTH && f >= here && f < s.top && f & 7 == 0 {
-                let r = *((f + 8) as *const u64);
+                let r = crate::activations::original_return(f + 8, *((f + 8) as *const u64));
                 frames[d] = r;
                 hash = (hash.rotate_left(17) ^ r).wrapping_mul(0xff51_afd7_ed55_8ccd);
                 d += 1;

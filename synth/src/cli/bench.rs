@@ -30,6 +30,10 @@ pub enum BenchCommand {
     /// Toddler's repeated-traversal oracle on a labeled set of loops (bug patterns and
     /// non-bugs): recall, false positives and the trace build's slowdown.
     Toddler(BenchToddlerArgs),
+    /// MemoizeIt's repeated-computation oracle on a labeled set of helpers (identical
+    /// recomputations, redundant side effects, helpers whose input varies): recall, rank,
+    /// false positives, the trace build's slowdown.
+    Memoize(BenchToddlerArgs),
     /// Reproducers that hold: every detected suite case and example-crate bug exported into
     /// a scratch crate, its test run on the bug and the fix, its bench with criterion, clippy.
     Repro(BenchReproArgs),
@@ -317,6 +321,14 @@ pub fn run(b: BenchCommand) -> Result<()> {
             let plain = worker_build::build(&h, worker_build::Build::Plain, a.json)?;
             let r = crate::commands::bench::toddler::run(&cases, &trace, &plain)?;
             show(a.json, &r, crate::commands::bench::toddler::render)
+        }
+        BenchCommand::Memoize(a) => {
+            let h = crate::harness::Harness::builtin();
+            let cases = crate::commands::bench::memoize::load_cases(&h.data_file("memoize.json"))?;
+            let trace = worker_build::build(&h, worker_build::Build::Trace, a.json)?;
+            let plain = worker_build::build(&h, worker_build::Build::Plain, a.json)?;
+            let r = crate::commands::bench::memoize::run(&cases, &trace, &plain)?;
+            show(a.json, &r, crate::commands::bench::memoize::render)
         }
         BenchCommand::Throughput(a) => {
             let worker = worker_build::resolve_worker(a.worker.worker.as_deref(), a.json)?;

@@ -59,8 +59,9 @@ pub struct ExploreArgs {
     /// Verdict checks that shrinking the reported program may spend (0: do not shrink).
     #[arg(long, default_value_t = crate::judge::shrink::DEFAULT_BUDGET, value_name = "N")]
     pub shrink_budget: usize,
-    /// Skip the repeated-traversal check (Toddler: the best programs run once more on the
-    /// harness's read-tracing build, built on first use).
+    /// Skip the repeated-traversal and repeated-computation checks (Toddler and MemoizeIt:
+    /// the best programs run once more on the harness's read-tracing build, built on first
+    /// use).
     #[arg(long)]
     pub no_repeated_traversals: bool,
     /// Compare the working tree with this git revision of your crate (relative oracle over
@@ -405,6 +406,10 @@ pub fn render_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
             "repeated traversals checked in {:.1}s (trace build runs and the rule)\n",
             ms as f64 / 1000.0
         ));
+    }
+    s.push_str(&crate::judge::oracle::memoize::render(&r.memoization, 3));
+    if let Some(why) = &r.memoization_skipped {
+        s.push_str(&format!("\nrepeated computations not checked: {why}\n"));
     }
     let st = &r.stats;
     s.push_str(&format!(

@@ -231,6 +231,7 @@ impl Oracle for AsymptoticOracle {
         report.hot_lines = crate::judge::hotlines::hot_lines(exec, hot_programs)?;
         if cfg.repeated_traversals {
             crate::explore::toddler::check(exec, report)?;
+            crate::explore::memoize::check(exec, report)?;
         }
         Ok(evidence)
     }

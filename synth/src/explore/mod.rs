@@ -6,6 +6,7 @@
 //! has no loop), for the relative oracle on its cost ratio.
 
 pub mod asymptotic;
+pub mod memoize;
 pub mod oracle;
 pub mod relative;
 pub mod report;

@@ -105,6 +105,13 @@ pub struct ExploreReport {
     /// the oracle adds to an explore.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repeated_traversals_ms: Option<u64>,
+    /// MemoizeIt's repeated computations in the best programs (`explore/memoize.rs`), most
+    /// edges saved first; empty for a relative explore.
+    #[serde(default)]
+    pub memoization: Vec<crate::judge::oracle::memoize::Opportunity>,
+    /// Why the repeated-computation check did not run, when it did not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memoization_skipped: Option<String>,
     pub stats: Stats,
     pub tree: TreeSummary,
     /// Relative oracle: every explored program's observation, in the order `sides` are
@@ -157,6 +164,8 @@ impl ExploreReport {
             repeated_traversals: Vec::new(),
             repeated_traversals_skipped: None,
             repeated_traversals_ms: None,
+            memoization: Vec::new(),
+            memoization_skipped: None,
             stats: Stats::default(),
             tree: TreeSummary::default(),
             observations: Vec::new(),

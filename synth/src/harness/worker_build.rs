@@ -43,14 +43,18 @@ pub const SANCOV_FLAGS: &str = "-Cpasses=sancov-module -Cllvm-args=-sanitizer-co
      -Cdebuginfo=line-tables-only -Ccodegen-units=16 -Crelocation-model=static \
      --cfg perfsyn_worker";
 
-/// The flags of the trace build (Toddler's read tracing, `readtrace` in the harness runtime):
-/// a load callback before every load of the code compiled in the worker, nothing on edges
-/// (level 1 with no edge callback named adds none), frame pointers for the runtime's cheap
-/// call-stack hash, line tables to map reads to file:line, and the static relocation model so
-/// that the addresses the runtime reports are link-time addresses. Stores are not traced:
-/// the oracle reads only reads. Built only when a repeated-traversal check first needs it.
-pub const TRACE_FLAGS: &str = "-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=1 \
-     -Cllvm-args=-sanitizer-coverage-trace-loads -Cforce-frame-pointers=yes \
+/// The flags of the trace build (Toddler's read tracing, `readtrace` in the harness runtime,
+/// and MemoizeIt's activations, `activations`): a callback before every load and store of
+/// the code compiled in the worker and on every integer comparison, an edge callback with
+/// the PC table (whose entry flags mark function entries: the activations, and the edges
+/// they cost), frame pointers for the runtime's cheap call-stack hash and for telling
+/// activations apart, line tables to map reads to file:line, and the static relocation model
+/// so that the addresses the runtime reports are link-time addresses. Built only when a
+/// trace check first needs it.
+pub const TRACE_FLAGS: &str = "-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=3 \
+     -Cllvm-args=-sanitizer-coverage-trace-pc-guard -Cllvm-args=-sanitizer-coverage-pc-table \
+     -Cllvm-args=-sanitizer-coverage-trace-loads -Cllvm-args=-sanitizer-coverage-trace-stores \
+     -Cllvm-args=-sanitizer-coverage-trace-compares -Cforce-frame-pointers=yes \
      -Cdebuginfo=line-tables-only -Crelocation-model=static --cfg perfsyn_trace";
 
 /// Cross-crate ThinLTO for the instrumented worker, set through cargo's environment so that it

@@ -307,6 +307,50 @@ impl Symbolizer {
         found
     }
 
+    /// The function whose code is at `addr` (the outermost frame: what was inlined into it
+    /// is not it), demangled without its hash, and its `file:line` there; `None` for
+    /// perfsyn's runtime or an address without line tables.
+    ///
+    /// A function's first instructions often have no line (prologue, line 0): the next ones
+    /// of the same function, up to 64 bytes on, give it.
+    pub fn function_at(&mut self, addr: u64) -> Option<(String, String)> {
+        let outer_at = |a: u64| {
+            let mut iter = self.loader.find_frames(a).ok()?;
+            let mut outer = None;
+            while let Ok(Some(frame)) = iter.next() {
+                let name = frame
+                    .function
+                    .as_ref()
+                    .and_then(|f| f.raw_name().ok())
+                    .map(|n| format!("{:#}", rustc_demangle::demangle(&n)));
+                let loc = frame
+                    .location
+                    .and_then(|l| Some((l.file?.to_string(), l.line?)));
+                outer = Some((name, loc));
+            }
+            outer
+        };
+        let (name, first) = outer_at(addr)?;
+        let found = first.or_else(|| {
+            (1..=64u64).find_map(|off| match outer_at(addr + off)? {
+                (n, Some(loc)) if n == name => Some(loc),
+                _ => None,
+            })
+        });
+        let (file, line) = found?;
+        // No name in the line tables (an inlined-into function's own entry): the symbol's.
+        let name = name.or_else(|| {
+            self.loader
+                .find_symbol(addr)
+                .map(|n| format!("{:#}", rustc_demangle::demangle(n)))
+        });
+        if is_perfsyn(&file) {
+            return None;
+        }
+        let at = format!("{}:{line}", self.display(&file));
+        Some((name.unwrap_or_else(|| at.clone()), at))
+    }
+
     /// `file` relative to the current directory, and std's files from `library/` on.
     fn display(&self, file: &str) -> String {
         if let Some(rel) = self

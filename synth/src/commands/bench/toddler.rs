@@ -309,7 +309,7 @@ fn median(v: &mut [f64]) -> f64 {
 
 /// Wall time of one run of `p` on the plain build, checked and compiled as a worker does for
 /// a program it has not seen (the worker's `--bench-inprocess`, with decoding).
-fn plain_ns(plain: &Path, p: &Program) -> Result<f64> {
+pub fn plain_ns(plain: &Path, p: &Program) -> Result<f64> {
     #[derive(Deserialize)]
     struct Rate {
         programs_per_sec_with_decode: f64,

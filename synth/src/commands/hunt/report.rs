@@ -127,6 +127,10 @@ pub struct Summary {
     /// reads per call first.
     #[serde(default)]
     pub repeated_traversals: Vec<TraversalRow>,
+    /// Repeated computations (MemoizeIt) of every method, documented or not, most edges a
+    /// cache saves first (each function once, from the method where it saves most).
+    #[serde(default)]
+    pub repeated_computations: Vec<ComputationRow>,
     /// Every finished method with its verdict and key figures, in plan order (see
     /// [`super::summary`]); what `hunt --json` and `report --json` print.
     #[serde(default)]
@@ -143,6 +147,48 @@ pub struct TraversalRow {
     pub method: String,
     pub traversal: crate::judge::oracle::toddler::RepeatedTraversal,
     pub run_file: String,
+}
+
+/// One repeated computation of a hunt: the method whose program showed it, and the function.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ComputationRow {
+    pub method: String,
+    pub opportunity: crate::judge::oracle::memoize::Opportunity,
+    pub run_file: String,
+}
+
+/// The repeated computations of `reports`, each function once (where its cache saves the
+/// largest share of its method's edges), ranked by that share.
+fn computation_rows(reports: &[ExploreReport], files: &[String]) -> Vec<ComputationRow> {
+    let share = |o: &crate::judge::oracle::memoize::Opportunity| {
+        o.edges_saved as f64 / o.total_edges.max(1) as f64
+    };
+    let mut rows: Vec<ComputationRow> = Vec::new();
+    for (r, f) in reports.iter().zip(files) {
+        for o in &r.memoization {
+            match rows.iter_mut().find(|x| x.opportunity.at == o.at) {
+                Some(x) if share(&x.opportunity) >= share(o) => {}
+                Some(x) => {
+                    *x = ComputationRow {
+                        method: r.method.clone(),
+                        opportunity: o.clone(),
+                        run_file: f.clone(),
+                    }
+                }
+                None => rows.push(ComputationRow {
+                    method: r.method.clone(),
+                    opportunity: o.clone(),
+                    run_file: f.clone(),
+                }),
+            }
+        }
+    }
+    rows.sort_by(|a, b| {
+        share(&b.opportunity)
+            .total_cmp(&share(&a.opportunity))
+            .then(a.opportunity.at.cmp(&b.opportunity.at))
+    });
+    rows
 }
 
 /// The repeated traversals of `reports` (each method's strongest), ranked by redundant reads
@@ -267,6 +313,7 @@ pub fn summarize(dir: &HuntDir, runs: &[(usize, RunFile)], shown: &str) -> Summa
     let complete = pending.is_empty();
     let files: Vec<String> = (0..reports.len()).map(|k| file(planned(k))).collect();
     let repeated_traversals = traversal_rows(&reports, &files);
+    let repeated_computations = computation_rows(&reports, &files);
     Summary {
         format: SUMMARY_FORMAT.into(),
         version: 1,
@@ -281,6 +328,7 @@ pub fn summarize(dir: &HuntDir, runs: &[(usize, RunFile)], shown: &str) -> Summa
         asymptotic,
         no_finding,
         repeated_traversals,
+        repeated_computations,
         methods,
         pending,
         continue_command: if complete {
@@ -535,6 +583,24 @@ pub fn markdown(s: &Summary) -> String {
         }
         m.push('\n');
     }
+    if !s.repeated_computations.is_empty() {
+        m.push_str("### Repeated computations\n\nMemoizeIt: a function whose calls repeat an earlier (input, output) pair, whatever the documented class; ranked by the share of its method's edges the suggested cache saves.\n\n| function | at | called from | hits | cache | saves | method |\n|---|---|---|---|---|---|---|\n");
+        for r in &s.repeated_computations {
+            let o = &r.opportunity;
+            m.push_str(&format!(
+                "| `{}` | `{}` | {} | {:.0}% of {} | {} | {:.0}% | `{}` |\n",
+                cell(&o.function),
+                cell(&o.at),
+                cell(&o.callers.join(", ")),
+                100.0 * o.hit_ratio,
+                o.activations,
+                o.suggestion.as_deref().unwrap_or("none"),
+                100.0 * o.edges_saved as f64 / o.total_edges.max(1) as f64,
+                cell(&r.method)
+            ));
+        }
+        m.push('\n');
+    }
     if !s.no_finding.is_empty() {
         m.push_str(&format!(
             "<details><summary>{} with no finding</summary>\n\n| method | oracle | verdict | why |\n|---|---|---|---|\n",
@@ -682,6 +748,7 @@ mod tests {
             asymptotic: vec![f],
             no_finding: Vec::new(),
             repeated_traversals: Vec::new(),
+            repeated_computations: Vec::new(),
             methods: Vec::new(),
             pending: Vec::new(),
             continue_command: "perfsyn hunt --report h".into(),
@@ -709,6 +776,57 @@ mod tests {
             },
             run_file: "h/x.json".into(),
         }
+    }
+
+    #[test]
+    fn the_markdown_lists_repeated_computations_once_each_largest_saving_first() {
+        let mut s = summary("Vec<Key>::dedup", "why");
+        let op = |at: &str, saved: u64| crate::judge::oracle::memoize::Opportunity {
+            function: format!("f{at}"),
+            at: at.into(),
+            callers: vec!["src/lib.rs:40".into()],
+            activations: 16,
+            hit_ratio: 0.9375,
+            cost_share: 0.9,
+            edges: 1000,
+            edges_saved: saved,
+            total_edges: 1000,
+            writes: false,
+            caches: Vec::new(),
+            suggestion: Some("single, global".into()),
+            program_kind: "best".into(),
+        };
+        let mut reports = Vec::new();
+        for (m, ops) in [
+            (
+                "Config::get",
+                vec![op("src/lib.rs:7", 300), op("src/lib.rs:20", 100)],
+            ),
+            ("Config::parse", vec![op("src/lib.rs:7", 800)]),
+        ] {
+            let mut e = ExploreReport::started(
+                m.into(),
+                "T".into(),
+                OracleKind::Asymptotic,
+                crate::search::StrategyKind::Astar,
+                1,
+                crate::search::Metric::Cost,
+            );
+            e.memoization = ops;
+            reports.push(e);
+        }
+        s.repeated_computations = computation_rows(&reports, &["a".into(), "b".into()]);
+        assert_eq!(s.repeated_computations.len(), 2);
+        let md = markdown(&s);
+        let section = md
+            .split("### Repeated computations")
+            .nth(1)
+            .expect("section");
+        assert!(
+            section.contains("| `fsrc/lib.rs:7` | `src/lib.rs:7` | src/lib.rs:40 | 94% of 16 | single, global | 80% | `Config::parse` |"),
+            "{section}"
+        );
+        assert!(section.find("lib.rs:7").unwrap() < section.find("lib.rs:20").unwrap());
     }
 
     #[test]

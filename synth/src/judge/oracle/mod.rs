@@ -7,6 +7,7 @@
 pub mod asymptotic;
 pub mod clock;
 pub mod fit;
+pub mod memoize;
 pub mod model_select;
 pub mod relative;
 pub mod robust;

@@ -1,0 +1,95 @@
+//! End-to-end tests of MemoizeIt's repeated-computation oracle through the real binary, the
+//! real instrumented worker and the real trace build: a helper that parses the same text on
+//! every call is reported with its file:line, its caller and the cache to add; a helper
+//! whose input differs on every call is not. Expected lines are found by their source text,
+//! never by number.
+
+use std::path::Path;
+
+mod common;
+
+/// The text of `file:line` (relative to the workspace root).
+fn source_of(at: &str) -> String {
+    let (file, line) = at.rsplit_once(':').expect("file:line");
+    let line: usize = line.parse().expect("a line number");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    text.lines().nth(line - 1).unwrap_or("").to_string()
+}
+
+#[test]
+fn explore_reports_a_reparsed_configuration_with_its_line_and_cache() {
+    let r = common::perfsyn_json(&[
+        "explore",
+        "--method",
+        "MemoCases::config_value",
+        "--json",
+        "--seed",
+        "1",
+        "--max-programs",
+        "60",
+        "--confirm-top",
+        "0",
+    ]);
+    let found = r["memoization"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no memoization list: {r}"));
+    let first = found
+        .first()
+        .unwrap_or_else(|| panic!("the re-parsed configuration is not reported: {r}"));
+    assert_eq!(first["function"], "parse_config", "{first}");
+    let at = first["at"].as_str().expect("at");
+    assert!(
+        source_of(at).contains("pub fn parse_config"),
+        "{at} is `{}`",
+        source_of(at)
+    );
+    let caller = first["callers"][0].as_str().expect("a caller");
+    assert!(
+        source_of(caller).contains("parse_config(&self.config)"),
+        "{caller} is `{}`",
+        source_of(caller)
+    );
+    assert_eq!(first["suggestion"], "single, global", "{first}");
+    assert!(first["hit_ratio"].as_f64().unwrap() >= 0.5, "{first}");
+    assert!(first["edges_saved"].as_u64().unwrap() > 0, "{first}");
+    // std's own functions (the parsed vector's drop) are not reported.
+    for o in found {
+        let at = o["at"].as_str().unwrap();
+        assert!(!at.starts_with("library/"), "std reported: {o}");
+    }
+}
+
+#[test]
+fn bench_memoize_finds_the_planted_helpers_and_not_the_varying_ones() {
+    let b = common::perfsyn_json(&["bench", "memoize", "--json"]);
+    let cases = b["cases"].as_array().expect("cases");
+    let case = |id: &str| {
+        cases
+            .iter()
+            .find(|c| c["id"] == id)
+            .unwrap_or_else(|| panic!("no case {id}"))
+            .clone()
+    };
+    let parse = case("parse-across-calls");
+    assert_eq!(parse["found"], true, "{parse}");
+    assert_eq!(parse["rank"], 1, "{parse}");
+    let at = parse["at"].as_str().expect("at");
+    assert!(source_of(at).contains("pub fn parse_config"), "{at}");
+    let reset = case("redundant-reset");
+    assert_eq!(
+        reset["found"], true,
+        "a redundant side effect is reported: {reset}"
+    );
+    // A helper of an integer argument (never loaded: seen through its result) and a helper
+    // of a different text on every call are not reported.
+    for id in ["hash-varying", "parse-varying", "format-varying"] {
+        let c = case(id);
+        assert_eq!(c["found"], false, "{c}");
+        assert!(c["events"].as_u64().unwrap() > 0, "nothing traced: {c}");
+    }
+    for field in ["recall", "false_positives", "slowdown"] {
+        assert!(b[field].is_number(), "{field} missing: {b}");
+    }
+}
