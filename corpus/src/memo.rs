@@ -11,6 +11,10 @@
 //!
 //! The labels live in the case list only; nothing here is seen by the oracle but the code.
 
+use std::collections::HashSet;
+use std::hash::{Hash, Hasher};
+
+use perfsyn_profiler_ipc::probe::{FixedState, Key};
 use perfsyn_profiler_ipc::register_type;
 
 /// The receiver of every labeled method: values added by `add`, a configuration text, a
@@ -24,6 +28,7 @@ pub struct MemoCases {
     table: Vec<u64>,
     texts: Vec<String>,
     checks: u64,
+    keys: HashSet<Wrapped<Key>, FixedState>,
 }
 
 impl Default for MemoCases {
@@ -46,6 +51,7 @@ impl MemoCases {
             table: (0..64).map(|k| k * 3 % 5).collect(),
             texts: Vec::new(),
             checks: 0,
+            keys: HashSet::default(),
         }
     }
 
@@ -53,6 +59,7 @@ impl MemoCases {
     pub fn add(&mut self, x: u64) {
         self.values.push(x);
         self.texts.push(format!("{}", x * 7919 + 13));
+        self.keys.insert(Wrapped(Key::new(x)));
     }
 
     /// The number of values.
@@ -127,6 +134,12 @@ impl MemoCases {
     /// `i` formatted as a padded label.
     pub fn index_label(&self, i: u64) -> u64 {
         format_header(i).len() as u64
+    }
+
+    /// Whether the probe key `i` was added (a map's lookup hashing its argument key through a
+    /// key wrapper's `Hash`): a different key on every call.
+    pub fn key_hash(&self, i: u64) -> u64 {
+        self.keys.contains(&Wrapped(Key::new(i))) as u64
     }
 
     /// Writes `i` into the table's slot `i`: a different write on every call.
@@ -209,6 +222,16 @@ pub fn store_at(table: &mut [u64], i: u64) {
     }
 }
 
+/// A key wrapper whose `Hash` forwards to the key's (a map's key-reference type).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Wrapped<K>(pub K);
+
+impl<K: Hash> Hash for Wrapped<K> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.hash(state)
+    }
+}
+
 /// A decimal number.
 #[inline(never)]
 pub fn parse_number(text: &str) -> u64 {
@@ -238,6 +261,7 @@ register_type! {
             window_median(ref self, x: copy u64) -> u64;
             index_label(ref self, x: copy u64) -> u64;
             record(mut self, x: copy u64) -> u64;
+            key_hash(ref self, x: copy u64) -> u64;
         }
         fields {}
     }

@@ -93,6 +93,32 @@ pub fn repeated(p: &Program, n: u32) -> Option<Program> {
     repeated_below(p, n, u32::MAX)
 }
 
+/// [`repeated`] only when every argument of the call is built again in the loop, so that each
+/// call gets its own argument values; `None` when an argument stays the program's own
+/// variable (made by a call, or changed by one), whose value every call then shares.
+///
+/// Why: MemoizeIt judges the repeated program (`explore/memoize.rs`), and a helper of an
+/// argument every call shares (a lookup hashing its key) repeats by the repeat's doing, not
+/// the code's: only repeats of the method's own data count there.
+pub fn repeated_varying(p: &Program, n: u32) -> Option<Program> {
+    let q = repeated(p, n)?;
+    let call_args = |s: &Stmt| match s {
+        Stmt::Call {
+            under_test: true,
+            args,
+            ..
+        } => Some(args.clone()),
+        _ => None,
+    };
+    let at = p.body.iter().position(|s| call_args(s).is_some())?;
+    let before = call_args(&p.body[at])?;
+    let Stmt::Repeat { body, .. } = &q.body[at] else {
+        return None;
+    };
+    let after = call_args(body.last()?)?;
+    before.iter().zip(&after).all(|(a, b)| a != b).then_some(q)
+}
+
 /// [`repeated`] with the rebuilt integer literals scattered below `bound` instead of over
 /// the whole `u32` range (the repeated-traversal check passes the program's largest loop
 /// count, so that a lookup's repeated keys are ones the program inserted).
@@ -305,5 +331,8 @@ mod tests {
         };
         assert_eq!(body.len(), 1);
         assert!(is_amortized("O(1) amortized") && !is_amortized("O(1)"));
+        // Every call's own argument values: only when every argument is built again.
+        assert!(repeated_varying(&p, 8).is_some());
+        assert!(repeated_varying(&r, 8).is_none());
     }
 }

@@ -351,6 +351,19 @@ impl Symbolizer {
         Some((name.unwrap_or_else(|| at.clone()), at))
     }
 
+    /// The source files of `addr`'s frames, innermost first (inlined functions included).
+    pub fn frame_files(&mut self, addr: u64) -> Vec<String> {
+        let mut files = Vec::new();
+        if let Ok(mut iter) = self.loader.find_frames(addr) {
+            while let Ok(Some(frame)) = iter.next() {
+                if let Some(f) = frame.location.and_then(|l| l.file) {
+                    files.push(f.to_string());
+                }
+            }
+        }
+        files
+    }
+
     /// `file` relative to the current directory, and std's files from `library/` on.
     fn display(&self, file: &str) -> String {
         if let Some(rel) = self
