@@ -99,3 +99,30 @@ fn bench_memoize_finds_the_planted_helpers_and_not_the_varying_ones() {
         assert!(b[field].is_number(), "{field} missing: {b}");
     }
 }
+
+#[test]
+fn no_repeated_computations_skips_memoizeit_alone_and_says_so() {
+    let off = common::perfsyn_json(&[
+        "explore",
+        "--method",
+        "MemoCases::config_value",
+        "--json",
+        "--seed",
+        "1",
+        "--max-programs",
+        "60",
+        "--confirm-top",
+        "0",
+        "--no-repeated-computations",
+    ]);
+    assert_eq!(
+        off["memoization"].as_array().map(Vec::len),
+        Some(0),
+        "{off}"
+    );
+    let why = off["memoization_skipped"].as_str().unwrap_or_default();
+    assert!(why.contains("--no-repeated-computations"), "{off}");
+    // Toddler, its sibling, still ran.
+    assert!(off.get("repeated_traversals_skipped").is_none(), "{off}");
+    assert!(off["repeated_traversals_ms"].is_u64(), "{off}");
+}

@@ -337,6 +337,7 @@ fn run(method: &str, programs: u64, seed: u64) -> ExploreReport {
             ..ConfirmConfig::default()
         },
         repeated_traversals: false,
+        repeated_computations: false,
     };
     let mut exec = CostFn {
         schema: Registry::new(vec![slots(), wide(), leafy()]).schema(),

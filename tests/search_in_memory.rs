@@ -206,6 +206,7 @@ fn run(method: &str, strategy: StrategyKind, programs: u64, seed: u64) -> Explor
             ..ConfirmConfig::default()
         },
         repeated_traversals: false,
+        repeated_computations: false,
     };
     explore(&mut executor(), &cfg, &mut |_| {}).expect("explore over the cost function")
 }

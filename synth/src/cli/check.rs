@@ -92,6 +92,8 @@ fn check_inner(a: &CheckArgs) -> Result<i32> {
             start: None,
             confirm: crate::judge::confirm::ConfirmConfig::default(),
             repeated_traversals: !a.no_repeated_traversals,
+            // `check` has no repeated-computation section yet (relative explores).
+            repeated_computations: false,
         },
         shrink: crate::judge::shrink::ShrinkConfig {
             budget: crate::judge::shrink::DEFAULT_BUDGET,

@@ -59,11 +59,14 @@ pub struct ExploreArgs {
     /// Verdict checks that shrinking the reported program may spend (0: do not shrink).
     #[arg(long, default_value_t = crate::judge::shrink::DEFAULT_BUDGET, value_name = "N")]
     pub shrink_budget: usize,
-    /// Skip the repeated-traversal and repeated-computation checks (Toddler and MemoizeIt:
-    /// the best programs run once more on the harness's read-tracing build, built on first
-    /// use).
+    /// Skip the repeated-traversal check (Toddler: the best programs run once more on the
+    /// harness's read-tracing build, built on first use).
     #[arg(long)]
     pub no_repeated_traversals: bool,
+    /// Skip the repeated-computation check (MemoizeIt: the best program runs once more on
+    /// the same trace build).
+    #[arg(long)]
+    pub no_repeated_computations: bool,
     /// Compare the working tree with this git revision of your crate (relative oracle over
     /// two workers: the harness built against REV and against the working tree).
     #[arg(long, value_name = "REV", conflicts_with = "worker")]
@@ -152,6 +155,7 @@ pub fn run(a: ExploreArgs) -> Result<()> {
         start,
         confirm: a.record.confirm(),
         repeated_traversals: !a.no_repeated_traversals,
+        repeated_computations: !a.no_repeated_computations,
     };
     let mut bar = (!a.json).then(|| {
         let b = indicatif::ProgressBar::new_spinner();

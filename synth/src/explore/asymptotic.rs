@@ -19,6 +19,11 @@ use crate::report::verdict::Verdict;
 use crate::run::exec::Executor;
 use crate::search::objective::{Objective, Obs};
 
+/// Why the repeated-traversal check did not run when its switch is off.
+pub const TURNED_OFF_TRAVERSALS: &str = "turned off (--no-repeated-traversals)";
+/// Why the repeated-computation check did not run when its switch is off.
+pub const TURNED_OFF_COMPUTATIONS: &str = "turned off (--no-repeated-computations)";
+
 /// The asymptotic oracle of one run: its objective and the class it judges against.
 pub struct AsymptoticOracle {
     pub objective: Asymptotic,
@@ -229,9 +234,16 @@ impl Oracle for AsymptoticOracle {
             &e.sweep
         };
         report.hot_lines = crate::judge::hotlines::hot_lines(exec, hot_programs)?;
+        // Each check has its own switch; one turned off says so in the report.
         if cfg.repeated_traversals {
             crate::explore::toddler::check(exec, report)?;
+        } else {
+            report.repeated_traversals_skipped = Some(TURNED_OFF_TRAVERSALS.into());
+        }
+        if cfg.repeated_computations {
             crate::explore::memoize::check(exec, report)?;
+        } else {
+            report.memoization_skipped = Some(TURNED_OFF_COMPUTATIONS.into());
         }
         Ok(evidence)
     }

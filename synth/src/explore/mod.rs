@@ -78,6 +78,8 @@ pub struct ExploreConfig {
     pub confirm: ConfirmConfig,
     /// Run Toddler's repeated-traversal check on the best programs (`toddler.rs`).
     pub repeated_traversals: bool,
+    /// Run MemoizeIt's repeated-computation check on the best program (`memoize.rs`).
+    pub repeated_computations: bool,
 }
 
 impl ExploreConfig {
@@ -111,6 +113,7 @@ impl ExploreConfig {
                 ..Default::default()
             },
             repeated_traversals: false,
+            repeated_computations: false,
         }
     }
 }

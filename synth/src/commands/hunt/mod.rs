@@ -168,6 +168,7 @@ pub fn explore_config(m: &PlannedMethod, s: &HuntSettings) -> Result<ExploreConf
             ..ConfirmConfig::default()
         },
         repeated_traversals: true,
+        repeated_computations: true,
     })
 }
 

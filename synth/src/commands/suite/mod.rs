@@ -166,6 +166,7 @@ pub fn explore_config(c: &Case, strategy: StrategyKind, cfg: &SuiteConfig) -> Ex
             ..ConfirmConfig::default()
         },
         repeated_traversals: false,
+        repeated_computations: false,
     }
 }
 
