@@ -90,6 +90,7 @@ pub fn program(c: &Case) -> Result<Program> {
         from: c.from.clone(),
         fill: "add".into(),
         arg: "index".into(),
+        split: String::new(),
     })
 }
 
