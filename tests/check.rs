@@ -3,7 +3,9 @@
 //! confirmed regression (exit 1, the method named, its reproducer printed), and the private
 //! helper it changed is listed as not measured, and `--sarif`/`--bmf` hold it at `add`'s
 //! definition and its cost ratio, and the scan is reported as a repeated traversal the change
-//! introduced (absent from the baseline); a refactor-only commit exits 0.
+//! introduced (absent from the baseline), and so is a new helper that parses a constant
+//! configuration on every call (MemoizeIt), where a helper that did so before is not; a
+//! refactor-only commit exits 0.
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -27,7 +29,7 @@ impl Bag {
 
     /// Adds `x`. Runs in O(1) time (amortized).
     pub fn add(&mut self, x: u64) {
-        self.items.push(util::keep(x));
+        self.items.push(util::keep(x) * util::unit());
     }
 
     /// The number of items. O(1).
@@ -45,6 +47,34 @@ impl Bag {
 mod util {
     pub fn keep(x: u64) -> u64 {
         x
+    }
+
+    /// The configuration every bag runs with.
+    pub const CONFIG: &str = "name = bag\nmax_items = 1000000\nscale = 1\nmode = strict\n";
+
+    /// The scale of every item, parsed from the configuration on every call.
+    #[inline(never)]
+    pub fn unit() -> u64 {
+        std::hint::black_box(CONFIG)
+            .lines()
+            .filter_map(|l| l.split_once('='))
+            .find(|(k, _)| k.trim() == "scale")
+            .map_or(1, |(_, v)| v.trim().parse().unwrap_or(1))
+    }
+}
+"#;
+
+/// The regression's new helper: it parses the constant configuration again on every add (a
+/// repeated computation the change introduced), where `unit` did so before the change too.
+const LIMIT: &str = r#"
+    /// The most items a bag keeps, parsed from the configuration on every call.
+    #[inline(never)]
+    pub fn limit() -> usize {
+        std::hint::black_box(CONFIG)
+            .lines()
+            .filter_map(|l| l.split_once('='))
+            .find(|(k, _)| k.trim() == "max_items")
+            .map_or(0, |(_, v)| v.trim().parse().unwrap_or(0))
     }
 }
 "#;
@@ -101,16 +131,15 @@ fn a_commit_that_makes_a_method_scan_fails_the_gate_and_a_refactor_passes_it() {
     );
 
     // The regression: every add scans the earlier items.
-    commit_lib(
-        &krate,
-        &V1.replace(
-            "        self.items.push(util::keep(x));\n    }\n\n    /// The number",
-            "        if !self.items.contains(&x) {\n            self.items.push(util::keep(x));\n        }\n    }\n\n    /// The number",
+    let v2 = V1
+        .replace(
+            "        self.items.push(util::keep(x) * util::unit());\n    }\n\n    /// The number",
+            "        if self.items.len() < util::limit() && !self.items.contains(&x) {\n            self.items.push(util::keep(x) * util::unit());\n        }\n    }\n\n    /// The number",
         )
-        .replace("-> u64 {\n        x\n", "-> u64 {\n        x.min(u64::MAX)\n"),
-        "add: keep items unique",
-    );
-    let (out, json) = check(&krate, &[]);
+        .replace("-> u64 {\n        x\n", "-> u64 {\n        x.min(u64::MAX)\n");
+    let v2 = format!("{}{LIMIT}", v2.strip_suffix("}\n").unwrap());
+    commit_lib(&krate, &v2, "add: keep items unique, at most `limit`");
+    let (out, json) = check(&krate, &["--markdown", "check.md"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let findings = json["findings"].as_array().expect("findings");
     assert_eq!(findings[0]["method"], "Bag::add", "{json}");
@@ -139,6 +168,25 @@ fn a_commit_that_makes_a_method_scan_fails_the_gate_and_a_refactor_passes_it() {
                 .iter()
                 .any(|c| c == at_scan.as_str())),
         "{json}"
+    );
+    // `limit`, new, parses the same configuration on every add: a repeated computation the
+    // change introduced. `unit` did so before the change too (on a line the change shifted):
+    // not introduced.
+    let computations = &findings[0]["repeated_computations"];
+    assert_eq!(computations["baseline_traced"], true, "{json}");
+    let reported: Vec<&str> = computations["opportunities"]
+        .as_array()
+        .expect("opportunities")
+        .iter()
+        .map(|o| o["function"].as_str().unwrap())
+        .collect();
+    let is = |name: &str, helper: &str| name == helper || name.ends_with(&format!("::{helper}"));
+    assert!(reported.iter().any(|f| is(f, "limit")), "{json}");
+    assert!(!reported.iter().any(|f| is(f, "unit")), "{json}");
+    let md = std::fs::read_to_string(krate.join("check.md")).unwrap();
+    assert!(
+        md.contains("### `Bag::add`: repeated computation introduced by the change"),
+        "{md}"
     );
     // The changed private helper is named as not measured, not judged `inconclusive`.
     assert!(findings.iter().all(|f| f["method"] != "keep"), "{json}");

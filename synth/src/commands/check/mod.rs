@@ -7,8 +7,12 @@
 //! - `risk.rs`: which public methods the change touched and how risky each change is
 //!   (PerfScope's performance risk analysis).
 //! - `report.rs`: findings as a table, JSON and Markdown, and the exit code.
+//! - `compare.rs`: an explain step on both revisions, and what only the working tree shows.
 //! - `traversals.rs`: repeated traversals (Toddler) the change introduced, beside a verdict.
+//! - `memoization.rs`: repeated computations (MemoizeIt) the change introduced, likewise.
 
+pub mod compare;
+pub mod memoization;
 pub mod report;
 pub mod risk;
 pub mod run;

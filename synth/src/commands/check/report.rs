@@ -5,8 +5,9 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
+use crate::commands::check::memoization::CheckComputations;
 use crate::commands::check::traversals::CheckTraversals;
-use crate::judge::oracle::toddler;
+use crate::judge::oracle::{memoize, toddler};
 
 /// The verdict on one method (the JSON's `verdict`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,6 +61,10 @@ pub struct Finding {
     /// (`traversals.rs`); absent when not checked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repeated_traversals: Option<CheckTraversals>,
+    /// Repeated computations (MemoizeIt) of the best programs that the change introduced
+    /// (`memoization.rs`); absent when not checked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeated_computations: Option<CheckComputations>,
 }
 
 /// A touched item the harness does not register, so nothing measured it: a private or
@@ -170,7 +175,25 @@ impl CheckReport {
                 .map_or("", |(_, rest)| rest);
             let _ = write!(s, "{entries}");
         }
+        for (f, c) in self.computations() {
+            let _ = writeln!(s, "\n{} in {}:", c.label(), f.method);
+            // The section's entries, under this finding's own heading.
+            let section = memoize::render(&c.opportunities, 3);
+            let entries = section
+                .trim_start_matches('\n')
+                .split_once('\n')
+                .map_or("", |(_, rest)| rest);
+            let _ = write!(s, "{entries}");
+        }
         s
+    }
+
+    /// The findings with a repeated computation to show.
+    fn computations(&self) -> impl Iterator<Item = (&Finding, &CheckComputations)> {
+        self.findings.iter().filter_map(|f| {
+            let c = f.repeated_computations.as_ref()?;
+            (!c.opportunities.is_empty()).then_some((f, c))
+        })
     }
 
     /// The findings with a repeated traversal to show.
@@ -247,6 +270,15 @@ impl CheckReport {
                 let _ = writeln!(s, "\n```rust\n{}\n```", r.program.trim_end());
             }
         }
+        for (f, c) in self.computations() {
+            let _ = writeln!(s, "\n### `{}`: {}\n", f.method, c.label());
+            for o in &c.opportunities {
+                let _ = writeln!(s, "- `{}`: {}", o.at, o.describe().replace('|', "\\|"));
+                if !o.callers.is_empty() {
+                    let _ = writeln!(s, "  called from `{}`", o.callers.join("`, `"));
+                }
+            }
+        }
         s
     }
 }
@@ -293,6 +325,7 @@ mod tests {
             reproducer: Some("let mut b = Bag::new();\nb.push(1);".into()),
             reproduce_with: Some("perfsyn explore --method Bag::push --baseline HEAD~1".into()),
             repeated_traversals: None,
+            repeated_computations: None,
         }
     }
 
@@ -364,6 +397,55 @@ mod tests {
         let json = serde_json::to_value(&r).unwrap();
         assert_eq!(json["findings"][0]["verdict"], "regression");
         assert_eq!(json["findings"][0]["risk"], 110.0);
+    }
+
+    #[test]
+    fn a_repeated_computation_the_change_introduced_is_shown_under_its_finding() {
+        let mut f = finding("Bag::add", CheckVerdict::None);
+        f.repeated_computations = Some(CheckComputations {
+            opportunities: vec![memoize::Opportunity {
+                function: "limit".into(),
+                at: "src/lib.rs:52".into(),
+                callers: vec!["src/lib.rs:30".into()],
+                activations: 16,
+                hit_ratio: 15.0 / 16.0,
+                cost_share: 0.25,
+                edges: 400,
+                edges_saved: 375,
+                total_edges: 1600,
+                writes: false,
+                caches: Vec::new(),
+                suggestion: Some("single, global".into()),
+                program_kind: "best, calls in a row".into(),
+            }],
+            baseline_traced: true,
+            skipped: None,
+        });
+        let r = CheckReport {
+            compared: String::new(),
+            baseline: "HEAD~1".into(),
+            baseline_sha: "abc".into(),
+            threshold: 1.2,
+            findings: vec![f],
+            skipped_for_budget: 0,
+            not_measured: Vec::new(),
+        };
+        let t = r.table();
+        assert!(
+            t.contains("repeated computation introduced by the change (absent from the baseline on the same programs) in Bag::add:\n    limit at src/lib.rs:52: 15 of 16 activations"),
+            "{t}"
+        );
+        assert!(t.contains("        called from src/lib.rs:30\n"), "{t}");
+        let md = r.markdown();
+        assert!(
+            md.contains("### `Bag::add`: repeated computation introduced by the change"),
+            "{md}"
+        );
+        assert!(md.contains("- `src/lib.rs:52`: limit at"), "{md}");
+        let json = serde_json::to_value(&r).unwrap();
+        let c = &json["findings"][0]["repeated_computations"];
+        assert_eq!(c["baseline_traced"], true);
+        assert_eq!(c["opportunities"][0]["function"], "limit");
     }
 
     #[test]

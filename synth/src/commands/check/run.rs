@@ -148,6 +148,7 @@ fn finding(m: &ChangedMethod, verdict: CheckVerdict, reason: String) -> Finding 
         reproducer: None,
         reproduce_with: None,
         repeated_traversals: None,
+        repeated_computations: None,
     }
 }
 
@@ -202,6 +203,7 @@ fn judge_one(open: &mut OpenBaseline, m: &ChangedMethod, cfg: &CheckConfig) -> R
     let mut f = verdict_of(m, &report, cfg, &open.baseline.rev);
     if cfg.explore.repeated_traversals {
         f.repeated_traversals = crate::commands::check::traversals::introduced(open, &report)?;
+        f.repeated_computations = crate::commands::check::memoization::introduced(open, &report)?;
     }
     Ok(f)
 }

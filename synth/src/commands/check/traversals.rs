@@ -5,18 +5,15 @@
 //! on the same programs, is reported beside the cost verdict. It changes no verdict: a loop
 //! can re-read more and still cost less than the threshold.
 //!
-//! A read is the same in both revisions when its file (from its `src/` on) and its line's
-//! text are: a change shifts line numbers, so `file:line` alone would call every read below
-//! the change new. When the baseline has no trace build, the working tree's traversals are
-//! listed, said to be uncompared.
+//! Matching across revisions (file from `src/` on plus the line's text) is `compare.rs`.
 
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
 
 use crate::commands::baseline::OpenBaseline;
+use crate::commands::check::compare;
 use crate::explore::report::ExploreReport;
 use crate::judge::oracle::toddler::RepeatedTraversal;
-use crate::run::exec::Executor as _;
 
 /// A finding's repeated traversals (the JSON's `repeated_traversals`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -49,65 +46,18 @@ pub fn introduced(
     open: &mut OpenBaseline,
     report: &ExploreReport,
 ) -> Result<Option<CheckTraversals>> {
-    let mut new = report.clone();
-    let traced = crate::explore::toddler::check(open.pair.new_side(), &mut new)?;
-    if let Some(why) = new.repeated_traversals_skipped {
-        return Ok(Some(CheckTraversals {
-            skipped: Some(format!("working tree: {why}")),
-            ..CheckTraversals::default()
-        }));
-    }
-    if !traced {
-        return Ok(None);
-    }
-    let mut old = report.clone();
-    let old_exec = open.pair.old().expect("a baseline pair has an old side");
-    let baseline_traced = crate::explore::toddler::check(old_exec, &mut old)?;
-    Ok(Some(CheckTraversals {
-        traversals: if baseline_traced {
-            absent_from(
-                new.repeated_traversals,
-                &old.repeated_traversals,
-                &line_text,
-            )
-        } else {
-            new.repeated_traversals
-        },
-        baseline_traced,
-        skipped: old
-            .repeated_traversals_skipped
-            .map(|w| format!("baseline: {w}")),
+    let sides = compare::on_both_sides(
+        open,
+        report,
+        crate::explore::toddler::check,
+        |r| (r.repeated_traversals, r.repeated_traversals_skipped),
+        |t: &RepeatedTraversal| &t.read,
+    )?;
+    Ok(sides.map(|s| CheckTraversals {
+        traversals: s.found,
+        baseline_traced: s.baseline_traced,
+        skipped: s.skipped,
     }))
-}
-
-/// The traversals of `new` whose read no traversal of `old` has (pure: `text` reads a
-/// `file:line`'s source text).
-pub fn absent_from(
-    new: Vec<RepeatedTraversal>,
-    old: &[RepeatedTraversal],
-    text: &dyn Fn(&str) -> Option<String>,
-) -> Vec<RepeatedTraversal> {
-    let key = |read: &str| {
-        let file = read.rsplit_once(':').map_or(read, |(f, _)| f);
-        let from_src = file
-            .rfind("/src/")
-            .map_or(file, |i| &file[i + 1..])
-            .to_string();
-        (from_src, text(read).unwrap_or_else(|| read.to_string()))
-    };
-    let old_keys: Vec<_> = old.iter().map(|o| key(&o.read)).collect();
-    new.into_iter()
-        .filter(|n| !old_keys.contains(&key(&n.read)))
-        .collect()
-}
-
-/// The trimmed source text of `file:line` (a path relative to the current directory or
-/// absolute, as the symbolizer writes it).
-fn line_text(read: &str) -> Option<String> {
-    let (file, line) = read.rsplit_once(':')?;
-    let n: usize = line.parse().ok()?;
-    let src = std::fs::read_to_string(file).ok()?;
-    Some(src.lines().nth(n.checked_sub(1)?)?.trim().to_string())
 }
 
 #[cfg(test)]
@@ -143,7 +93,12 @@ mod tests {
             })
         };
         let old = [at("/tmp/base/bag/src/lib.rs:12")];
-        let kept = absent_from(vec![at("src/lib.rs:14"), at("src/lib.rs:30")], &old, &text);
+        let kept = compare::absent_from(
+            vec![at("src/lib.rs:14"), at("src/lib.rs:30")],
+            &old,
+            |t| &t.read,
+            &text,
+        );
         let reads: Vec<&str> = kept.iter().map(|t| t.read.as_str()).collect();
         assert_eq!(reads, ["src/lib.rs:30"]);
     }
