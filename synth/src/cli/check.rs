@@ -38,6 +38,10 @@ pub struct CheckArgs {
     /// introduced is reported beside the verdict).
     #[arg(long)]
     pub no_repeated_traversals: bool,
+    /// Skip the repeated-computation check (MemoizeIt: the same programs on both trace
+    /// builds, and a memoization opportunity the change introduced is reported).
+    #[arg(long)]
+    pub no_repeated_computations: bool,
     #[arg(long, value_parser = parse_workers)]
     pub workers: Option<usize>,
     /// Print the findings as JSON instead of a table.
@@ -92,8 +96,7 @@ fn check_inner(a: &CheckArgs) -> Result<i32> {
             start: None,
             confirm: crate::judge::confirm::ConfirmConfig::default(),
             repeated_traversals: !a.no_repeated_traversals,
-            // `check` has no repeated-computation section yet (relative explores).
-            repeated_computations: false,
+            repeated_computations: !a.no_repeated_computations,
         },
         shrink: crate::judge::shrink::ShrinkConfig {
             budget: crate::judge::shrink::DEFAULT_BUDGET,

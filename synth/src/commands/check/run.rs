@@ -205,6 +205,9 @@ fn judge_one(open: &mut OpenBaseline, m: &ChangedMethod, cfg: &CheckConfig) -> R
         f.repeated_traversals = crate::commands::check::traversals::introduced(open, &report)?;
         f.repeated_computations = crate::commands::check::memoization::introduced(open, &report)?;
     }
+    if cfg.explore.repeated_computations {
+        f.repeated_computations = crate::commands::check::memoization::introduced(open, &report)?;
+    }
     Ok(f)
 }
 
