@@ -4,19 +4,7 @@
 //! whose input differs on every call is not. Expected lines are found by their source text,
 //! never by number.
 
-use std::path::Path;
-
 mod common;
-
-/// The text of `file:line` (relative to the workspace root).
-fn source_of(at: &str) -> String {
-    let (file, line) = at.rsplit_once(':').expect("file:line");
-    let line: usize = line.parse().expect("a line number");
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    text.lines().nth(line - 1).unwrap_or("").to_string()
-}
 
 #[test]
 fn explore_reports_a_reparsed_configuration_with_its_line_and_cache() {
@@ -41,15 +29,15 @@ fn explore_reports_a_reparsed_configuration_with_its_line_and_cache() {
     assert_eq!(first["function"], "parse_config", "{first}");
     let at = first["at"].as_str().expect("at");
     assert!(
-        source_of(at).contains("pub fn parse_config"),
+        common::source_of(at).contains("pub fn parse_config"),
         "{at} is `{}`",
-        source_of(at)
+        common::source_of(at)
     );
     let caller = first["callers"][0].as_str().expect("a caller");
     assert!(
-        source_of(caller).contains("parse_config(&self.config)"),
+        common::source_of(caller).contains("parse_config(&self.config)"),
         "{caller} is `{}`",
-        source_of(caller)
+        common::source_of(caller)
     );
     assert_eq!(first["suggestion"], "single, global", "{first}");
     assert!(first["hit_ratio"].as_f64().unwrap() >= 0.5, "{first}");
@@ -76,7 +64,10 @@ fn bench_memoize_finds_the_planted_helpers_and_not_the_varying_ones() {
     assert_eq!(parse["found"], true, "{parse}");
     assert_eq!(parse["rank"], 1, "{parse}");
     let at = parse["at"].as_str().expect("at");
-    assert!(source_of(at).contains("pub fn parse_config"), "{at}");
+    assert!(
+        common::source_of(at).contains("pub fn parse_config"),
+        "{at}"
+    );
     let reset = case("redundant-reset");
     assert_eq!(
         reset["found"], true,

@@ -3,19 +3,7 @@
 //! file:line, a nested loop that reads each value once is not. Expected lines are found by
 //! their source text, never by number.
 
-use std::path::Path;
-
 mod common;
-
-/// The text of `file:line` (relative to the workspace root).
-fn source_of(read: &str) -> String {
-    let (file, line) = read.rsplit_once(':').expect("file:line");
-    let line: usize = line.parse().expect("a line number");
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    text.lines().nth(line - 1).unwrap_or("").to_string()
-}
 
 #[test]
 fn explore_reports_a_planted_cache_scan_at_its_loop() {
@@ -45,10 +33,10 @@ fn explore_reports_a_planted_cache_scan_at_its_loop() {
     let read = first["read"].as_str().expect("read");
     assert!(read.starts_with("corpus/src/traversals.rs:"), "{first}");
     assert!(
-        source_of(read).contains("for (i, &key) in self.keys.iter()")
-            || source_of(read).contains("if key == k"),
+        common::source_of(read).contains("for (i, &key) in self.keys.iter()")
+            || common::source_of(read).contains("if key == k"),
         "{read} is `{}`",
-        source_of(read)
+        common::source_of(read)
     );
     assert!(first["similar_ratio"].as_f64().unwrap() >= 0.7, "{first}");
     assert!(first["iterations"].as_u64().unwrap() >= 10, "{first}");
@@ -115,7 +103,7 @@ fn explore_finds_a_walk_made_only_on_a_hit_by_repeating_the_programs_own_keys() 
         .find(|f| {
             f["read"]
                 .as_str()
-                .is_some_and(|read| source_of(read).contains("self.recent.iter().position"))
+                .is_some_and(|read| common::source_of(read).contains("self.recent.iter().position"))
         })
         .unwrap_or_else(|| panic!("the walk of the recency list is not reported: {r}"));
     assert!(
@@ -143,10 +131,10 @@ fn bench_toddler_flags_the_planted_scan_and_not_a_nested_single_pass() {
     assert_eq!(scan["flagged"], true, "{scan}");
     let read = scan["read"].as_str().expect("read");
     assert!(
-        source_of(read).contains("for (i, &key) in self.keys.iter()")
-            || source_of(read).contains("if key == k"),
+        common::source_of(read).contains("for (i, &key) in self.keys.iter()")
+            || common::source_of(read).contains("if key == k"),
         "{read} is `{}`",
-        source_of(read)
+        common::source_of(read)
     );
     let rows = case("nested-rows-columns");
     assert_eq!(rows["flagged"], false, "{rows}");

@@ -162,3 +162,13 @@ pub fn perfsyn_stdin(args: &[&str], input: &str) -> Output {
         .unwrap();
     child.wait_with_output().unwrap()
 }
+
+/// The text of `file:line` (relative to the workspace root).
+pub fn source_of(at: &str) -> String {
+    let (file, line) = at.rsplit_once(':').expect("file:line");
+    let line: usize = line.parse().expect("a line number");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    text.lines().nth(line - 1).unwrap_or("").to_string()
+}
