@@ -476,14 +476,7 @@ impl<'ast> Visit<'ast> for ParamFlows<'_> {
     }
 
     fn visit_macro(&mut self, i: &'ast syn::Macro) {
-        let args = i.parse_body_with(
-            syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated,
-        );
-        if let Ok(args) = args {
-            for a in &args {
-                self.visit_expr(a);
-            }
-        }
+        visit_macro_args(self, i);
     }
 }
 
@@ -545,13 +538,19 @@ impl<'ast> Visit<'ast> for Collector {
     }
 
     fn visit_macro(&mut self, i: &'ast syn::Macro) {
-        let args = i.parse_body_with(
-            syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated,
-        );
-        if let Ok(args) = args {
-            for a in &args {
-                self.visit_expr(a);
-            }
+        visit_macro_args(self, i);
+    }
+}
+
+/// Visits a macro call's arguments when its body parses as comma-separated expressions
+/// (`assert_eq!(parse("<a>"), ..)`, `vec![..]`): both visitors read literals passed there.
+fn visit_macro_args<V: for<'a> Visit<'a>>(v: &mut V, i: &syn::Macro) {
+    let args = i.parse_body_with(
+        syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated,
+    );
+    if let Ok(args) = args {
+        for a in &args {
+            v.visit_expr(a);
         }
     }
 }
