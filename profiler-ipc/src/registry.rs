@@ -74,6 +74,17 @@ impl TypeDef {
         self.schema.origin = Some(origin);
         self
     }
+
+    /// This registration as a rung of `main`'s capacity ladder, at `capacity` (see
+    /// [`Rung`](crate::schema::Rung)): `perfsyn init` registers a fixed-capacity type again
+    /// at a few smaller capacities, so that a sweep can grow the capacity itself.
+    pub fn rung_of(mut self, main: &TypeDef, capacity: u64) -> TypeDef {
+        self.schema.rung = Some(crate::schema::Rung {
+            of: main.schema.name.clone(),
+            capacity,
+        });
+        self
+    }
 }
 
 /// Every registered type of one worker.
@@ -310,6 +321,7 @@ macro_rules! register_type {
                 imports: vec![$($import.to_string()),*],
                 doc: doc.first().map(|d| d.trim().to_string()).unwrap_or_default(),
                 origin: ::std::option::Option::None,
+                rung: ::std::option::Option::None,
             };
             $crate::registry::TypeDef {
                 schema,

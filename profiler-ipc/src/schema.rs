@@ -226,9 +226,32 @@ pub struct TypeSchema {
     /// before it existed: [`TypeSchema::origin()`] then reads it from the imports.
     #[serde(default)]
     pub origin: Option<Origin>,
+    /// Set on a registration of a fixed-capacity type at another capacity than its main
+    /// registration's (see [`Rung`]); `None` for every other type.
+    #[serde(default)]
+    pub rung: Option<Rung>,
+}
+
+/// A rung of a capacity ladder: a fixed-capacity type (`ArrayString<const CAP: usize>`)
+/// registered again at a smaller capacity than its main registration. Programs never start
+/// from a rung; the engine renames a program's main type to its rungs when the capacity
+/// itself is what sizes the input (a constructor that fills the container), or when the
+/// main capacity cannot be built (a type asserting `N < 256`). Rungs are not listed and do
+/// not resolve by path: they are their main type at other sizes, not other API.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Rung {
+    /// The main registration's registry name.
+    pub of: String,
+    /// The capacity this registration instantiates.
+    pub capacity: u64,
 }
 
 impl TypeSchema {
+    /// Whether this registration is a rung of another's capacity ladder (see [`Rung`]).
+    pub fn is_rung(&self) -> bool {
+        self.rung.is_some()
+    }
+
     /// The method named `name`.
     pub fn method(&self, name: &str) -> Option<&MethodSchema> {
         self.methods.iter().find(|m| m.name == name)

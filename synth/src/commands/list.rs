@@ -90,7 +90,8 @@ pub fn method_origin(t: &TypeSchema, m: &MethodSchema) -> Origin {
 pub fn entries(schema: &ApiSchema, type_filter: Option<&str>) -> Result<Vec<Entry>> {
     let types = match type_filter {
         Some(t) => spec::resolve_type_filter(schema, t)?,
-        None => schema.types.iter().collect(),
+        // A capacity ladder's rungs are their main type at other capacities, not API.
+        None => schema.types.iter().filter(|t| !t.is_rung()).collect(),
     };
     let mut out = Vec::new();
     let selected: Vec<&str> = types.iter().map(|t| t.name.as_str()).collect();

@@ -11,6 +11,7 @@ pub mod oracle;
 pub mod relative;
 pub mod report;
 pub mod runfile;
+pub mod rungs;
 pub mod toddler;
 pub mod versions;
 
@@ -276,8 +277,16 @@ fn search(
         None => match initial_program(exec, target, &cfg.search.mutation)? {
             Initial::Found(p) => p,
             Initial::NotFound(reason) => {
-                report.reason = reason;
-                return Ok(None);
+                // A fixed-capacity type that cannot be built at its main capacity: the
+                // largest rung of its ladder that can (see `rungs`).
+                let on_rung =
+                    rungs::initial_on_a_rung(exec, plan.schema, target, &cfg.search.mutation)?;
+                let Some((rung, p)) = on_rung else {
+                    report.reason = reason;
+                    return Ok(None);
+                };
+                report.ty = rung.ty.name.clone();
+                p
             }
         },
     };

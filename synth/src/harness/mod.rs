@@ -14,6 +14,7 @@ pub mod generated;
 pub mod init;
 pub mod legacy_syntax;
 pub mod mine;
+pub mod rungs;
 pub mod spec;
 pub mod worker_build;
 

@@ -18,12 +18,14 @@ impl MethodRef<'_> {
     }
 }
 
-/// Types whose path (`Vec`) or full name (`Vec<Key>`) is `spec`, case-sensitively.
+/// Types whose path (`Vec`) or full name (`Vec<Key>`) is `spec`, case-sensitively. A rung of
+/// a capacity ladder (`ArrayString<16>` beside `ArrayString<8192>`) resolves by its full
+/// name only: its path names the main registration.
 pub fn resolve_type<'s>(schema: &'s ApiSchema, spec: &str) -> Vec<&'s TypeSchema> {
     schema
         .types
         .iter()
-        .filter(|t| t.path == spec || t.name == spec)
+        .filter(|t| (t.path == spec && !t.is_rung()) || t.name == spec)
         .collect()
 }
 
@@ -141,6 +143,7 @@ pub fn all_methods(schema: &ApiSchema) -> Vec<String> {
     schema
         .types
         .iter()
+        .filter(|t| !t.is_rung())
         .flat_map(|t| {
             t.methods
                 .iter()
@@ -212,6 +215,7 @@ pub(crate) mod fixture {
             imports: Vec::new(),
             doc: String::new(),
             origin: None,
+            rung: None,
         }
     }
 }

@@ -3,6 +3,7 @@
 //! programs it judges; below explore, the pipeline that calls each phase once.
 
 pub mod amortized;
+pub mod capacity_sweep;
 pub mod confirm;
 pub mod hotlines;
 pub mod lasting_spike;

@@ -40,16 +40,20 @@ pub enum PointsFrom {
     SweepHeapBytes,
     /// The sweep's sizes above a change of regime (see `regime`).
     SweepAboveFall,
+    /// The program at each capacity of its receiver's capacity ladder (see `capacity_sweep`).
+    CapacityLadder,
 }
 
 impl PointsFrom {
-    /// The label reports write: `path`, `sweep`, `sweep-heap-bytes`, `sweep-above-fall`.
+    /// The label reports write: `path`, `sweep`, `sweep-heap-bytes`, `sweep-above-fall`,
+    /// `capacity-ladder`.
     pub fn label(self) -> &'static str {
         match self {
             PointsFrom::Path => "path",
             PointsFrom::Sweep => "sweep",
             PointsFrom::SweepHeapBytes => "sweep-heap-bytes",
             PointsFrom::SweepAboveFall => "sweep-above-fall",
+            PointsFrom::CapacityLadder => "capacity-ladder",
         }
     }
 

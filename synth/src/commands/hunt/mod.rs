@@ -62,7 +62,8 @@ fn is_probe_type(t: &perfsyn_profiler_ipc::schema::TypeSchema) -> bool {
 pub fn plan(schema: &ApiSchema, ty: Option<&str>) -> Result<Vec<PlannedMethod>> {
     let types = match ty {
         Some(t) => spec::resolve_type_filter(schema, t)?,
-        None => schema.types.iter().collect(),
+        // A capacity ladder's rungs are their main type at other capacities, not API.
+        None => schema.types.iter().filter(|t| !t.is_rung()).collect(),
     };
     // A crate's harness: a type of a crate other than the runtime's, and none of the corpus.
     // The probe key every harness registers is the runtime's

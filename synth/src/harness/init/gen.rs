@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use super::hygiene::Scope;
 use super::model_ty::ModelTy;
+use super::capacity_ladder;
 use super::registrations::{Func, Model, Param, Receiver, TypeReg, Via};
 use super::skips::SkippedFile;
 
@@ -106,6 +107,11 @@ pub fn registrations(lib: &str, m: &Model) -> String {
     }
     for t in &m.types {
         let _ = writeln!(s, "        {API}::{}(),", t.fn_name);
+        if capacity_ladder::has_ladder(t) {
+            for e in capacity_ladder::registry_entries(t, API) {
+                let _ = writeln!(s, "        {e},");
+            }
+        }
     }
     s.push_str("    ])\n}\n\n");
     // The harness's own registrations, in a module of their own: no name of the crate's
@@ -182,7 +188,12 @@ pub fn registrations(lib: &str, m: &Model) -> String {
     }
     s.push_str("\n::perfsyn_profiler_ipc::register_type! {\n");
     for t in &m.types {
-        registration(&mut s, t, &sc);
+        let mut one = String::new();
+        registration(&mut one, t, &sc);
+        s.push_str(&one);
+        if capacity_ladder::has_ladder(t) {
+            s.push_str(&capacity_ladder::rungs(&one, &t.fn_name));
+        }
     }
     s.push_str("}\n}\n");
     s

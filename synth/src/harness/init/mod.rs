@@ -20,7 +20,8 @@
 //!   the reach through borrowing types and free functions: [`chain`], [`free`],
 //!   [`borrowed_input`] (types borrowing a program string, built and consumed in one call);
 //! - the walk over a crate's types: [`model`];
-//! - printing: [`gen`] (with [`hygiene`]), then [`repair`]; and this command on top.
+//! - printing: [`gen`] (with [`hygiene`] and [`capacity_ladder`]), then [`repair`]; and this
+//!   command on top.
 
 pub mod aliases;
 #[cfg(test)]
@@ -28,6 +29,9 @@ mod aliases_tests;
 #[cfg(test)]
 mod associated_types_tests;
 pub mod borrowed_input;
+pub mod capacity_ladder;
+#[cfg(test)]
+mod capacity_ladder_tests;
 pub mod cfg;
 pub mod chain;
 #[cfg(test)]
@@ -279,8 +283,14 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
                     .collect::<Vec<_>>()
                     .join(", ")
             ));
-            rejected.extend(items.iter().map(|s| s.item.clone()));
-            skipped.skipped.extend(items);
+            // A rung of a capacity ladder registers its main type's methods again (see
+            // `capacity_ladder`): one rejection of each is listed.
+            for item in items {
+                if !rejected.contains(&item.item) {
+                    rejected.push(item.item.clone());
+                    skipped.skipped.push(item);
+                }
+            }
             undo.write(&skipped_path, &gen::skipped_json(&skipped))
                 .map_err(undone)?;
         }
