@@ -98,7 +98,8 @@ pub fn sweep_and_judge(
     };
     if !swept.judgement.reliable {
         // A fixed-capacity receiver whose size the capacity sets (see `capacity_sweep`).
-        let ladder = crate::judge::capacity_sweep::judge_on_ladder(exec, program, metric, expected, t)?;
+        let ladder =
+            crate::judge::capacity_sweep::judge_on_ladder(exec, program, metric, expected, t)?;
         if let Some(mut on_ladder) = ladder {
             crate::judge::lasting_spike::check(exec, &mut on_ladder, metric)?;
             return Ok(on_ladder);

@@ -101,7 +101,10 @@ mod tests {
     #[test]
     fn only_the_capacity_token_is_replaced() {
         assert_eq!(
-            at_capacity("Ring<Key,8192> ArrayString::<8192>::new() x81920 [u8; 8192]", 16),
+            at_capacity(
+                "Ring<Key,8192> ArrayString::<8192>::new() x81920 [u8; 8192]",
+                16
+            ),
             "Ring<Key,16> ArrayString::<16>::new() x81920 [u8; 16]"
         );
         assert!(mentions("Vec<Key,8192>", 8192));

@@ -3,9 +3,9 @@
 
 use std::fmt::Write as _;
 
+use super::capacity_ladder;
 use super::hygiene::Scope;
 use super::model_ty::ModelTy;
-use super::capacity_ladder;
 use super::registrations::{Func, Model, Param, Receiver, TypeReg, Via};
 use super::skips::SkippedFile;
 

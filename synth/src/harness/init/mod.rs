@@ -274,6 +274,11 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
                 ));
             };
             undo.write(&lib_path, &text).map_err(undone)?;
+            // A rung of a capacity ladder registers its main type's methods again (see
+            // `capacity_ladder`): one rejection of each is listed.
+            let mut items = items;
+            let mut seen = std::collections::HashSet::new();
+            items.retain(|s| !rejected.contains(&s.item) && seen.insert(s.item.clone()));
             say(format!(
                 "repairing: the compiler rejected {} registrations ({}); they are skipped, building again",
                 items.len(),
@@ -283,14 +288,8 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
                     .collect::<Vec<_>>()
                     .join(", ")
             ));
-            // A rung of a capacity ladder registers its main type's methods again (see
-            // `capacity_ladder`): one rejection of each is listed.
-            for item in items {
-                if !rejected.contains(&item.item) {
-                    rejected.push(item.item.clone());
-                    skipped.skipped.push(item);
-                }
-            }
+            rejected.extend(items.iter().map(|s| s.item.clone()));
+            skipped.skipped.extend(items);
             undo.write(&skipped_path, &gen::skipped_json(&skipped))
                 .map_err(undone)?;
         }
