@@ -402,6 +402,7 @@ impl Compiler<'_> {
                     ops,
                     sizes,
                     under_test: *under_test && matches!(self.target, Target::Measured),
+                    recv_through_ref: changes_through_ref(td),
                 }
             }
             Stmt::Op { out, op, arg } => Code::Op {
@@ -530,6 +531,9 @@ pub(crate) enum Code {
         ops: Vec<(Var, Mode)>,
         sizes: Vec<Option<SizeFn>>,
         under_test: bool,
+        /// The receiver's type has no size function and changes only through `&self`
+        /// (see [`changes_through_ref`]): a setup call on it counts as a mutation.
+        recv_through_ref: bool,
     },
     /// A call through `&self` on the value a concurrent test's threads share.
     Shared {
@@ -666,6 +670,7 @@ impl Machine<'_> {
                 ops,
                 sizes,
                 under_test,
+                recv_through_ref,
             } => {
                 self.gather(ops);
                 let r = if *under_test {
@@ -698,8 +703,8 @@ impl Machine<'_> {
                     self.calls += 1;
                     r
                 } else {
-                    for (var, mode) in ops {
-                        if mode.mutates() {
+                    for (k, (var, mode)) in ops.iter().enumerate() {
+                        if mode.mutates() || (k == 0 && *recv_through_ref) {
                             self.b.mutations[var.index()] += 1;
                         }
                     }
@@ -884,6 +889,18 @@ fn int_size(v: &dyn Any) -> u64 {
     0
 }
 
+/// Whether a type's input size counts the setup calls through `&self`: it has no size
+/// function and every method takes `&self` (interior mutability: a lock-free queue, a
+/// `RefCell` cache). A type without a size function is sized by the setup calls that may
+/// have changed it; counting only `&mut self` calls left such a type at size 0 whatever
+/// a program did (heapless's `MpMcQueue::enqueue(&self)`), so no class could be measured.
+fn changes_through_ref(td: &crate::registry::TypeDef) -> bool {
+    td.size.is_none()
+        && !td.schema.is_namespace()
+        && !td.schema.methods.is_empty()
+        && td.schema.methods.iter().all(|m| m.receiver == Mode::Ref)
+}
+
 /// The length of a `String` argument, in bytes.
 fn str_size(v: &dyn Any) -> u64 {
     v.downcast_ref::<String>().map_or(0, |s| s.len() as u64)
@@ -972,6 +989,67 @@ mod tests {
             methods { add(mut self, n: copy u64) as "{self}.0 += {n}" => |c| c.0 += n; }
             fields {}
         }
+        fn shared_counter() -> SharedCounter {
+            path: "SharedCounter", imports: [], version: None, size: [],
+            ctors { default() => SharedCounter::default(); }
+            methods {
+                add(ref self, n: copy u64) as "{self}.0.set({self}.0.get() + {n})"
+                    => |c| c.0.set(c.0.get() + n);
+            }
+            fields {}
+        }
+    }
+
+    #[derive(Default)]
+    pub struct SharedCounter(std::cell::Cell<u64>);
+
+    /// The input size of `ty::add(1)` after `setup` calls of it, on a fresh value of `ty`.
+    fn size_after_adds(ty: &str, setup: u32) -> u64 {
+        let registry = Registry::new(vec![counter(), shared_counter()]);
+        let mut p = Program::default();
+        let r = p.fresh(ty);
+        let x = p.fresh("u64");
+        let add = |under_test| Stmt::Call {
+            out: None,
+            ty: ty.into(),
+            method: "add".into(),
+            recv: r,
+            args: vec![x],
+            under_test,
+        };
+        p.body = vec![
+            Stmt::Ctor {
+                out: r,
+                ty: ty.into(),
+                ctor: "default".into(),
+                args: vec![],
+            },
+            Stmt::Lit {
+                out: x,
+                value: Literal::Int {
+                    ty: IntTy::U64,
+                    value: 1,
+                },
+            },
+            Stmt::Repeat {
+                n: setup,
+                body: vec![add(false)],
+            },
+            add(true),
+        ];
+        let fb = Interpreter::new(&registry).run(&p);
+        assert!(fb.is_ok(), "{:?}", fb.outcome);
+        fb.input_size
+    }
+
+    /// A type without a size function is sized by the setup calls that may have changed
+    /// it: those through `&mut self`, or, when every method takes `&self` (interior
+    /// mutability, heapless's `MpMcQueue::enqueue(&self)`), those through `&self`.
+    #[test]
+    fn a_type_that_changes_only_through_shared_references_is_sized_by_its_setup_calls() {
+        assert_eq!(size_after_adds("Counter", 5), 5);
+        assert_eq!(size_after_adds("SharedCounter", 5), 5);
+        assert_eq!(size_after_adds("SharedCounter", 9), 9);
     }
 
     /// The input size of `ty::method(lit)` called on a fresh value of `ty`.
