@@ -4,6 +4,8 @@
 
 pub mod amortized;
 pub mod capacity_sweep;
+#[cfg(test)]
+mod capacity_sweep_tests;
 pub mod confirm;
 pub mod hotlines;
 pub mod lasting_spike;
