@@ -68,6 +68,63 @@ pub fn rungs(text: &str, fn_name: &str) -> String {
     out
 }
 
+/// A generated registrations file (`src/lib.rs`) without its rungs: their registry entries
+/// and their registrations (each a doc line, `pub fn name_at_N() -> T {`, through its closing
+/// `    }` and the blank line after). `None` when it has none.
+///
+/// Why: a crate may check its capacity when it compiles (`const OK: () = assert!(N >= 32)`),
+/// and the rung that breaks the check fails the build with an error in the crate's code (or
+/// core's), which names no registration to drop; rather than fail `init` as a whole, the
+/// harness is built again without its rungs, as it was before ladders existed.
+pub fn without_rungs(text: &str) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let is_rung_fn = |l: &str| {
+        l.trim_start()
+            .strip_prefix("pub fn ")
+            .and_then(|r| r.split_once("() -> "))
+            .and_then(|(name, _)| name.rsplit_once("_at_"))
+            .is_some_and(|(_, cap)| RUNGS.iter().any(|c| c.to_string() == cap))
+    };
+    let mut keep = vec![true; lines.len()];
+    let mut found = false;
+    let mut i = 0;
+    while i < lines.len() {
+        if lines[i].contains(".rung_of(&") {
+            keep[i] = false;
+            found = true;
+        } else if is_rung_fn(lines[i]) {
+            found = true;
+            if i > 0 && lines[i - 1].trim_start().starts_with("///") {
+                keep[i - 1] = false;
+            }
+            while i < lines.len() && lines[i] != "    }" {
+                keep[i] = false;
+                i += 1;
+            }
+            if i < lines.len() {
+                keep[i] = false;
+            }
+            if lines.get(i + 1).is_some_and(|l| l.is_empty()) {
+                i += 1;
+                keep[i] = false;
+            }
+        }
+        i += 1;
+    }
+    found.then(|| {
+        let mut out: String = lines
+            .iter()
+            .zip(keep)
+            .filter(|(_, k)| *k)
+            .map(|(l, _)| format!("{l}\n"))
+            .collect();
+        if !text.ends_with('\n') {
+            out.pop();
+        }
+        out
+    })
+}
+
 /// `text` with every integer token equal to [`ANY_STORAGE_LEN`] replaced by `capacity`.
 pub fn at_capacity(text: &str, capacity: usize) -> String {
     let main = ANY_STORAGE_LEN.to_string();
@@ -97,6 +154,34 @@ fn mentions(text: &str, n: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A harness whose rungs break the build is built again without them: the registrations
+    /// file without rungs is the one generated without ladders.
+    #[test]
+    fn a_harness_without_its_rungs_is_the_one_without_ladders() {
+        let main = "    /// Bytes\n    pub fn bytes() -> Bytes<8192> {\n        path: \"Bytes\",\n        fields {}\n    }\n\n";
+        let registry = "        perfsyn_api::bytes(),\n";
+        let ladder: String = registry_entries_of("bytes")
+            .iter()
+            .map(|e| format!("        {e},\n"))
+            .collect();
+        let with = format!("{registry}{ladder}x\n{main}{}}}\n", rungs(main, "bytes"));
+        let without = format!("{registry}x\n{main}}}\n");
+        assert_eq!(without_rungs(&with).as_deref(), Some(without.as_str()));
+        assert_eq!(without_rungs(&without), None);
+    }
+
+    fn registry_entries_of(fn_name: &str) -> Vec<String> {
+        RUNGS
+            .iter()
+            .map(|&c| {
+                format!(
+                    "perfsyn_api::{}().rung_of(&perfsyn_api::{fn_name}(), {c})",
+                    rung_fn(fn_name, c)
+                )
+            })
+            .collect()
+    }
 
     #[test]
     fn only_the_capacity_token_is_replaced() {

@@ -258,6 +258,20 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
                     let text = std::fs::read_to_string(&lib_path).ok()?;
                     repair::drop_rejected_as_skipped(&text, &r.lines)
                 });
+            let stripped = dropped
+                .is_none()
+                .then(|| std::fs::read_to_string(&lib_path).ok())
+                .flatten()
+                .and_then(|text| capacity_ladder::without_rungs(&text));
+            if let Some(text) = stripped {
+                // A capacity the crate checks when it compiles (see `capacity_ladder`).
+                undo.write(&lib_path, &text).map_err(undone)?;
+                say(format!(
+                    "repairing: the harness does not compile at the smaller capacities of its capacity ladders ({}); building again at the main capacity only",
+                    format!("{e:#}").lines().next().unwrap_or_default()
+                ));
+                continue;
+            }
             let crate_fails = e
                 .downcast_ref::<crate::harness::worker_build::BuildFailed>()
                 .is_some_and(|b| b.crate_fails);
