@@ -102,3 +102,48 @@ fn a_fixed_capacity_type_is_measured_over_its_capacity_ladder() {
     assert_ne!(put["verdict"], "no-initial-program", "{put}");
     assert_eq!(put["type"], "Small<128>", "{put}");
 }
+
+/// A crate that checks its capacity when it compiles (`const ENOUGH: () = assert!(N >= 32)`):
+/// the rung at 16 fails the build with an error in the crate's code, which names no
+/// registration to drop. init builds the harness again at the main capacity only instead of
+/// failing as a whole.
+#[test]
+fn a_capacity_checked_when_the_crate_compiles_leaves_the_main_capacity_registered() {
+    let _worker = common::one_crate_worker_at_a_time();
+    let tmp = tempfile::tempdir().unwrap();
+    let krate = tmp.path().join("checked-capacity");
+    std::fs::create_dir_all(krate.join("src")).unwrap();
+    std::fs::write(
+        krate.join("Cargo.toml"),
+        "[package]\nname = \"checked-capacity\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        krate.join("src/lib.rs"),
+        r#"
+pub struct Big<const N: usize> { xs: [u64; N], len: usize }
+
+impl<const N: usize> Big<N> {
+    const ENOUGH: () = assert!(N >= 32, "capacity below 32");
+    pub fn new() -> Self { let () = Self::ENOUGH; Big { xs: [0; N], len: 0 } }
+    pub fn len(&self) -> usize { self.len }
+    pub fn push(&mut self, x: u64) { if self.len < N { self.xs[self.len] = x; self.len += 1 } }
+}
+"#,
+    )
+    .unwrap();
+    let init = perfsyn_in(&krate, &["init"]);
+    let out = text(&init);
+    assert!(init.status.success(), "{out}");
+    assert!(
+        out.contains("building again at the main capacity only"),
+        "{out}"
+    );
+    assert!(
+        out.contains("2 methods registered of 2 public ones"),
+        "{out}"
+    );
+    let lib = std::fs::read_to_string(krate.join("perfsyn/src/lib.rs")).unwrap();
+    assert!(lib.contains("pub fn big() -> Big<8192>"), "{lib}");
+    assert!(!lib.contains("_at_16"), "{lib}");
+}
