@@ -73,6 +73,9 @@ pub mod model;
 pub mod model_ty;
 #[cfg(test)]
 mod module_scoped_names_tests;
+pub mod other_instantiation;
+#[cfg(test)]
+mod other_instantiation_tests;
 #[cfg(test)]
 mod parameter_kinds_tests;
 pub mod params;

@@ -245,7 +245,12 @@ impl Ctx<'_> {
             "i8" | "i16" | "i128" | "isize" => return cast("i64"),
             "f32" | "f64" => return cast("u32"),
             "Self" => return Ok((ModelTy::Own(self.self_name.to_string()), None)),
-            "Vec" => {
+            // A crate's own `Vec` (heapless's) in scope here is the crate's, not std's.
+            "Vec"
+                if !self
+                    .regs_in
+                    .contains_key(&(self.module.to_vec(), id.clone())) =>
+            {
                 let elem = match &seg.arguments {
                     syn::PathArguments::AngleBracketed(a) => match a.args.first() {
                         Some(syn::GenericArgument::Type(e)) => self.element(e)?,
@@ -266,11 +271,20 @@ impl Ctx<'_> {
         if single && id == self.ty_ident && !self.self_name.is_empty() {
             return Ok((ModelTy::Own(self.self_rust.to_string()), None));
         }
+        let other = |rust: &str| {
+            Err(format!(
+                "type `{}` is another instantiation than the registered `{rust}`",
+                shown()
+            ))
+        };
         if let Some((_, rust)) = self
             .regs_in
             .get(&(self.module.to_vec(), id.clone()))
             .filter(|_| single)
         {
+            if super::other_instantiation::written_at_other(seg, rust) {
+                return other(rust);
+            }
             return Ok((ModelTy::Own(rust.clone()), None));
         }
         if (id == self.ty_ident && self.self_name != self.self_rust)
@@ -284,7 +298,10 @@ impl Ctx<'_> {
         if id == self.ty_ident {
             return Ok((ModelTy::Own(self.self_name.to_string()), None));
         }
-        if let Some((name, _)) = self.regs.get(&id) {
+        if let Some((name, rust)) = self.regs.get(&id) {
+            if super::other_instantiation::written_at_other(seg, rust) {
+                return other(rust);
+            }
             return Ok((ModelTy::Own(name.clone()), None));
         }
         Err(format!("type `{}` is not in the program model", shown()))

@@ -349,11 +349,14 @@ impl Ctx<'_> {
             .get(&(self.module.to_vec(), id.clone()))
             .filter(|_| p.path.segments.len() == 1)
         {
-            return Some(ModelTy::Own(rust.clone()));
+            // Another instantiation (`Vec<u8, N>` beside `Vec<Key, 8192>`): the result is
+            // dropped, as any result of a type the model does not hold.
+            let other = super::other_instantiation::written_at_other(seg, rust);
+            return (!other).then(|| ModelTy::Own(rust.clone()));
         }
         self.regs
             .get(&id)
-            .filter(|(n, r)| n == r)
+            .filter(|(n, r)| n == r && !super::other_instantiation::written_at_other(seg, r))
             .map(|(n, _)| ModelTy::Own(n.clone()))
     }
 

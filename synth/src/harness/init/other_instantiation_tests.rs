@@ -1,0 +1,42 @@
+//! A crate type written at another instantiation than its registration's.
+
+use super::tests::{generate, skipped_file};
+
+/// heapless 0.8.0's `String<N>::into_bytes(self) -> Vec<u8, N>` and `from_utf8(vec: Vec<u8,
+/// N>)` name the crate's own `Vec` (imported into the module), registered as `Vec<Key,
+/// 8192>`. The first was registered returning that registration, the second as taking std's
+/// `Vec<u8>`, and the compiler rejected both. The first now registers with its result
+/// dropped (a value the model does not hold), the second is skipped with the reason, before
+/// the compiler sees either.
+#[test]
+fn a_crate_type_written_with_another_primitive_argument_is_not_its_registration() {
+    let vec = r#"
+        pub struct Vec<T, const N: usize> { xs: [Option<T>; N], len: usize }
+        impl<T, const N: usize> Vec<T, N> {
+            pub fn new() -> Self { todo!() }
+            pub fn len(&self) -> usize { self.len }
+        }
+    "#;
+    let string = r#"
+        use crate::vec::Vec;
+        pub struct String<const N: usize> { vec: Vec<u8, N> }
+        impl<const N: usize> String<N> {
+            pub fn new() -> Self { todo!() }
+            pub fn len(&self) -> usize { 0 }
+            pub fn from_utf8(vec: Vec<u8, N>) -> Self { todo!() }
+            pub fn into_bytes(self) -> Vec<u8, N> { self.vec }
+        }
+    "#;
+    let lib = "pub mod vec;\npub mod string;\npub use vec::Vec;\npub use string::String;\n";
+    let (m, text) = generate(
+        &[("lib.rs", lib), ("vec.rs", vec), ("string.rs", string)],
+        &[],
+    );
+    assert!(text.contains("into_bytes(val self) {kept};"), "{text}");
+    assert!(!text.contains("from_utf8(vec: val Vec<u8>)"), "{text}");
+    let skipped = serde_json::to_string(&skipped_file(&m)).unwrap();
+    assert!(
+        skipped.contains("another instantiation than the registered"),
+        "{skipped}\n{text}"
+    );
+}
