@@ -379,19 +379,21 @@ mod imp {
         sp
     }
 
-    /// A load of `value` at `addr` by the frame `fp` (called by `readtrace::record`).
+    /// A load of `value` at `addr` by the frame `fp` (called by `readtrace::record`); the
+    /// events recorded so far (the read recorder keeps it beside the read).
     #[inline(always)]
-    pub fn load(addr: u64, value: u64, fp: u64, pc: u64) {
+    pub fn load(addr: u64, value: u64, fp: u64, pc: u64) -> u32 {
         // SAFETY: single-threaded.
         unsafe {
             let s = &mut *addr_of_mut!(STATE);
             if !s.armed {
-                return;
+                return s.len as u32;
             }
             resolve(s);
             if let Some(stack) = classify(s, addr, fp, sp()) {
                 push(s, Kind::Load, stack, fp, addr, value, pc);
             }
+            s.len as u32
         }
     }
 
@@ -445,6 +447,7 @@ mod imp {
                 // runs before inlining), or a tail call into this frame: the same activation.
                 let len = *addr_of!(SHADOW_LEN);
                 if len > 0 && (*addr_of!(SHADOW))[len - 1].0 == fp + 8 {
+                    crate::readtrace::entered(ret, 0, fp, s.len as u64);
                     return;
                 }
                 let frame_ok = fp >= sp() && fp < s.top && fp & 7 == 0;
@@ -453,6 +456,8 @@ mod imp {
                 } else {
                     0
                 };
+                // Toddler's inner loops (`readtrace::Entered`): a call made from `caller`.
+                crate::readtrace::entered(ret, caller, fp, s.len as u64);
                 push(s, Kind::Entry, false, fp, ret, caller, ret);
                 let len = &mut *addr_of_mut!(SHADOW_LEN);
                 if frame_ok && *len < SHADOW_CAP {

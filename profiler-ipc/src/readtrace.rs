@@ -26,6 +26,12 @@
 //! - Bounded: at most [`TRACE_CAP`] reads and [`IPCS_CAP`] distinct IPCSs per program; past
 //!   either the trace is cut and says so ([`ReadTrace::capped`]).
 //!
+//! - Function entries ([`Entered`]): the activations recorder (`activations`) reports each
+//!   function entry guard here too, inlined functions' included, so the engine can cut a
+//!   call's reads at the entries of one callee from one call site: one inner-loop iteration
+//!   each (Toddler's loops inside the call, for loops that call a helper per element).
+//!   At most [`ENTERED_CAP`] per program ([`ReadTrace::entered_capped`]).
+//!
 //! The callbacks are `__sanitizer_` symbols, which the coverage pass never instruments (see
 //! `meter`), and they call nothing: only pointer arithmetic on static buffers.
 
@@ -37,6 +43,26 @@ pub const TRACE_CAP: usize = 1 << 21;
 pub const IPCS_CAP: usize = 1 << 14;
 /// Return addresses mixed into (and kept for) an IPCS's call stack.
 pub const STACK_DEPTH: usize = 6;
+
+/// Most function entries recorded per program run.
+pub const ENTERED_CAP: usize = 1 << 19;
+
+/// A function entry during a call under test, between two of its reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entered {
+    /// Reads of the call before it.
+    pub at: u32,
+    /// The entry guard's address (the instruction after its callback): the function, and for
+    /// an inlined one also the place it was inlined at (each inlined copy has its own guard).
+    pub pc: u64,
+    /// The return address of the call (the call site), or 0 when the function was inlined
+    /// into the frame `fp`.
+    pub site: u64,
+    /// The frame pointer of the entered function's frame (of the frame it was inlined into).
+    pub fp: u64,
+    /// Activation events (`activations`) recorded before it.
+    pub event: u32,
+}
 
 /// One reading instruction in one call stack.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -64,10 +90,20 @@ pub struct ReadTrace {
     /// The same calls as function activations (`activations`: MemoizeIt's input).
     #[serde(default)]
     pub activations: crate::activations::ActivationTrace,
+    /// Per call under test, the function entries during it, in order.
+    #[serde(default)]
+    pub entered: Vec<Vec<Entered>>,
+    /// Entries past [`ENTERED_CAP`] were not recorded.
+    #[serde(default)]
+    pub entered_capped: bool,
+    /// Per call, per read (parallel to `calls`): activation events recorded before it, so
+    /// the engine finds the stores of any stretch of reads (Toddler's output-bound loops).
+    #[serde(default)]
+    pub read_events: Vec<Vec<u32>>,
 }
 
 #[cfg(perfsyn_trace)]
-pub use imp::{call_begin, call_end, take};
+pub use imp::{call_begin, call_end, entered, take};
 
 /// Starts recording a call under test (a no-op outside the trace build).
 #[cfg(not(perfsyn_trace))]
@@ -103,6 +139,8 @@ mod imp {
     #[repr(C)]
     struct Entry {
         slot: u32,
+        /// Activation events recorded before the read's own (in `slot`'s padding).
+        event: u32,
         value: u64,
     }
 
@@ -123,10 +161,36 @@ mod imp {
         used: false,
     };
 
-    static mut ENTRIES: [Entry; TRACE_CAP] = [Entry { slot: 0, value: 0 }; TRACE_CAP];
+    static mut ENTRIES: [Entry; TRACE_CAP] = [Entry {
+        slot: 0,
+        event: 0,
+        value: 0,
+    }; TRACE_CAP];
     static mut SLOTS: [Slot; IPCS_CAP] = [EMPTY; IPCS_CAP];
     /// Per slot, its index in the order of first appearance + 1 (0: unused).
     static mut ORDER: [u32; IPCS_CAP] = [0; IPCS_CAP];
+
+    /// A function entry: its position among all entries (`STATE.len`), and [`Entered`]'s
+    /// fields.
+    #[derive(Clone, Copy)]
+    #[repr(C)]
+    struct Mark {
+        at: u64,
+        pc: u64,
+        site: u64,
+        fp: u64,
+        event: u64,
+    }
+
+    static mut MARKS: [Mark; ENTERED_CAP] = [Mark {
+        at: 0,
+        pc: 0,
+        site: 0,
+        fp: 0,
+        event: 0,
+    }; ENTERED_CAP];
+    static mut MARKS_LEN: usize = 0;
+    static mut MARKS_CAPPED: bool = false;
 
     /// Recorder state; single-threaded like the interpreter.
     struct State {
@@ -172,7 +236,11 @@ mod imp {
             s.top = sp();
             crate::activations::begin(s.top, s.top);
             if s.len < TRACE_CAP {
-                (*addr_of_mut!(ENTRIES))[s.len] = Entry { slot: 0, value: 0 };
+                (*addr_of_mut!(ENTRIES))[s.len] = Entry {
+                    slot: 0,
+                    event: 0,
+                    value: 0,
+                };
                 s.len += 1;
             } else {
                 s.capped = true;
@@ -219,13 +287,30 @@ mod imp {
                 }
             }
             let entries = &*addr_of!(ENTRIES);
+            let marks = &(&*addr_of!(MARKS))[..*addr_of!(MARKS_LEN)];
             let mut calls: Vec<Vec<(u32, u64)>> = Vec::new();
-            for e in &entries[..s.len] {
+            let mut entered: Vec<Vec<Entered>> = Vec::new();
+            let mut read_events: Vec<Vec<u32>> = Vec::new();
+            let mut m = 0;
+            for (j, e) in entries[..s.len].iter().enumerate() {
+                // The entries made before this read, in the call that is open.
+                while m < marks.len() && marks[m].at <= j as u64 {
+                    if let (Some(c), Some(en)) = (calls.last(), entered.last_mut()) {
+                        en.push(entry_of(&marks[m], c.len()));
+                    }
+                    m += 1;
+                }
                 if e.slot == 0 {
                     calls.push(Vec::new());
-                } else if let Some(c) = calls.last_mut() {
+                    entered.push(Vec::new());
+                    read_events.push(Vec::new());
+                } else if let (Some(c), Some(ev)) = (calls.last_mut(), read_events.last_mut()) {
                     c.push((order[e.slot as usize - 1] - 1, e.value));
+                    ev.push(e.event);
                 }
+            }
+            if let (Some(c), Some(en)) = (calls.last(), entered.last_mut()) {
+                en.extend(marks[m..].iter().map(|k| entry_of(k, c.len())));
             }
             let trace = ReadTrace {
                 calls,
@@ -235,7 +320,12 @@ mod imp {
                 addr_hi: s.hi,
                 nanos: 0,
                 activations: crate::activations::take(),
+                entered,
+                entered_capped: *addr_of!(MARKS_CAPPED),
+                read_events,
             };
+            *addr_of_mut!(MARKS_LEN) = 0;
+            *addr_of_mut!(MARKS_CAPPED) = false;
             (*addr_of_mut!(SLOTS)).fill(EMPTY);
             order.fill(0);
             *s = State {
@@ -248,6 +338,43 @@ mod imp {
                 hi: 0,
             };
             trace
+        }
+    }
+
+    fn entry_of(k: &Mark, at: usize) -> Entered {
+        Entered {
+            at: at as u32,
+            pc: k.pc,
+            site: k.site,
+            fp: k.fp,
+            event: k.event as u32,
+        }
+    }
+
+    /// Records a function entry (see [`Entered`]; `event`: activation events so far), called
+    /// by the activations recorder's entry guard.
+    #[export_name = "__sanitizer_perfsyn_trace_entered"]
+    #[inline(never)]
+    pub extern "C" fn entered(pc: u64, site: u64, fp: u64, event: u64) {
+        // SAFETY: single-threaded, like the interpreter.
+        unsafe {
+            let s = &*addr_of!(STATE);
+            if !s.armed {
+                return;
+            }
+            let n = &mut *addr_of_mut!(MARKS_LEN);
+            if *n >= ENTERED_CAP {
+                *addr_of_mut!(MARKS_CAPPED) = true;
+                return;
+            }
+            (*addr_of_mut!(MARKS))[*n] = Mark {
+                at: s.len as u64,
+                pc,
+                site,
+                fp,
+                event,
+            };
+            *n += 1;
         }
     }
 
@@ -277,7 +404,7 @@ mod imp {
                     lo ^ hi.rotate_left(29).wrapping_mul(0x9e37_79b9_7f4a_7c15)
                 }
             };
-            crate::activations::load(addr, value, fp, ret);
+            let event = crate::activations::load(addr, value, fp, ret);
             if s.capped {
                 return;
             }
@@ -342,6 +469,7 @@ mod imp {
             }
             (*addr_of_mut!(ENTRIES))[s.len] = Entry {
                 slot: i as u32 + 1,
+                event,
                 value,
             };
             s.len += 1;
