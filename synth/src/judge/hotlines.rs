@@ -322,6 +322,18 @@ impl Symbolizer {
         Some((self.display(&file), line, lib))
     }
 
+    /// The lines of `addr`'s frames in the crate under test (inlined ones included),
+    /// innermost first: where an inlined call site sits in the functions around it.
+    pub fn crate_lines(&mut self, addr: u64) -> Vec<String> {
+        let frames = self.frames(addr);
+        frames
+            .into_iter()
+            .filter_map(|(_, loc)| loc)
+            .filter(|(file, _)| !is_library(file))
+            .map(|(file, line)| format!("{}:{line}", self.display(&file)))
+            .collect()
+    }
+
     /// The function whose code is at `addr` (the outermost frame: what was inlined into it
     /// is not it), demangled without its hash, and its `file:line` there; `None` for
     /// perfsyn's runtime or an address without line tables.

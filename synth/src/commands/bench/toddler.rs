@@ -82,6 +82,9 @@ pub struct CaseResult {
     pub method: String,
     pub bug: bool,
     pub split: String,
+    /// Calls of the method under test the program made.
+    #[serde(default)]
+    pub calls: u32,
     pub flagged: bool,
     /// The strongest repeated read, `file:line`, when flagged.
     pub read: Option<String>,
@@ -270,6 +273,7 @@ pub fn run(cases: &[Case], trace: &Path, plain: &Path) -> Result<ToddlerBench> {
             method: c.method.clone(),
             bug: c.bug,
             split: c.split.clone(),
+            calls: c.calls,
             flagged: best.is_some(),
             read: best.map(|f| f.read.clone()),
             loop_at: best.and_then(|f| f.loop_at.clone()),

@@ -175,6 +175,8 @@ pub trait Lines {
     fn line(&mut self, addr: u64) -> Option<(String, bool)>;
     /// Where the function inlined at `addr` was called (its caller's line).
     fn inlined_at(&mut self, addr: u64) -> Option<(String, bool)>;
+    /// The crate's lines of `addr`'s inlined frames, innermost first.
+    fn crate_lines(&mut self, addr: u64) -> Vec<String>;
 }
 
 impl Lines for crate::judge::hotlines::Symbolizer {
@@ -186,6 +188,10 @@ impl Lines for crate::judge::hotlines::Symbolizer {
     fn inlined_at(&mut self, addr: u64) -> Option<(String, bool)> {
         crate::judge::hotlines::Symbolizer::inlined_at(self, addr)
             .map(|(f, l, lib)| (format!("{f}:{l}"), lib))
+    }
+
+    fn crate_lines(&mut self, addr: u64) -> Vec<String> {
+        crate::judge::hotlines::Symbolizer::crate_lines(self, addr)
     }
 }
 
@@ -285,8 +291,25 @@ pub fn findings(
         } else {
             "one per call made there"
         };
+        // The loop may be in a function the call site was inlined into (`contains_key`
+        // calling `get`, inlined into `is_subset`'s loop): its enclosing crate lines.
+        let at = match l.marker {
+            Some(i) => trace.ipcs[i as usize].pc,
+            None if l.site != 0 => l.site,
+            None => 0,
+        };
+        let around: Vec<String> = lines
+            .crate_lines(at.saturating_sub(1))
+            .into_iter()
+            .filter(|l| *l != site)
+            .collect();
+        let within = if around.is_empty() {
+            String::new()
+        } else {
+            format!(", inside {}", around.join(" <- "))
+        };
         judged.push(Judged {
-            outer: format!("iterations of the loop at {site} ({what}), in one call"),
+            outer: format!("iterations of the loop at {site} ({what}{within}), in one call"),
             loop_at: Some(site),
             // Its iterations all run in one call.
             per_call: r.len() as f64,
