@@ -26,11 +26,11 @@
 //! - Bounded: at most [`TRACE_CAP`] reads and [`IPCS_CAP`] distinct IPCSs per program; past
 //!   either the trace is cut and says so ([`ReadTrace::capped`]).
 //!
-//! - Function entries ([`Entered`]): the activations recorder (`activations`) reports each
-//!   function entry guard here too, inlined functions' included, so the engine can cut a
-//!   call's reads at the entries of one callee from one call site: one inner-loop iteration
-//!   each (Toddler's loops inside the call, for loops that call a helper per element).
-//!   At most [`ENTERED_CAP`] per program ([`ReadTrace::entered_capped`]).
+//! - Function entries ([`Entered`], recorded by `activations`' entry guard) are placed among
+//!   the reads (each read keeps the count of activation events before it), so the engine can
+//!   cut a call's reads at the entries of one callee from one call site: one inner-loop
+//!   iteration each (Toddler's loops inside the call, for loops that call a helper per
+//!   element). At most [`crate::activations::ENTERED_CAP`] per program ([`ReadTrace::entered_capped`]).
 //!
 //! The callbacks are `__sanitizer_` symbols, which the coverage pass never instruments (see
 //! `meter`), and they call nothing: only pointer arithmetic on static buffers.
@@ -43,9 +43,6 @@ pub const TRACE_CAP: usize = 1 << 21;
 pub const IPCS_CAP: usize = 1 << 14;
 /// Return addresses mixed into (and kept for) an IPCS's call stack.
 pub const STACK_DEPTH: usize = 6;
-
-/// Most function entries recorded per program run.
-pub const ENTERED_CAP: usize = 1 << 19;
 
 /// A function entry during a call under test, between two of its reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -93,7 +90,7 @@ pub struct ReadTrace {
     /// Per call under test, the function entries during it, in order.
     #[serde(default)]
     pub entered: Vec<Vec<Entered>>,
-    /// Entries past [`ENTERED_CAP`] were not recorded.
+    /// Entries past [`crate::activations::ENTERED_CAP`] were not recorded.
     #[serde(default)]
     pub entered_capped: bool,
     /// Per call, per read (parallel to `calls`): activation events recorded before it, so
@@ -102,8 +99,47 @@ pub struct ReadTrace {
     pub read_events: Vec<Vec<u32>>,
 }
 
+/// Places function entries, each `(pc, site, fp, activation events before it)`, in the calls
+/// and among the reads of a trace: a call's entries are those after its `Call` event (at index
+/// i: `event` above i), and an
+/// entry comes after the reads whose events (`read_events`) it does not precede. Entries past
+/// a cut activation trace cannot be placed and are left out.
+pub fn place_entries(
+    marks: &[(u64, u64, u64, u32)],
+    activations: &crate::activations::ActivationTrace,
+    read_events: &[Vec<u32>],
+) -> Vec<Vec<Entered>> {
+    let starts: Vec<u32> = activations
+        .events
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.kind == crate::activations::Kind::Call)
+        .map(|(i, _)| i as u32)
+        .collect();
+    let mut out: Vec<Vec<Entered>> = vec![Vec::new(); read_events.len()];
+    for &(pc, site, fp, event) in marks {
+        if event as usize >= activations.events.len() {
+            continue;
+        }
+        let Some(call) = starts.partition_point(|&s| s < event).checked_sub(1) else {
+            continue;
+        };
+        let (Some(reads), Some(list)) = (read_events.get(call), out.get_mut(call)) else {
+            continue;
+        };
+        list.push(Entered {
+            at: reads.partition_point(|&e| e <= event) as u32,
+            pc,
+            site,
+            fp,
+            event,
+        });
+    }
+    out
+}
+
 #[cfg(perfsyn_trace)]
-pub use imp::{call_begin, call_end, entered, take};
+pub use imp::{call_begin, call_end, take};
 
 /// Starts recording a call under test (a no-op outside the trace build).
 #[cfg(not(perfsyn_trace))]
@@ -169,28 +205,6 @@ mod imp {
     static mut SLOTS: [Slot; IPCS_CAP] = [EMPTY; IPCS_CAP];
     /// Per slot, its index in the order of first appearance + 1 (0: unused).
     static mut ORDER: [u32; IPCS_CAP] = [0; IPCS_CAP];
-
-    /// A function entry: its position among all entries (`STATE.len`), and [`Entered`]'s
-    /// fields.
-    #[derive(Clone, Copy)]
-    #[repr(C)]
-    struct Mark {
-        at: u64,
-        pc: u64,
-        site: u64,
-        fp: u64,
-        event: u64,
-    }
-
-    static mut MARKS: [Mark; ENTERED_CAP] = [Mark {
-        at: 0,
-        pc: 0,
-        site: 0,
-        fp: 0,
-        event: 0,
-    }; ENTERED_CAP];
-    static mut MARKS_LEN: usize = 0;
-    static mut MARKS_CAPPED: bool = false;
 
     /// Recorder state; single-threaded like the interpreter.
     struct State {
@@ -287,31 +301,20 @@ mod imp {
                 }
             }
             let entries = &*addr_of!(ENTRIES);
-            let marks = &(&*addr_of!(MARKS))[..*addr_of!(MARKS_LEN)];
             let mut calls: Vec<Vec<(u32, u64)>> = Vec::new();
-            let mut entered: Vec<Vec<Entered>> = Vec::new();
             let mut read_events: Vec<Vec<u32>> = Vec::new();
-            let mut m = 0;
-            for (j, e) in entries[..s.len].iter().enumerate() {
-                // The entries made before this read, in the call that is open.
-                while m < marks.len() && marks[m].at <= j as u64 {
-                    if let (Some(c), Some(en)) = (calls.last(), entered.last_mut()) {
-                        en.push(entry_of(&marks[m], c.len()));
-                    }
-                    m += 1;
-                }
+            for e in &entries[..s.len] {
                 if e.slot == 0 {
                     calls.push(Vec::new());
-                    entered.push(Vec::new());
                     read_events.push(Vec::new());
                 } else if let (Some(c), Some(ev)) = (calls.last_mut(), read_events.last_mut()) {
                     c.push((order[e.slot as usize - 1] - 1, e.value));
                     ev.push(e.event);
                 }
             }
-            if let (Some(c), Some(en)) = (calls.last(), entered.last_mut()) {
-                en.extend(marks[m..].iter().map(|k| entry_of(k, c.len())));
-            }
+            let activations = crate::activations::take();
+            let (marks, entered_capped) = crate::activations::take_entered();
+            let entered = place_entries(&marks, &activations, &read_events);
             let trace = ReadTrace {
                 calls,
                 ipcs,
@@ -319,13 +322,11 @@ mod imp {
                 addr_lo: if s.lo == u64::MAX { 0 } else { s.lo },
                 addr_hi: s.hi,
                 nanos: 0,
-                activations: crate::activations::take(),
+                activations,
                 entered,
-                entered_capped: *addr_of!(MARKS_CAPPED),
+                entered_capped,
                 read_events,
             };
-            *addr_of_mut!(MARKS_LEN) = 0;
-            *addr_of_mut!(MARKS_CAPPED) = false;
             (*addr_of_mut!(SLOTS)).fill(EMPTY);
             order.fill(0);
             *s = State {
@@ -338,43 +339,6 @@ mod imp {
                 hi: 0,
             };
             trace
-        }
-    }
-
-    fn entry_of(k: &Mark, at: usize) -> Entered {
-        Entered {
-            at: at as u32,
-            pc: k.pc,
-            site: k.site,
-            fp: k.fp,
-            event: k.event as u32,
-        }
-    }
-
-    /// Records a function entry (see [`Entered`]; `event`: activation events so far), called
-    /// by the activations recorder's entry guard.
-    #[export_name = "__sanitizer_perfsyn_trace_entered"]
-    #[inline(never)]
-    pub extern "C" fn entered(pc: u64, site: u64, fp: u64, event: u64) {
-        // SAFETY: single-threaded, like the interpreter.
-        unsafe {
-            let s = &*addr_of!(STATE);
-            if !s.armed {
-                return;
-            }
-            let n = &mut *addr_of_mut!(MARKS_LEN);
-            if *n >= ENTERED_CAP {
-                *addr_of_mut!(MARKS_CAPPED) = true;
-                return;
-            }
-            (*addr_of_mut!(MARKS))[*n] = Mark {
-                at: s.len as u64,
-                pc,
-                site,
-                fp,
-                event,
-            };
-            *n += 1;
         }
     }
 
@@ -502,4 +466,54 @@ mod imp {
     load_callback!(__sanitizer_cov_load4, 4);
     load_callback!(__sanitizer_cov_load8, 8);
     load_callback!(__sanitizer_cov_load16, 16);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::activations::{ActivationTrace, Event, Kind};
+
+    fn event(kind: Kind) -> Event {
+        Event {
+            kind,
+            stack: false,
+            fp: 0,
+            a: 0,
+            b: 0,
+            edges: 0,
+            pc: 0,
+        }
+    }
+
+    #[test]
+    fn an_entry_is_placed_in_its_call_after_the_reads_made_before_it() {
+        // Events: call 0 at 0, loads 1-2, call 1 at 3, loads 4-5.
+        let kinds = [
+            Kind::Call,
+            Kind::Load,
+            Kind::Load,
+            Kind::Call,
+            Kind::Load,
+            Kind::Load,
+        ];
+        let acts = ActivationTrace {
+            events: kinds.into_iter().map(event).collect(),
+            ..ActivationTrace::default()
+        };
+        // Each read keeps the events recorded up to and including its own load.
+        let reads = vec![vec![2, 3], vec![5, 6]];
+        // An entry after the first read of call 1 (4 events then), one after call 0's first
+        // read, and one past the trace (not placed).
+        // The last entry of call 0 (3 events: call 1's `Call` not yet recorded) stays in call 0.
+        let marks = [(7, 0, 0, 5), (9, 1, 0, 2), (6, 1, 0, 3), (8, 0, 0, 9)];
+        let placed = place_entries(&marks, &acts, &reads);
+        assert_eq!(
+            placed[0].iter().map(|e| (e.pc, e.at)).collect::<Vec<_>>(),
+            [(9, 1), (6, 2)]
+        );
+        assert_eq!(
+            placed[1].iter().map(|e| (e.pc, e.at)).collect::<Vec<_>>(),
+            [(7, 1)]
+        );
+    }
 }

@@ -353,7 +353,13 @@ pub fn findings(
                 .map(|e| super::toddler_output::stores(acts, e.clone(), &mut runtime))
                 .collect();
             let reread = one.max(by_line);
-            super::toddler_output::output_bound(&outputs, reread, p)
+            let similar = |a: &[u64], b: &[u64]| similar_sequences(cap(a), cap(b), p);
+            let rule = super::toddler_output::Rule {
+                min_lcs_ratio: p.min_lcs_ratio,
+                min_sim_ratio: p.min_sim_ratio,
+                similar: &similar,
+            };
+            super::toddler_output::output_bound(&outputs, reread, &rule)
         };
         for r in similar {
             let Some(read) = read_lines[&r.ipcs].clone() else {
@@ -499,6 +505,13 @@ fn similar_iterations(seqs: &[Vec<u64>], iterations: usize, p: &Params) -> Optio
     let share = similar as f64 / compared as f64;
     (share >= p.min_sim_ratio)
         .then(|| (share, lcs_sum / similar as f64, ratio_sum / similar as f64))
+}
+
+/// Toddler's `areSimilarSequences` (Figure 7).
+fn similar_sequences(a: &[u64], b: &[u64], p: &Params) -> bool {
+    let shorter = a.len().min(b.len());
+    let lcs = longest_common_substring(a, b);
+    shorter > 0 && lcs >= p.min_lcs && lcs as f64 >= p.min_lcs_ratio * shorter as f64
 }
 
 fn cap(s: &[u64]) -> &[u64] {

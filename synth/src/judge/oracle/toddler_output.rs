@@ -20,7 +20,18 @@ use std::ops::Range;
 
 use perfsyn_profiler_ipc::activations::{ActivationTrace, Kind};
 
-use super::toddler::{longest_common_substring, Params, MAX_PAIRS, SEQ_CAP};
+/// Most consecutive pairs of iterations compared (evenly spread).
+const MAX_PAIRS: usize = 128;
+
+/// What the test needs of Toddler's rule: its ratios and its similarity of two sequences.
+pub struct Rule<'a> {
+    /// minLCSRatio: stores per re-read value that make a loop output-bound.
+    pub min_lcs_ratio: f64,
+    /// minSimRatio: share of similar consecutive store sequences that make them repeated.
+    pub min_sim_ratio: f64,
+    /// Whether two sequences are similar (Toddler's `areSimilarSequences`).
+    pub similar: &'a dyn Fn(&[u64], &[u64]) -> bool,
+}
 
 /// The heap stores of `events`, values in order, leaving out those `runtime` says are
 /// perfsyn's own (allocation counters).
@@ -40,31 +51,24 @@ pub fn stores(
 
 /// Whether iterations with these stores are output-bound for a read of `reads_per_iteration`
 /// values per iteration (see the module doc).
-pub fn output_bound(outputs: &[Vec<u64>], reads_per_iteration: f64, p: &Params) -> bool {
+pub fn output_bound(outputs: &[Vec<u64>], reads_per_iteration: f64, rule: &Rule<'_>) -> bool {
     if outputs.len() < 2 {
         return false;
     }
     let stored = outputs.iter().map(Vec::len).sum::<usize>() as f64 / outputs.len() as f64;
-    if stored < p.min_lcs_ratio * reads_per_iteration {
+    if stored < rule.min_lcs_ratio * reads_per_iteration {
         return false;
     }
     let pairs = outputs.len() - 1;
     let step = pairs.div_ceil(MAX_PAIRS).max(1);
     let (mut compared, mut similar) = (0usize, 0usize);
     for k in (0..pairs).step_by(step) {
-        let a = &outputs[k][..outputs[k].len().min(SEQ_CAP)];
-        let b = &outputs[k + 1][..outputs[k + 1].len().min(SEQ_CAP)];
         compared += 1;
-        let shorter = a.len().min(b.len());
-        if shorter == 0 {
-            continue;
-        }
-        let lcs = longest_common_substring(a, b);
-        if lcs >= p.min_lcs && lcs as f64 >= p.min_lcs_ratio * shorter as f64 {
+        if (rule.similar)(&outputs[k], &outputs[k + 1]) {
             similar += 1;
         }
     }
-    (similar as f64) < p.min_sim_ratio * compared as f64
+    (similar as f64) < rule.min_sim_ratio * compared as f64
 }
 
 /// The activation events of each call under test: from its `Call` event to the next.
@@ -87,6 +91,36 @@ pub fn call_ranges(t: &ActivationTrace) -> Vec<Range<usize>> {
 mod tests {
     use super::*;
 
+    /// Toddler's defaults, with its similarity (minLCS 7, minLCSRatio 70%).
+    fn rule_check(rows: &[Vec<u64>]) -> bool {
+        // Equal in a common run of at least 7 values and 70% of the shorter (the rule's own
+        // test lives in `toddler.rs`, which calls this file).
+        let similar = |a: &[u64], b: &[u64]| {
+            let shorter = a.len().min(b.len());
+            let mut lcs = 0;
+            for i in 0..a.len() {
+                for j in 0..b.len() {
+                    let run = a[i..]
+                        .iter()
+                        .zip(&b[j..])
+                        .take_while(|(x, y)| x == y)
+                        .count();
+                    lcs = lcs.max(run);
+                }
+            }
+            shorter > 0 && lcs >= 7 && lcs as f64 >= 0.7 * shorter as f64
+        };
+        output_bound(
+            rows,
+            20.0,
+            &Rule {
+                min_lcs_ratio: 0.7,
+                min_sim_ratio: 0.7,
+                similar: &similar,
+            },
+        )
+    }
+
     #[test]
     fn new_results_for_every_value_read_are_output_bound() {
         // Rows of a distance matrix: 20 values per iteration, different each time.
@@ -97,19 +131,19 @@ mod tests {
                     .collect()
             })
             .collect();
-        assert!(output_bound(&rows, 20.0, &Params::default()));
+        assert!(rule_check(&rows));
     }
 
     #[test]
     fn the_same_temporary_rebuilt_every_iteration_is_not_output_bound() {
         let rows: Vec<Vec<u64>> = (0..12).map(|_| (0..20).map(|v| v | 1).collect()).collect();
-        assert!(!output_bound(&rows, 20.0, &Params::default()));
+        assert!(!rule_check(&rows));
     }
 
     #[test]
     fn a_few_new_results_per_scan_are_not_output_bound() {
         // A rank: one count per iteration of a scan of 20 values.
         let rows: Vec<Vec<u64>> = (0..12).map(|i| vec![i]).collect();
-        assert!(!output_bound(&rows, 20.0, &Params::default()));
+        assert!(!rule_check(&rows));
     }
 }
