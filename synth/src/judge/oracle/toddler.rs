@@ -177,6 +177,9 @@ pub trait Lines {
     fn inlined_at(&mut self, addr: u64) -> Option<(String, bool)>;
     /// The crate's lines of `addr`'s inlined frames, innermost first.
     fn crate_lines(&mut self, addr: u64) -> Vec<String>;
+    /// Whether the access at `addr` is perfsyn's own doing: any of its frames is perfsyn's
+    /// runtime (an allocation counter, a probe key's operation counter), or it has no line.
+    fn perfsyns(&mut self, addr: u64) -> bool;
 }
 
 impl Lines for crate::judge::hotlines::Symbolizer {
@@ -192,6 +195,13 @@ impl Lines for crate::judge::hotlines::Symbolizer {
 
     fn crate_lines(&mut self, addr: u64) -> Vec<String> {
         crate::judge::hotlines::Symbolizer::crate_lines(self, addr)
+    }
+
+    fn perfsyns(&mut self, addr: u64) -> bool {
+        self.frame_files(addr)
+            .iter()
+            .any(|f| crate::judge::hotlines::is_perfsyn(f))
+            || self.line_of(addr).is_none()
     }
 }
 
@@ -325,7 +335,8 @@ pub fn findings(
         per_call: 1.0,
     });
     let acts = &trace.activations;
-    let mut runtime = |pc: u64| lines.line(pc.saturating_sub(1)).is_none();
+    // A probe key counting its comparisons stores on every compare: perfsyn's, not output.
+    let mut runtime = |pc: u64| lines.perfsyns(pc.saturating_sub(1));
     let mut out: Vec<(RepeatedTraversal, u32)> = Vec::new();
     let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
     for j in &judged {

@@ -5,7 +5,8 @@
 //! output, so no cache or index removes it; the paper lists all-pairs loops among its false
 //! positives and names the missing analysis, the data flow of the results (section IV-C).
 //!
-//! Input: the trace build's stores (`activations`, heap stores outside perfsyn's runtime)
+//! Input: the trace build's stores (`activations`, heap stores outside perfsyn's runtime,
+//! whose counters, a probe key's comparison count among them, change on every operation)
 //! in each iteration. A loop is output-bound for a repeated read when its iterations store,
 //! on average, at least minLCSRatio times as many values as the read reads per iteration,
 //! and the stored sequences of consecutive iterations are *not* similar by Toddler's own
