@@ -308,11 +308,13 @@ pub fn findings(
             None if l.site != 0 => l.site,
             None => 0,
         };
-        let around: Vec<String> = lines
+        let mut around: Vec<String> = lines
             .crate_lines(at.saturating_sub(1))
             .into_iter()
             .filter(|l| *l != site)
             .collect();
+        // A closure and the call taking it often share a line.
+        around.dedup();
         let within = if around.is_empty() {
             String::new()
         } else {
