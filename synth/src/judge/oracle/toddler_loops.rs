@@ -57,8 +57,10 @@ impl InnerLoop {
 }
 
 /// The loops inside the calls of `trace` with more than `min_iter` entries (so at least
-/// `min_iter` iterations), in order of first entry.
-pub fn loops(trace: &ReadTrace, min_iter: usize) -> Vec<InnerLoop> {
+/// `min_iter` iterations) and at least `min_lcs` reads per iteration on average (fewer
+/// cannot repeat a sequence: a comparison helper called per element), in order of first
+/// entry.
+pub fn loops(trace: &ReadTrace, min_iter: usize, min_lcs: usize) -> Vec<InnerLoop> {
     let mut out = Vec::new();
     for (call, entries) in trace.entered.iter().enumerate() {
         // Open activations, innermost last: (frame pointer, serial number).
@@ -95,13 +97,16 @@ pub fn loops(trace: &ReadTrace, min_iter: usize) -> Vec<InnerLoop> {
             });
             found[at].starts.push((e.at, e.event));
         }
-        out.extend(found.into_iter().filter(|l| l.starts.len() > min_iter));
+        out.extend(found.into_iter().filter(|l| {
+            let n = l.starts.len();
+            n > min_iter && (l.starts[n - 1].0 - l.starts[0].0) as usize >= min_lcs * (n - 1)
+        }));
     }
     out
 }
 
 /// Most loops marked by reads judged per call (the markers first read earliest).
-pub const MAX_READ_LOOPS: usize = 64;
+pub const MAX_READ_LOOPS: usize = 32;
 
 /// The loops inside call `call` marked by its reads (see the module doc): `reads` its reads,
 /// `events` the activation events before each, `keep` which IPCSs are the crate's.
@@ -182,7 +187,7 @@ mod tests {
             entered: vec![calls],
             ..ReadTrace::default()
         };
-        let found = loops(&t, 10);
+        let found = loops(&t, 10, 7);
         // `contains` from site 50 in the method's activation: one loop of 12 entries; the
         // inlined helper runs in twelve activations of `contains`, once each: no loop.
         assert_eq!(found.len(), 1);
@@ -205,9 +210,9 @@ mod tests {
             entered: vec![calls],
             ..ReadTrace::default()
         };
-        assert!(loops(&t, 5)
+        assert!(loops(&t, 5, 1)
             .iter()
             .all(|l| l.pc != 7 || l.starts.len() == 6));
-        assert!(loops(&t, 6).iter().all(|l| l.pc != 7));
+        assert!(loops(&t, 6, 1).iter().all(|l| l.pc != 7));
     }
 }
