@@ -196,3 +196,59 @@ fn bench_toddler_reports_the_held_out_cases_apart() {
     let read = solr["read"].as_str().expect("flagged");
     assert!(read.starts_with("corpus/src/traversals.rs:"), "{solr}");
 }
+
+#[test]
+fn bench_toddler_finds_a_helper_loop_in_one_call_at_its_call_site_and_not_a_helper_reading_its_element(
+) {
+    let b = common::perfsyn_json(&["bench", "toddler", "--json"]);
+    let cases = b["cases"].as_array().expect("cases");
+    let case = |id: &str| {
+        cases
+            .iter()
+            .find(|c| c["id"] == id)
+            .unwrap_or_else(|| panic!("no case {id}"))
+            .clone()
+    };
+    // `is_subset` asks `other_contains` per element, a linear scan each: quadratic in the one
+    // call the program makes. The loop is named by the line calling the helper.
+    let subset = case("subset-contains-per-element");
+    assert_eq!(subset["calls"], 1, "{subset}");
+    assert_eq!(subset["flagged"], true, "{subset}");
+    let loop_at = subset["loop_at"].as_str().expect("a loop inside the call");
+    assert!(
+        common::source_of(loop_at).contains("self.items.iter().all(|&v| self.other_contains(v))"),
+        "{loop_at} is `{}`",
+        common::source_of(loop_at)
+    );
+    let read = subset["read"].as_str().expect("read");
+    assert!(
+        common::source_of(read).contains("self.other.iter().any(|&v| v == x)"),
+        "{read} is `{}`",
+        common::source_of(read)
+    );
+    // The same shape whose helper reads only its own element is linear: not reported.
+    let own = case("helper-reads-own-element");
+    assert_eq!(own["flagged"], false, "{own}");
+    assert!(own["reads"].as_u64().unwrap() >= 64, "{own}");
+}
+
+#[test]
+fn bench_toddler_does_not_report_output_bound_rows_but_reports_a_rebuilt_temporary() {
+    let b = common::perfsyn_json(&["bench", "toddler", "--json"]);
+    let cases = b["cases"].as_array().expect("cases");
+    let case = |id: &str| {
+        cases
+            .iter()
+            .find(|c| c["id"] == id)
+            .unwrap_or_else(|| panic!("no case {id}"))
+            .clone()
+    };
+    // Every call re-reads all values and keeps a new result for each: output-bound.
+    for id in ["product-row-kept", "helper-writes-product-row"] {
+        let c = case(id);
+        assert_eq!(c["flagged"], false, "{c}");
+    }
+    // Every call stores as many values, but the same ones (Toddler's Solr bug): reported.
+    let solr = case("solr-9-filter-keywords");
+    assert_eq!(solr["flagged"], true, "{solr}");
+}

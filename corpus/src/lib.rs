@@ -27,6 +27,7 @@ pub mod table32;
 pub mod toddler;
 pub mod traversals;
 pub mod traversals_heldout;
+pub mod traversals_inner;
 pub mod tuning;
 
 /// The probe keys live in the harness runtime; re-exported so corpus paths keep working.
@@ -124,6 +125,8 @@ pub fn registry() -> Registry {
         traversals::traversal_non_bugs().with_origin(Planted),
         traversals_heldout::held_out_bugs().with_origin(Planted),
         traversals_heldout::held_out_non_bugs().with_origin(Planted),
+        traversals_heldout::held_out_inner().with_origin(Planted),
+        traversals_inner::inner_loops().with_origin(Planted),
         // The labeled helpers of `perfsyn bench memoize` (repeated computations).
         memo::memo_cases().with_origin(Planted),
         // Negative controls for `perfsyn suite`.

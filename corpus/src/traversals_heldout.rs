@@ -242,6 +242,130 @@ impl HeldOutNonBugs {
     }
 }
 
+/// Held-out loops inside one call (called once: `"calls": 1`), each calling a helper per
+/// element: bugs and non-bugs. Written and labeled before the oracle ran on them.
+#[derive(Debug, Clone, Default)]
+pub struct HeldOutInner {
+    values: Vec<u64>,
+    /// A singly linked list over the values, newest first: (value, next index; MAX ends).
+    list: Vec<(u64, usize)>,
+    head: usize,
+    names: Vec<String>,
+    factor: u64,
+    /// A distance matrix filled by [`HeldOutInner::distances`], kept as output.
+    dist: Vec<u64>,
+}
+
+/// Six constant bucket bounds (fewer than Toddler's minLCS of 7).
+const BOUNDS: [u64; 6] = [1 << 4, 1 << 8, 1 << 12, 1 << 16, 1 << 19, u64::MAX];
+
+impl HeldOutInner {
+    /// Empty.
+    pub fn new() -> HeldOutInner {
+        HeldOutInner {
+            head: usize::MAX,
+            factor: 3,
+            ..HeldOutInner::default()
+        }
+    }
+
+    /// Adds `x` everywhere. O(1) amortized.
+    pub fn add(&mut self, x: u64) {
+        self.values.push(x);
+        self.list.push((x, self.head));
+        self.head = self.list.len() - 1;
+        self.names.push(format!("name-{:06}", x % 1000));
+    }
+
+    /// The number of values.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Whether empty.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// Whether the linked list holds `x`: a walk from the head.
+    fn in_list(&self, x: u64) -> bool {
+        let mut at = self.head;
+        while at != usize::MAX {
+            if self.list[at].0 == x {
+                return true;
+            }
+            at = self.list[at].1;
+        }
+        false
+    }
+
+    /// BUG: how many values the linked list holds, walking it per value: quadratic in one call.
+    pub fn common(&self, _x: u64) -> u64 {
+        self.values.iter().filter(|&&v| self.in_list(v)).count() as u64
+    }
+
+    /// Whether `name` is among `kept` (string equality).
+    fn known(kept: &[&str], name: &str) -> bool {
+        kept.iter().any(|k| *k == name)
+    }
+
+    /// BUG: the distinct names, each checked against those kept so far: quadratic in one call.
+    pub fn distinct_names(&self, _x: u64) -> u64 {
+        let mut kept: Vec<&str> = Vec::new();
+        for n in &self.names {
+            if !Self::known(&kept, n) {
+                kept.push(n);
+            }
+        }
+        kept.len() as u64
+    }
+
+    /// Value `k` scaled: reads that value and the factor.
+    fn scaled(&self, k: usize) -> u64 {
+        self.values[k].wrapping_mul(self.factor)
+    }
+
+    /// NOT A BUG: a helper per value reading its value (and one constant field): linear.
+    pub fn scaled_sum(&self, _x: u64) -> u64 {
+        (0..self.values.len()).fold(0u64, |a, k| a.wrapping_add(self.scaled(k)))
+    }
+
+    /// The bucket of `v`: a binary search of six constant bounds.
+    fn bucket(v: u64) -> usize {
+        BOUNDS.partition_point(|&b| b <= v)
+    }
+
+    /// NOT A BUG: a histogram, a helper per value over a small constant table: linear.
+    pub fn histogram(&self, _x: u64) -> u64 {
+        let mut h = [0u64; 7];
+        for &v in &self.values {
+            h[Self::bucket(v)] += 1;
+        }
+        h.iter().enumerate().fold(0, |a, (k, &c)| a ^ (c << k))
+    }
+
+    /// Writes row `i` of the distance matrix.
+    fn distance_row(&mut self, i: usize) {
+        let n = self.values.len();
+        let x = self.values[i];
+        for k in 0..n {
+            self.dist[i * n + k] = self.values[k].abs_diff(x);
+        }
+    }
+
+    /// NOT A BUG: the distance matrix, a row per value by a helper (output-bound: n^2
+    /// results kept).
+    pub fn distances(&mut self, _x: u64) -> u64 {
+        let n = self.values.len();
+        self.dist.clear();
+        self.dist.resize(n * n, 0);
+        for i in 0..n {
+            self.distance_row(i);
+        }
+        self.dist.iter().fold(0u64, |a, &d| a.wrapping_add(d))
+    }
+}
+
 register_type! {
     /// The held-out bug patterns of `bench toddler`: each method redoes a traversal across
     /// the calls of a loop.
@@ -279,6 +403,24 @@ register_type! {
             set_contains(ref self, x: copy u64) -> u64;
             heap_top(ref self, x: copy u64) -> u64;
             bit(ref self, x: copy u64) -> u64;
+        }
+        fields {}
+    }
+
+    /// The held-out loops inside one call of `bench toddler`.
+    pub fn held_out_inner() -> HeldOutInner {
+        path: "HeldOutInner",
+        imports: ["perfsyn_corpus::traversals_heldout::HeldOutInner"],
+        version: None,
+        size: [|r| r.len() as u64],
+        ctors { new() => HeldOutInner::new(); }
+        methods {
+            add(mut self, x: copy u64);
+            common(ref self, x: copy u64) -> u64;
+            distinct_names(ref self, x: copy u64) -> u64;
+            scaled_sum(ref self, x: copy u64) -> u64;
+            histogram(ref self, x: copy u64) -> u64;
+            distances(mut self, x: copy u64) -> u64;
         }
         fields {}
     }

@@ -38,6 +38,9 @@ use serde::{Deserialize, Serialize};
 /// Most events recorded per program run.
 pub const EVENT_CAP: usize = 1 << 20;
 
+/// Most function entries kept per program run for Toddler's inner loops (`readtrace`).
+pub const ENTERED_CAP: usize = 1 << 19;
+
 /// What an event is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[repr(u8)]
@@ -86,7 +89,7 @@ pub struct ActivationTrace {
 }
 
 #[cfg(perfsyn_trace)]
-pub use imp::{begin, copied, end, load, mark_entries, original_return, take};
+pub use imp::{begin, copied, end, load, mark_entries, original_return, take, take_entered};
 
 /// Starts recording a call under test (a no-op outside the trace build).
 #[cfg(not(perfsyn_trace))]
@@ -127,6 +130,40 @@ mod imp {
     /// One bit per guard index: the guard's block is a function entry.
     const ENTRY_WORDS: usize = 1 << 16;
     static mut ENTRIES: [u64; ENTRY_WORDS] = [0; ENTRY_WORDS];
+
+    /// Function entries: (entry guard PC, call site or 0 when inlined, frame pointer, events
+    /// recorded before it).
+    static mut ENTERED: [(u64, u64, u64, u32); ENTERED_CAP] = [(0, 0, 0, 0); ENTERED_CAP];
+    static mut ENTERED_LEN: usize = 0;
+    static mut ENTERED_CUT: bool = false;
+
+    /// Keeps a function entry (see `ENTERED`).
+    #[inline(always)]
+    fn entered(pc: u64, site: u64, fp: u64, events: usize) {
+        // SAFETY: single-threaded, like the interpreter.
+        unsafe {
+            let n = &mut *addr_of_mut!(ENTERED_LEN);
+            if *n >= ENTERED_CAP {
+                *addr_of_mut!(ENTERED_CUT) = true;
+                return;
+            }
+            (*addr_of_mut!(ENTERED))[*n] = (pc, site, fp, events as u32);
+            *n += 1;
+        }
+    }
+
+    /// The function entries since the last call, whether some were cut, and resets them.
+    pub fn take_entered() -> (Vec<(u64, u64, u64, u32)>, bool) {
+        // SAFETY: called between programs, disarmed.
+        unsafe {
+            let n = *addr_of!(ENTERED_LEN);
+            let out = (&*addr_of!(ENTERED))[..n].to_vec();
+            let cut = *addr_of!(ENTERED_CUT);
+            *addr_of_mut!(ENTERED_LEN) = 0;
+            *addr_of_mut!(ENTERED_CUT) = false;
+            (out, cut)
+        }
+    }
 
     struct State {
         armed: bool,
@@ -379,19 +416,21 @@ mod imp {
         sp
     }
 
-    /// A load of `value` at `addr` by the frame `fp` (called by `readtrace::record`).
+    /// A load of `value` at `addr` by the frame `fp` (called by `readtrace::record`); the
+    /// events recorded so far (the read recorder keeps it beside the read).
     #[inline(always)]
-    pub fn load(addr: u64, value: u64, fp: u64, pc: u64) {
+    pub fn load(addr: u64, value: u64, fp: u64, pc: u64) -> u32 {
         // SAFETY: single-threaded.
         unsafe {
             let s = &mut *addr_of_mut!(STATE);
             if !s.armed {
-                return;
+                return s.len as u32;
             }
             resolve(s);
             if let Some(stack) = classify(s, addr, fp, sp()) {
                 push(s, Kind::Load, stack, fp, addr, value, pc);
             }
+            s.len as u32
         }
     }
 
@@ -445,6 +484,7 @@ mod imp {
                 // runs before inlining), or a tail call into this frame: the same activation.
                 let len = *addr_of!(SHADOW_LEN);
                 if len > 0 && (*addr_of!(SHADOW))[len - 1].0 == fp + 8 {
+                    entered(ret, 0, fp, s.len);
                     return;
                 }
                 let frame_ok = fp >= sp() && fp < s.top && fp & 7 == 0;
@@ -453,6 +493,8 @@ mod imp {
                 } else {
                     0
                 };
+                // Toddler's inner loops (`readtrace::Entered`): a call made from `caller`.
+                entered(ret, caller, fp, s.len);
                 push(s, Kind::Entry, false, fp, ret, caller, ret);
                 let len = &mut *addr_of_mut!(SHADOW_LEN);
                 if frame_ok && *len < SHADOW_CAP {

@@ -26,6 +26,12 @@
 //! - Bounded: at most [`TRACE_CAP`] reads and [`IPCS_CAP`] distinct IPCSs per program; past
 //!   either the trace is cut and says so ([`ReadTrace::capped`]).
 //!
+//! - Function entries ([`Entered`], recorded by `activations`' entry guard) are placed among
+//!   the reads (each read keeps the count of activation events before it), so the engine can
+//!   cut a call's reads at the entries of one callee from one call site: one inner-loop
+//!   iteration each (Toddler's loops inside the call, for loops that call a helper per
+//!   element). At most [`crate::activations::ENTERED_CAP`] per program ([`ReadTrace::entered_capped`]).
+//!
 //! The callbacks are `__sanitizer_` symbols, which the coverage pass never instruments (see
 //! `meter`), and they call nothing: only pointer arithmetic on static buffers.
 
@@ -37,6 +43,23 @@ pub const TRACE_CAP: usize = 1 << 21;
 pub const IPCS_CAP: usize = 1 << 14;
 /// Return addresses mixed into (and kept for) an IPCS's call stack.
 pub const STACK_DEPTH: usize = 6;
+
+/// A function entry during a call under test, between two of its reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entered {
+    /// Reads of the call before it.
+    pub at: u32,
+    /// The entry guard's address (the instruction after its callback): the function, and for
+    /// an inlined one also the place it was inlined at (each inlined copy has its own guard).
+    pub pc: u64,
+    /// The return address of the call (the call site), or 0 when the function was inlined
+    /// into the frame `fp`.
+    pub site: u64,
+    /// The frame pointer of the entered function's frame (of the frame it was inlined into).
+    pub fp: u64,
+    /// Activation events (`activations`) recorded before it.
+    pub event: u32,
+}
 
 /// One reading instruction in one call stack.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -64,6 +87,55 @@ pub struct ReadTrace {
     /// The same calls as function activations (`activations`: MemoizeIt's input).
     #[serde(default)]
     pub activations: crate::activations::ActivationTrace,
+    /// Per call under test, the function entries during it, in order.
+    #[serde(default)]
+    pub entered: Vec<Vec<Entered>>,
+    /// Entries past [`crate::activations::ENTERED_CAP`] were not recorded.
+    #[serde(default)]
+    pub entered_capped: bool,
+    /// Per call, per read (parallel to `calls`): activation events recorded before it, so
+    /// the engine finds the stores of any stretch of reads (Toddler's output-bound loops).
+    #[serde(default)]
+    pub read_events: Vec<Vec<u32>>,
+}
+
+/// Places function entries, each `(pc, site, fp, activation events before it)`, in the calls
+/// and among the reads of a trace: a call's entries are those after its `Call` event (at index
+/// i: `event` above i), and an
+/// entry comes after the reads whose events (`read_events`) it does not precede. Entries past
+/// a cut activation trace cannot be placed and are left out.
+pub fn place_entries(
+    marks: &[(u64, u64, u64, u32)],
+    activations: &crate::activations::ActivationTrace,
+    read_events: &[Vec<u32>],
+) -> Vec<Vec<Entered>> {
+    let starts: Vec<u32> = activations
+        .events
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.kind == crate::activations::Kind::Call)
+        .map(|(i, _)| i as u32)
+        .collect();
+    let mut out: Vec<Vec<Entered>> = vec![Vec::new(); read_events.len()];
+    for &(pc, site, fp, event) in marks {
+        if event as usize >= activations.events.len() {
+            continue;
+        }
+        let Some(call) = starts.partition_point(|&s| s < event).checked_sub(1) else {
+            continue;
+        };
+        let (Some(reads), Some(list)) = (read_events.get(call), out.get_mut(call)) else {
+            continue;
+        };
+        list.push(Entered {
+            at: reads.partition_point(|&e| e <= event) as u32,
+            pc,
+            site,
+            fp,
+            event,
+        });
+    }
+    out
 }
 
 #[cfg(perfsyn_trace)]
@@ -103,6 +175,8 @@ mod imp {
     #[repr(C)]
     struct Entry {
         slot: u32,
+        /// Activation events recorded before the read's own (in `slot`'s padding).
+        event: u32,
         value: u64,
     }
 
@@ -123,7 +197,11 @@ mod imp {
         used: false,
     };
 
-    static mut ENTRIES: [Entry; TRACE_CAP] = [Entry { slot: 0, value: 0 }; TRACE_CAP];
+    static mut ENTRIES: [Entry; TRACE_CAP] = [Entry {
+        slot: 0,
+        event: 0,
+        value: 0,
+    }; TRACE_CAP];
     static mut SLOTS: [Slot; IPCS_CAP] = [EMPTY; IPCS_CAP];
     /// Per slot, its index in the order of first appearance + 1 (0: unused).
     static mut ORDER: [u32; IPCS_CAP] = [0; IPCS_CAP];
@@ -172,7 +250,11 @@ mod imp {
             s.top = sp();
             crate::activations::begin(s.top, s.top);
             if s.len < TRACE_CAP {
-                (*addr_of_mut!(ENTRIES))[s.len] = Entry { slot: 0, value: 0 };
+                (*addr_of_mut!(ENTRIES))[s.len] = Entry {
+                    slot: 0,
+                    event: 0,
+                    value: 0,
+                };
                 s.len += 1;
             } else {
                 s.capped = true;
@@ -220,13 +302,19 @@ mod imp {
             }
             let entries = &*addr_of!(ENTRIES);
             let mut calls: Vec<Vec<(u32, u64)>> = Vec::new();
+            let mut read_events: Vec<Vec<u32>> = Vec::new();
             for e in &entries[..s.len] {
                 if e.slot == 0 {
                     calls.push(Vec::new());
-                } else if let Some(c) = calls.last_mut() {
+                    read_events.push(Vec::new());
+                } else if let (Some(c), Some(ev)) = (calls.last_mut(), read_events.last_mut()) {
                     c.push((order[e.slot as usize - 1] - 1, e.value));
+                    ev.push(e.event);
                 }
             }
+            let activations = crate::activations::take();
+            let (marks, entered_capped) = crate::activations::take_entered();
+            let entered = place_entries(&marks, &activations, &read_events);
             let trace = ReadTrace {
                 calls,
                 ipcs,
@@ -234,7 +322,10 @@ mod imp {
                 addr_lo: if s.lo == u64::MAX { 0 } else { s.lo },
                 addr_hi: s.hi,
                 nanos: 0,
-                activations: crate::activations::take(),
+                activations,
+                entered,
+                entered_capped,
+                read_events,
             };
             (*addr_of_mut!(SLOTS)).fill(EMPTY);
             order.fill(0);
@@ -277,7 +368,7 @@ mod imp {
                     lo ^ hi.rotate_left(29).wrapping_mul(0x9e37_79b9_7f4a_7c15)
                 }
             };
-            crate::activations::load(addr, value, fp, ret);
+            let event = crate::activations::load(addr, value, fp, ret);
             if s.capped {
                 return;
             }
@@ -342,6 +433,7 @@ mod imp {
             }
             (*addr_of_mut!(ENTRIES))[s.len] = Entry {
                 slot: i as u32 + 1,
+                event,
                 value,
             };
             s.len += 1;
@@ -374,4 +466,54 @@ mod imp {
     load_callback!(__sanitizer_cov_load4, 4);
     load_callback!(__sanitizer_cov_load8, 8);
     load_callback!(__sanitizer_cov_load16, 16);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::activations::{ActivationTrace, Event, Kind};
+
+    fn event(kind: Kind) -> Event {
+        Event {
+            kind,
+            stack: false,
+            fp: 0,
+            a: 0,
+            b: 0,
+            edges: 0,
+            pc: 0,
+        }
+    }
+
+    #[test]
+    fn an_entry_is_placed_in_its_call_after_the_reads_made_before_it() {
+        // Events: call 0 at 0, loads 1-2, call 1 at 3, loads 4-5.
+        let kinds = [
+            Kind::Call,
+            Kind::Load,
+            Kind::Load,
+            Kind::Call,
+            Kind::Load,
+            Kind::Load,
+        ];
+        let acts = ActivationTrace {
+            events: kinds.into_iter().map(event).collect(),
+            ..ActivationTrace::default()
+        };
+        // Each read keeps the events recorded up to and including its own load.
+        let reads = vec![vec![2, 3], vec![5, 6]];
+        // An entry after the first read of call 1 (4 events then), one after call 0's first
+        // read, and one past the trace (not placed).
+        // The last entry of call 0 (3 events: call 1's `Call` not yet recorded) stays in call 0.
+        let marks = [(7, 0, 0, 5), (9, 1, 0, 2), (6, 1, 0, 3), (8, 0, 0, 9)];
+        let placed = place_entries(&marks, &acts, &reads);
+        assert_eq!(
+            placed[0].iter().map(|e| (e.pc, e.at)).collect::<Vec<_>>(),
+            [(9, 1), (6, 2)]
+        );
+        assert_eq!(
+            placed[1].iter().map(|e| (e.pc, e.at)).collect::<Vec<_>>(),
+            [(7, 1)]
+        );
+    }
 }

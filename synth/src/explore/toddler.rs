@@ -10,7 +10,8 @@
 //! One policy on top of the rule: when the method is documented linear or worse, a read
 //! repeated across its calls is what the documentation promises (each `Vec::contains` walks
 //! the vector), so such findings are dropped; an undocumented or sublinear method keeps
-//! them (a cache whose `get` walks every entry).
+//! them (a cache whose `get` walks every entry). A loop inside one call re-reading its data
+//! is dropped only when the method is documented quadratic or worse.
 
 use anyhow::Result;
 use perfsyn_profiler_ipc::print::print;
@@ -81,16 +82,12 @@ fn traverse(exec: &mut dyn Executor, report: &mut ExploreReport) -> Result<bool>
         }
     };
     let mut sym = Symbolizer::new(&binary)?;
-    let mut locate = |addr: u64| {
-        sym.line_of(addr)
-            .map(|(f, l, lib)| (format!("{f}:{l}"), lib))
-    };
     let outer = format!("successive calls of {}", report.method);
     let schema = exec.schema().clone();
     let mut found: Vec<RepeatedTraversal> = Vec::new();
     for ((kind, program), trace) in programs.iter().zip(&traces) {
         let rust = print(program, &schema).map(|p| p.body).unwrap_or_default();
-        for mut f in findings(trace, &outer, kind, &rust, &Params::default(), &mut locate) {
+        for mut f in findings(trace, &outer, kind, &rust, &Params::default(), &mut sym) {
             let at = (kind.to_string(), f.redundant_reads_per_call);
             match found.iter_mut().find(|o| o.read == f.read) {
                 Some(o) => o.growth.push(at),
@@ -101,8 +98,12 @@ fn traverse(exec: &mut dyn Executor, report: &mut ExploreReport) -> Result<bool>
             }
         }
     }
-    if report.expected.is_some_and(|c| c >= Class::Linear) {
-        found.clear();
+    if let Some(c) = report.expected {
+        // A loop inside one call repeats reads only when the call is at least quadratic.
+        found.retain(|f| match f.loop_at {
+            Some(_) => c < Class::Quadratic,
+            None => c < Class::Linear,
+        });
     }
     found.sort_by(|a, b| {
         b.redundant_reads_per_call

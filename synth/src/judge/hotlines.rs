@@ -282,6 +282,20 @@ impl Symbolizer {
         if let Some(hit) = self.cache.get(&addr) {
             return hit.clone();
         }
+        let frames = self.frames(addr);
+        let found = charge(&frames).map(|(f, l, lib, function)| {
+            let loc = (self.display(&f), l, lib);
+            if let Some(function) = function {
+                self.functions.insert((loc.0.clone(), l), function);
+            }
+            loc
+        });
+        self.cache.insert(addr, found.clone());
+        found
+    }
+
+    /// The frames of `addr`, innermost first.
+    fn frames(&self, addr: u64) -> Vec<Frame> {
         let mut frames: Vec<Frame> = Vec::new();
         if let Ok(mut iter) = self.loader.find_frames(addr) {
             while let Ok(Some(frame)) = iter.next() {
@@ -296,15 +310,28 @@ impl Symbolizer {
                 frames.push((function, loc));
             }
         }
-        let found = charge(&frames).map(|(f, l, lib, function)| {
-            let loc = (self.display(&f), l, lib);
-            if let Some(function) = function {
-                self.functions.insert((loc.0.clone(), l), function);
-            }
-            loc
-        });
-        self.cache.insert(addr, found.clone());
-        found
+        frames
+    }
+
+    /// Where the function inlined at `addr` was called: `addr`'s frames without the
+    /// innermost (the inlined function's own), charged as [`Symbolizer::line_of`] charges.
+    /// The call site of a helper inlined into a loop (Toddler's inner loops).
+    pub fn inlined_at(&mut self, addr: u64) -> Option<Loc> {
+        let frames = self.frames(addr);
+        let (file, line, lib, _) = charge(frames.get(1..)?)?;
+        Some((self.display(&file), line, lib))
+    }
+
+    /// The lines of `addr`'s frames in the crate under test (inlined ones included),
+    /// innermost first: where an inlined call site sits in the functions around it.
+    pub fn crate_lines(&mut self, addr: u64) -> Vec<String> {
+        let frames = self.frames(addr);
+        frames
+            .into_iter()
+            .filter_map(|(_, loc)| loc)
+            .filter(|(file, _)| !is_library(file))
+            .map(|(file, line)| format!("{}:{line}", self.display(&file)))
+            .collect()
     }
 
     /// The function whose code is at `addr` (the outermost frame: what was inlined into it

@@ -91,6 +91,7 @@ pub fn program(c: &Case) -> Result<Program> {
         fill: "add".into(),
         arg: "index".into(),
         split: toddler::TUNING.into(),
+        calls: toddler::CALLS,
     })
 }
 

@@ -2,7 +2,8 @@
 //! labeled set of loops, the harness's `toddler.json` (ports of the Toddler paper's bug
 //! patterns and loops that look redundant but are not bugs). Each case's program fills the
 //! receiver with [`FILL`] values, then calls the method under test [`CALLS`] times in a
-//! `repeat` (the loop whose iterations the oracle compares). Prints recall on the bugs, the
+//! `repeat` (the loop whose iterations the oracle compares), or once for a case whose loop
+//! is inside the call (`"calls": 1`: a helper called per element). Prints recall on the bugs, the
 //! non-bugs flagged, and the trace build's slowdown against the plain build on the same
 //! programs (whole program runs, each checked and compiled once, as a worker runs a program
 //! it has not seen).
@@ -47,6 +48,14 @@ pub struct Case {
     /// and labeled before the rule last changed; reported apart, never tuned on).
     #[serde(default = "default_split")]
     pub split: String,
+    /// Calls of the method under test ([`CALLS`] by default). 1: the loop judged is inside the
+    /// call (a helper called per element), not across calls.
+    #[serde(default = "default_calls")]
+    pub calls: u32,
+}
+
+fn default_calls() -> u32 {
+    CALLS
 }
 
 fn default_split() -> String {
@@ -73,9 +82,15 @@ pub struct CaseResult {
     pub method: String,
     pub bug: bool,
     pub split: String,
+    /// Calls of the method under test the program made.
+    #[serde(default)]
+    pub calls: u32,
     pub flagged: bool,
     /// The strongest repeated read, `file:line`, when flagged.
     pub read: Option<String>,
+    /// Its loop's call site when the loop is inside one call, `file:line`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loop_at: Option<String>,
     pub similar_ratio: Option<f64>,
     pub mean_lcs: Option<f64>,
     pub reads: usize,
@@ -161,7 +176,8 @@ pub fn load_cases(path: &Path) -> Result<Vec<Case>> {
 }
 
 /// The program of case `c`: `let r = T::new(); for i in 0..FILL { r.fill(hash(i)) }; for i in
-/// 0..CALLS { r.method(i) }` (the last loop's calls under test).
+/// 0..calls { r.method(i) }` (the last loop's calls under test; `calls` is [`CALLS`] unless
+/// the case says).
 pub fn program(c: &Case) -> Result<Program> {
     let Some((ty, method)) = c.method.rsplit_once("::") else {
         bail!("case {}: method {} is not Type::method", c.id, c.method);
@@ -207,7 +223,7 @@ pub fn program(c: &Case) -> Result<Program> {
             ],
         },
         Stmt::Repeat {
-            n: CALLS,
+            n: c.calls,
             body: vec![
                 Stmt::Lit {
                     out: y,
@@ -228,10 +244,6 @@ pub fn run(cases: &[Case], trace: &Path, plain: &Path) -> Result<ToddlerBench> {
     let programs: Vec<Program> = cases.iter().map(program).collect::<Result<_>>()?;
     let traces = crate::run::reads::trace_reads(trace, None, &programs)?;
     let mut sym = Symbolizer::new(trace)?;
-    let mut locate = |addr: u64| {
-        sym.line_of(addr)
-            .map(|(f, l, lib)| (format!("{f}:{l}"), lib))
-    };
     let p = Params::default();
     let mut results = Vec::new();
     for c in cases {
@@ -244,24 +256,27 @@ pub fn run(cases: &[Case], trace: &Path, plain: &Path) -> Result<ToddlerBench> {
         }
     }
     for ((c, prog), t) in cases.iter().zip(&programs).zip(&traces) {
-        if t.calls.len() != CALLS as usize {
+        if t.calls.len() != c.calls as usize {
             bail!(
-                "case {}: {} calls under test ran, not {CALLS} (does {} take one u64?)",
+                "case {}: {} calls under test ran, not {} (does {} take one u64?)",
                 c.id,
                 t.calls.len(),
+                c.calls,
                 c.method
             );
         }
         let outer = format!("successive calls of {}", c.method);
-        let found = findings(t, &outer, "case", "", &p, &mut locate);
+        let found = findings(t, &outer, "case", "", &p, &mut sym);
         let best = found.first();
         results.push(CaseResult {
             id: c.id.clone(),
             method: c.method.clone(),
             bug: c.bug,
             split: c.split.clone(),
+            calls: c.calls,
             flagged: best.is_some(),
             read: best.map(|f| f.read.clone()),
+            loop_at: best.and_then(|f| f.loop_at.clone()),
             similar_ratio: best.map(|f| f.similar_ratio),
             mean_lcs: best.map(|f| f.mean_lcs),
             reads: t.calls.iter().map(Vec::len).sum(),

@@ -352,6 +352,7 @@ mod tests {
         r.findings[0].repeated_traversals = Some(CheckTraversals {
             traversals: vec![toddler::RepeatedTraversal {
                 outer: "successive calls of Bag::push".into(),
+                loop_at: None,
                 program_kind: "best, calls in a row".into(),
                 program: "let mut b = Bag::new();".into(),
                 read: "src/lib.rs:14".into(),

@@ -67,6 +67,7 @@ mod tests {
     fn at(read: &str) -> RepeatedTraversal {
         RepeatedTraversal {
             outer: "successive calls of Bag::add".into(),
+            loop_at: None,
             program_kind: "best, calls in a row".into(),
             program: String::new(),
             read: read.into(),

@@ -760,6 +760,7 @@ mod tests {
             method: method.into(),
             traversal: crate::judge::oracle::toddler::RepeatedTraversal {
                 outer: format!("successive calls of {method}"),
+                loop_at: None,
                 program_kind: "best, calls in a row".into(),
                 program: String::new(),
                 read: "src/lib.rs:9".into(),

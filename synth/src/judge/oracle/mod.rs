@@ -12,3 +12,5 @@ pub mod model_select;
 pub mod relative;
 pub mod robust;
 pub mod toddler;
+pub mod toddler_loops;
+pub mod toddler_output;
