@@ -1,0 +1,221 @@
+//! Borrowing types reached through the methods that hand them out (see
+//! [`handed_out`](super::handed_out)): a parsed document's nodes, an iterator's borrowed
+//! items, a value in a `Result`, and how far the chains go.
+
+use super::tests::{generate, skipped_file};
+
+/// A document parsed from `&str` (registered as a namespace, see `borrowed_input`) hands out
+/// `Node`s: one (`root`, `root_element`, `get_node`) or many (`descendants`); a node hands
+/// out nodes again (`parent`, `children`), its attributes (one, or many as an iterator of
+/// references), and a qualified name. roxmltree has this shape; init registered none of the
+/// node's methods ("it borrows (a lifetime parameter)").
+const DOC: &str = r#"
+    pub struct Doc<'input> { text: &'input str, nodes: Vec<usize> }
+    pub struct Error;
+    #[derive(Clone, Copy)]
+    pub struct Node<'a, 'input: 'a> { d: &'a Doc<'input>, id: usize }
+    pub struct Attr<'a, 'input> { n: Node<'a, 'input> }
+    pub struct Name<'a> { s: &'a str }
+    pub struct Descendants<'a, 'input> { n: Node<'a, 'input> }
+    pub struct Children<'a, 'input> { n: Node<'a, 'input> }
+    pub struct Attrs<'a, 'input> { n: Node<'a, 'input> }
+    impl<'input> Doc<'input> {
+        pub fn parse(text: &'input str) -> Result<Doc<'input>, Error> { Err(Error) }
+        pub fn root<'a>(&'a self) -> Node<'a, 'input> { Node { d: self, id: 0 } }
+        pub fn root_element<'a>(&'a self) -> Node<'a, 'input> { Node { d: self, id: 1 } }
+        pub fn get_node<'a>(&'a self, id: usize) -> Option<Node<'a, 'input>> { None }
+        pub fn descendants(&self) -> Descendants<'_, 'input> { Descendants { n: self.root() } }
+    }
+    impl<'a, 'input: 'a> Node<'a, 'input> {
+        /// Runs in O(1).
+        pub fn text(&self) -> Option<&'a str> { None }
+        pub fn is_root(&self) -> bool { true }
+        pub fn parent(&self) -> Option<Self> { None }
+        pub fn first_child(&self) -> Option<Node<'a, 'input>> { None }
+        pub fn children(&self) -> Children<'a, 'input> { Children { n: *self } }
+        pub fn descendants(&self) -> Descendants<'a, 'input> { Descendants { n: *self } }
+        pub fn attribute_node(&self, at: usize) -> Option<Attr<'a, 'input>> { None }
+        pub fn attributes(&self) -> Attrs<'a, 'input> { Attrs { n: *self } }
+        pub fn tag_name(&self) -> Name<'a> { Name { s: "" } }
+        pub fn lookup(&self, f: fn(u8) -> u8) -> bool { false }
+    }
+    impl<'a, 'input> Attr<'a, 'input> {
+        pub fn value(&self) -> &'a str { "" }
+        pub fn position(&self) -> usize { 0 }
+        pub fn owner(&self) -> Owner<'a> { Owner { s: "" } }
+    }
+    pub struct Owner<'a> { s: &'a str }
+    impl<'a> Owner<'a> { pub fn depth(&self) -> usize { 0 } }
+    impl<'a> Name<'a> { pub fn local(&self) -> &'a str { self.s } }
+    impl<'a, 'input> Iterator for Descendants<'a, 'input> {
+        type Item = Node<'a, 'input>;
+        fn next(&mut self) -> Option<Self::Item> { None }
+    }
+    impl<'a, 'input> Iterator for Children<'a, 'input> {
+        type Item = Node<'a, 'input>;
+        fn next(&mut self) -> Option<Self::Item> { None }
+    }
+    impl<'a, 'input> Iterator for Attrs<'a, 'input> {
+        type Item = &'a Attr<'a, 'input>;
+        fn next(&mut self) -> Option<Self::Item> { None }
+    }
+"#;
+
+/// The line registering method `name` of the generated file.
+fn line<'t>(text: &'t str, name: &str) -> Option<&'t str> {
+    text.lines()
+        .map(str::trim)
+        .find(|l| l.starts_with(&format!("{name}(")))
+}
+
+#[test]
+fn a_node_handed_out_by_a_parsed_document_has_its_methods_registered_as_chains() {
+    let (_, text) = generate(&[("lib.rs", DOC)], &[]);
+    // One node: the document's first method handing one out, then the node's method.
+    assert_eq!(
+        line(&text, "parse_root_text"),
+        Some(
+            r#"parse_root_text(ref self, text: str String) as "for mut b in demo::Doc::parse(&{text}) { std::hint::black_box(b.root().text()); }" => |_namespace| { for mut b in demo::Doc::parse(text) { std::hint::black_box(b.root().text()); } };"#
+        ),
+        "{text}"
+    );
+    // An iterator the node hands out is consumed.
+    assert!(
+        line(&text, "parse_root_children").is_some_and(|l| l.contains(
+            "std::hint::black_box(b.root().children().map(std::hint::black_box).count());"
+        )),
+        "{text}"
+    );
+    // A method's own parameters follow the constructor's.
+    assert!(
+        line(&text, "parse_root_attribute_node").is_some_and(|l| l
+            .starts_with("parse_root_attribute_node(ref self, text: str String, at: copy usize)")),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_method_handing_out_many_values_is_followed_by_a_call_on_each() {
+    let (_, text) = generate(&[("lib.rs", DOC)], &[]);
+    // `descendants()` hands out every node: the method is called on each, so the measured
+    // cost grows with the document.
+    assert!(
+        line(&text, "parse_descendants_text").is_some_and(|l| l.contains(
+            r#"as "for mut b in demo::Doc::parse(&{text}) { std::hint::black_box(for mut b1 in b.descendants() { std::hint::black_box(b1.text()); }); }""#
+        )),
+        "{text}"
+    );
+    // Items that are references allow `&self` methods: each attribute of the root.
+    assert!(
+        line(&text, "parse_root_attributes_value").is_some_and(|l| l
+            .contains("for mut b1 in b.root().attributes() { std::hint::black_box(b1.value()); }")),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_chain_hands_out_at_most_three_times_and_never_a_type_already_on_its_route() {
+    let (m, text) = generate(&[("lib.rs", DOC)], &[]);
+    // Three hand-outs: the document, a node, the name.
+    assert!(line(&text, "parse_root_tag_name_local").is_some(), "{text}");
+    // A fourth (the attribute's owner) is not made.
+    assert!(!text.contains("owner_depth("), "{text}");
+    // A node hands out nodes, whose methods this route already reached.
+    assert!(line(&text, "parse_root_parent_text").is_none(), "{text}");
+    assert!(line(&text, "parse_root_children_text").is_none(), "{text}");
+    // Past the first hand-out each type is reached once as one value and once as many:
+    // by `root` and `descendants`, not again by `root_element` or `get_node`.
+    assert!(line(&text, "parse_root_element_text").is_none(), "{text}");
+    assert!(line(&text, "parse_get_node_text").is_none(), "{text}");
+    // Node: text, is_root, parent, first_child, children, descendants, attribute_node,
+    // attributes, tag_name (lookup skipped); Attr: value, position, owner; Name: local.
+    let ns = m.types.iter().find(|t| t.path == "Doc").expect(&text);
+    let reached: std::collections::BTreeSet<&str> = ns
+        .methods
+        .iter()
+        .filter_map(|f| f.chain.as_ref())
+        .filter(|c| c.calls.len() > 2)
+        .map(|c| c.calls.last().unwrap().method.as_str())
+        .collect();
+    assert_eq!(
+        reached.into_iter().collect::<Vec<_>>(),
+        [
+            "attribute_node",
+            "attributes",
+            "children",
+            "descendants",
+            "first_child",
+            "is_root",
+            "local",
+            "owner",
+            "parent",
+            "position",
+            "tag_name",
+            "text",
+            "value"
+        ],
+        "{text}"
+    );
+}
+
+#[test]
+fn a_method_a_chain_cannot_call_is_skipped_once_with_the_route_and_the_reason() {
+    let (m, _) = generate(&[("lib.rs", DOC)], &[]);
+    let file = skipped_file(&m);
+    let lookups: Vec<String> = file
+        .skipped
+        .iter()
+        .filter(|s| s.item == "Node::lookup")
+        .map(|s| s.reason.to_string())
+        .collect();
+    assert_eq!(lookups.len(), 1, "{lookups:?}");
+    assert!(
+        lookups[0].starts_with("reached through `parse_root`, but parameter `f`"),
+        "{lookups:?}"
+    );
+    // Its nine other methods are registered: counted once however many routes reach them.
+    assert!(m.chained >= 9 + 3 + 1, "{}", m.chained);
+}
+
+/// An owned type's method handing out an iterator of borrowed items (`Graph::edges(a)`, items
+/// `EdgeRef<'a>`), or a borrowed view in a `Result`: each item's methods are called on every
+/// item, the view's in the `Ok`.
+#[test]
+fn an_owned_types_iterator_of_borrowed_items_and_fallible_view_reach_their_methods() {
+    let lib = r#"
+        pub struct Graph { e: Vec<(usize, usize, u64)> }
+        pub struct EdgeRef<'a> { w: &'a u64 }
+        pub struct Edges<'a> { g: &'a Graph }
+        pub struct View<'a> { g: &'a mut Graph }
+        pub struct Full;
+        impl Graph {
+            pub fn new() -> Self { Graph { e: Vec::new() } }
+            pub fn add(&mut self, a: usize) { }
+            pub fn edges(&self, a: usize) -> Edges<'_> { Edges { g: self } }
+            pub fn view(&mut self) -> Result<View<'_>, Full> { Err(Full) }
+        }
+        impl<'a> EdgeRef<'a> { pub fn weight(&self) -> &'a u64 { self.w } }
+        impl<'a> View<'a> { pub fn grow(&mut self, by: usize) { } }
+        impl<'a> Iterator for Edges<'a> {
+            type Item = EdgeRef<'a>;
+            fn next(&mut self) -> Option<EdgeRef<'a>> { None }
+        }
+    "#;
+    let (m, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(
+        line(&text, "edges_weight").is_some_and(|l| l.contains(
+            r#"as "for mut b in {self}.edges({a}) { std::hint::black_box(b.weight()); }" => |r| { std::hint::black_box(for mut b in r.edges(a) { std::hint::black_box(b.weight()); }); };"#
+        )),
+        "{text}"
+    );
+    // `&mut self` on the owner, `&mut self` on the view in its `Ok`.
+    assert!(
+        line(&text, "view_grow").is_some_and(|l| l
+            .starts_with("view_grow(mut self, by: copy usize)")
+            && l.contains("for mut b in {self}.view() { std::hint::black_box(b.grow({by})); }")),
+        "{text}"
+    );
+    // add, edges, view on Graph; weight and grow reached.
+    assert_eq!(m.methods(), 5, "{text}");
+    assert_eq!(m.unregistered_methods, 0, "{text}");
+}
