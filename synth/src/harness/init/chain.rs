@@ -46,7 +46,7 @@ pub type Enums = HashMap<String, Vec<(Vec<String>, String, Vec<(String, String)>
 pub(super) struct Borrowers<'a> {
     pub types: &'a HashMap<String, Vec<&'a FoundType>>,
     pub enums: &'a Enums,
-    pub items: &'a HashMap<String, Type>,
+    pub items: &'a super::handed_out::Items,
 }
 
 /// The chained methods through `first`, a registered method whose Rust return type is `ret`,
@@ -105,7 +105,7 @@ pub(super) fn handed_on(
             .and_then(|c| c.iter().max_by_key(near))
             .copied()
     };
-    for h in hand_outs(ret, b.items) {
+    for h in hand_outs(ret, owner_module, b.items) {
         let Type::Path(p) = h.ty else { continue };
         let Some(seg) = p.path.segments.last() else {
             continue;
@@ -198,12 +198,15 @@ impl Step<'_> {
             table: &no_table,
             ..*cx
         };
-        let variant = via.iter().rev().find_map(|v| match v {
-            Via::Variant(_, v) => Some(v.clone()),
+        // What tells the routes of one call apart in a name: the variant matched
+        // (`entry_occupied_insert`), the field taken (`split_0_enqueue`).
+        let marker = via.iter().rev().find_map(|v| match v {
+            Via::Variant(_, v) => Some((snake(v), format!(" ({v})"))),
+            Via::Field(k) => Some((k.to_string(), format!(" (field {k})"))),
             _ => None,
         });
-        let through = match &variant {
-            Some(v) => format!("`{}` ({v})", first.name),
+        let through = match &marker {
+            Some((_, shown)) => format!("`{}`{shown}", first.name),
             None => format!("`{}`", first.name),
         };
         for imp in &b.impls {
@@ -212,10 +215,14 @@ impl Step<'_> {
                 if !is_pub(&f.vis) || f.sig.receiver().is_none() {
                     continue;
                 }
-                let name = match &variant {
-                    Some(v) => format!("{}_{}_{}", first.name, snake(v), f.sig.ident),
+                let name = match &marker {
+                    Some((m, _)) => format!("{}_{m}_{}", first.name, f.sig.ident),
                     None => format!("{}_{}", first.name, f.sig.ident),
                 };
+                // One registration a name: the first route to it.
+                if out.methods.iter().any(|m| m.name == name) {
+                    continue;
+                }
                 let spec = format!("{}::{}", b.ident, f.sig.ident);
                 let mut skip = |out: &mut Chains, why: SkipReason| {
                     if seen.first_skip(&spec) {

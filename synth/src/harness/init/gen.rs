@@ -374,6 +374,9 @@ fn chained_call(f: &Func, c: &super::registrations::Chain, start: &str, shown: b
                     Via::Variant(e, v) => format!(
                         "if let {e}::{v}(mut {b}) = {from} {{ std::hint::black_box({code}); }}"
                     ),
+                    Via::Field(k) => {
+                        format!("{{ let mut {b} = {from}.{k}; std::hint::black_box({code}); }}")
+                    }
                 };
             }
             code

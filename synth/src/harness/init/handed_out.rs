@@ -44,19 +44,34 @@ pub(super) struct HandOut<'t> {
     pub allowed: &'static [Receiver],
 }
 
-/// The values `ret` hands out: itself (through a reference, a `Box`, an `Option` of an owned
-/// value, a `Result`), and the items of an iterator it is (one of the crate's, by `items`,
-/// or `impl Iterator<Item = B>`).
-pub(super) fn hand_outs<'t>(ret: &'t Type, items: &'t HashMap<String, Type>) -> Vec<HandOut<'t>> {
+/// The crate's iterators' items by iterator identifier, each with the module of its impl.
+pub(super) type Items = HashMap<String, Vec<(Vec<String>, Type)>>;
+
+/// The values `ret`, written in `module`, hands out: itself (through a reference, a `Box`,
+/// an `Option` of an owned value, a `Result`, a tuple's fields), and the items of an
+/// iterator it is (one of the crate's, by `items`, the impl nearest `module`; or
+/// `impl Iterator<Item = B>`).
+pub(super) fn hand_outs<'t>(
+    ret: &'t Type,
+    module: &[String],
+    items: &'t Items,
+) -> Vec<HandOut<'t>> {
     let mut out = Vec::new();
-    peel(ret, Vec::new(), items, true, &mut out);
+    let item_of = |ident: &str| {
+        items.get(ident).and_then(|its| {
+            its.iter()
+                .max_by_key(|(m, _)| m.iter().zip(module).take_while(|(a, b)| a == b).count())
+                .map(|(_, t)| t)
+        })
+    };
+    peel(ret, Vec::new(), &item_of, true, &mut out);
     out
 }
 
 fn peel<'t>(
     t: &'t Type,
     via: Vec<Via>,
-    items: &'t HashMap<String, Type>,
+    items: &dyn Fn(&str) -> Option<&'t Type>,
     iterate: bool,
     out: &mut Vec<HandOut<'t>>,
 ) {
@@ -79,6 +94,12 @@ fn peel<'t>(
             });
         }
         Type::Paren(p) => peel(&p.elem, via, items, iterate, out),
+        // Each field of a returned tuple (`split() -> (Producer, Consumer)`).
+        Type::Tuple(tt) if !via.iter().any(|v| matches!(v, Via::Field(_))) => {
+            for (k, e) in tt.elems.iter().enumerate() {
+                peel(e, with(Via::Field(k)), items, iterate, out);
+            }
+        }
         Type::Group(g) => peel(&g.elem, via, items, iterate, out),
         Type::ImplTrait(it) if iterate => {
             if let Some(item) = impl_iterator_item(it) {
@@ -106,7 +127,7 @@ fn peel<'t>(
                     allowed: &[Receiver::REF, Receiver::By(Mode::Mut), Receiver::Boxed],
                 }),
                 _ => {
-                    if let (true, Some(item)) = (iterate, items.get(&ident)) {
+                    if let (true, Some(item)) = (iterate, items(&ident)) {
                         peel(item, with(Via::Each), items, false, out);
                     }
                     out.push(HandOut {
@@ -238,5 +259,29 @@ pub(super) fn each_class(first: &Option<String>, second: Option<String>) -> Opti
         first.clone()
     } else {
         None
+    }
+}
+
+/// Gives each borrowing type that chains reached (`chained`: public path and method) the
+/// reason that says so, in place of "it borrows": `Node` is not a program variable, but its
+/// methods are registered through `root()` and `descendants()`. `methods` counts a type's
+/// public methods by public path.
+pub(super) fn mark_reached(
+    skipped_types: &mut [(String, super::skips::SkipReason)],
+    chained: &std::collections::BTreeSet<(String, String)>,
+    methods: &dyn Fn(&str) -> usize,
+) {
+    use super::skips::SkipReason;
+    for (path, why) in skipped_types {
+        if *why != SkipReason::LifetimeParameter {
+            continue;
+        }
+        let reached = chained.iter().filter(|(p, _)| p == path).count();
+        if reached > 0 {
+            *why = SkipReason::HandedOut {
+                reached,
+                methods: methods(path).max(reached),
+            };
+        }
     }
 }

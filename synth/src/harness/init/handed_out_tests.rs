@@ -219,3 +219,89 @@ fn an_owned_types_iterator_of_borrowed_items_and_fallible_view_reach_their_metho
     assert_eq!(m.methods(), 5, "{text}");
     assert_eq!(m.unregistered_methods, 0, "{text}");
 }
+
+/// `Queue::split(&mut self) -> (Producer<'_>, Consumer<'_>)`: each half of the tuple is
+/// handed out, its methods called on it, named by the field (both halves have a `len`).
+#[test]
+fn each_field_of_a_returned_tuple_is_handed_out() {
+    let lib = r#"
+        pub struct Queue { v: Vec<u64> }
+        pub struct Producer<'a> { q: &'a Queue }
+        pub struct Consumer<'a> { q: &'a Queue }
+        impl Queue {
+            pub fn new() -> Self { Queue { v: Vec::new() } }
+            pub fn split(&mut self) -> (Producer<'_>, Consumer<'_>) { todo!() }
+        }
+        impl<'a> Producer<'a> {
+            pub fn enqueue(&mut self, v: u64) -> bool { true }
+            pub fn len(&self) -> usize { 0 }
+        }
+        impl<'a> Consumer<'a> {
+            pub fn dequeue(&mut self) -> Option<u64> { None }
+            pub fn len(&self) -> usize { 0 }
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(
+        line(&text, "split_0_enqueue").is_some_and(|l| l.starts_with(
+            r#"split_0_enqueue(mut self, v: copy u64) as "{ let mut b = {self}.split().0; std::hint::black_box(b.enqueue({v})); }""#
+        )),
+        "{text}"
+    );
+    assert!(line(&text, "split_1_dequeue").is_some(), "{text}");
+    assert!(line(&text, "split_0_len").is_some(), "{text}");
+    assert!(line(&text, "split_1_len").is_some(), "{text}");
+}
+
+/// A borrowing type whose methods chains reach says so in its skip line; one nothing hands
+/// out, or without methods, still "borrows".
+#[test]
+fn a_borrowing_type_reached_through_hand_outs_says_how_many_of_its_methods_are() {
+    let (m, _) = generate(&[("lib.rs", DOC)], &[]);
+    let file = skipped_file(&m);
+    let why = |item: &str| {
+        file.skipped
+            .iter()
+            .find(|s| s.item == item)
+            .map(|s| s.reason.to_string())
+    };
+    assert_eq!(
+        why("Node").as_deref(),
+        Some("it borrows (a lifetime parameter), so no program holds one: 9 of its 10 methods are registered through the methods handing it out (`perfsyn list` shows their calls)")
+    );
+    assert_eq!(
+        why("Descendants").as_deref(),
+        Some("it borrows (a lifetime parameter): values the program model builds are owned")
+    );
+}
+
+/// Two modules each with an iterator named `Edges`, of different items: a method handing
+/// one out reaches the items of the one nearest it.
+#[test]
+fn an_iterators_items_are_those_of_the_impl_nearest_the_method() {
+    let lib = r#"
+        pub mod a {
+            pub struct Graph { e: Vec<u64> }
+            pub struct EdgeRef<'x> { w: &'x u64 }
+            pub struct Edges<'x> { g: &'x Graph }
+            impl Graph {
+                pub fn new() -> Self { Graph { e: Vec::new() } }
+                pub fn edges(&self) -> Edges<'_> { Edges { g: self } }
+            }
+            impl<'x> EdgeRef<'x> { pub fn weight(&self) -> u64 { 0 } }
+            impl<'x> Iterator for Edges<'x> {
+                type Item = EdgeRef<'x>;
+                fn next(&mut self) -> Option<EdgeRef<'x>> { None }
+            }
+        }
+        pub mod b {
+            pub struct Edges<'x> { v: &'x [u64] }
+            impl<'x> Iterator for Edges<'x> {
+                type Item = &'x u64;
+                fn next(&mut self) -> Option<&'x u64> { None }
+            }
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(line(&text, "edges_weight").is_some(), "{text}");
+}

@@ -340,6 +340,14 @@ fn build_with(
     model
         .skipped_types
         .retain(|(p, _)| !built.built.contains(p));
+    super::handed_out::mark_reached(&mut model.skipped_types, &chained, &|path| {
+        scan.types
+            .iter()
+            .filter(|t| t.reachable && t.public_path.join("::") == path)
+            .map(method_count)
+            .max()
+            .unwrap_or(0)
+    });
     // Methods reached through a chain are registered, not unreachable.
     model.unregistered_methods -= chained.len().min(model.unregistered_methods);
     model.chained = chained.len();

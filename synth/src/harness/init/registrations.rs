@@ -587,6 +587,9 @@ pub enum Via {
     /// them (`descendants()`): the second is called on each, so the cost grows with the data
     /// (see [`handed_out`](super::handed_out)).
     Each,
+    /// `{ let b = r.first().k; b.second() }`: field `k` of the tuple the first returns
+    /// (`split() -> (Producer, Consumer)`).
+    Field(usize),
     /// `if let Enum::Variant(b) = r.first() { b.second() }`: the first returns an enum of the
     /// crate whose variant holds `B` (`entry()`'s `Entry::Occupied`); the full enum path and
     /// the variant.
