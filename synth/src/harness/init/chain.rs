@@ -13,7 +13,7 @@ use syn::{ImplItem, Type};
 use super::instantiate::instantiate;
 use perfsyn_profiler_ipc::Mode;
 
-use super::handed_out::{hand_outs, Route, Seen};
+use super::handed_out::{hand_outs, nearness, Route, Seen};
 use super::registrations::{Chain, Func, Receiver, Via};
 
 use super::resolve::Ctx;
@@ -92,13 +92,7 @@ pub(super) fn handed_on(
 ) {
     // Of two types of one name, the one nearest the owner's module (`map::Slice` for
     // `IndexMap`, defined in `map`).
-    let near = |t: &&&FoundType| {
-        t.module
-            .iter()
-            .zip(owner_module)
-            .take_while(|(a, b)| a == b)
-            .count()
-    };
+    let near = |t: &&&FoundType| nearness(&t.module, owner_module);
     let find = |ident: &str| {
         b.types
             .get(ident)
@@ -123,14 +117,10 @@ pub(super) fn handed_on(
         // not through an `Option`). Of two enums of one name, the one nearest the owner's
         // module (`ordmap::Entry` for `OrdMap::entry`: the harness matched
         // `hashmap::Entry`'s variants, which the compiler rejected).
-        let nearest = b.enums.get(&ident).and_then(|es| {
-            es.iter().max_by_key(|(m, _, _)| {
-                m.iter()
-                    .zip(owner_module)
-                    .take_while(|(a, b)| a == b)
-                    .count()
-            })
-        });
+        let nearest = b
+            .enums
+            .get(&ident)
+            .and_then(|es| es.iter().max_by_key(|(m, _, _)| nearness(m, owner_module)));
         if let (Some((_, path, variants)), false) = (nearest, h.via.contains(&Via::Option)) {
             if h.allowed.contains(&Receiver::By(Mode::Val)) {
                 for (variant, held) in variants {

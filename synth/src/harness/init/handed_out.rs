@@ -60,7 +60,7 @@ pub(super) fn hand_outs<'t>(
     let item_of = |ident: &str| {
         items.get(ident).and_then(|its| {
             its.iter()
-                .max_by_key(|(m, _)| m.iter().zip(module).take_while(|(a, b)| a == b).count())
+                .max_by_key(|(m, _)| nearness(m, module))
                 .map(|(_, t)| t)
         })
     };
@@ -140,6 +140,15 @@ fn peel<'t>(
         }
         _ => {}
     }
+}
+
+/// How near a type defined in `module` is to code in `from`, to tell two types of one name
+/// apart: the longer their common path, then the fewer modules below it (`graph::Neighbors`
+/// for `graph::Graph`, not `graph::stable_graph::Neighbors`, which shares as much of the
+/// path and is one module deeper).
+pub(super) fn nearness(module: &[String], from: &[String]) -> (usize, std::cmp::Reverse<usize>) {
+    let common = module.iter().zip(from).take_while(|(a, b)| a == b).count();
+    (common, std::cmp::Reverse(module.len() - common))
 }
 
 /// `T` of `Wrapper<T, ..>`.

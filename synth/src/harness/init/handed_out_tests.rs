@@ -305,3 +305,41 @@ fn an_iterators_items_are_those_of_the_impl_nearest_the_method() {
     let (_, text) = generate(&[("lib.rs", lib)], &[]);
     assert!(line(&text, "edges_weight").is_some(), "{text}");
 }
+
+/// Two borrowing types of one name, one beside the owner and one a module deeper
+/// (`graph::Neighbors` and `graph::stable_graph::Neighbors`, both as near by their common
+/// path): the owner's method hands out the one beside it, whose methods are then counted.
+#[test]
+fn a_handed_out_type_is_the_one_beside_the_owner_not_one_a_module_deeper() {
+    let lib = r#"
+        pub mod graph {
+            pub struct Graph { e: Vec<u64> }
+            pub struct Neighbors<'a> { g: &'a Graph }
+            impl Graph {
+                pub fn new() -> Self { Graph { e: Vec::new() } }
+                pub fn neighbors(&self) -> Neighbors<'_> { Neighbors { g: self } }
+            }
+            impl<'a> Neighbors<'a> { pub fn detach(&self) -> usize { 0 } }
+            pub mod stable {
+                pub struct Neighbors<'a> { v: &'a [u64] }
+                impl<'a> Neighbors<'a> { pub fn detach(&self) -> usize { 0 } }
+            }
+        }
+    "#;
+    let (m, _) = generate(&[("lib.rs", lib)], &[]);
+    let file = skipped_file(&m);
+    let kind = |item: &str| {
+        file.skipped
+            .iter()
+            .find(|s| s.item == item)
+            .map(|s| s.reason.kind())
+    };
+    assert_eq!(
+        kind("graph::Neighbors"),
+        Some("types that borrow, reached through what hands them out")
+    );
+    assert_eq!(
+        kind("graph::stable::Neighbors"),
+        Some("types that borrow (a lifetime parameter)")
+    );
+}
