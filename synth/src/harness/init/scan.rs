@@ -273,7 +273,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
             }) {
                 iterator_items
                     .entry(name.clone())
-                    .or_insert_with(Vec::new)
+                    .or_default()
                     .push((in_module.clone(), item));
             }
         }
