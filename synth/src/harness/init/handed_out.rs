@@ -114,8 +114,9 @@ fn peel<'t>(
             // Once: an `Option` of a `Result` is not peeled twice.
             let wrapped = via.iter().any(|v| matches!(v, Via::Option | Via::Fallible));
             match (ident.as_str(), first_arg(seg)) {
-                // An `Option` of a reference is a lookup's answer, not a hand-out.
-                ("Option", Some(inner)) if !wrapped && !matches!(inner, Type::Reference(_)) => {
+                // Of a reference too (`text_storage() -> Option<&StringStorage>`): the
+                // reference allows `&self` methods.
+                ("Option", Some(inner)) if !wrapped => {
                     peel(inner, with(Via::Option), items, iterate, out)
                 }
                 ("Result", Some(inner)) if !wrapped => {

@@ -344,3 +344,33 @@ fn a_handed_out_type_is_the_one_beside_the_owner_not_one_a_module_deeper() {
         Some("types that borrow (a lifetime parameter)")
     );
 }
+
+/// `Option<&B>` hands out a reference, whose `&self` methods are called on it when present.
+#[test]
+fn an_option_of_a_reference_hands_out_what_it_refers_to() {
+    let lib = r#"
+        pub struct Doc { s: String }
+        pub struct Storage<'a> { s: &'a str }
+        impl Doc {
+            pub fn new() -> Self { Doc { s: String::new() } }
+            pub fn storage(&self) -> Option<&Storage<'_>> { None }
+        }
+        impl<'a> Storage<'a> {
+            pub fn as_str(&self) -> &str { self.s }
+            pub fn clear(&mut self) { }
+        }
+    "#;
+    let (m, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(
+        line(&text, "storage_as_str").is_some_and(|l| l
+            .contains("{self}.storage().map(move |mut b| { std::hint::black_box(b.as_str()); })")),
+        "{text}"
+    );
+    let file = skipped_file(&m);
+    assert!(
+        file.skipped.iter().any(|s| s.item == "Storage::clear"
+            && s.reason.to_string()
+                == "reached through `storage`, whose result does not allow a `mut` receiver"),
+        "{text}"
+    );
+}
