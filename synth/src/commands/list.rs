@@ -37,6 +37,11 @@ pub struct Entry {
     /// that is not one of the input size, `expected` then null), for harnesses `perfsyn
     /// init` wrote.
     pub read_from: Option<ReadFrom>,
+    /// The calls a chained registration of a crate makes, as measured (a method of a
+    /// borrowing type reached through what hands it out: `for b in Doc::parse(text).nodes()
+    /// { b.depth() }`); `None` for a method called as itself.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub calls: Option<String>,
 }
 
 /// Where a documented class was read: the sentence, and whose doc it is in.
@@ -143,10 +148,46 @@ pub fn entries(schema: &ApiSchema, type_filter: Option<&str>) -> Result<Vec<Entr
                 origin: method_origin(t, m),
                 mined: vec![0; m.params.len()],
                 read_from: None,
+                calls: chained_calls(t, m),
             });
         }
     }
     Ok(out)
+}
+
+/// The calls method `m` of a crate's type `t` makes, when its registered name is none of
+/// them (a chain, see [`Entry::calls`]): its template without the `black_box`es that keep
+/// results from the optimizer.
+fn chained_calls(t: &TypeSchema, m: &MethodSchema) -> Option<String> {
+    if !matches!(type_origin(t), Origin::Crate(_)) {
+        return None;
+    }
+    let tmpl = m.template.as_deref()?;
+    let calls_itself = tmpl
+        .match_indices(&format!("{}(", m.name))
+        .any(|(i, _)| !tmpl[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_'));
+    (!calls_itself).then(|| without_black_box(tmpl))
+}
+
+/// `code` with each `std::hint::black_box(x)` written `x`.
+fn without_black_box(code: &str) -> String {
+    const CALL: &str = "std::hint::black_box(";
+    let mut out = code.to_string();
+    while let Some(at) = out.find(CALL) {
+        let inner = at + CALL.len();
+        let mut depth = 1;
+        let close = out[inner..].char_indices().find_map(|(k, c)| {
+            match c {
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                _ => {}
+            }
+            (depth == 0).then_some(inner + k)
+        });
+        let Some(close) = close else { break };
+        out = format!("{}{}{}", &out[..at], &out[inner..close], &out[close + 1..]);
+    }
+    out
 }
 
 /// Fills each row's [`Entry::mined`] from `index`.
@@ -218,6 +259,9 @@ pub fn render(entries: &[Entry]) -> String {
             mined(e),
             e.signature
         ));
+        if let Some(calls) = &e.calls {
+            s.push_str(&format!("    calls: {calls}\n"));
+        }
         if let Some(r) = &e.read_from {
             let what = if r.read {
                 "read from"
@@ -333,6 +377,7 @@ mod tests {
             origin: Origin::Crate("demo".into()),
             mined: vec![],
             read_from: None,
+            calls: None,
         };
         let mut es = vec![entry("Heap::push"), entry("Heap::walk"), entry("Heap::len")];
         let record = |m: &str, class: Option<&str>, sentence: &str| {
@@ -377,6 +422,7 @@ mod tests {
             origin: Origin::Std,
             mined: vec![],
             read_from: None,
+            calls: None,
         };
         assert!(render(std::slice::from_ref(&e)).contains("\n1 method\n"));
         assert!(
@@ -389,5 +435,40 @@ mod tests {
             ..e
         };
         assert!(render(&[drawn]).lines().nth(1).unwrap().contains(" 4  "));
+    }
+
+    /// A crate's chained registration (a method of a type handed out by another) is listed
+    /// with the calls it makes, as measured; a method called as itself, or a corpus
+    /// wrapper, is not.
+    #[test]
+    fn a_chained_method_is_listed_with_the_calls_it_makes() {
+        let mut doc = ty(
+            "Doc",
+            &[],
+            &[
+                (
+                    "parse_nodes_depth",
+                    Some("for mut b in dom::Doc::parse(&{text}).nodes() { std::hint::black_box(b.depth()); }"),
+                ),
+                ("parse", Some("dom::Doc::parse(&{text}).map(std::hint::black_box).count()")),
+            ],
+        );
+        doc.rust = "()".into();
+        let es = entries(&ApiSchema { types: vec![doc] }, None).unwrap();
+        assert_eq!(
+            es[0].calls.as_deref(),
+            Some("for mut b in dom::Doc::parse(&{text}).nodes() { b.depth(); }")
+        );
+        assert_eq!(es[1].calls, None);
+        assert!(render(&es).contains(
+            "\n    calls: for mut b in dom::Doc::parse(&{text}).nodes() { b.depth(); }\n"
+        ));
+        let vec = ty(
+            "Vec<Key>",
+            &["perfsyn_corpus::probe::Key"],
+            &[("retain_even", Some("{self}.retain(|k| k.get() % 2 == 0)"))],
+        );
+        let es = entries(&ApiSchema { types: vec![vec] }, None).unwrap();
+        assert_eq!(es[0].calls, None);
     }
 }

@@ -11,6 +11,8 @@ use std::collections::{BTreeSet, HashMap};
 
 use syn::{GenericParam, ImplItem, ReturnType, Type};
 
+use super::chain::{handed_on, Borrowers, Chains};
+use super::handed_out::{Route, Seen};
 use super::instantiate::{instantiate, OMITTED};
 use super::registrations::{Chain, Func, TypeReg, Via};
 use super::resolve::Ctx;
@@ -34,6 +36,7 @@ pub(super) fn namespaces(
     lib: &str,
     scan: &Scan,
     cx: &Ctx<'_>,
+    borrowers: Borrowers<'_>,
     fn_names: &mut HashMap<String, usize>,
     vecs: &mut BTreeSet<String>,
 ) -> Reached {
@@ -43,7 +46,7 @@ pub(super) fn namespaces(
         built: Vec::new(),
     };
     for t in scan.types.iter().filter(|t| t.reachable && borrows(t)) {
-        if let Some((reg, reached)) = namespace(lib, t, scan, cx, fn_names, vecs) {
+        if let Some((reg, reached)) = namespace(lib, t, scan, cx, borrowers, fn_names, vecs) {
             out.methods.extend(reached);
             out.built.push(t.public_path.join("::"));
             out.types.push(reg);
@@ -66,6 +69,7 @@ fn namespace(
     t: &FoundType,
     scan: &Scan,
     cx: &Ctx<'_>,
+    borrowers: Borrowers<'_>,
     fn_names: &mut HashMap<String, usize>,
     vecs: &mut BTreeSet<String>,
 ) -> Option<(TypeReg, Vec<(String, String)>)> {
@@ -133,6 +137,8 @@ fn namespace(
         borrowed_input: true,
     };
     let mut reached = Vec::new();
+    // What the chains through the type's methods reached past them (see `handed_out`).
+    let mut seen = Seen::default();
     for imp in &t.impls {
         for item in &imp.items {
             let ImplItem::Fn(f) = item else { continue };
@@ -175,18 +181,32 @@ fn namespace(
                 consumed.suffix = Some(format!("{built}.map(std::hint::black_box).count()"));
                 reg.methods.push(consumed);
             }
-            chained(&bcx, t, &first, fallible, &mut reg, &mut reached, vecs);
+            let on = On {
+                borrowers,
+                seen: &mut seen,
+            };
+            chained(&bcx, t, &first, fallible, on, &mut reg, &mut reached, vecs);
         }
     }
     (!reg.methods.is_empty()).then_some((reg, reached))
 }
 
-/// Registers on `reg` each public method of `t` called on what constructor `first` built.
+/// What the chains of a namespace go on through: the crate's borrowing types, and what the
+/// namespace's chains already reached.
+struct On<'a, 'b> {
+    borrowers: Borrowers<'a>,
+    seen: &'b mut Seen,
+}
+
+/// Registers on `reg` each public method of `t` called on what constructor `first` built,
+/// and the methods of what each of those hands out in turn (see `handed_out`).
+#[allow(clippy::too_many_arguments)]
 fn chained(
     bcx: &Ctx<'_>,
     t: &FoundType,
     first: &Func,
     fallible: bool,
+    on: On<'_, '_>,
     reg: &mut TypeReg,
     reached: &mut Vec<(String, String)>,
     vecs: &mut BTreeSet<String>,
@@ -212,6 +232,7 @@ fn chained(
                     continue;
                 }
             };
+            let n_second = second.params.len();
             let taken: Vec<&String> = first.params.iter().map(|p| &p.name).collect();
             let mut params = first.params.clone();
             for p in second.params {
@@ -225,17 +246,40 @@ fn chained(
                 params,
                 // Kept only when surely there (see `Via::Fallible`).
                 ret: if fallible { None } else { second.ret },
-                expected: second.expected,
+                // The call includes the build (a parse of the text): the method's own
+                // class is not the call's (see `Route::built`).
+                expected: None,
                 suffix: second.suffix,
-                chain: Some(Chain {
-                    first: first.name.clone(),
-                    second: method,
-                    split: first.params.len(),
-                    via: if fallible { Via::Fallible } else { Via::Direct },
-                }),
+                chain: Some(Chain::then(
+                    first,
+                    vec![if fallible { Via::Fallible } else { Via::Direct }],
+                    &method,
+                    n_second,
+                )),
                 kept: false,
                 call: None,
             });
+            // The values it hands out: a document's nodes, and theirs.
+            if let (ReturnType::Type(_, ret), Some(func)) = (&f.sig.output, reg.methods.last()) {
+                let mut further = Chains::default();
+                let route = Route::built(&t.ident);
+                let func = func.clone();
+                handed_on(
+                    bcx,
+                    &t.module,
+                    &func,
+                    ret,
+                    on.borrowers,
+                    &route,
+                    on.seen,
+                    vecs,
+                    &mut further,
+                );
+                reached.extend(further.reached);
+                reg.skipped_not_methods += further.skipped.len();
+                reg.skipped.extend(further.skipped);
+                reg.methods.extend(further.methods);
+            }
         }
     }
 }

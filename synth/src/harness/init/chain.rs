@@ -13,10 +13,9 @@ use syn::{ImplItem, Type};
 use super::instantiate::instantiate;
 use perfsyn_profiler_ipc::Mode;
 
+use super::handed_out::{hand_outs, nearness, Route, Seen};
 use super::registrations::{Chain, Func, Receiver, Via};
 
-/// `&mut self`.
-const MUT: Receiver = Receiver::By(Mode::Mut);
 use super::resolve::Ctx;
 use super::scan::{is_pub, FoundType};
 use super::skips::SkipReason;
@@ -41,190 +40,268 @@ pub struct Chains {
 /// variant holding one value, the variant and the identifier of the value's type.
 pub type Enums = HashMap<String, Vec<(Vec<String>, String, Vec<(String, String)>)>>;
 
-/// The chained methods through `first`, a registered method whose Rust return type is `ret`.
+/// What a chain reads of the crate besides the type it starts from: the borrowing types by
+/// identifier, the enums whose variants hold them, and the iterators' items.
+#[derive(Clone, Copy)]
+pub(super) struct Borrowers<'a> {
+    pub types: &'a HashMap<String, Vec<&'a FoundType>>,
+    pub enums: &'a Enums,
+    pub items: &'a super::handed_out::Items,
+}
+
+/// The chained methods through `first`, a registered method whose Rust return type is `ret`,
+/// and on through what those hand out (see [`handed_out`](super::handed_out)); `seen` is
+/// what the owner's other methods' chains already reached.
 pub(super) fn chains(
     cx: &Ctx<'_>,
     owner_module: &[String],
     first: &Func,
     ret: &Type,
-    borrowers: &HashMap<String, Vec<&FoundType>>,
-    enums: &Enums,
+    b: Borrowers<'_>,
+    seen: &mut Seen,
     vecs: &mut BTreeSet<String>,
 ) -> Chains {
     let mut out = Chains::default();
-    // An owned borrowing value in an `Option` (`get_index_entry`): reached when present.
-    let (ret, option) = match wrapped(ret, "Option") {
-        Some(inner) if !matches!(inner, Type::Reference(_)) => (inner, true),
-        _ => (ret, false),
-    };
-    // What receivers the returned value allows: `&B` only `&self`, `&mut B` also `&mut self`.
-    // `Box<B>` (`into_boxed_slice()`) also allows `self: Box<Self>`.
-    let (ret, allowed): (&Type, &[Receiver]) = match ret {
-        Type::Reference(r) if r.mutability.is_some() => (&r.elem, &[Receiver::REF, MUT]),
-        Type::Reference(r) => (&r.elem, &[Receiver::REF]),
-        t => match wrapped(t, "Box") {
-            Some(inner) => (inner, &[Receiver::REF, MUT, Receiver::Boxed]),
-            None => (t, &[Receiver::REF, MUT, Receiver::By(Mode::Val)]),
-        },
-    };
-    let Type::Path(p) = ret else { return out };
-    let Some(seg) = p.path.segments.last() else {
-        return out;
-    };
+    handed_on(
+        cx,
+        owner_module,
+        first,
+        ret,
+        b,
+        &Route::default(),
+        seen,
+        vecs,
+        &mut out,
+    );
+    out
+}
+
+/// Registers on `out` the methods of what `ret`, the result of `first`, hands out, `first`
+/// having come along `route`.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn handed_on(
+    cx: &Ctx<'_>,
+    owner_module: &[String],
+    first: &Func,
+    ret: &Type,
+    b: Borrowers<'_>,
+    route: &Route,
+    seen: &mut Seen,
+    vecs: &mut BTreeSet<String>,
+    out: &mut Chains,
+) {
     // Of two types of one name, the one nearest the owner's module (`map::Slice` for
     // `IndexMap`, defined in `map`).
-    let near = |t: &&&FoundType| {
-        t.module
-            .iter()
-            .zip(owner_module)
-            .take_while(|(a, b)| a == b)
-            .count()
-    };
+    let near = |t: &&&FoundType| nearness(&t.module, owner_module);
     let find = |ident: &str| {
-        borrowers
+        b.types
             .get(ident)
             .and_then(|c| c.iter().max_by_key(near))
             .copied()
     };
-    let ident = seg.ident.to_string();
-    if let Some(b) = find(&ident) {
-        let via = if option { Via::Option } else { Via::Direct };
-        reach(cx, first, b, allowed, via, vecs, &mut out);
-    }
-    // The variants of a returned enum, each reached by matching it (an owned value only).
-    // Of two enums of one name, the one nearest the owner's module (`ordmap::Entry` for
-    // `OrdMap::entry`: the harness matched `hashmap::Entry`'s variants, which the compiler
-    // rejected).
-    let nearest = enums.get(&ident).and_then(|es| {
-        es.iter().max_by_key(|(m, _, _)| {
-            m.iter()
-                .zip(owner_module)
-                .take_while(|(a, b)| a == b)
-                .count()
-        })
-    });
-    if let (Some((_, path, variants)), false) = (nearest, option) {
-        if allowed.contains(&Receiver::By(Mode::Val)) {
-            for (variant, held) in variants {
-                if let Some(b) = find(held) {
-                    let via = Via::Variant(path.clone(), variant.clone());
-                    reach(cx, first, b, allowed, via, vecs, &mut out);
+    for h in hand_outs(ret, owner_module, b.items) {
+        let Type::Path(p) = h.ty else { continue };
+        let Some(seg) = p.path.segments.last() else {
+            continue;
+        };
+        let ident = seg.ident.to_string();
+        let step = Step {
+            first,
+            route,
+            allowed: h.allowed,
+        };
+        if let Some(t) = find(&ident) {
+            step.reach(cx, t, h.via.clone(), b, seen, vecs, out);
+        }
+        // The variants of a returned enum, each reached by matching it (an owned value only,
+        // not through an `Option`). Of two enums of one name, the one nearest the owner's
+        // module (`ordmap::Entry` for `OrdMap::entry`: the harness matched
+        // `hashmap::Entry`'s variants, which the compiler rejected).
+        let nearest = b
+            .enums
+            .get(&ident)
+            .and_then(|es| es.iter().max_by_key(|(m, _, _)| nearness(m, owner_module)));
+        if let (Some((_, path, variants)), false) = (nearest, h.via.contains(&Via::Option)) {
+            if h.allowed.contains(&Receiver::By(Mode::Val)) {
+                for (variant, held) in variants {
+                    if let Some(t) = find(held) {
+                        let mut via = h.via.clone();
+                        via.push(Via::Variant(path.clone(), variant.clone()));
+                        step.reach(cx, t, via, b, seen, vecs, out);
+                    }
                 }
             }
         }
     }
-    out
 }
 
-/// Registers the methods of borrowing type `b` reached through `first` by `via`.
-fn reach(
-    cx: &Ctx<'_>,
-    first: &Func,
-    b: &FoundType,
-    allowed: &[Receiver],
-    via: Via,
-    vecs: &mut BTreeSet<String>,
-    out: &mut Chains,
-) {
-    // The borrowing type's parameters instantiated as its impls bound them; in practice it
-    // shares the owner's (`VacantEntry<'a, T>` of `Slab<T>`).
-    let Ok(subst) = instantiate(
-        &b.generics,
-        b.impls.iter().map(|i| &i.generics),
-        true,
-        &HashMap::new(),
-        cx.arrays,
-        cx.int_traits,
-    ) else {
-        return;
-    };
-    let no_self = String::new();
-    let no_table = super::class_reader::TypeClasses::default();
-    let bcx = Ctx {
-        ty_ident: &b.ident,
-        // Results of the borrowing type itself are never kept (empty registry name).
-        self_name: &no_self,
-        self_rust: &b.ident,
-        module: &b.module,
-        subst: &subst,
-        // The owner's doc table names the owner's methods, not the borrowing type's.
-        table: &no_table,
-        ..*cx
-    };
-    let through = match &via {
-        Via::Variant(_, v) => format!("`{}` ({v})", first.name),
-        _ => format!("`{}`", first.name),
-    };
-    for imp in &b.impls {
-        for item in &imp.items {
-            let ImplItem::Fn(f) = item else { continue };
-            if !is_pub(&f.vis) || f.sig.receiver().is_none() {
-                continue;
-            }
-            let name = match &via {
-                Via::Variant(_, v) => format!("{}_{}_{}", first.name, snake(v), f.sig.ident),
-                _ => format!("{}_{}", first.name, f.sig.ident),
-            };
-            let spec = format!("{}::{}", b.ident, f.sig.ident);
-            match bcx.func(&f.sig, &f.attrs, vecs) {
-                Ok(second) if !allowed.contains(&second.receiver.unwrap_or(Receiver::REF)) => {
-                    out.skipped.push((
-                        spec,
+/// One hand-out being followed: the call that makes it, the route it came along, and the
+/// receivers the value handed out allows.
+struct Step<'s> {
+    first: &'s Func,
+    route: &'s Route,
+    allowed: &'s [Receiver],
+}
+
+impl Step<'_> {
+    /// Registers the methods of borrowing type `b` reached through the step by `via`, and
+    /// goes on through what they hand out.
+    #[allow(clippy::too_many_arguments)]
+    fn reach(
+        &self,
+        cx: &Ctx<'_>,
+        b: &FoundType,
+        via: Vec<Via>,
+        borrowers: Borrowers<'_>,
+        seen: &mut Seen,
+        vecs: &mut BTreeSet<String>,
+        out: &mut Chains,
+    ) {
+        let (first, allowed) = (self.first, self.allowed);
+        let many = super::handed_out::many(first, &via);
+        if !self.route.may_hand_out(&b.ident) || !seen.first_time(self.route, &b.ident, many) {
+            return;
+        }
+        let route = self.route.then(&b.ident);
+        // The borrowing type's parameters instantiated as its impls bound them; in practice
+        // it shares the owner's (`VacantEntry<'a, T>` of `Slab<T>`).
+        let Ok(subst) = instantiate(
+            &b.generics,
+            b.impls.iter().map(|i| &i.generics),
+            true,
+            &HashMap::new(),
+            cx.arrays,
+            cx.int_traits,
+        ) else {
+            return;
+        };
+        let no_self = String::new();
+        let no_table = super::class_reader::TypeClasses::default();
+        let bcx = Ctx {
+            ty_ident: &b.ident,
+            // Results of the borrowing type itself are never kept (empty registry name).
+            self_name: &no_self,
+            self_rust: &b.ident,
+            module: &b.module,
+            subst: &subst,
+            // The owner's doc table names the owner's methods, not the borrowing type's.
+            table: &no_table,
+            ..*cx
+        };
+        // What tells the routes of one call apart in a name: the variant matched
+        // (`entry_occupied_insert`), the field taken (`split_0_enqueue`).
+        let marker = via.iter().rev().find_map(|v| match v {
+            Via::Variant(_, v) => Some((snake(v), format!(" ({v})"))),
+            Via::Field(k) => Some((k.to_string(), format!(" (field {k})"))),
+            _ => None,
+        });
+        let through = match &marker {
+            Some((_, shown)) => format!("`{}`{shown}", first.name),
+            None => format!("`{}`", first.name),
+        };
+        for imp in &b.impls {
+            for item in &imp.items {
+                let ImplItem::Fn(f) = item else { continue };
+                if !is_pub(&f.vis) || f.sig.receiver().is_none() {
+                    continue;
+                }
+                let name = match &marker {
+                    Some((m, _)) => format!("{}_{m}_{}", first.name, f.sig.ident),
+                    None => format!("{}_{}", first.name, f.sig.ident),
+                };
+                // One registration a name: the first route to it.
+                if out.methods.iter().any(|m| m.name == name) {
+                    continue;
+                }
+                let spec = format!("{}::{}", b.ident, f.sig.ident);
+                let mut skip = |out: &mut Chains, why: SkipReason| {
+                    if seen.first_skip(&spec) {
+                        out.skipped.push((spec.clone(), why));
+                    }
+                };
+                let second = match bcx.func(&f.sig, &f.attrs, vecs) {
+                    Ok(second) => second,
+                    Err(why) => {
+                        skip(
+                            out,
+                            SkipReason::ReachedThrough {
+                                through: through.clone(),
+                                why: Box::new(why),
+                            },
+                        );
+                        continue;
+                    }
+                };
+                let receiver = second.receiver.unwrap_or(Receiver::REF);
+                if !allowed.contains(&receiver) {
+                    skip(
+                        out,
                         SkipReason::ReceiverNotAllowed {
                             through: through.clone(),
-                            receiver: second
-                                .receiver
-                                .unwrap_or(Receiver::REF)
-                                .keyword()
-                                .to_string(),
+                            receiver: receiver.keyword().to_string(),
                         },
-                    ))
+                    );
+                    continue;
                 }
-                Ok(second) => {
-                    let taken: Vec<&String> = first.params.iter().map(|p| &p.name).collect();
-                    let mut params = first.params.clone();
-                    for p in second.params {
-                        let clash = p.names().iter().any(|q| taken.contains(&q));
-                        params.push(if clash { p.renamed("then_") } else { p });
-                    }
-                    for tr in &b.traits {
-                        if !out.traits.contains(tr) {
-                            out.traits.push(tr.clone());
-                        }
-                    }
-                    if b.reachable {
-                        out.reached
-                            .push((b.public_path.join("::"), f.sig.ident.to_string()));
-                    }
-                    out.methods.push(Func {
-                        name,
-                        receiver: first.receiver,
-                        params,
-                        // Through an Option or a match the result is conditional: not kept.
-                        ret: if via == Via::Direct { second.ret } else { None },
-                        expected: chained_class(&first.expected, second.expected),
-                        suffix: second.suffix,
-                        chain: Some(Chain {
-                            first: first.name.clone(),
-                            second: f.sig.ident.to_string(),
-                            split: first.params.len(),
-                            via: via.clone(),
-                        }),
-                        // The route drops what the second call returns inside its body.
-                        kept: false,
-                        call: None,
+                let n_second = second.params.len();
+                let taken: Vec<String> = first.params.iter().flat_map(|p| p.names()).collect();
+                let mut params = first.params.clone();
+                for p in second.params {
+                    let clash = p.names().iter().any(|q| taken.contains(q));
+                    params.push(if clash {
+                        p.renamed(&then_prefix(&taken))
+                    } else {
+                        p
                     });
                 }
-                Err(why) => out.skipped.push((
-                    spec,
-                    SkipReason::ReachedThrough {
-                        through: through.clone(),
-                        why: Box::new(why),
+                for tr in &b.traits {
+                    if !out.traits.contains(tr) {
+                        out.traits.push(tr.clone());
+                    }
+                }
+                if b.reachable {
+                    out.reached
+                        .push((b.public_path.join("::"), f.sig.ident.to_string()));
+                }
+                let chain = Chain::then(first, via.clone(), &f.sig.ident.to_string(), n_second);
+                let chained = Func {
+                    name,
+                    receiver: first.receiver,
+                    params,
+                    // Through an Option, a match or a loop the result is conditional: not kept.
+                    ret: if chain.direct() { second.ret } else { None },
+                    expected: if self.route.built {
+                        None
+                    } else if many {
+                        super::handed_out::each_class(&first.expected, second.expected)
+                    } else {
+                        chained_class(&first.expected, second.expected)
                     },
-                )),
+                    suffix: second.suffix,
+                    chain: Some(chain),
+                    // The route drops what the second call returns inside its body.
+                    kept: false,
+                    call: None,
+                };
+                out.methods.push(chained.clone());
+                if let syn::ReturnType::Type(_, ret) = &f.sig.output {
+                    handed_on(
+                        &bcx, &b.module, &chained, ret, borrowers, &route, seen, vecs, out,
+                    );
+                }
             }
         }
     }
+}
+
+/// The prefix that renames a later call's parameters clashing with `taken` (`then_`,
+/// `then_then_` when that is taken too).
+fn then_prefix(taken: &[String]) -> String {
+    let mut prefix = "then_".to_string();
+    while taken.iter().any(|t| t.starts_with(&prefix)) {
+        prefix.push_str("then_");
+    }
+    prefix
 }
 
 /// The class of a chained call: the higher of its two calls' (`line(i)` is O(log n),
@@ -252,20 +329,4 @@ fn snake(s: &str) -> String {
         }
     }
     out
-}
-
-/// `T` of `Box<T>` (`wrapper` = "Box") or `Option<T>`.
-fn wrapped<'t>(t: &'t Type, wrapper: &str) -> Option<&'t Type> {
-    let Type::Path(p) = t else { return None };
-    let seg = p.path.segments.last()?;
-    if seg.ident != wrapper {
-        return None;
-    }
-    match &seg.arguments {
-        syn::PathArguments::AngleBracketed(a) if a.args.len() == 1 => match a.args.first()? {
-            syn::GenericArgument::Type(t) => Some(t),
-            _ => None,
-        },
-        _ => None,
-    }
 }

@@ -319,6 +319,83 @@ fn registration(s: &mut String, t: &TypeReg, sc: &Scope) {
     s.push_str("        }\n        fields {}\n    }\n\n");
 }
 
+/// The calls of chain `c` of method `f` as one expression, in Rust or as printed (`shown`):
+/// `start` is written before the first call (`r.`, `{self}.`, `mycrate::Doc::`), and each
+/// value a call hands out reaches the next call by its route (see [`Via`]), bound to a
+/// fresh variable (`b`, `b1`, ...).
+fn chained_call(f: &Func, c: &super::registrations::Chain, start: &str, shown: bool) -> String {
+    let suffix = f.suffix.as_deref().unwrap_or("");
+    let mut at = 0;
+    let calls: Vec<(String, String)> = c
+        .calls
+        .iter()
+        .map(|h| {
+            let (rust, tmpl) = args_of(&f.params[at..at + h.params]);
+            at += h.params;
+            let a = if shown { tmpl } else { rust };
+            (h.method.clone(), a)
+        })
+        .collect();
+    // A variable for each route, outermost first (`b`, `b1`, ...).
+    let mut names = 0;
+    let routes: Vec<Vec<(Via, String)>> = c
+        .calls
+        .iter()
+        .map(|h| {
+            h.via
+                .iter()
+                .map(|v| {
+                    let base = match names {
+                        0 => "b".to_string(),
+                        k => format!("b{k}"),
+                    };
+                    names += 1;
+                    (v.clone(), fresh(&base, f))
+                })
+                .collect()
+        })
+        .collect();
+    // Built from the last call outwards: each call's code given the value it is called on.
+    let (method, a) = &calls[calls.len() - 1];
+    let mut then: Box<dyn Fn(&str) -> String> =
+        Box::new(move |on: &str| format!("{on}{method}({a}){suffix}"));
+    for k in (0..c.calls.len() - 1).rev() {
+        let (method, a) = calls[k].clone();
+        let routes = routes[k].clone();
+        let next = then;
+        then = Box::new(move |on: &str| {
+            let value = format!("{on}{method}({a})");
+            let Some((_, innermost)) = routes.last() else {
+                return next(&format!("{value}."));
+            };
+            let mut code = next(&format!("{innermost}."));
+            for (k, (via, b)) in routes.iter().enumerate().rev() {
+                let from = match k {
+                    0 => value.clone(),
+                    _ => routes[k - 1].1.clone(),
+                };
+                code = match via {
+                    Via::Direct => code,
+                    Via::Fallible | Via::Each => {
+                        format!("for mut {b} in {from} {{ std::hint::black_box({code}); }}")
+                    }
+                    Via::Option => {
+                        format!("{from}.map(move |mut {b}| {{ std::hint::black_box({code}); }})")
+                    }
+                    Via::Variant(e, v) => format!(
+                        "if let {e}::{v}(mut {b}) = {from} {{ std::hint::black_box({code}); }}"
+                    ),
+                    Via::Field(k) => {
+                        format!("{{ let mut {b} = {from}.{k}; std::hint::black_box({code}); }}")
+                    }
+                };
+            }
+            code
+        });
+    }
+    then(start)
+}
+
 fn params(f: &Func, sc: &Scope) -> String {
     f.params
         .iter()
@@ -435,57 +512,34 @@ fn method_line(f: &Func, module: Option<&str>, sc: &Scope) -> String {
     let template = if let (Some(module), Some(c)) = (module, &f.chain) {
         // A borrowing type built by a function of the namespace and consumed by a method
         // of its own (see `borrowed_input`): one statement, the value dropped in it.
-        let (r1, t1) = args_of(&f.params[..c.split]);
-        let (r2, t2) = args_of(&f.params[c.split..]);
-        let (first, second) = (&c.first, &c.second);
-        let b = fresh("b", f);
-        let call = |a1: &str, a2: &str| {
-            match c.via {
-            Via::Fallible => format!(
-                "for mut {b} in {module}::{first}({a1}) {{ std::hint::black_box({b}.{second}({a2}){suffix}); }}"
-            ),
-            _ => format!("{module}::{first}({a1}).{second}({a2}){suffix}"),
-        }
+        let call = |shown: bool| chained_call(f, c, &format!("{module}::"), shown);
+        let rust = call(false);
+        let body = if rust.starts_with("for ") {
+            format!("{{ {rust} }}")
+        } else if f.ret.is_some() {
+            rust
+        } else {
+            format!("{{ std::hint::black_box({rust}); }}")
         };
-        let body = match (f.ret.is_some(), &c.via) {
-            (_, Via::Fallible) => format!("{{ {} }}", call(&r1, &r2)),
-            (true, _) => call(&r1, &r2),
-            (false, _) => format!("{{ std::hint::black_box({}); }}", call(&r1, &r2)),
-        };
-        format!(" as {:?} => |_namespace| {body}", call(&t1, &t2))
+        format!(" as {:?} => |_namespace| {body}", call(true))
     } else if let Some(module) = module {
         let (rust, tmpl) = args(f);
         let name = &f.name;
         let printed = format!("{module}::{name}({tmpl}){suffix}");
         format!(" as {printed:?} => |_namespace| {module}::{name}({rust}){suffix}")
     } else if let Some(c) = &f.chain {
-        let (r1, t1) = args_of(&f.params[..c.split]);
-        let (r2, t2) = args_of(&f.params[c.split..]);
-        let (first, second) = (&c.first, &c.second);
-        let (r, b) = (fresh("r", f), fresh("b", f));
-        // Each route in Rust and as printed; `b` is the value the first call returned.
-        let route = |recv: &str, a1: &str, a2: &str| {
-            match &c.via {
-            Via::Direct => format!("{recv}.{first}({a1}).{second}({a2}){suffix}"),
-            Via::Fallible => format!(
-                "for mut {b} in {recv}.{first}({a1}) {{ std::hint::black_box({b}.{second}({a2}){suffix}); }}"
-            ),
-            Via::Option => format!(
-                "{recv}.{first}({a1}).map(move |mut {b}| {{ std::hint::black_box({b}.{second}({a2}){suffix}); }})"
-            ),
-            Via::Variant(e, v) => format!(
-                "if let {e}::{v}(mut {b}) = {recv}.{first}({a1}) {{ std::hint::black_box({b}.{second}({a2}){suffix}); }}"
-            ),
-        }
-        };
-        let call = route(&r, &r1, &r2);
+        let r = fresh("r", f);
+        let call = chained_call(f, c, &format!("{r}."), false);
         // A dropped result may borrow the temporary the first call returned
         // (`map.iter_mut().as_slice()`): consume it within the statement.
         let body = match f.ret {
             Some(_) => call,
             None => format!("{{ std::hint::black_box({call}); }}"),
         };
-        format!(" as {:?} => |{r}| {body}", route("{self}", &t1, &t2))
+        format!(
+            " as {:?} => |{r}| {body}",
+            chained_call(f, c, "{self}.", true)
+        )
     } else if templated(f) {
         let (rust, tmpl) = args(f);
         let r = fresh("r", f);

@@ -17,7 +17,8 @@
 //! - the families of parameters and instantiation: [`closures`], [`compound`],
 //!   [`sequence`], [`instantiate`], [`aliases`], [`variants`], [`readers`];
 //! - resolution of one signature: [`resolve`] (with [`params`] and [`fn_generics`]), then
-//!   the reach through borrowing types and free functions: [`chain`], [`free`],
+//!   the reach through borrowing types and free functions: [`chain`] (with [`handed_out`]:
+//!   what a method's result hands out, and how far chains go), [`free`],
 //!   [`borrowed_input`] (types borrowing a program string, built and consumed in one call);
 //! - the walk over a crate's types: [`model`];
 //! - printing: [`gen`] (with [`hygiene`] and [`capacity_ladder`]), then [`repair`]; and this
@@ -57,6 +58,9 @@ mod free_functions_tests;
 pub mod gen;
 #[cfg(test)]
 mod generic_bounds_tests;
+pub mod handed_out;
+#[cfg(test)]
+mod handed_out_tests;
 #[cfg(test)]
 mod handles_tests;
 pub mod hygiene;

@@ -302,8 +302,18 @@ fn build_with(
     model.types.extend(namespaces);
     model.skipped_fns = skipped_fns;
     // Types that borrow their input, built from program values and consumed in one call.
-    let built =
-        super::borrowed_input::namespaces(lib, scan, &free_cx, &mut fn_names, &mut model.vecs);
+    let built = super::borrowed_input::namespaces(
+        lib,
+        scan,
+        &free_cx,
+        super::chain::Borrowers {
+            types: &borrowers,
+            enums: &enums,
+            items: &scan.iterator_items,
+        },
+        &mut fn_names,
+        &mut model.vecs,
+    );
     chained.extend(built.methods);
     model.types.extend(built.types);
     // A type without a constructor whose methods chains reach (`map::Slice`,
@@ -330,6 +340,14 @@ fn build_with(
     model
         .skipped_types
         .retain(|(p, _)| !built.built.contains(p));
+    super::handed_out::mark_reached(&mut model.skipped_types, &chained, &|path| {
+        scan.types
+            .iter()
+            .filter(|t| t.reachable && t.public_path.join("::") == path)
+            .map(method_count)
+            .max()
+            .unwrap_or(0)
+    });
     // Methods reached through a chain are registered, not unreachable.
     model.unregistered_methods -= chained.len().min(model.unregistered_methods);
     model.chained = chained.len();
@@ -542,6 +560,8 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
     // Methods of borrowing types this type's chains reach (counted if it registers).
     let mut reached: Vec<(String, String)> = Vec::new();
     let fixed = FixedParams::of(t, &subst, alias, scan);
+    // What this type's chains reached past their first hand-out (see `handed_out`).
+    let mut handed = super::handed_out::Seen::default();
     for imp in &t.impls {
         let other_instance = other_instantiation(&t.generics, &subst, imp, &aliased);
         for item in &imp.items {
@@ -611,8 +631,12 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
                             &t.module,
                             &func,
                             ret,
-                            &own_borrowers,
-                            enums,
+                            super::chain::Borrowers {
+                                types: &own_borrowers,
+                                enums,
+                                items: &scan.iterator_items,
+                            },
+                            &mut handed,
                             &mut model.vecs,
                         );
                         reached.extend(ch.reached);

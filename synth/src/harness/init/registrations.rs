@@ -516,17 +516,60 @@ pub(super) fn tuple_elements(t: &str) -> Option<Vec<&str>> {
     Some(inner.split(',').filter(|e| !e.is_empty()).collect())
 }
 
-/// The two calls of a chained method.
+/// The calls of a chained method: the receiver's (or a namespace's) method, then each
+/// method called on what the one before handed out, the last being the method reached
+/// (`doc.root().children()`, `for n in doc.descendants() { n.text() }`; see
+/// [`chain`](super::chain) and [`handed_out`](super::handed_out)).
 #[derive(Clone, Debug)]
 pub struct Chain {
-    /// The owning type's method that returns the borrowing value.
-    pub first: String,
-    /// The borrowing type's method called on it.
-    pub second: String,
-    /// How many of the registered parameters belong to `first`.
-    pub split: usize,
-    /// How the second call reaches the first's result.
-    pub via: Via,
+    /// At least two calls, in order.
+    pub calls: Vec<Hop>,
+}
+
+/// One call of a chain.
+#[derive(Clone, Debug)]
+pub struct Hop {
+    pub method: String,
+    /// How many of the registered parameters it takes (after those of the calls before).
+    pub params: usize,
+    /// How the next call reaches the value this one returns, outermost first (`[]`: called
+    /// on it directly; `[Fallible, Variant]`: in the `Ok`, matched). Empty on the last.
+    pub via: Vec<Via>,
+}
+
+impl Chain {
+    /// `first` (a plain method, or a chain itself) followed by `second`, which takes
+    /// `params` parameters, reaching `first`'s result by `via`.
+    pub fn then(first: &Func, via: Vec<Via>, second: &str, params: usize) -> Chain {
+        let mut calls = match &first.chain {
+            Some(c) => c.calls.clone(),
+            None => vec![Hop {
+                method: first.name.clone(),
+                params: first.params.len(),
+                via: Vec::new(),
+            }],
+        };
+        if let Some(last) = calls.last_mut() {
+            last.via = via.into_iter().filter(|v| *v != Via::Direct).collect();
+        }
+        calls.push(Hop {
+            method: second.to_string(),
+            params,
+            via: Vec::new(),
+        });
+        Chain { calls }
+    }
+
+    /// The first call's method.
+    pub fn first(&self) -> &str {
+        &self.calls[0].method
+    }
+
+    /// Whether every call is made on the value the one before returned (the result is
+    /// surely there, so it may be kept).
+    pub fn direct(&self) -> bool {
+        self.calls.iter().all(|h| h.via.is_empty())
+    }
 }
 
 /// How the second call of a chain reaches the value the first returns.
@@ -540,6 +583,13 @@ pub enum Via {
     Fallible,
     /// `r.first().map(|b| b.second())`: the first returns `Option<B>` (`get_index_entry`).
     Option,
+    /// `for b in r.first() { b.second() }`: the first hands out many `B`, an iterator of
+    /// them (`descendants()`): the second is called on each, so the cost grows with the data
+    /// (see [`handed_out`](super::handed_out)).
+    Each,
+    /// `{ let b = r.first().k; b.second() }`: field `k` of the tuple the first returns
+    /// (`split() -> (Producer, Consumer)`).
+    Field(usize),
     /// `if let Enum::Variant(b) = r.first() { b.second() }`: the first returns an enum of the
     /// crate whose variant holds `B` (`entry()`'s `Entry::Occupied`); the full enum path and
     /// the variant.

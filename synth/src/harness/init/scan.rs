@@ -64,6 +64,11 @@ pub struct Scan {
     /// Identifiers of the crate's types that implement `Iterator` (a method returning one is
     /// called and its result consumed, so the call does the work a caller would).
     pub iterators: HashSet<String>,
+    /// The `Item` of each of those iterators, as its impl writes it (`Node<'a, 'input>`), with
+    /// the module of the impl (five modules of a graph crate each have their `Edges`): a
+    /// method handing out the iterator hands out many of them (see
+    /// [`handed_out`](super::handed_out)).
+    pub iterator_items: HashMap<String, Vec<(Vec<String>, syn::Type)>>,
     /// Traits the crate implements for arrays (inline-storage bounds, see
     /// [`storage`](super::storage)).
     pub array_traits: super::storage::ArrayTraits,
@@ -229,6 +234,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         traits.into_iter().unzip();
     resolve_reexports(&mut trait_types, &reexports);
     let mut iterators = HashSet::new();
+    let mut iterator_items: HashMap<String, Vec<(Vec<String>, syn::Type)>> = HashMap::new();
     let mut derefs: Vec<(String, Vec<String>, syn::ItemImpl)> = Vec::new();
     let mut deref_muts: HashSet<(String, Vec<String>)> = HashSet::new();
     let mut string_fns: Vec<FreeFn> = Vec::new();
@@ -261,6 +267,15 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
             .map(|s| s.ident.to_string());
         if tr.as_deref() == Some("Iterator") {
             iterators.insert(name.clone());
+            if let Some(item) = i.items.iter().find_map(|it| match it {
+                syn::ImplItem::Type(t) if t.ident == "Item" => Some(t.ty.clone()),
+                _ => None,
+            }) {
+                iterator_items
+                    .entry(name.clone())
+                    .or_default()
+                    .push((in_module.clone(), item));
+            }
         }
         if let Some(st) = super::strext::string_self(&i) {
             // The crate's trait on strings: its methods are free functions of its namespace.
@@ -352,6 +367,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
     Ok(Scan {
         types,
         iterators,
+        iterator_items,
         array_traits,
         int_traits,
         aliases: alias_types.into_iter().zip(alias_targets).collect(),

@@ -18,6 +18,10 @@ pub const SKIPPED_FILE: &str = "skipped.json";
 pub enum SkipReason {
     /// A type with a lifetime parameter: it borrows, and program values are owned.
     LifetimeParameter,
+    /// A type with a lifetime parameter whose methods, `reached` of its `methods`, are
+    /// registered as chains through the methods handing it out (see
+    /// [`handed_out`](super::handed_out)).
+    HandedOut { reached: usize, methods: usize },
     /// A type parameter whose bounds neither the probe key nor an integer meets.
     GenericBoundNotMet { param: String, needs: Vec<String> },
     /// A type parameter with a default the harness cannot name, followed by parameters that
@@ -87,6 +91,10 @@ impl fmt::Display for SkipReason {
         match self {
             SkipReason::LifetimeParameter => f.write_str(
                 "it borrows (a lifetime parameter): values the program model builds are owned",
+            ),
+            SkipReason::HandedOut { reached, methods } => write!(
+                f,
+                "it borrows (a lifetime parameter), so no program holds one: {reached} of its {methods} methods are registered through the methods handing it out (`perfsyn list` shows their calls)"
             ),
             SkipReason::GenericBoundNotMet { param, needs } => write!(
                 f,
@@ -182,6 +190,9 @@ impl SkipReason {
     pub fn kind(&self) -> &'static str {
         match self {
             SkipReason::LifetimeParameter => "types that borrow (a lifetime parameter)",
+            SkipReason::HandedOut { .. } => {
+                "types that borrow, reached through what hands them out"
+            }
             SkipReason::GenericBoundNotMet { .. }
             | SkipReason::UnnameableDefault { .. }
             | SkipReason::ClosureKeyBoundNotMet { .. }

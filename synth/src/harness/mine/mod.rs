@@ -8,6 +8,7 @@
 //! built-in corpus is mined from its sources when a command loads it. The index is part of a
 //! run's identity: the search draws from it, so a seed reproduces only with the same index.
 
+pub mod callee;
 pub mod collect;
 pub mod index;
 pub mod words;
@@ -94,7 +95,18 @@ pub fn values_for(
     // test calls `s.count_comments(..)` on a variable, whose type syn cannot see); each value
     // with the larger of its two weights.
     let mut found: Vec<(MinedValue, u32)> = Vec::new();
-    for q in [query_of(t, method), words::bag([method])] {
+    // And the callee the parameter is passed to, when the registration makes several calls
+    // (see [`callee`]).
+    let callee = t
+        .method(method)
+        .and_then(|m| m.template.as_deref())
+        .and_then(|tmpl| callee::callee_of(tmpl, &prm.name))
+        .filter(|c| *c != method)
+        .map(|c| query_of(t, c));
+    for q in [query_of(t, method), words::bag([method])]
+        .into_iter()
+        .chain(callee)
+    {
         for (v, n) in index.query(&q, |v| fits(&prm.ty, v)) {
             match found.iter_mut().find(|(w, _)| *w == v) {
                 Some((_, m)) => *m = (*m).max(n),
