@@ -10,6 +10,7 @@ pub mod export_fixtures;
 pub mod groups;
 pub mod hostile;
 pub mod markup;
+pub mod template;
 pub mod messages;
 pub mod planted;
 pub mod reltune;
@@ -64,6 +65,8 @@ pub fn registry() -> Registry {
         planted::small_sort().with_origin(Planted),
         // A planted parser reached only through values mined from its tests (harness/mine).
         markup::markup_scanner().with_origin(Planted),
+        // A planted parser whose token is rare among its tests' values (search/credit.rs).
+        template::template_text().with_origin(Planted),
         // Planted bottlenecks for `perfsyn bench search` only (disjoint from the suite), the
         // corpus's own: `planted` names the suite's.
         tuning::unique_log().with_origin(Corpus),
