@@ -252,9 +252,9 @@ mod tests {
         for _ in 0..3 {
             c.record(&[">".into()], false);
         }
-        assert_eq!(c.weight(">", 100), 100 * SCALE / 4);
+        assert_eq!(c.weight(">", 10), 10 * SCALE / 4);
         // A rare winner now outweighs a frequent fragment that never won.
-        assert!(c.weight("{%", 1) > c.weight(">", 100));
+        assert!(c.weight("{%", 1) > c.weight(">", 10));
     }
 
     #[test]

@@ -348,11 +348,12 @@ mod tests {
                 (MinedValue::Str("a)".into()), 1)
             ]
         );
-        // Digits: below 500 takes a mined value; then 0 of 3 is the first, by weight.
+        // Digits: below 500 takes a mined value; then 0 of 3 (each count times the credit's
+        // scale, no fragment credited yet) is the first, by weight.
         let mut digits = vec![0, 0];
         let got = draw(&p, &schema, &cfg, 1, &mut Choice::Nth(&mut digits, 0));
         assert_eq!(got, Some(Literal::Str("((".into())));
-        let mut digits = vec![0, 2];
+        let mut digits = vec![0, 2 * crate::search::credit::SCALE as usize];
         let got = draw(&p, &schema, &cfg, 1, &mut Choice::Nth(&mut digits, 0));
         assert_eq!(got, Some(Literal::Str("a)".into())));
         // Otherwise a pool value.
