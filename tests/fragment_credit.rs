@@ -15,7 +15,7 @@ fn explore(extra: &[&str]) -> serde_json::Value {
         "--method",
         "TemplateText::count_tags",
         "--max-programs",
-        "400",
+        "300",
         "--seed",
         "1",
         "--confirm-top",
