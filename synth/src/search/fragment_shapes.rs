@@ -60,24 +60,15 @@ impl Search<'_> {
         partners.retain(|o| !o.is_empty() && *o != w.fragment);
         partners.dedup();
         let n = cfg.loop_counts[cfg.loop_counts.len() / 2];
-        let frag = Literal::Str(w.fragment.clone());
-        let mut shapes = vec![("repeat", frag.clone(), None)];
-        for o in &partners {
-            shapes.push(("after", frag.clone(), Some(o.as_str())));
-            shapes.push(("interleave", Literal::Str(o.clone()), Some(w.fragment.as_str())));
-            shapes.push(("interleave", frag.clone(), Some(o.as_str())));
-        }
+        let shapes = grown(&w.fragment, &partners, n, cfg.max_loop);
         let mut out: Vec<Candidate> = Vec::new();
-        for (name, from, partner) in shapes {
-            let Some(t) = text::apply(&from, name, n, partner, cfg.max_loop) else {
-                continue;
-            };
+        for (name, t) in shapes {
             let mut q = base.clone();
             if let Some(Stmt::Lit { value, .. }) = q.body.get_mut(w.at) {
                 *value = t;
             }
-            let fresh = !self.known.contains_key(&q.stable_hash())
-                && !out.iter().any(|c| c.program == q);
+            let fresh =
+                !self.known.contains_key(&q.stable_hash()) && !out.iter().any(|c| c.program == q);
             if !fresh || check(&q, &self.schema).is_err() {
                 continue;
             }
@@ -95,5 +86,42 @@ impl Search<'_> {
             });
         }
         out
+    }
+}
+
+/// The texts `frag` grows into, each with its shape's name: repeated `n` times, and for each
+/// partner, repeated after it, and interleaved with it in both orders.
+pub fn grown(frag: &str, partners: &[String], n: u32, max: u32) -> Vec<(&'static str, Literal)> {
+    let lit = |s: &str| Literal::Str(s.to_string());
+    let mut shapes = vec![("repeat", lit(frag), None)];
+    for o in partners {
+        shapes.push(("after", lit(frag), Some(o.as_str())));
+        shapes.push(("interleave", lit(o), Some(frag)));
+        shapes.push(("interleave", lit(frag), Some(o.as_str())));
+    }
+    shapes
+        .into_iter()
+        .filter_map(|(name, from, partner)| {
+            Some((name, text::apply(&from, name, n, partner, max)?))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use perfsyn_profiler_ipc::Literal;
+
+    use super::grown;
+
+    #[test]
+    fn a_winner_grows_repeated_after_its_partner_and_interleaved_both_ways() {
+        let texts: Vec<String> = grown("{%", &["x".to_string()], 3, 1 << 14)
+            .into_iter()
+            .map(|(_, t)| match t {
+                Literal::Text { shape, a, b, n } => shape.eval(&a, &b, n),
+                other => panic!("not a text: {other:?}"),
+            })
+            .collect();
+        assert_eq!(texts, ["{%{%{%", "x{%{%{%", "x{%x{%x{%", "{%x{%x{%x"]);
     }
 }

@@ -213,7 +213,8 @@ pub fn draw_fresh(
             continue;
         }
         let ty = value.type_name().to_string();
-        if let Some(lit) = weighted(&values, cfg, text_key, choice).and_then(|v| literal_of(v, &ty)) {
+        if let Some(lit) = weighted(&values, cfg, text_key, choice).and_then(|v| literal_of(v, &ty))
+        {
             if let Stmt::Lit { value, .. } = &mut q.body[at] {
                 *value = lit;
             }

@@ -184,7 +184,9 @@ impl Ctx<'_> {
     /// `Copy` type of the crate, converted when the real type differs (`as u16`, `Option<T>`).
     fn by_value(&self, name: &str, t: &Type, vecs: &mut BTreeSet<String>) -> Result<Param, String> {
         // `Vec<u8>`: a program string's bytes, as `&[u8]` (see [`Ctx::borrowed`]).
-        if first_arg_of(t, &["Vec"]).is_some_and(|e| matches!(e, Type::Path(e) if e.path.is_ident("u8"))) {
+        if first_arg_of(t, &["Vec"])
+            .is_some_and(|e| matches!(e, Type::Path(e) if e.path.is_ident("u8")))
+        {
             return Ok(Param::new(name, ParamKind::Bytes { owned: true }));
         }
         // `Option<T>` of a model value: the value, passed as `x.into()` (`Some(x)`:
