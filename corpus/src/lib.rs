@@ -10,10 +10,10 @@ pub mod export_fixtures;
 pub mod groups;
 pub mod hostile;
 pub mod markup;
-pub mod template;
 pub mod messages;
 pub mod planted;
 pub mod reltune;
+pub mod template;
 /// Moved to the runtime crate; re-exported so exported tests naming `perfsyn_corpus::regress` still build.
 pub use perfsyn_profiler_ipc::regress;
 pub mod memo;

@@ -31,7 +31,10 @@ impl TemplateText {
         while i < b.len() {
             if line_start && b[i..].starts_with(b"{%") {
                 // A directive line: skipped to its end.
-                i += b[i..].iter().position(|&c| c == b'\n').unwrap_or(b.len() - i);
+                i += b[i..]
+                    .iter()
+                    .position(|&c| c == b'\n')
+                    .unwrap_or(b.len() - i);
                 continue;
             }
             line_start = b[i] == b'\n';
