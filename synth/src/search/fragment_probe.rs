@@ -87,7 +87,10 @@ impl Search<'_> {
         for (f, probe) in feedback.iter().zip(probes) {
             self.stats.programs += 1;
             if f.is_ok() {
+                // A probe is a program the search ran: its coverage counts like any other's.
                 self.stats.valid += 1;
+                self.edge_counts.insert(f.cost.edges);
+                self.stats.distinct_edge_counts = self.edge_counts.len() as u64;
             }
             let hit = f.hot.iter().filter(|_| f.is_ok()).map(|h| h.addr);
             match probe {
