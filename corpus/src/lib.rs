@@ -13,6 +13,7 @@ pub mod markup;
 pub mod messages;
 pub mod planted;
 pub mod reltune;
+pub mod template;
 /// Moved to the runtime crate; re-exported so exported tests naming `perfsyn_corpus::regress` still build.
 pub use perfsyn_profiler_ipc::regress;
 pub mod memo;
@@ -65,6 +66,8 @@ pub fn registry() -> Registry {
         planted::small_sort().with_origin(Planted),
         // A planted parser reached only through values mined from its tests (harness/mine).
         markup::markup_scanner().with_origin(Planted),
+        // A planted parser whose token is rare among its tests' values (search/credit.rs).
+        template::template_text().with_origin(Planted),
         // Planted bottlenecks for `perfsyn bench search` only (disjoint from the suite), the
         // corpus's own: `planted` names the suite's.
         tuning::unique_log().with_origin(Corpus),

@@ -93,6 +93,10 @@ pub struct SearchArgs {
     /// are mined from its sources), only the built-in pools.
     #[arg(long)]
     pub no_mined_values: bool,
+    /// Draw string fragments by frequency alone: no weight for those whose use reached new
+    /// coverage or raised the cost, and no growing shapes queued for them.
+    #[arg(long)]
+    pub no_fragment_credit: bool,
     /// Deepest mutation path (maxMuts).
     #[arg(long, default_value_t = 32)]
     pub max_muts: u32,
@@ -117,6 +121,9 @@ impl SearchArgs {
             ..SearchConfig::default()
         };
         cfg.mutation.loops = !self.no_loops;
+        if self.no_fragment_credit {
+            cfg.mutation.credit = crate::search::credit::FragmentCredit::disabled();
+        }
         cfg
     }
 

@@ -445,6 +445,9 @@ fn reproduce_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
     if a.search.no_mined_values {
         c += " --no-mined-values";
     }
+    if a.search.no_fragment_credit {
+        c += " --no-fragment-credit";
+    }
     if let Some(e) = &a.expect {
         c += &format!(" --expect \"{e}\"");
     }

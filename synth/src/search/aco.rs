@@ -147,8 +147,12 @@ impl Strategy for Aco {
             *start = s.novelty_pick().unwrap_or(0);
         }
         walk(s, &starts, self.nb_mut, &mut pick)?;
+        // A few of the literals' fragments tried once each (`super::fragment_probe`).
+        s.fragment_probes()?;
         // Two mutations at once (see `super::crossover`); kept by score like any node.
-        let crossed = s.crossovers(super::crossover::CROSSOVERS_PER_ROUND);
+        let mut crossed = s.crossovers(super::crossover::CROSSOVERS_PER_ROUND);
+        // Fragments that just paid off, in their growing shapes (`super::fragment_shapes`).
+        crossed.extend(s.fragment_followups(super::fragment_shapes::FOLLOWUPS_PER_ROUND));
         s.evaluate(crossed)?;
         // Eq. 3.2: evaporate everywhere, reinforce the best path so far.
         let best = s.best;

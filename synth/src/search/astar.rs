@@ -99,6 +99,8 @@ impl Strategy for AStar {
         let Some((node, muts)) = found else {
             return Ok(());
         };
+        // A few of the literals' fragments tried once each (`super::fragment_probe`).
+        s.fragment_probes()?;
         let weights: Vec<f64> = muts.iter().map(|m| s.learn.predict(&m.key())).collect();
         let picks = sample_weighted(&mut s.rng, &weights, muts.len());
         let mut cands = Vec::new();
@@ -113,6 +115,8 @@ impl Strategy for AStar {
         if self.rounds % 2 == 1 {
             cands.extend(s.crossovers(super::crossover::CROSSOVERS_PER_ROUND));
         }
+        // Fragments that just paid off, in their growing shapes (`super::fragment_shapes`).
+        cands.extend(s.fragment_followups(super::fragment_shapes::FOLLOWUPS_PER_ROUND));
         for id in s.evaluate(cands)?.into_iter().flatten() {
             self.open.push(id, OrderedFloat(s.nodes[id].score));
         }

@@ -27,6 +27,8 @@ pub struct MutationConfig {
     pub int_pool: Vec<i64>,
     /// Values mined from the crate's own tests (`harness/mine`); empty: none drawn.
     pub mined: std::sync::Arc<crate::harness::mine::Retriever>,
+    /// Which string fragments paid off so far (`credit.rs`); the search updates it.
+    pub credit: crate::search::credit::FragmentCredit,
 }
 
 impl Default for MutationConfig {
@@ -38,6 +40,7 @@ impl Default for MutationConfig {
             existing_per_operand: 2,
             int_pool: vec![0, 1, 2, 3, 7, 16, 100],
             mined: Default::default(),
+            credit: Default::default(),
         }
     }
 }

@@ -158,20 +158,27 @@ pub fn draw_part(
         return None;
     };
     let parts = drawable_parts(p, schema, &cfg.mined, *out);
-    weighted(&parts, choice).map(|s| Literal::Str(s.clone()))
+    weighted(&parts, cfg, |s| Some(s.clone()), choice).map(|s| Literal::Str(s.clone()))
 }
 
-/// One of `items`, drawn with probability proportional to its count.
-fn weighted<'a, T>(items: &'a [(T, u32)], choice: &mut Choice<'_>) -> Option<&'a T> {
-    let total: u32 = items.iter().map(|(_, n)| n).sum();
-    let mut k = choice.pick(total as usize) as u32;
-    for (v, n) in items {
-        if k < *n {
-            return Some(v);
-        }
-        k -= n;
+/// One of `items`, drawn with probability proportional to its count, credited by what its
+/// fragment's earlier uses reached (`credit.rs`).
+fn weighted<'a, T>(
+    items: &'a [(T, u32)],
+    cfg: &MutationConfig,
+    key: impl Fn(&T) -> Option<String>,
+    choice: &mut Choice<'_>,
+) -> Option<&'a T> {
+    crate::search::credit::draw(items, &cfg.credit, key, |total| choice.pick(total))
+}
+
+/// The text a mined value is as a fragment, for its credit (`None`: not text).
+fn text_key(v: &MinedValue) -> Option<String> {
+    match v {
+        MinedValue::Str(s) => Some(s.clone()),
+        MinedValue::Bytes(b) => String::from_utf8(b.clone()).ok(),
+        _ => None,
     }
-    None
 }
 
 /// Fresh literals draw too, as the paper's generator queries whenever it needs a value: each
@@ -206,7 +213,8 @@ pub fn draw_fresh(
             continue;
         }
         let ty = value.type_name().to_string();
-        if let Some(lit) = weighted(&values, choice).and_then(|v| literal_of(v, &ty)) {
+        if let Some(lit) = weighted(&values, cfg, text_key, choice).and_then(|v| literal_of(v, &ty))
+        {
             if let Stmt::Lit { value, .. } = &mut q.body[at] {
                 *value = lit;
             }
@@ -248,7 +256,7 @@ pub fn draw(
         return None;
     }
     if choice.pick(1000) < (P_QUERY * 1000.0) as usize {
-        return weighted(&values, choice).and_then(|v| literal_of(v, ty));
+        return weighted(&values, cfg, text_key, choice).and_then(|v| literal_of(v, ty));
     }
     Some(match value {
         Literal::Str(_) => Literal::Str(["a", "", "abc"][choice.pick(3)].to_string()),
@@ -341,11 +349,12 @@ mod tests {
                 (MinedValue::Str("a)".into()), 1)
             ]
         );
-        // Digits: below 500 takes a mined value; then 0 of 3 is the first, by weight.
+        // Digits: below 500 takes a mined value; then 0 of 3 (each count times the credit's
+        // scale, no fragment credited yet) is the first, by weight.
         let mut digits = vec![0, 0];
         let got = draw(&p, &schema, &cfg, 1, &mut Choice::Nth(&mut digits, 0));
         assert_eq!(got, Some(Literal::Str("((".into())));
-        let mut digits = vec![0, 2];
+        let mut digits = vec![0, 2 * crate::search::credit::SCALE as usize];
         let got = draw(&p, &schema, &cfg, 1, &mut Choice::Nth(&mut digits, 0));
         assert_eq!(got, Some(Literal::Str("a)".into())));
         // Otherwise a pool value.

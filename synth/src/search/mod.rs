@@ -9,7 +9,10 @@
 
 pub mod aco;
 pub mod astar;
+pub mod credit;
 pub mod crossover;
+pub mod fragment_probe;
+pub mod fragment_shapes;
 pub mod fresh;
 pub mod fuelcap;
 pub mod grow;
@@ -507,8 +510,14 @@ impl<'a> Search<'a> {
         let mut out = Vec::with_capacity(cands.len());
         for (c, (f, r)) in cands.into_iter().zip(fb) {
             let hash = c.program.stable_hash();
+            let used = if self.cfg.mutation.credit.enabled {
+                credit::introduced(&self.nodes[c.parent].program, &c.program)
+            } else {
+                Vec::new()
+            };
             if !self.ok(&f, r.as_ref()) {
                 self.learn.record(c.mutation.key(), false);
+                self.cfg.mutation.credit.record(&used, false);
                 self.known.insert(hash, None);
                 out.push(None);
                 continue;
@@ -536,7 +545,11 @@ impl<'a> Search<'a> {
             let id = self.nodes.len() - 1;
             self.nodes[id].novel = self.archive.offer(&obs, id);
             let (edges, edges_ref) = (self.nodes[id].feedback.cost.edges, r_edges(&self.nodes[id]));
-            self.explorers.offer(id, edges, edges_ref);
+            let new_coverage = self.explorers.offer(id, edges, edges_ref);
+            // A fragment's use wins when it reached new coverage or raised the cost to the
+            // best so far (see `credit.rs`).
+            let won = new_coverage || score > self.nodes[self.best].score;
+            self.cfg.mutation.credit.record(&used, won);
             if let (Some(t), Some(_)) = (self.cfg.expose_ratio, obs.cost_ref) {
                 let r = crate::search::objective::ratio(&obs);
                 let ms = self.nodes[id].found_ms;

@@ -15,6 +15,7 @@ use perfsyn_profiler_ipc::schema::ApiSchema;
 use perfsyn_profiler_ipc::{Literal, Program, Stmt, TextShape};
 
 use crate::harness::mine::MinedValue;
+use crate::search::credit;
 use crate::search::fresh::{Choice, MutationConfig};
 use crate::search::mined::{drawable, drawable_parts};
 
@@ -137,6 +138,31 @@ pub fn apply(
     }
 }
 
+/// The fragments the literal at top-level statement `at` can draw, each with its count: the
+/// mined strings of its consumer's context, and their parts (`"<!--"` and `"-->"` of
+/// `"<!-- a -->"`: the unit of a parser's syntax a text repeats is more often a token of a
+/// test's input than all of it). Empty for anything but a literal the index answers.
+pub fn fragment_pool(
+    p: &Program,
+    schema: &ApiSchema,
+    cfg: &MutationConfig,
+    at: usize,
+) -> Vec<(String, u32)> {
+    let Some(Stmt::Lit { out, .. }) = p.body.get(at) else {
+        return Vec::new();
+    };
+    let mut mined: Vec<(String, u32)> = drawable(p, schema, &cfg.mined, *out)
+        .iter()
+        .filter_map(|(v, n)| Some((fragment_of(v)?, *n)))
+        .collect();
+    for (part, n) in drawable_parts(p, schema, &cfg.mined, *out) {
+        if !mined.iter().any(|(m, _)| *m == part) {
+            mined.push((part, n));
+        }
+    }
+    mined
+}
+
 /// The fixed string a text mutation of the literal at `at` starts from: the literal's own
 /// value when it is one of the mined fragments its context draws, else one of them drawn by
 /// frequency; and a second, other fragment, drawn by frequency, for the interleaving and for
@@ -150,57 +176,30 @@ pub fn fragments(
     shape: &str,
     choice: &mut Choice<'_>,
 ) -> Option<(Literal, Option<String>)> {
-    let Some(Stmt::Lit { out, value }) = p.body.get(at) else {
+    let Some(Stmt::Lit { value, .. }) = p.body.get(at) else {
         return None;
     };
-    let mut mined: Vec<(String, u32)> = drawable(p, schema, &cfg.mined, *out)
-        .iter()
-        .filter_map(|(v, n)| Some((fragment_of(v)?, *n)))
-        .collect();
-    // The parts of the values too (`"<!--"` and `"-->"` of `"<!-- a -->"`): the unit of a
-    // parser's syntax a text repeats is more often a token of a test's input than all of it.
-    for (part, n) in drawable_parts(p, schema, &cfg.mined, *out) {
-        if !mined.iter().any(|(m, _)| *m == part) {
-            mined.push((part, n));
-        }
-    }
+    let mined = fragment_pool(p, schema, cfg, at);
+    let key = |m: &String| Some(m.clone());
     let own = match value {
         Literal::Str(s) if mined.iter().any(|(m, _)| m == s) => s.clone(),
-        Literal::Str(_) => {
-            let total: u32 = mined.iter().map(|(_, n)| n).sum();
-            let mut k = choice.pick(total as usize) as u32;
-            let mut drawn = None;
-            for (m, n) in &mined {
-                if k < *n {
-                    drawn = Some(m.clone());
-                    break;
-                }
-                k -= n;
-            }
-            drawn?
-        }
+        Literal::Str(_) => credit::draw(&mined, &cfg.credit, key, |t| choice.pick(t))?.clone(),
         _ => return Some((value.clone(), None)),
     };
     // The second fragment is drawn too (by frequency, among the others): the text a token
     // follows decides how a parser reads it (a line that starts a paragraph, not a block), so
     // the most frequent value alone would pair every token with one context only.
-    // Drawn only for the text a token follows; the interleaving pairs a fragment with the most
-    // frequent other value, and the other shapes use none.
-    if shape != "after" {
+    // Drawn for the text a token follows, and, when fragments earn credit, for the
+    // interleaving too (a fragment that paid off is then interleaved with it); else the
+    // interleaving pairs a fragment with the most frequent other value, and the other shapes
+    // use none.
+    let drawn = shape == "after" || (shape == "interleave" && cfg.credit.enabled);
+    if !drawn {
         let other = mined.into_iter().map(|(m, _)| m).find(|m| *m != own);
         return Some((Literal::Str(own), other));
     }
     let others: Vec<(String, u32)> = mined.into_iter().filter(|(m, _)| *m != own).collect();
-    let total: u32 = others.iter().map(|(_, n)| n).sum();
-    let mut k = choice.pick(total as usize) as u32;
-    let mut other = None;
-    for (m, n) in others {
-        if k < n {
-            other = Some(m);
-            break;
-        }
-        k -= n;
-    }
+    let other = credit::draw(&others, &cfg.credit, key, |t| choice.pick(t)).cloned();
     Some((Literal::Str(own), other))
 }
 

@@ -142,3 +142,19 @@ fn a_non_zero_integer_is_one_plus_a_program_value() {
     let ctors: Vec<&str> = m.types[0].ctors.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(ctors, ["unbounded", "bounded"], "{text}");
 }
+
+/// A byte-slice parameter (`&[u8]`, or a `Vec<u8>`) takes the bytes of a program string, as a reader does,
+/// so it draws the strings and byte strings the crate's tests pass and grows them as text;
+/// a slice of other integers is still a vector's.
+#[test]
+fn byte_slice_parameters_take_a_program_strings_bytes() {
+    let lib = r#"
+        pub fn count_tags(b: &[u8]) -> usize { b.len() }
+        pub fn sum(v: &[u64]) -> u64 { 0 }
+        pub fn feed(v: Vec<u8>) -> usize { v.len() }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(text.contains("count_tags({b}.as_bytes())"), "{text}");
+    assert!(text.contains("feed({v}.as_bytes().to_vec())"), "{text}");
+    assert!(text.contains("sum(ref self, v: slice u64)"), "{text}");
+}

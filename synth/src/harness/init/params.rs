@@ -131,7 +131,7 @@ impl Ctx<'_> {
                 vecs.insert(elem.clone());
                 sequence(name, &elem, iterator)
             }
-            Built::Bytes => Param::new(name, ParamKind::Bytes),
+            Built::Bytes => Param::new(name, ParamKind::Bytes { owned: false }),
         }))
     }
 
@@ -155,6 +155,12 @@ impl Ctx<'_> {
         let m = r.mutability.is_some();
         match &*r.elem {
             Type::Path(tp) if tp.path.is_ident("str") && !m => p(Mode::Str, ModelTy::String),
+            // `&[u8]`: the bytes of a program string (`s.as_bytes()`), as a reader's, so that
+            // a byte parser draws the strings and byte strings its tests pass (TestMiner) and
+            // grows them as text (`search/text.rs`); a vector of `u8`s grows only by pushes.
+            Type::Slice(s) if !m && matches!(&*s.elem, Type::Path(e) if e.path.is_ident("u8")) => {
+                Ok(Param::new(name, ParamKind::Bytes { owned: false }))
+            }
             Type::Slice(s) if !m => {
                 let elem = self.element(&s.elem)?;
                 vecs.insert(elem.to_string());
@@ -177,6 +183,12 @@ impl Ctx<'_> {
     /// A parameter taken by value: a model value, copied when it is a primitive or a
     /// `Copy` type of the crate, converted when the real type differs (`as u16`, `Option<T>`).
     fn by_value(&self, name: &str, t: &Type, vecs: &mut BTreeSet<String>) -> Result<Param, String> {
+        // `Vec<u8>`: a program string's bytes, as `&[u8]` (see [`Ctx::borrowed`]).
+        if first_arg_of(t, &["Vec"])
+            .is_some_and(|e| matches!(e, Type::Path(e) if e.path.is_ident("u8")))
+        {
+            return Ok(Param::new(name, ParamKind::Bytes { owned: true }));
+        }
         // `Option<T>` of a model value: the value, passed as `x.into()` (`Some(x)`:
         // `Option<T>: From<T>`), so the call gets a value, never `None`.
         let (ty, cast) = match first_arg_of(t, &["Option"]) {

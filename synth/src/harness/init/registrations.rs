@@ -115,9 +115,10 @@ pub enum ParamKind {
     Numbered { borrow: bool },
     /// The harness's fixed, seedless hasher: no program value.
     Hasher,
-    /// A reader (`R: BufRead`, `impl Read`): the bytes of a program string, `s.as_bytes()`
-    /// (see [`readers`](super::readers)).
-    Bytes,
+    /// A reader (`R: BufRead`, `impl Read`) or a byte slice (`&[u8]`): the bytes of a program
+    /// string, `s.as_bytes()` (see [`readers`](super::readers)); `owned`: a `Vec<u8>`,
+    /// `s.as_bytes().to_vec()`.
+    Bytes { owned: bool },
 }
 
 /// One registration parameter.
@@ -169,7 +170,7 @@ impl Param {
             ParamKind::Filled { .. } => one(&Value::new(Mode::Copy, ModelTy::Prim("usize"))),
             ParamKind::Numbered { .. } => one(&Value::new(Mode::Copy, ModelTy::Prim("u64"))),
             ParamKind::Hasher => Vec::new(),
-            ParamKind::Bytes => one(&Value::new(Mode::Ref, ModelTy::String)),
+            ParamKind::Bytes { .. } => one(&Value::new(Mode::Ref, ModelTy::String)),
         }
     }
 
@@ -294,7 +295,8 @@ impl Param {
                 let c = "FixedState::default()".to_string();
                 (c.clone(), c)
             }
-            ParamKind::Bytes => code(&|v| format!("{v}.as_bytes()")),
+            ParamKind::Bytes { owned: false } => code(&|v| format!("{v}.as_bytes()")),
+            ParamKind::Bytes { owned: true } => code(&|v| format!("{v}.as_bytes().to_vec()")),
         }
     }
 
