@@ -2,7 +2,7 @@
 //! whole init: registrations the compiler rejects are skipped with the compiler's own words
 //! for them (the error code, what is not satisfied, at which item), and `explore --method`
 //! on one prints them; a dependency that is also a shared library (`crate-type = ["cdylib",
-//! "rlib"]`) links into the instrumented worker; and a crate that itself stops compiling is
+//! "rlib"]`) links into the instrumented and the trace worker; and a crate that itself stops compiling is
 //! reported with the compiler's first error, not the command line, and left as init found it
 //! (a harness that fails for a reason of its own stays, see `harness/init/mod.rs`).
 
@@ -54,6 +54,10 @@ impl Weights {
     pub fn new() -> Self { Weights { w: Vec::new() } }
     pub fn add(&mut self, x: u64) { self.w.push(shared_dep::weight(x)) }
     pub fn len(&self) -> usize { self.w.len() }
+    pub fn has(&self, x: u64) -> bool {
+        for &y in self.w.iter() { if y == x { return true; } }
+        false
+    }
 }
 "#,
     );
@@ -92,6 +96,42 @@ fn rejected_registrations_are_skipped_in_the_compilers_words_and_a_broken_crate_
     assert!(
         said.contains("at `extend_copies`: the trait `std::marker::Copy` is not implemented"),
         "{said}"
+    );
+    // The trace build links with the shared library too (position-independent, its
+    // addresses made link-time by the runtime): a scan per call is read at its own line.
+    let traced = perfsyn_in(
+        &krate,
+        &[
+            "explore",
+            "--method",
+            "Weights::has",
+            "--json",
+            "--seed",
+            "1",
+            "--max-programs",
+            "60",
+            "--confirm-top",
+            "0",
+        ],
+    );
+    let said = text(&traced);
+    assert!(traced.status.success(), "{said}");
+    let r: serde_json::Value = serde_json::from_slice(&traced.stdout).expect("explore's JSON");
+    assert!(
+        r["repeated_traversals_skipped"].is_null(),
+        "the trace build failed: {}",
+        r["repeated_traversals_skipped"]
+    );
+    let read = r["repeated_traversals"][0]["read"]
+        .as_str()
+        .unwrap_or_else(|| panic!("the scan per call is not reported: {r}"));
+    let line: usize = read.rsplit(':').next().unwrap().parse().unwrap();
+    assert!(read.starts_with("src/lib.rs:"), "{read}");
+    let source = std::fs::read_to_string(krate.join("src/lib.rs")).unwrap();
+    assert!(
+        source.lines().nth(line - 1).unwrap().contains("if y == x"),
+        "{read} is `{}`",
+        source.lines().nth(line - 1).unwrap()
     );
     // The crate itself stops compiling: the error is the compiler's, and the crate is left
     // as init found it (the fix is in the crate's code, which the message points at).

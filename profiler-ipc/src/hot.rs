@@ -62,7 +62,7 @@ fn pc_of(tables: &[Table], index: u64) -> Option<usize> {
 }
 
 /// The load bias of the main executable (0 unless it is position-independent).
-fn load_bias() -> usize {
+pub(crate) fn load_bias() -> usize {
     unsafe extern "C" fn first(
         info: *mut libc::dl_phdr_info,
         _size: libc::size_t,

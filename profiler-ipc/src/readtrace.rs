@@ -99,6 +99,40 @@ pub struct ReadTrace {
     pub read_events: Vec<Vec<u32>>,
 }
 
+impl ReadTrace {
+    /// Makes every code address link-time: subtracts `bias`, the main executable's load bias
+    /// (0 unless the worker is position-independent, as it is when a dependency is also a
+    /// shared library, see `worker_build::TRACE_FLAGS` in the engine), from the reads, their
+    /// call stacks, the function entries and their call sites (0, an inlined entry, stays 0)
+    /// and the activation events' instructions (an entry's PC and return address too). The engine maps these to file:line in the
+    /// binary's line tables, which hold link-time addresses. Data addresses are left alone.
+    pub fn to_link_time(&mut self, bias: u64) {
+        if bias == 0 {
+            return;
+        }
+        let code = |a: &mut u64| {
+            if *a != 0 {
+                *a = a.wrapping_sub(bias);
+            }
+        };
+        for i in &mut self.ipcs {
+            code(&mut i.pc);
+            i.stack.iter_mut().for_each(code);
+        }
+        for e in self.entered.iter_mut().flatten() {
+            code(&mut e.pc);
+            code(&mut e.site);
+        }
+        for e in &mut self.activations.events {
+            code(&mut e.pc);
+            if e.kind == crate::activations::Kind::Entry {
+                code(&mut e.a);
+                code(&mut e.b);
+            }
+        }
+    }
+}
+
 /// Places function entries, each `(pc, site, fp, activation events before it)`, in the calls
 /// and among the reads of a trace: a call's entries are those after its `Call` event (at index
 /// i: `event` above i), and an
@@ -472,6 +506,44 @@ mod imp {
 mod tests {
     use super::*;
     use crate::activations::{ActivationTrace, Event, Kind};
+
+    #[test]
+    fn code_addresses_become_link_time_and_data_stays() {
+        let mut entry = event(Kind::Entry);
+        (entry.a, entry.b, entry.pc, entry.fp) = (0x5000_1000, 0x5000_2000, 0x5000_1004, 0x7ff0);
+        let mut load = event(Kind::Load);
+        (load.a, load.b, load.pc) = (0x9000, 0x5000_0000, 0x5000_3000);
+        let mut t = ReadTrace {
+            calls: vec![vec![(0, 0x5000_0000)]],
+            ipcs: vec![Ipcs {
+                pc: 0x5000_0010,
+                stack: vec![0x5000_0020, 0x5000_0030],
+            }],
+            activations: ActivationTrace {
+                events: vec![entry, load],
+                ..ActivationTrace::default()
+            },
+            entered: vec![vec![Entered {
+                at: 0,
+                pc: 0x5000_0040,
+                site: 0,
+                fp: 0x7ff0,
+                event: 0,
+            }]],
+            ..ReadTrace::default()
+        };
+        t.to_link_time(0x5000_0000);
+        assert_eq!(t.ipcs[0].pc, 0x10);
+        assert_eq!(t.ipcs[0].stack, vec![0x20, 0x30]);
+        assert_eq!((t.entered[0][0].pc, t.entered[0][0].site), (0x40, 0));
+        let [e, l] = &t.activations.events[..] else {
+            panic!("two events")
+        };
+        assert_eq!((e.a, e.b, e.pc, e.fp), (0x1000, 0x2000, 0x1004, 0x7ff0));
+        assert_eq!((l.a, l.b, l.pc), (0x9000, 0x5000_0000, 0x3000));
+        // The values read are data.
+        assert_eq!(t.calls[0][0].1, 0x5000_0000);
+    }
 
     fn event(kind: Kind) -> Event {
         Event {

@@ -492,6 +492,7 @@ fn trace_reads(registry: &Registry, file: &str, out: &str) -> i32 {
         let nanos = start.elapsed().as_nanos() as u64;
         let mut t = crate::readtrace::take();
         t.nanos = nanos;
+        t.to_link_time(crate::hot::load_bias() as u64);
         traces.push(t);
     }
     let bytes = match crate::wire::encode(&traces) {

@@ -49,8 +49,9 @@ pub const SANCOV_FLAGS: &str = "-Cpasses=sancov-module -Cllvm-args=-sanitizer-co
 /// the PC table (whose entry flags mark function entries: the activations, and the edges
 /// they cost), frame pointers for the runtime's cheap call-stack hash and for telling
 /// activations apart, line tables to map reads to file:line, and the static relocation model
-/// so that the addresses the runtime reports are link-time addresses. Built only when a
-/// trace check first needs it.
+/// (as [`SANCOV_FLAGS`], and left out as there when a dependency is also a shared library:
+/// the runtime then subtracts the load bias, `ReadTrace::to_link_time`, so the addresses it
+/// reports are link-time addresses either way). Built only when a trace check first needs it.
 pub const TRACE_FLAGS: &str = "-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=3 \
      -Cllvm-args=-sanitizer-coverage-trace-pc-guard -Cllvm-args=-sanitizer-coverage-pc-table \
      -Cllvm-args=-sanitizer-coverage-trace-loads -Cllvm-args=-sanitizer-coverage-trace-stores \
@@ -77,7 +78,7 @@ pub const WORKER_LTO: (&str, &str) = ("CARGO_PROFILE_RELEASE_LTO", "thin");
 /// lints (its workers are not rebuilt for this).
 pub const CAP_LINTS: &str = "--cap-lints=warn";
 
-/// The relocation model of [`SANCOV_FLAGS`], left out when a dependency of the harness
+/// The relocation model of [`SANCOV_FLAGS`] and [`TRACE_FLAGS`], left out when a dependency of the harness
 /// is also a shared library: RUSTFLAGS reach every crate of the build, and cargo links a
 /// dependency's `cdylib` too, which position-dependent code cannot be linked into (the
 /// linker: "relocation R_X86_64_32 ... can not be used when making a shared object;
@@ -102,10 +103,17 @@ pub fn rustflags(h: &Harness, build: Build) -> Option<String> {
             })
         }
         Build::Plain => cap.map(str::to_string),
-        Build::Trace => Some(match cap {
-            Some(c) => format!("{TRACE_FLAGS} {c}"),
-            None => TRACE_FLAGS.to_string(),
-        }),
+        Build::Trace => {
+            let trace = if !h.builtin && links_a_shared_library(h) {
+                TRACE_FLAGS.replace(STATIC_RELOCATION, "")
+            } else {
+                TRACE_FLAGS.to_string()
+            };
+            Some(match cap {
+                Some(c) => format!("{trace} {c}"),
+                None => trace,
+            })
+        }
     }
 }
 
