@@ -176,7 +176,11 @@ fn an_alias_fixed_parameters_associated_type_is_the_impls() {
         "{insert}"
     );
     let prefix = text.lines().find(|l| l.contains("iter_prefix(")).unwrap();
-    assert!(prefix.contains("prefix: slice u8"), "{prefix}");
+    // `&K::Borrowed` is `&[u8]`: a program string's bytes.
+    assert!(
+        prefix.contains("prefix: ref String") && prefix.contains("prefix.as_bytes()"),
+        "{prefix}"
+    );
 }
 
 /// fixedbitset 0.5's `with_capacity_and_blocks<I: IntoIterator<Item = Block>>(bits: usize,

@@ -183,9 +183,14 @@ impl Ctx<'_> {
     /// A parameter taken by value: a model value, copied when it is a primitive or a
     /// `Copy` type of the crate, converted when the real type differs (`as u16`, `Option<T>`).
     fn by_value(&self, name: &str, t: &Type, vecs: &mut BTreeSet<String>) -> Result<Param, String> {
-        // `Vec<u8>`: a program string's bytes, as `&[u8]` (see [`Ctx::borrowed`]).
-        if first_arg_of(t, &["Vec"])
-            .is_some_and(|e| matches!(e, Type::Path(e) if e.path.is_ident("u8")))
+        // `Vec<u8>`: a program string's bytes, as `&[u8]` (see [`Ctx::borrowed`]); std's
+        // `Vec` only, not a crate's own `Vec` in scope here (heapless's `Vec<u8, N>`).
+        let crates_own_vec = self
+            .regs_in
+            .contains_key(&(self.module.to_vec(), "Vec".to_string()));
+        if !crates_own_vec
+            && first_arg_of(t, &["Vec"])
+                .is_some_and(|e| matches!(e, Type::Path(e) if e.path.is_ident("u8")))
         {
             return Ok(Param::new(name, ParamKind::Bytes { owned: true }));
         }
