@@ -40,8 +40,8 @@ pub fn initial_on_a_rung<'s>(
 
 #[cfg(test)]
 mod tests {
+    use perfsyn_profiler_ipc::register_type;
     use perfsyn_profiler_ipc::registry::Registry;
-    use perfsyn_profiler_ipc::{register_type, ApiSchema, Feedback, Program};
 
     use super::*;
     use crate::harness::spec::resolve_method;
@@ -93,18 +93,7 @@ mod tests {
         }
     }
 
-    /// Runs programs in-process with the registry's interpreter.
-    struct InProcess(Registry, ApiSchema);
-
-    impl Executor for InProcess {
-        fn schema(&self) -> &ApiSchema {
-            &self.1
-        }
-        fn run(&mut self, programs: &[Program]) -> anyhow::Result<Vec<Feedback>> {
-            let interp = perfsyn_profiler_ipc::interp::Interpreter::new(&self.0);
-            Ok(programs.iter().map(|p| interp.run(p)).collect())
-        }
-    }
+    use crate::run::exec::InProcess;
 
     /// `Small::enqueue` has no first program at the main capacity (its constructor panics);
     /// the largest rung that builds, 128, gives one. The path `Small` resolves to the main

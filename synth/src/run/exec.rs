@@ -113,3 +113,19 @@ pub fn check_executor_contract(exec: &mut dyn Executor, programs: &[Program]) ->
     );
     Ok(())
 }
+
+/// An executor for unit tests: runs programs in this process with a registry's interpreter
+/// (no worker), against the registry's schema.
+#[cfg(test)]
+pub struct InProcess(pub perfsyn_profiler_ipc::registry::Registry, pub ApiSchema);
+
+#[cfg(test)]
+impl Executor for InProcess {
+    fn schema(&self) -> &ApiSchema {
+        &self.1
+    }
+    fn run(&mut self, programs: &[Program]) -> Result<Vec<Feedback>> {
+        let interp = perfsyn_profiler_ipc::interp::Interpreter::new(&self.0);
+        Ok(programs.iter().map(|p| interp.run(p)).collect())
+    }
+}

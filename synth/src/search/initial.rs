@@ -472,18 +472,7 @@ mod tests {
         }
     }
 
-    /// Runs programs in-process with the registry's interpreter.
-    struct InProcess(Registry, ApiSchema);
-
-    impl Executor for InProcess {
-        fn schema(&self) -> &ApiSchema {
-            &self.1
-        }
-        fn run(&mut self, programs: &[Program]) -> anyhow::Result<Vec<Feedback>> {
-            let interp = perfsyn_profiler_ipc::interp::Interpreter::new(&self.0);
-            Ok(programs.iter().map(|p| interp.run(p)).collect())
-        }
-    }
+    use crate::run::exec::InProcess;
 
     /// A handle from a call that needs a grown receiver (`add_edge` on a list without
     /// nodes panics): the receiver grows before the handle is obtained, not just before the
