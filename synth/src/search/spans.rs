@@ -12,8 +12,8 @@
 //! - else the text between two occurrences of a punctuation character that occurs at least
 //!   twice (from each occurrence to the next, the last to the end), kept when its brackets
 //!   (`()[]{}<>`) balance;
-//! - two such spans that hold the same words (`<r>` and `</r>`) pair as an opening and a
-//!   closing span, and so does a bracket and its match when what it encloses already holds
+//! - two such spans whose first word is the same (`<r>` and `</r>`, `<p>text` and `</p>`)
+//!   pair as an opening and a closing span, and so does a bracket and its match when what it encloses already holds
 //!   brackets (`[` and `]` of `[1,[2]]`: a nesting the value already has, made deeper); a
 //!   span half of a pair is no single span (repeated alone it unbalances).
 
@@ -47,7 +47,11 @@ fn choose(s: &str) -> (Vec<Range>, Vec<(Range, Range)>) {
     for (i, a) in cut.iter().enumerate() {
         for c in &cut[i + 1..] {
             let (wa, wc) = (words(&s[a.0..a.1]), words(&s[c.0..c.1]));
-            if a.1 <= c.0 && !wa.is_empty() && wa == wc && s[a.0..a.1] != s[c.0..c.1] {
+            if a.1 <= c.0
+                && !wa.is_empty()
+                && wa.first() == wc.first()
+                && s[a.0..a.1] != s[c.0..c.1]
+            {
                 pairs.push((*a, *c));
             }
         }
@@ -184,6 +188,9 @@ mod tests {
         let (singles, pairs) = texts("<svg><g/></svg>");
         assert_eq!(singles, vec!["<g/>"]);
         assert_eq!(pairs, vec![("<svg>", "</svg>")]);
+        let (singles, pairs) = texts("<p>text</p>");
+        assert!(singles.is_empty(), "{singles:?}");
+        assert_eq!(pairs, vec![("<p>text", "</p>")]);
     }
 
     #[test]
