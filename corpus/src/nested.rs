@@ -102,14 +102,15 @@ impl NestedDoc {
         if !well_formed(&tokens) {
             return 0;
         }
-        // Each element: its parent, first child, next sibling and depth.
+        // Each element: its parent, first child, next sibling, depth and name.
         let mut parent: Vec<usize> = Vec::new();
         let mut first: Vec<Option<usize>> = Vec::new();
         let mut next: Vec<Option<usize>> = Vec::new();
         let mut depth: Vec<usize> = Vec::new();
+        let mut names: Vec<&str> = Vec::new();
         let mut open: Vec<usize> = Vec::new();
         for t in &tokens {
-            let (Token::Open(_) | Token::Empty(_)) = t else {
+            let (Token::Open(name) | Token::Empty(name)) = t else {
                 if let Token::Close(_) = t {
                     open.pop();
                 }
@@ -118,6 +119,7 @@ impl NestedDoc {
             let id = parent.len();
             let up = open.last().copied().unwrap_or(id);
             parent.push(up);
+            names.push(name);
             first.push(None);
             next.push(None);
             if up != id {
@@ -132,14 +134,17 @@ impl NestedDoc {
                     }
                 }
             }
-            // PLANTED: the depth is found by walking to the root, O(depth).
+            // PLANTED: the depth, and how many ancestors share the element's name, are
+            // found by walking to the root, O(depth).
             let mut d = 0;
+            let mut same = 0;
             let mut at = id;
             while parent[at] != at {
                 at = parent[at];
                 d += 1;
+                same += usize::from(names[at] == *name);
             }
-            depth.push(d);
+            depth.push(d + same);
             if let Token::Open(_) = t {
                 open.push(id);
             }
