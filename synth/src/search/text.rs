@@ -244,8 +244,16 @@ pub fn fragments(
     };
     let mut mined = fragment_pool(p, schema, cfg, at);
     if is_span(shape) {
-        // A span is repeated where it stands in a value that has one.
-        mined.retain(|(m, _)| !in_place(m, shape, 1, 1).is_empty());
+        // A span is repeated where it stands in a whole mined value (a valid input, where a
+        // part of one is not) that has one.
+        let Some(Stmt::Lit { out, .. }) = p.body.get(at) else {
+            return None;
+        };
+        mined = drawable(p, schema, &cfg.mined, *out)
+            .iter()
+            .filter_map(|(v, n)| Some((fragment_of(v)?, *n)))
+            .filter(|(m, _)| !in_place(m, shape, 1, 1).is_empty())
+            .collect();
     }
     let key = |m: &String| Some(m.clone());
     let own = match value {
