@@ -11,6 +11,7 @@ pub mod groups;
 pub mod hostile;
 pub mod markup;
 pub mod messages;
+pub mod nested;
 pub mod planted;
 pub mod reltune;
 pub mod template;
@@ -68,6 +69,8 @@ pub fn registry() -> Registry {
         markup::markup_scanner().with_origin(Planted),
         // A planted parser whose token is rare among its tests' values (search/credit.rs).
         template::template_text().with_origin(Planted),
+        // A planted parser that rejects all but balanced input (search/text.rs span shapes).
+        nested::nested_doc().with_origin(Planted),
         // Planted bottlenecks for `perfsyn bench search` only (disjoint from the suite), the
         // corpus's own: `planted` names the suite's.
         tuning::unique_log().with_origin(Corpus),

@@ -338,6 +338,24 @@ fn cases() -> Vec<Case> {
         });
         b.call("String", "push_str", s, &[t]);
     }
+    // A mined value with its spans repeated in place, printed as `format!`.
+    for shape in [
+        TextShape::Span { start: 4, end: 10 },
+        TextShape::SpanPair {
+            open: 0,
+            open_end: 4,
+            close: 10,
+            close_end: 15,
+        },
+    ] {
+        let t = b.lit(Literal::Text {
+            shape,
+            a: "<é><i/>{}</é>".into(),
+            b: String::new(),
+            n: 3,
+        });
+        b.call("String", "push_str", s, &[t]);
+    }
     let zero = b.int(IntTy::Usize, 0);
     let x = b.lit(Literal::Str("x y".into()));
     let x = b.op(Op::Append, x);

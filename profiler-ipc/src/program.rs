@@ -197,6 +197,19 @@ pub enum TextShape {
     Interleave,
     /// `a` once, then `b` n times.
     Then,
+    /// `a` (a whole value mined from the crate's tests) with its bytes `start..end` repeated
+    /// n times in place: a child element, a list item, a statement made n siblings, so a
+    /// valid input stays valid as it grows. `b` is unused.
+    Span { start: u32, end: u32 },
+    /// `a` with two of its spans each repeated n times in place, an opening one
+    /// (`open..open_end`) and its closing one (`close..close_end`, after it): n levels of
+    /// nesting that stay balanced. `b` is unused.
+    SpanPair {
+        open: u32,
+        open_end: u32,
+        close: u32,
+        close_end: u32,
+    },
 }
 
 impl TextShape {
@@ -215,7 +228,38 @@ impl TextShape {
             TextShape::Nest => "nest",
             TextShape::Interleave => "interleave",
             TextShape::Then => "then",
+            TextShape::Span { .. } => "span",
+            TextShape::SpanPair { .. } => "span-pair",
         }
+    }
+
+    /// The pieces of `a` a span shape cuts it into, alternately fixed and repeated (prefix,
+    /// span, suffix; or prefix, opening span, middle, closing span, suffix). Offsets out of
+    /// order, out of range or off a character boundary leave `a` whole (nothing repeats)
+    /// rather than panic.
+    fn pieces(self, a: &str) -> Vec<&str> {
+        let cuts: Vec<usize> = match self {
+            TextShape::Span { start, end } => vec![start as usize, end as usize],
+            TextShape::SpanPair {
+                open,
+                open_end,
+                close,
+                close_end,
+            } => [open, open_end, close, close_end]
+                .map(|x| x as usize)
+                .to_vec(),
+            _ => return vec![a],
+        };
+        let mut out = Vec::new();
+        let mut from = 0;
+        for to in cuts.into_iter().chain([a.len()]) {
+            match a.get(from..to) {
+                Some(piece) => out.push(piece),
+                None => return vec![a],
+            }
+            from = to;
+        }
+        out
     }
 
     /// The text of this shape.
@@ -226,6 +270,18 @@ impl TextShape {
             TextShape::Nest => a.repeat(n) + &b.repeat(n),
             TextShape::Interleave => [a, b].concat().repeat(n),
             TextShape::Then => a.to_string() + &b.repeat(n),
+            TextShape::Span { .. } | TextShape::SpanPair { .. } => self
+                .pieces(a)
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    if i % 2 == 1 {
+                        p.repeat(n)
+                    } else {
+                        p.to_string()
+                    }
+                })
+                .collect(),
         }
     }
 
@@ -237,6 +293,22 @@ impl TextShape {
             TextShape::Nest => format!("{a:?}.repeat({n}) + &{b:?}.repeat({n})"),
             TextShape::Interleave => format!("[{a:?}, {b:?}].concat().repeat({n})"),
             TextShape::Then => format!("String::from({a:?}) + &{b:?}.repeat({n})"),
+            TextShape::Span { .. } | TextShape::SpanPair { .. } => {
+                let pieces = self.pieces(a);
+                let args: Vec<String> = pieces
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| match i % 2 {
+                        1 => format!("{p:?}.repeat({n})"),
+                        _ => format!("{p:?}"),
+                    })
+                    .collect();
+                format!(
+                    "format!(\"{}\", {})",
+                    "{}".repeat(pieces.len()),
+                    args.join(", ")
+                )
+            }
         }
     }
 }
@@ -569,6 +641,26 @@ mod tests {
             TextShape::Nest.rust("(", ")", 3),
             r#""(".repeat(3) + &")".repeat(3)"#
         );
+    }
+
+    #[test]
+    fn span_shapes_repeat_parts_of_a_value_in_place() {
+        let v = "<r><i/></r>";
+        let one = TextShape::Span { start: 3, end: 7 };
+        assert_eq!(one.eval(v, "", 3), "<r><i/><i/><i/></r>");
+        assert_eq!(
+            one.rust(v, "", 3),
+            r#"format!("{}{}{}", "<r>", "<i/>".repeat(3), "</r>")"#
+        );
+        let two = TextShape::SpanPair {
+            open: 0,
+            open_end: 3,
+            close: 7,
+            close_end: 11,
+        };
+        assert_eq!(two.eval(v, "", 2), "<r><r><i/></r></r>");
+        // Offsets past the end or off a character boundary cut nothing out.
+        assert_eq!(TextShape::Span { start: 1, end: 99 }.eval("é", "", 2), "é");
     }
 
     #[test]

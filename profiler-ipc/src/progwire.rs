@@ -138,12 +138,28 @@ impl Out<'_> {
             }
             Literal::Text { shape, a, b, n } => {
                 self.varint(5)?;
-                self.varint(match shape {
-                    TextShape::Repeat => 0,
-                    TextShape::Nest => 1,
-                    TextShape::Interleave => 2,
-                    TextShape::Then => 3,
-                })?;
+                match *shape {
+                    TextShape::Repeat => self.varint(0)?,
+                    TextShape::Nest => self.varint(1)?,
+                    TextShape::Interleave => self.varint(2)?,
+                    TextShape::Then => self.varint(3)?,
+                    TextShape::Span { start, end } => {
+                        self.varint(4)?;
+                        self.varint(start as u64)?;
+                        self.varint(end as u64)?
+                    }
+                    TextShape::SpanPair {
+                        open,
+                        open_end,
+                        close,
+                        close_end,
+                    } => {
+                        self.varint(5)?;
+                        for x in [open, open_end, close, close_end] {
+                            self.varint(x as u64)?;
+                        }
+                    }
+                }
                 self.str(a)?;
                 self.str(b)?;
                 self.varint(*n as u64)
@@ -310,7 +326,19 @@ mod tests {
             Stmt::Lit {
                 out: Var(k as u32),
                 value: Literal::Text {
-                    shape: TextShape::ALL[k % 4],
+                    shape: match k % 6 {
+                        4 => TextShape::Span {
+                            start: k as u32,
+                            end: 300 * k as u32,
+                        },
+                        5 => TextShape::SpanPair {
+                            open: 1,
+                            open_end: 2,
+                            close: 70_000,
+                            close_end: k as u32,
+                        },
+                        i => TextShape::ALL[i],
+                    },
                     a: "<!".repeat(k * 11),
                     b: "é".into(),
                     n: (k * 997) as u32,

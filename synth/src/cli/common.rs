@@ -97,6 +97,10 @@ pub struct SearchArgs {
     /// coverage or raised the cost, and no growing shapes queued for them.
     #[arg(long)]
     pub no_fragment_credit: bool,
+    /// Grow no text by repeating a span of a mined value in place (a child, an item, an
+    /// opening and its closing piece), only by the shapes that repeat whole fragments.
+    #[arg(long)]
+    pub no_span_shapes: bool,
     /// Deepest mutation path (maxMuts).
     #[arg(long, default_value_t = 32)]
     pub max_muts: u32,
@@ -124,6 +128,7 @@ impl SearchArgs {
         if self.no_fragment_credit {
             cfg.mutation.credit = crate::search::credit::FragmentCredit::disabled();
         }
+        cfg.mutation.span_shapes = !self.no_span_shapes;
         cfg
     }
 

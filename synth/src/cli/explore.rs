@@ -448,6 +448,9 @@ fn reproduce_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
     if a.search.no_fragment_credit {
         c += " --no-fragment-credit";
     }
+    if a.search.no_span_shapes {
+        c += " --no-span-shapes";
+    }
     if let Some(e) = &a.expect {
         c += &format!(" --expect \"{e}\"");
     }

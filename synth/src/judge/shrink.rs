@@ -11,7 +11,9 @@
 //!
 //! A growing text (`Literal::Text`, the loop of a string) is shrunk as a loop is: its count
 //! halved, its shape reduced to fewer parts, its fragments shortened character runs at a
-//! time, so the shown program holds the minimal trigger (`"<!".repeat(n)`).
+//! time, so the shown program holds the minimal trigger (`"<!".repeat(n)`). A mined value
+//! with a span repeated in place (`TextShape::Span`, `SpanPair`) keeps its value and spans:
+//! only its count shrinks, so it stays the valid input it was.
 //!
 //! The result is 1-minimal (removing any one statement, halving any loop or text count, or
 //! shortening a text's fragment by one character loses the verdict) unless the budget of verdict checks ([`ShrinkConfig::budget`], the flag
@@ -351,6 +353,11 @@ fn simpler_texts(shape: TextShape, a: &str, b: &str, n: u32) -> Vec<Literal> {
         n,
     };
     let mut out = Vec::new();
+    if let TextShape::Span { .. } | TextShape::SpanPair { .. } = shape {
+        // A value with its spans repeated in place is valid input because it is whole: a
+        // part of it, or one span of a pair alone, is not. Only its count shrinks.
+        return out;
+    }
     if shape != TextShape::Repeat {
         out.push(text(TextShape::Repeat, a, ""));
         if !b.is_empty() {
@@ -810,6 +817,71 @@ mod tests {
         assert!((100..200).contains(&n), "n = {n}");
         let rust = print(&r.program, &s).unwrap().body;
         assert!(rust.contains(&format!("\"<!\".repeat({n})")), "{rust}");
+    }
+
+    #[test]
+    fn a_span_repeated_in_place_keeps_its_value_and_shrinks_its_count() {
+        let s = schema();
+        let mut p = Program::default();
+        let set = p.fresh("Set");
+        let t = p.fresh("String");
+        let shape = TextShape::SpanPair {
+            open: 0,
+            open_end: 3,
+            close: 7,
+            close_end: 11,
+        };
+        p.body = vec![
+            Stmt::Ctor {
+                out: set,
+                ty: "Set".into(),
+                ctor: "new".into(),
+                args: vec![],
+            },
+            Stmt::Lit {
+                out: t,
+                value: Literal::Text {
+                    shape,
+                    a: "<r><i/></r>".into(),
+                    b: String::new(),
+                    n: 4096,
+                },
+            },
+            Stmt::Call {
+                out: None,
+                ty: "Set".into(),
+                method: "is_empty".into(),
+                recv: set,
+                args: vec![],
+                under_test: true,
+            },
+        ];
+        check(&p, &s).unwrap();
+        // The "verdict": a balanced text at least 100 deep.
+        let keeps = |q: &Program| -> bool {
+            q.body.iter().any(|st| match st {
+                Stmt::Lit {
+                    value: Literal::Text { shape, a, b, n },
+                    ..
+                } => {
+                    let text = shape.eval(a, b, *n);
+                    let opens = text.matches("<r>").count();
+                    opens >= 100 && opens == text.matches("</r>").count()
+                }
+                _ => false,
+            })
+        };
+        let r = shrink(&p, &s, ShrinkConfig::default(), &mut |q| Ok(keeps(q))).unwrap();
+        let kept = r.program.body.iter().find_map(|st| match st {
+            Stmt::Lit {
+                value: Literal::Text { shape, a, n, .. },
+                ..
+            } => Some((*shape, a.clone(), *n)),
+            _ => None,
+        });
+        let (kept_shape, a, n) = kept.expect("the text stays");
+        assert_eq!((kept_shape, a.as_str()), (shape, "<r><i/></r>"));
+        assert!((100..200).contains(&n), "n = {n}");
     }
 
     #[test]

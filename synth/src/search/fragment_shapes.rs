@@ -60,7 +60,7 @@ impl Search<'_> {
         partners.retain(|o| !o.is_empty() && *o != w.fragment);
         partners.dedup();
         let n = cfg.loop_counts[cfg.loop_counts.len() / 2];
-        let shapes = grown(&w.fragment, &partners, n, cfg.max_loop);
+        let shapes = grown(&w.fragment, &partners, n, cfg.max_loop, cfg.span_shapes);
         let mut out: Vec<Candidate> = Vec::new();
         for (name, t) in shapes {
             let mut q = base.clone();
@@ -90,8 +90,16 @@ impl Search<'_> {
 }
 
 /// The texts `frag` grows into, each with its shape's name: repeated `n` times, and for each
-/// partner, repeated after it, and interleaved with it in both orders.
-pub fn grown(frag: &str, partners: &[String], n: u32, max: u32) -> Vec<(&'static str, Literal)> {
+/// partner, repeated after it, and interleaved with it in both orders; and with `spans`,
+/// `frag` (a whole value that reached new code: valid input) with each of its spans, and
+/// pairs of spans, repeated in place, so it grows and stays valid.
+pub fn grown(
+    frag: &str,
+    partners: &[String],
+    n: u32,
+    max: u32,
+    spans: bool,
+) -> Vec<(&'static str, Literal)> {
     let lit = |s: &str| Literal::Str(s.to_string());
     let mut shapes = vec![("repeat", lit(frag), None)];
     for o in partners {
@@ -99,12 +107,22 @@ pub fn grown(frag: &str, partners: &[String], n: u32, max: u32) -> Vec<(&'static
         shapes.push(("interleave", lit(o), Some(frag)));
         shapes.push(("interleave", lit(frag), Some(o.as_str())));
     }
-    shapes
+    let mut out: Vec<(&'static str, Literal)> = shapes
         .into_iter()
         .filter_map(|(name, from, partner)| {
             Some((name, text::apply(&from, name, n, partner, max)?))
         })
-        .collect()
+        .collect();
+    if spans {
+        for name in [text::SPAN, text::SPAN_PAIR] {
+            out.extend(
+                text::in_place(frag, name, n, max)
+                    .into_iter()
+                    .map(|t| (name, t)),
+            );
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -115,7 +133,7 @@ mod tests {
 
     #[test]
     fn a_winner_grows_repeated_after_its_partner_and_interleaved_both_ways() {
-        let texts: Vec<String> = grown("{%", &["x".to_string()], 3, 1 << 14)
+        let texts: Vec<String> = grown("{%", &["x".to_string()], 3, 1 << 14, true)
             .into_iter()
             .map(|(_, t)| match t {
                 Literal::Text { shape, a, b, n } => shape.eval(&a, &b, n),

@@ -29,6 +29,8 @@ pub struct MutationConfig {
     pub mined: std::sync::Arc<crate::harness::mine::Retriever>,
     /// Which string fragments paid off so far (`credit.rs`); the search updates it.
     pub credit: crate::search::credit::FragmentCredit,
+    /// Texts that repeat a span of a mined value in place (`text.rs`, `--no-span-shapes`).
+    pub span_shapes: bool,
 }
 
 impl Default for MutationConfig {
@@ -41,6 +43,7 @@ impl Default for MutationConfig {
             int_pool: vec![0, 1, 2, 3, 7, 16, 100],
             mined: Default::default(),
             credit: Default::default(),
+            span_shapes: true,
         }
     }
 }

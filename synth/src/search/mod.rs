@@ -28,6 +28,7 @@ pub mod objective;
 pub mod probe;
 pub mod random;
 pub mod sides;
+pub mod spans;
 pub mod text;
 
 use std::collections::HashMap;

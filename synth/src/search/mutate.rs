@@ -671,8 +671,21 @@ pub fn apply(
             let name = m.target.strip_prefix("text:")?;
             let (from, other) =
                 crate::search::text::fragments(p, schema, cfg, m.at, name, &mut choice)?;
-            let text =
-                crate::search::text::apply(&from, name, m.count, other.as_deref(), cfg.max_loop)?;
+            let spans = match &from {
+                Literal::Str(s) => crate::search::text::in_place(s, name, m.count, cfg.max_loop),
+                _ => Vec::new(),
+            };
+            let text = match spans.len() {
+                // A span shape takes one of the value's spans (or pairs), drawn.
+                0 => crate::search::text::apply(
+                    &from,
+                    name,
+                    m.count,
+                    other.as_deref(),
+                    cfg.max_loop,
+                )?,
+                k => spans.into_iter().nth(choice.pick(k))?,
+            };
             match q.body.get_mut(m.at)? {
                 Stmt::Lit { value, .. } => *value = text,
                 _ => return None,

@@ -8,6 +8,12 @@
 //! `text:x8`, `text:x2` and `text:/2` scale n as `scale-loop` scales a count, and the verdict
 //! sweep scales it as a loop's count (`judge/sweep.rs`).
 //!
+//! Every shape above breaks a whole valid input (a second root, an unclosed element), so a
+//! parser that rejects it early is measured on its first scan only. `span` and `span-pair`
+//! keep a mined value whole and repeat one of its spans n times in place, or an opening span
+//! and its closing one (`search/spans.rs` chooses them from the value's own punctuation): a
+//! valid input grown long or deep (`--no-span-shapes` switches them off).
+//!
 //! Offered only on literals whose context the mined index answers, so a search over an API
 //! the tests say nothing about is unchanged.
 
@@ -20,7 +26,25 @@ use crate::search::fresh::{Choice, MutationConfig};
 use crate::search::mined::{drawable, drawable_parts};
 
 /// The ways a fixed string becomes a growing text (mutation targets `text:NAME`).
-pub const SHAPES: [&str; 6] = ["repeat", "repeat2", "nest", "interleave", "then", "after"];
+pub const SHAPES: [&str; 8] = [
+    "repeat",
+    "repeat2",
+    "nest",
+    "interleave",
+    "then",
+    "after",
+    SPAN,
+    SPAN_PAIR,
+];
+
+/// A mined value with one of its spans repeated in place (`TextShape::Span`).
+pub const SPAN: &str = "span";
+/// A mined value with an opening and a closing span each repeated in place.
+pub const SPAN_PAIR: &str = "span-pair";
+
+fn is_span(name: &str) -> bool {
+    name == SPAN || name == SPAN_PAIR
+}
 
 /// The text mutations of the literal at top-level statement `at` of `p`: each one's target
 /// (`text:NAME`) and count (0 for the scaling ones). `mutate.rs` makes them mutations.
@@ -36,14 +60,17 @@ pub fn offers(
     let mk = |target: String, count: u32| (target, count);
     match value {
         Literal::Str(_) => {
-            if !drawable(p, schema, &cfg.mined, *out)
+            let values: Vec<String> = drawable(p, schema, &cfg.mined, *out)
                 .iter()
-                .any(|(v, _)| fragment_of(v).is_some())
-            {
+                .filter_map(|(v, _)| fragment_of(v))
+                .collect();
+            if values.is_empty() {
                 return Vec::new();
             }
+            let cut = |name: &str| values.iter().any(|v| !in_place(v, name, 1, 1).is_empty());
             SHAPES
                 .iter()
+                .filter(|n| !is_span(n) || (cfg.span_shapes && cut(n)))
                 .flat_map(|n| cfg.loop_counts.iter().map(move |c| (n, *c)))
                 .map(|(n, c)| mk(format!("text:{n}"), c))
                 .collect()
@@ -81,9 +108,44 @@ fn fragment_of(v: &MinedValue) -> Option<String> {
     }
 }
 
+/// The texts span shape `name` makes of `s` with count `n`, one per span (or pair) that
+/// `search/spans.rs` chooses, best first; empty for any other name or a value with none.
+pub fn in_place(s: &str, name: &str, n: u32, max: u32) -> Vec<Literal> {
+    let at = |x: usize| x as u32;
+    let shapes: Vec<TextShape> = match name {
+        SPAN => crate::search::spans::singles(s)
+            .into_iter()
+            .map(|(start, end)| TextShape::Span {
+                start: at(start),
+                end: at(end),
+            })
+            .collect(),
+        SPAN_PAIR => crate::search::spans::pairs(s)
+            .into_iter()
+            .map(|(o, c)| TextShape::SpanPair {
+                open: at(o.0),
+                open_end: at(o.1),
+                close: at(c.0),
+                close_end: at(c.1),
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    shapes
+        .into_iter()
+        .map(|shape| Literal::Text {
+            shape,
+            a: s.to_string(),
+            b: String::new(),
+            n: n.clamp(1, max),
+        })
+        .collect()
+}
+
 /// Applies text mutation `name` (without its `text:` prefix) to `lit`, a fixed string
 /// becoming a text of `count` (0 for the scaling ones); `None` when it does not apply.
-/// `other` is a second fragment for the interleaving: another mined string.
+/// `other` is a second fragment for the interleaving: another mined string. The span shapes
+/// take their best span here; `in_place` gives every one.
 pub fn apply(
     lit: &Literal,
     name: &str,
@@ -101,6 +163,7 @@ pub fn apply(
                 n: m,
             })
         }
+        Literal::Str(s) if is_span(name) => in_place(s, name, count, max).into_iter().next(),
         Literal::Str(s) if !s.is_empty() => {
             let (head, tail) = halves(s);
             let (shape, a, b) = match name {
@@ -179,7 +242,19 @@ pub fn fragments(
     let Some(Stmt::Lit { value, .. }) = p.body.get(at) else {
         return None;
     };
-    let mined = fragment_pool(p, schema, cfg, at);
+    let mut mined = fragment_pool(p, schema, cfg, at);
+    if is_span(shape) {
+        // A span is repeated where it stands in a whole mined value (a valid input, where a
+        // part of one is not) that has one.
+        let Some(Stmt::Lit { out, .. }) = p.body.get(at) else {
+            return None;
+        };
+        mined = drawable(p, schema, &cfg.mined, *out)
+            .iter()
+            .filter_map(|(v, n)| Some((fragment_of(v)?, *n)))
+            .filter(|(m, _)| !in_place(m, shape, 1, 1).is_empty())
+            .collect();
+    }
     let key = |m: &String| Some(m.clone());
     let own = match value {
         Literal::Str(s) if mined.iter().any(|(m, _)| m == s) => s.clone(),
@@ -237,6 +312,37 @@ mod tests {
         assert_eq!(n, 128);
         assert_eq!(
             apply(&Literal::Str(String::new()), "repeat", 16, None, 9),
+            None
+        );
+    }
+
+    #[test]
+    fn a_whole_value_grows_by_its_spans_in_place() {
+        let v = Literal::Str("<svg><g/></svg>".into());
+        let max = 1 << 14;
+        assert_eq!(
+            text(apply(&v, SPAN, 3, None, max)),
+            "<svg><g/><g/><g/></svg>"
+        );
+        assert_eq!(
+            text(apply(&v, SPAN_PAIR, 2, None, max)),
+            "<svg><svg><g/></svg></svg>"
+        );
+        let Some(Literal::Text { shape, a, b, n }) = apply(&v, SPAN, 3, None, max) else {
+            panic!()
+        };
+        assert_eq!(
+            shape.rust(&a, &b, n),
+            r#"format!("{}{}{}", "<svg>", "<g/>".repeat(3), "</svg>")"#
+        );
+        // Scaled as any text; a value with no span gives none.
+        let t = apply(&v, SPAN, 16, None, max).unwrap();
+        assert!(matches!(
+            apply(&t, "x8", 0, None, max),
+            Some(Literal::Text { n: 128, .. })
+        ));
+        assert_eq!(
+            apply(&Literal::Str("hello".into()), SPAN, 3, None, max),
             None
         );
     }
