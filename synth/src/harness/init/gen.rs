@@ -336,6 +336,22 @@ fn chained_call(f: &Func, c: &super::registrations::Chain, start: &str, shown: b
             (h.method.clone(), a)
         })
         .collect();
+    // Of each pull method, the bound of its loop (see `Hop::pull`) and the names of the
+    // value pulled from and of each item.
+    let pulls: Vec<Option<Pull>> = c
+        .calls
+        .iter()
+        .map(|h| {
+            h.pull.map(|k| {
+                let (rust, tmpl) = f.params[k].arg();
+                Pull {
+                    bound: format!("({}).len()", if shown { tmpl } else { rust }),
+                    from: fresh("pulled", f),
+                    item: fresh("item", f),
+                }
+            })
+        })
+        .collect();
     // A variable for each route, outermost first (`b`, `b1`, ...).
     let mut names = 0;
     let routes: Vec<Vec<(Via, String)>> = c
@@ -357,43 +373,77 @@ fn chained_call(f: &Func, c: &super::registrations::Chain, start: &str, shown: b
         .collect();
     // Built from the last call outwards: each call's code given the value it is called on.
     let (method, a) = &calls[calls.len() - 1];
-    let mut then: Box<dyn Fn(&str) -> String> =
-        Box::new(move |on: &str| format!("{on}{method}({a}){suffix}"));
+    let last_pull = pulls[calls.len() - 1].clone();
+    let mut then: Box<dyn Fn(&str) -> String> = Box::new(move |on: &str| match &last_pull {
+        Some(p) => p.wrap(on, method, a, &format!("{}{suffix}", p.item)),
+        None => format!("{on}{method}({a}){suffix}"),
+    });
     for k in (0..c.calls.len() - 1).rev() {
         let (method, a) = calls[k].clone();
         let routes = routes[k].clone();
+        let pull = pulls[k].clone();
         let next = then;
         then = Box::new(move |on: &str| {
-            let value = format!("{on}{method}({a})");
-            let Some((_, innermost)) = routes.last() else {
-                return next(&format!("{value}."));
+            let Some(p) = &pull else {
+                return on_value(&format!("{on}{method}({a})"), &routes, &*next);
             };
-            let mut code = next(&format!("{innermost}."));
-            for (k, (via, b)) in routes.iter().enumerate().rev() {
-                let from = match k {
-                    0 => value.clone(),
-                    _ => routes[k - 1].1.clone(),
-                };
-                code = match via {
-                    Via::Direct => code,
-                    Via::Fallible | Via::Each => {
-                        format!("for mut {b} in {from} {{ std::hint::black_box({code}); }}")
-                    }
-                    Via::Option => {
-                        format!("{from}.map(move |mut {b}| {{ std::hint::black_box({code}); }})")
-                    }
-                    Via::Variant(e, v) => format!(
-                        "if let {e}::{v}(mut {b}) = {from} {{ std::hint::black_box({code}); }}"
-                    ),
-                    Via::Field(k) => {
-                        format!("{{ let mut {b} = {from}.{k}; std::hint::black_box({code}); }}")
-                    }
-                };
-            }
-            code
+            p.wrap(on, &method, &a, &on_value(&p.item, &routes, &*next))
         });
     }
     then(start)
+}
+
+/// A pull method's loop (see `Hop::pull`): the bound, the variable holding the value pulled
+/// from and the one holding each item.
+#[derive(Clone)]
+struct Pull {
+    bound: String,
+    from: String,
+    item: String,
+}
+
+impl Pull {
+    /// `method(a)` called on the value `on` ends with (`r.`, `Reader::from_str(&s).`) until
+    /// it hands out nothing, `code` run on each item. Borrowed mutably, a temporary lives as
+    /// long as the loop.
+    fn wrap(&self, on: &str, method: &str, a: &str, code: &str) -> String {
+        let Pull { bound, from, item } = self;
+        let recv = on.strip_suffix('.').unwrap_or(on);
+        format!(
+            "{{ let {from} = &mut {recv}; for _ in 0..={bound} {{ let Some(mut {item}) = {from}.{method}({a}).into_iter().next() else {{ break }}; std::hint::black_box({code}); }} }}"
+        )
+    }
+}
+
+/// The code of the rest of a chain on `value`, reached by `routes` (each bound to its
+/// variable), `next` writing the next call given the value it is called on.
+fn on_value(value: &str, routes: &[(Via, String)], next: &dyn Fn(&str) -> String) -> String {
+    let Some((_, innermost)) = routes.last() else {
+        return next(&format!("{value}."));
+    };
+    let mut code = next(&format!("{innermost}."));
+    for (k, (via, b)) in routes.iter().enumerate().rev() {
+        let from = match k {
+            0 => value.to_string(),
+            _ => routes[k - 1].1.clone(),
+        };
+        code = match via {
+            Via::Direct => code,
+            Via::Fallible | Via::Each => {
+                format!("for mut {b} in {from} {{ std::hint::black_box({code}); }}")
+            }
+            Via::Option => {
+                format!("{from}.map(move |mut {b}| {{ std::hint::black_box({code}); }})")
+            }
+            Via::Variant(e, v) => {
+                format!("if let {e}::{v}(mut {b}) = {from} {{ std::hint::black_box({code}); }}")
+            }
+            Via::Field(k) => {
+                format!("{{ let mut {b} = {from}.{k}; std::hint::black_box({code}); }}")
+            }
+        };
+    }
+    code
 }
 
 fn params(f: &Func, sc: &Scope) -> String {

@@ -91,6 +91,8 @@ mod primitive_bounds_tests;
 #[cfg(test)]
 mod public_paths_tests;
 #[cfg(test)]
+mod pull_methods_tests;
+#[cfg(test)]
 mod ranges_tests;
 pub mod readers;
 pub mod registrations;

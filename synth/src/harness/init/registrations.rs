@@ -537,6 +537,12 @@ pub struct Hop {
     /// How the next call reaches the value this one returns, outermost first (`[]`: called
     /// on it directly; `[Fallible, Variant]`: in the `Ok`, matched). Empty on the last.
     pub via: Vec<Via>,
+    /// A pull method (`reader.read_event()`, see [`borrowed_input`](super::borrowed_input)):
+    /// called again and again, each item it hands out (the `Ok` or `Some`) reaching the next
+    /// call, until it answers `Err` or `None`, and at most once per byte (plus one) of the
+    /// text parameter at this index of the method's parameters, so a pull that repeats its
+    /// end item forever still ends.
+    pub pull: Option<usize>,
 }
 
 impl Chain {
@@ -549,6 +555,7 @@ impl Chain {
                 method: first.name.clone(),
                 params: first.params.len(),
                 via: Vec::new(),
+                pull: None,
             }],
         };
         if let Some(last) = calls.last_mut() {
@@ -558,6 +565,7 @@ impl Chain {
             method: second.to_string(),
             params,
             via: Vec::new(),
+            pull: None,
         });
         Chain { calls }
     }
