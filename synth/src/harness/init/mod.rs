@@ -106,6 +106,8 @@ pub mod several_sizes;
 pub mod skips;
 pub mod storage;
 pub mod strext;
+#[cfg(test)]
+mod string_conversions_tests;
 pub mod syntax;
 #[cfg(test)]
 mod trait_bounded_generics_tests;

@@ -42,6 +42,9 @@ pub enum Cast {
     As(String),
     /// `x.into()`: `Option<T>` from `T`.
     Into,
+    /// `Some(x)`: `Option<&str>` from a string (`x.into()` would print `&{x}.into()`,
+    /// which borrows the conversion).
+    Some,
 }
 
 impl Cast {
@@ -50,6 +53,7 @@ impl Cast {
         match self {
             Cast::As(t) => format!(" as {t}"),
             Cast::Into => ".into()".to_string(),
+            Cast::Some => String::new(),
         }
     }
 }
@@ -205,10 +209,15 @@ impl Param {
         match &self.kind {
             ParamKind::Plain { value, cast } => {
                 let after = cast.as_ref().map(Cast::after).unwrap_or_default();
-                (
+                let (rust, shown) = (
                     format!("{name}{after}"),
                     format!("{}{after}", value.shown(name)),
-                )
+                );
+                if *cast == Some(Cast::Some) {
+                    (format!("Some({rust})"), format!("Some({shown})"))
+                } else {
+                    (rust, shown)
+                }
             }
             ParamKind::Closure { code, .. } => (code.rust.clone(), code.shown.clone()),
             ParamKind::Range { value, written } => {
