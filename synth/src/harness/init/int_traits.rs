@@ -350,6 +350,16 @@ pub(super) fn spaced_tokens(body: &str) -> Vec<String> {
     out
 }
 
+/// Whether trait path `path` is `From<&str>` (any lifetime).
+fn from_str_ref(path: &syn::Path) -> bool {
+    let Some(syn::PathArguments::AngleBracketed(a)) = path.segments.last().map(|s| &s.arguments)
+    else {
+        return false;
+    };
+    matches!(a.args.first(), Some(syn::GenericArgument::Type(syn::Type::Reference(r)))
+        if r.mutability.is_none() && matches!(&*r.elem, syn::Type::Path(e) if e.path.is_ident("str")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -464,14 +474,4 @@ mod tests {
         assert_eq!(t.range_for("Named"), None, "not a range of integers");
         assert_eq!(t.range_for("Other"), None);
     }
-}
-
-/// Whether trait path `path` is `From<&str>` (any lifetime).
-fn from_str_ref(path: &syn::Path) -> bool {
-    let Some(syn::PathArguments::AngleBracketed(a)) = path.segments.last().map(|s| &s.arguments)
-    else {
-        return false;
-    };
-    matches!(a.args.first(), Some(syn::GenericArgument::Type(syn::Type::Reference(r)))
-        if r.mutability.is_none() && matches!(&*r.elem, syn::Type::Path(e) if e.path.is_ident("str")))
 }
