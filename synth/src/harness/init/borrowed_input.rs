@@ -15,7 +15,7 @@ use syn::{GenericParam, ImplItem, ReturnType, Type};
 use super::chain::{handed_on, Borrowers, Chains};
 use super::handed_out::{Route, Seen};
 use super::instantiate::{instantiate, OMITTED};
-use super::registrations::{Chain, Func, TypeReg, Via};
+use super::registrations::{Chain, Code, Func, ParamKind, TypeReg, Via, PULL_BUFFER};
 use super::resolve::Ctx;
 use super::scan::{is_pub, FoundType, Scan};
 use super::skips::SkipReason;
@@ -257,13 +257,25 @@ fn chained(
                 let taken: Vec<&String> = first.params.iter().map(|p| &p.name).collect();
                 let mut params = first.params.clone();
                 let n_second = second.params.len();
-                for p in second.params {
+                let mut buffer = false;
+                for mut p in second.params {
+                    if is_buffer(&p) {
+                        buffer = true;
+                        p.kind = ParamKind::Closure {
+                            value: None,
+                            code: Code {
+                                rust: format!("&mut {PULL_BUFFER}"),
+                                shown: format!("&mut {PULL_BUFFER}"),
+                            },
+                        };
+                    }
                     let clash = p.names().iter().any(|q| taken.contains(&q));
                     params.push(if clash { p.renamed("then_") } else { p });
                 }
                 let mut chain = Chain::then(first, Vec::new(), &method, n_second);
                 if let Some(last) = chain.calls.last_mut() {
                     last.pull = Some(bound);
+                    last.buffer = buffer;
                 }
                 let func = Func {
                     name: format!("{}_{method}", first.name),
@@ -389,7 +401,6 @@ fn builds(out: &ReturnType, ident: &str) -> Option<bool> {
 /// item per byte at most never reaches early, whatever its end item is called.
 fn pulled<'s>(sig: &'s syn::Signature, mutable: bool, first: &Func) -> Option<(&'s Type, usize)> {
     use super::model_ty::ModelTy;
-    use super::registrations::ParamKind;
     let ReturnType::Type(_, out) = &sig.output else {
         return None;
     };
@@ -403,4 +414,11 @@ fn pulled<'s>(sig: &'s syn::Signature, mutable: bool, first: &Func) -> Option<(&
         _ => false,
     })?;
     Some((item, bound))
+}
+
+/// Whether `p` is a pull method's buffer, a `&mut Vec<u8>` (see `Hop::buffer`).
+fn is_buffer(p: &super::registrations::Param) -> bool {
+    use super::model_ty::ModelTy;
+    matches!(&p.kind, ParamKind::Plain { value, cast: None }
+        if value.mode == Mode::Mut && value.ty == ModelTy::Vec(Box::new(ModelTy::Prim("u8"))))
 }

@@ -348,6 +348,7 @@ fn chained_call(f: &Func, c: &super::registrations::Chain, start: &str, shown: b
                     bound: format!("({}).len()", if shown { tmpl } else { rust }),
                     from: fresh("pulled", f),
                     item: fresh("item", f),
+                    buffer: h.buffer,
                 }
             })
         })
@@ -400,6 +401,9 @@ struct Pull {
     bound: String,
     from: String,
     item: String,
+    /// Whether each pull gets a fresh buffer (see `Hop::buffer`), declared before the
+    /// item borrowing it.
+    buffer: bool,
 }
 
 impl Pull {
@@ -407,10 +411,23 @@ impl Pull {
     /// it hands out nothing, `code` run on each item. Borrowed mutably, a temporary lives as
     /// long as the loop.
     fn wrap(&self, on: &str, method: &str, a: &str, code: &str) -> String {
-        let Pull { bound, from, item } = self;
+        let Pull {
+            bound,
+            from,
+            item,
+            buffer,
+        } = self;
         let recv = on.strip_suffix('.').unwrap_or(on);
+        let buffer = if *buffer {
+            format!(
+                "let mut {} = Vec::new(); ",
+                super::registrations::PULL_BUFFER
+            )
+        } else {
+            String::new()
+        };
         format!(
-            "{{ let {from} = &mut {recv}; for _ in 0..={bound} {{ let Some(mut {item}) = {from}.{method}({a}).into_iter().next() else {{ break }}; std::hint::black_box({code}); }} }}"
+            "{{ let {from} = &mut {recv}; for _ in 0..={bound} {{ {buffer}let Some(mut {item}) = {from}.{method}({a}).into_iter().next() else {{ break }}; std::hint::black_box({code}); }} }}"
         )
     }
 }

@@ -23,6 +23,9 @@ const PULL: &str = r#"
     }
     impl<R: BufRead> Reader<R> {
         pub fn buffer_position(&self) -> usize { 0 }
+        pub fn read_event_into<'b>(&mut self, buf: &'b mut Vec<u8>) -> Result<Event<'b>, String> {
+            Ok(Event::Eof)
+        }
     }
 "#;
 
@@ -50,6 +53,15 @@ fn the_methods_of_what_a_pulled_events_variants_hold_are_reached_by_the_shortest
     let (_, text) = generate(&[("lib.rs", PULL)], &[]);
     assert!(
         text.contains("let Some(mut item) = pulled.read_event().into_iter().next() else { break }; std::hint::black_box(if let demo::Event::Start(mut b) = item { std::hint::black_box(b.name()); }); } }); };"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_pull_methods_buffer_is_a_fresh_vector_each_pull_not_a_program_value() {
+    let (_, text) = generate(&[("lib.rs", PULL)], &[]);
+    assert!(
+        text.contains(r#"from_str_read_event_into(ref self, s: str String) as "{ let pulled = &mut demo::Reader::from_str(&{s}); for _ in 0..=(&{s}).len() { let mut pull_buffer = Vec::new(); let Some(mut item) = pulled.read_event_into(&mut pull_buffer).into_iter().next() else { break }; std::hint::black_box(item); } }""#),
         "{text}"
     );
 }

@@ -552,7 +552,14 @@ pub struct Hop {
     /// text parameter at this index of the method's parameters, so a pull that repeats its
     /// end item forever still ends.
     pub pull: Option<usize>,
+    /// Whether the pull method's buffer (`read_event_into(&mut Vec<u8>)`) is
+    /// [`PULL_BUFFER`], a fresh vector each pull: the idiom's cleared buffer, and no
+    /// program value whose contents the pulls would pile up.
+    pub buffer: bool,
 }
+
+/// The variable a pull method's buffer argument is (see [`Hop::buffer`]).
+pub const PULL_BUFFER: &str = "pull_buffer";
 
 impl Chain {
     /// `first` (a plain method, or a chain itself) followed by `second`, which takes
@@ -565,6 +572,7 @@ impl Chain {
                 params: first.params.len(),
                 via: Vec::new(),
                 pull: None,
+                buffer: false,
             }],
         };
         if let Some(last) = calls.last_mut() {
@@ -575,6 +583,7 @@ impl Chain {
             params,
             via: Vec::new(),
             pull: None,
+            buffer: false,
         });
         Chain { calls }
     }
