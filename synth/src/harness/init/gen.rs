@@ -326,11 +326,21 @@ fn registration(s: &mut String, t: &TypeReg, sc: &Scope) {
 fn chained_call(f: &Func, c: &super::registrations::Chain, start: &str, shown: bool) -> String {
     let suffix = f.suffix.as_deref().unwrap_or("");
     let mut at = 0;
+    // Past a pull method, each call is made once per item: a value it takes by value is
+    // cloned for each (it would move in the loop's first turn).
+    let mut pulled = false;
     let calls: Vec<(String, String)> = c
         .calls
         .iter()
         .map(|h| {
-            let (rust, tmpl) = args_of(&f.params[at..at + h.params]);
+            let ps = &f.params[at..at + h.params];
+            let (rust, tmpl) = if pulled {
+                let cloned: Vec<Param> = ps.iter().map(cloned_each_turn).collect();
+                args_of(&cloned)
+            } else {
+                args_of(ps)
+            };
+            pulled |= h.pull.is_some();
             at += h.params;
             let a = if shown { tmpl } else { rust };
             (h.method.clone(), a)
@@ -392,6 +402,25 @@ fn chained_call(f: &Func, c: &super::registrations::Chain, start: &str, shown: b
         });
     }
     then(start)
+}
+
+/// `p`, passed as a clone when it is a program value taken by value (see `chained_call`).
+fn cloned_each_turn(p: &Param) -> Param {
+    use super::registrations::ParamKind;
+    let mut p = p.clone();
+    if let ParamKind::Plain { value, cast: None } = &p.kind {
+        if value.mode == perfsyn_profiler_ipc::Mode::Val {
+            let (rust, shown) = p.arg();
+            p.kind = ParamKind::Closure {
+                value: Some(value.clone()),
+                code: super::registrations::Code {
+                    rust: format!("{rust}.clone()"),
+                    shown: format!("{shown}.clone()"),
+                },
+            };
+        }
+    }
+    p
 }
 
 /// A pull method's loop (see `Hop::pull`): the bound, the variable holding the value pulled

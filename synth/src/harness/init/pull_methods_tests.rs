@@ -11,6 +11,7 @@ const PULL: &str = r#"
     pub struct BytesStart<'a> { n: &'a str }
     impl<'a> BytesStart<'a> {
         pub fn name(&self) -> &'a str { self.n }
+        pub fn attribute<N: AsRef<[u8]>>(&self, n: N) -> usize { n.as_ref().len() }
     }
     pub enum Event<'a> { Start(BytesStart<'a>), Eof }
     impl<'a> Event<'a> {
@@ -62,6 +63,15 @@ fn a_pull_methods_buffer_is_a_fresh_vector_each_pull_not_a_program_value() {
     let (_, text) = generate(&[("lib.rs", PULL)], &[]);
     assert!(
         text.contains(r#"from_str_read_event_into(ref self, s: str String) as "{ let pulled = &mut demo::Reader::from_str(&{s}); for _ in 0..=(&{s}).len() { let mut pull_buffer = Vec::new(); let Some(mut item) = pulled.read_event_into(&mut pull_buffer).into_iter().next() else { break }; std::hint::black_box(item); } }""#),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_value_taken_by_value_past_a_pull_is_cloned_for_each_item() {
+    let (_, text) = generate(&[("lib.rs", PULL)], &[]);
+    assert!(
+        text.contains("std::hint::black_box(if let demo::Event::Start(mut b) = item { std::hint::black_box(b.attribute(n.clone())); });"),
         "{text}"
     );
 }
