@@ -9,16 +9,17 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use perfsyn_profiler_ipc::Mode;
 use syn::{GenericParam, ImplItem, ReturnType, Type};
 
 use super::chain::{handed_on, Borrowers, Chains};
 use super::handed_out::{Route, Seen};
 use super::instantiate::{instantiate, OMITTED};
-use super::registrations::{Chain, Func, TypeReg, Via};
+use super::registrations::{Chain, Code, Func, ParamKind, TypeReg, Via, PULL_BUFFER};
 use super::resolve::Ctx;
 use super::scan::{is_pub, FoundType, Scan};
 use super::skips::SkipReason;
-use super::syntax::param_names;
+use super::syntax::{param_names, trait_names};
 
 /// What [`namespaces`] registered: one namespace per borrowing type built from what a
 /// program holds, the (public path, method) pairs of its methods reached, and the types
@@ -45,7 +46,11 @@ pub(super) fn namespaces(
         methods: Vec::new(),
         built: Vec::new(),
     };
-    for t in scan.types.iter().filter(|t| t.reachable && borrows(t)) {
+    for t in scan
+        .types
+        .iter()
+        .filter(|t| t.reachable && (borrows(t) || reads_input(t)))
+    {
         if let Some((reg, reached)) = namespace(lib, t, scan, cx, borrowers, fn_names, vecs) {
             out.methods.extend(reached);
             out.built.push(t.public_path.join("::"));
@@ -61,6 +66,20 @@ fn borrows(t: &FoundType) -> bool {
         .params
         .iter()
         .any(|p| matches!(p, GenericParam::Lifetime(_)))
+}
+
+/// Whether an impl of `t` bounds one of its type parameters as a reader (`impl<R: BufRead>
+/// Reader<R>`): built from a program's text (`Reader::from_str(&s)`), such a type is a
+/// parser over it, consumed in one statement as a borrowing type is.
+fn reads_input(t: &FoundType) -> bool {
+    let params: Vec<String> = param_names(&t.generics).collect();
+    t.impls.iter().any(|i| {
+        i.generics.params.iter().any(|p| {
+            matches!(p, GenericParam::Type(tp)
+                if params.contains(&tp.ident.to_string())
+                    && super::readers::reads_bytes(&trait_names(&tp.bounds)))
+        })
+    })
 }
 
 /// The namespace of borrowing type `t`, if a constructor builds it.
@@ -232,6 +251,64 @@ fn chained(
                     continue;
                 }
             };
+            // A pull method: called until the text's end, each item handed on (see `pulled`).
+            let mutable = second.receiver == Some(super::registrations::Receiver::By(Mode::Mut));
+            if let Some((item, bound)) = pulled(&f.sig, mutable, first) {
+                let taken: Vec<&String> = first.params.iter().map(|p| &p.name).collect();
+                let mut params = first.params.clone();
+                let n_second = second.params.len();
+                let mut buffer = false;
+                for mut p in second.params {
+                    if is_buffer(&p) {
+                        buffer = true;
+                        p.kind = ParamKind::Closure {
+                            value: None,
+                            code: Code {
+                                rust: format!("&mut {PULL_BUFFER}"),
+                                shown: format!("&mut {PULL_BUFFER}"),
+                            },
+                        };
+                    }
+                    let clash = p.names().iter().any(|q| taken.contains(&q));
+                    params.push(if clash { p.renamed("then_") } else { p });
+                }
+                let mut chain = Chain::then(first, Vec::new(), &method, n_second);
+                if let Some(last) = chain.calls.last_mut() {
+                    last.pull = Some(bound);
+                    last.buffer = buffer;
+                }
+                let func = Func {
+                    name: format!("{}_{method}", first.name),
+                    receiver: first.receiver,
+                    params,
+                    ret: None,
+                    expected: None,
+                    suffix: second.suffix,
+                    chain: Some(chain),
+                    kept: false,
+                    call: None,
+                };
+                reached.push((path.clone(), method.clone()));
+                reg.methods.push(func.clone());
+                // The items it hands out are many, as an iterator's (one per pull).
+                let mut further = Chains::default();
+                handed_on(
+                    bcx,
+                    &t.module,
+                    &func,
+                    item,
+                    on.borrowers,
+                    &Route::built(&t.ident),
+                    on.seen,
+                    vecs,
+                    &mut further,
+                );
+                reached.extend(further.reached);
+                reg.skipped_not_methods += further.skipped.len();
+                reg.skipped.extend(further.skipped);
+                reg.methods.extend(further.methods);
+                continue;
+            }
             let n_second = second.params.len();
             let taken: Vec<&String> = first.params.iter().map(|p| &p.name).collect();
             let mut params = first.params.clone();
@@ -314,4 +391,34 @@ fn builds(out: &ReturnType, ident: &str) -> Option<bool> {
         syn::GenericArgument::Type(inner) if is_it(inner) => Some(true),
         _ => None,
     }
+}
+
+/// Of a pull method (`fn read_event(&mut self) -> Result<Event<'a>>`: `&mut self`, an item
+/// per call in a `Result` or an `Option`) called on what constructor `first` builds from
+/// text (`mutable`: its receiver is `&mut self`), the item's type and the index of that text among `first`'s parameters, whose
+/// length bounds the pulls (see `Hop::pull`). No end variant is looked for: a reader that
+/// answers `Ok(Eof)` again and again is stopped by the bound, which a parser reading one
+/// item per byte at most never reaches early, whatever its end item is called.
+fn pulled<'s>(sig: &'s syn::Signature, mutable: bool, first: &Func) -> Option<(&'s Type, usize)> {
+    use super::model_ty::ModelTy;
+    let ReturnType::Type(_, out) = &sig.output else {
+        return None;
+    };
+    let item = super::resolve::first_arg_of(out, &["Result", "Option"])?;
+    if !mutable || matches!(item, Type::Tuple(t) if t.elems.is_empty()) {
+        return None;
+    }
+    let bound = first.params.iter().position(|p| match &p.kind {
+        ParamKind::Bytes { .. } => true,
+        ParamKind::Plain { value, .. } => value.ty == ModelTy::String,
+        _ => false,
+    })?;
+    Some((item, bound))
+}
+
+/// Whether `p` is a pull method's buffer, a `&mut Vec<u8>` (see `Hop::buffer`).
+fn is_buffer(p: &super::registrations::Param) -> bool {
+    use super::model_ty::ModelTy;
+    matches!(&p.kind, ParamKind::Plain { value, cast: None }
+        if value.mode == Mode::Mut && value.ty == ModelTy::Vec(Box::new(ModelTy::Prim("u8"))))
 }

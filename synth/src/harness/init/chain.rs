@@ -110,9 +110,6 @@ pub(super) fn handed_on(
             route,
             allowed: h.allowed,
         };
-        if let Some(t) = find(&ident) {
-            step.reach(cx, t, h.via.clone(), b, seen, vecs, out);
-        }
         // The variants of a returned enum, each reached by matching it (an owned value only,
         // not through an `Option`). Of two enums of one name, the one nearest the owner's
         // module (`ordmap::Entry` for `OrdMap::entry`: the harness matched
@@ -131,6 +128,12 @@ pub(super) fn handed_on(
                     }
                 }
             }
+        }
+        // After the variants: the enum's own methods hand out the enum again
+        // (`into_owned()`), and a variant's type is reached once (see `Seen`), by the
+        // shortest route.
+        if let Some(t) = find(&ident) {
+            step.reach(cx, t, h.via.clone(), b, seen, vecs, out);
         }
     }
 }

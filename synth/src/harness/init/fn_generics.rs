@@ -430,6 +430,11 @@ impl Ctx<'_> {
                 out.subst.insert(name, int.to_string());
                 continue;
             }
+            if self.int_traits.from_str(&names) {
+                out.subst.insert(name.clone(), "&str".into());
+                out.closures.insert(name, Built::Str);
+                continue;
+            }
             if super::readers::reads_bytes(&names) {
                 out.subst.insert(name.clone(), "&[u8]".into());
                 out.closures.insert(name, Built::Bytes);

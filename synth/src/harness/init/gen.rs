@@ -326,14 +326,41 @@ fn registration(s: &mut String, t: &TypeReg, sc: &Scope) {
 fn chained_call(f: &Func, c: &super::registrations::Chain, start: &str, shown: bool) -> String {
     let suffix = f.suffix.as_deref().unwrap_or("");
     let mut at = 0;
+    // Past a pull method, each call is made once per item: a value it takes by value is
+    // cloned for each (it would move in the loop's first turn).
+    let mut pulled = false;
     let calls: Vec<(String, String)> = c
         .calls
         .iter()
         .map(|h| {
-            let (rust, tmpl) = args_of(&f.params[at..at + h.params]);
+            let ps = &f.params[at..at + h.params];
+            let (rust, tmpl) = if pulled {
+                let cloned: Vec<Param> = ps.iter().map(cloned_each_turn).collect();
+                args_of(&cloned)
+            } else {
+                args_of(ps)
+            };
+            pulled |= h.pull.is_some();
             at += h.params;
             let a = if shown { tmpl } else { rust };
             (h.method.clone(), a)
+        })
+        .collect();
+    // Of each pull method, the bound of its loop (see `Hop::pull`) and the names of the
+    // value pulled from and of each item.
+    let pulls: Vec<Option<Pull>> = c
+        .calls
+        .iter()
+        .map(|h| {
+            h.pull.map(|k| {
+                let (rust, tmpl) = f.params[k].arg();
+                Pull {
+                    bound: format!("({}).len()", if shown { tmpl } else { rust }),
+                    from: fresh("pulled", f),
+                    item: fresh("item", f),
+                    buffer: h.buffer,
+                }
+            })
         })
         .collect();
     // A variable for each route, outermost first (`b`, `b1`, ...).
@@ -357,43 +384,112 @@ fn chained_call(f: &Func, c: &super::registrations::Chain, start: &str, shown: b
         .collect();
     // Built from the last call outwards: each call's code given the value it is called on.
     let (method, a) = &calls[calls.len() - 1];
-    let mut then: Box<dyn Fn(&str) -> String> =
-        Box::new(move |on: &str| format!("{on}{method}({a}){suffix}"));
+    let last_pull = pulls[calls.len() - 1].clone();
+    let mut then: Box<dyn Fn(&str) -> String> = Box::new(move |on: &str| match &last_pull {
+        Some(p) => p.wrap(on, method, a, &format!("{}{suffix}", p.item)),
+        None => format!("{on}{method}({a}){suffix}"),
+    });
     for k in (0..c.calls.len() - 1).rev() {
         let (method, a) = calls[k].clone();
         let routes = routes[k].clone();
+        let pull = pulls[k].clone();
         let next = then;
         then = Box::new(move |on: &str| {
-            let value = format!("{on}{method}({a})");
-            let Some((_, innermost)) = routes.last() else {
-                return next(&format!("{value}."));
+            let Some(p) = &pull else {
+                return on_value(&format!("{on}{method}({a})"), &routes, &*next);
             };
-            let mut code = next(&format!("{innermost}."));
-            for (k, (via, b)) in routes.iter().enumerate().rev() {
-                let from = match k {
-                    0 => value.clone(),
-                    _ => routes[k - 1].1.clone(),
-                };
-                code = match via {
-                    Via::Direct => code,
-                    Via::Fallible | Via::Each => {
-                        format!("for mut {b} in {from} {{ std::hint::black_box({code}); }}")
-                    }
-                    Via::Option => {
-                        format!("{from}.map(move |mut {b}| {{ std::hint::black_box({code}); }})")
-                    }
-                    Via::Variant(e, v) => format!(
-                        "if let {e}::{v}(mut {b}) = {from} {{ std::hint::black_box({code}); }}"
-                    ),
-                    Via::Field(k) => {
-                        format!("{{ let mut {b} = {from}.{k}; std::hint::black_box({code}); }}")
-                    }
-                };
-            }
-            code
+            p.wrap(on, &method, &a, &on_value(&p.item, &routes, &*next))
         });
     }
     then(start)
+}
+
+/// `p`, passed as a clone when it is a program value taken by value (see `chained_call`).
+fn cloned_each_turn(p: &Param) -> Param {
+    use super::registrations::ParamKind;
+    let mut p = p.clone();
+    if let ParamKind::Plain { value, cast: None } = &p.kind {
+        if value.mode == perfsyn_profiler_ipc::Mode::Val {
+            let (rust, shown) = p.arg();
+            p.kind = ParamKind::Closure {
+                value: Some(value.clone()),
+                code: super::registrations::Code {
+                    rust: format!("{rust}.clone()"),
+                    shown: format!("{shown}.clone()"),
+                },
+            };
+        }
+    }
+    p
+}
+
+/// A pull method's loop (see `Hop::pull`): the bound, the variable holding the value pulled
+/// from and the one holding each item.
+#[derive(Clone)]
+struct Pull {
+    bound: String,
+    from: String,
+    item: String,
+    /// Whether each pull gets a fresh buffer (see `Hop::buffer`), declared before the
+    /// item borrowing it.
+    buffer: bool,
+}
+
+impl Pull {
+    /// `method(a)` called on the value `on` ends with (`r.`, `Reader::from_str(&s).`) until
+    /// it hands out nothing, `code` run on each item. Borrowed mutably, a temporary lives as
+    /// long as the loop.
+    fn wrap(&self, on: &str, method: &str, a: &str, code: &str) -> String {
+        let Pull {
+            bound,
+            from,
+            item,
+            buffer,
+        } = self;
+        let recv = on.strip_suffix('.').unwrap_or(on);
+        let buffer = if *buffer {
+            format!(
+                "let mut {} = Vec::new(); ",
+                super::registrations::PULL_BUFFER
+            )
+        } else {
+            String::new()
+        };
+        format!(
+            "{{ let {from} = &mut {recv}; for _ in 0..={bound} {{ {buffer}let Some(mut {item}) = {from}.{method}({a}).into_iter().next() else {{ break }}; std::hint::black_box({code}); }} }}"
+        )
+    }
+}
+
+/// The code of the rest of a chain on `value`, reached by `routes` (each bound to its
+/// variable), `next` writing the next call given the value it is called on.
+fn on_value(value: &str, routes: &[(Via, String)], next: &dyn Fn(&str) -> String) -> String {
+    let Some((_, innermost)) = routes.last() else {
+        return next(&format!("{value}."));
+    };
+    let mut code = next(&format!("{innermost}."));
+    for (k, (via, b)) in routes.iter().enumerate().rev() {
+        let from = match k {
+            0 => value.to_string(),
+            _ => routes[k - 1].1.clone(),
+        };
+        code = match via {
+            Via::Direct => code,
+            Via::Fallible | Via::Each => {
+                format!("for mut {b} in {from} {{ std::hint::black_box({code}); }}")
+            }
+            Via::Option => {
+                format!("{from}.map(move |mut {b}| {{ std::hint::black_box({code}); }})")
+            }
+            Via::Variant(e, v) => {
+                format!("if let {e}::{v}(mut {b}) = {from} {{ std::hint::black_box({code}); }}")
+            }
+            Via::Field(k) => {
+                format!("{{ let mut {b} = {from}.{k}; std::hint::black_box({code}); }}")
+            }
+        };
+    }
+    code
 }
 
 fn params(f: &Func, sc: &Scope) -> String {

@@ -209,6 +209,13 @@ pub(super) fn instantiate<'a>(
             }
             subst.insert(name, super::storage::storage_type(&traits, item));
             continue;
+        } else if borrowing_ok
+            && super::readers::reads_bytes(&bs.iter().cloned().collect::<Vec<_>>())
+        {
+            // A reader (`Reader<R>`, `R: BufRead`) built from a program's text: the
+            // constructor's impl fixes it (`impl<'a> Reader<&'a [u8]> { fn from_str }`), so
+            // the call leaves it to inference (see `borrowed_input`).
+            OMITTED
         } else if let Some(d) = defaults.get(&name) {
             d.as_str()
         } else if declares_default {

@@ -36,6 +36,10 @@ pub struct IntTraits {
     /// a generic parameter bounded by them takes a program's string
     /// (`diff_chars<T: DiffableStrRef + ?Sized>(alg, old: &T, new: &T)`).
     strings: HashSet<String>,
+    /// The crate's types built from a `&str` (`impl From<&str> for ExpandedName`): a
+    /// parameter bounded by `Into<T>` of one takes a program's string, borrowed (see
+    /// [`IntTraits::from_str`]).
+    from_strs: HashSet<String>,
     /// The crate's trait impls on its own types, by value or borrowed (see
     /// [`trait_impls`](super::trait_impls)): recorded here, where every impl item passes.
     pub impls: super::trait_impls::TraitImpls,
@@ -53,6 +57,11 @@ impl IntTraits {
         };
         if super::strext::covers_string(i) {
             self.strings.insert(tr.clone());
+        }
+        if tr == "From" && from_str_ref(path) {
+            if let Some(s) = p.path.segments.last() {
+                self.from_strs.insert(s.ident.to_string());
+            }
         }
         if let Some(elem) = range_element(p) {
             // `Range<T>` over the impl's own parameter: any integer; else the type it names.
@@ -161,6 +170,22 @@ impl IntTraits {
     /// Whether `tr` has a blanket impl over a parameter with bounds integers meet.
     pub fn is_blanket(&self, tr: &str) -> bool {
         self.blanket.contains(tr)
+    }
+
+    /// Whether a parameter bounded by `names` (`impl Into<T>`, `N: Into<T>`) takes a `&str`:
+    /// its only bound is `Into<T>`, `T` being `String` or a type of the crate built from a
+    /// `&str` (see [`IntTraits::from_strs`]). Passed a `&str`, not a `String`: `From<&str>`
+    /// does not make `From<String>`.
+    pub fn from_str(&self, names: &[String]) -> bool {
+        let [only] = names else { return false };
+        let Some(target) = only.strip_prefix("Into<") else {
+            return false;
+        };
+        let ident: String = target
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        ident == "String" || self.from_strs.contains(&ident)
     }
 
     /// Whether the crate implements `tr` for `String` (see [`IntTraits::strings`]).
@@ -323,6 +348,16 @@ pub(super) fn spaced_tokens(body: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// Whether trait path `path` is `From<&str>` (any lifetime).
+fn from_str_ref(path: &syn::Path) -> bool {
+    let Some(syn::PathArguments::AngleBracketed(a)) = path.segments.last().map(|s| &s.arguments)
+    else {
+        return false;
+    };
+    matches!(a.args.first(), Some(syn::GenericArgument::Type(syn::Type::Reference(r)))
+        if r.mutability.is_none() && matches!(&*r.elem, syn::Type::Path(e) if e.path.is_ident("str")))
 }
 
 #[cfg(test)]

@@ -91,6 +91,8 @@ mod primitive_bounds_tests;
 #[cfg(test)]
 mod public_paths_tests;
 #[cfg(test)]
+mod pull_methods_tests;
+#[cfg(test)]
 mod ranges_tests;
 pub mod readers;
 pub mod registrations;
@@ -104,6 +106,8 @@ pub mod several_sizes;
 pub mod skips;
 pub mod storage;
 pub mod strext;
+#[cfg(test)]
+mod string_conversions_tests;
 pub mod syntax;
 #[cfg(test)]
 mod trait_bounded_generics_tests;

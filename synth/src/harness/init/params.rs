@@ -111,6 +111,11 @@ impl Ctx<'_> {
                             .map(|(e, i)| Ok(Built::Sequence(e, i)))
                     })
                     .or_else(|| conversion_target(&trait_names(&bs)).map(|t| Ok(Built::Value(t))))
+                    .or_else(|| {
+                        self.int_traits
+                            .from_str(&trait_names(&bs))
+                            .then_some(Ok(Built::Str))
+                    })
             }
             _ => None,
         }?;
@@ -132,6 +137,7 @@ impl Ctx<'_> {
                 sequence(name, &elem, iterator)
             }
             Built::Bytes => Param::new(name, ParamKind::Bytes { owned: false }),
+            Built::Str => Param::plain(name, Mode::Str, ModelTy::String, None),
         }))
     }
 
@@ -193,6 +199,18 @@ impl Ctx<'_> {
                 .is_some_and(|e| matches!(e, Type::Path(e) if e.path.is_ident("u8")))
         {
             return Ok(Param::new(name, ParamKind::Bytes { owned: true }));
+        }
+        // `Option<&str>`: a program string, `Some(s)` (as `s.into()`, below).
+        if let Some(Type::Reference(r)) = first_arg_of(t, &["Option"]) {
+            if r.mutability.is_none() && matches!(&*r.elem, Type::Path(e) if e.path.is_ident("str"))
+            {
+                return Ok(Param::plain(
+                    name,
+                    Mode::Str,
+                    ModelTy::String,
+                    Some(Cast::Some),
+                ));
+            }
         }
         // `Option<T>` of a model value: the value, passed as `x.into()` (`Some(x)`:
         // `Option<T>: From<T>`), so the call gets a value, never `None`.

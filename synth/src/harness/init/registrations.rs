@@ -42,6 +42,9 @@ pub enum Cast {
     As(String),
     /// `x.into()`: `Option<T>` from `T`.
     Into,
+    /// `Some(x)`: `Option<&str>` from a string (`x.into()` would print `&{x}.into()`,
+    /// which borrows the conversion).
+    Some,
 }
 
 impl Cast {
@@ -50,6 +53,7 @@ impl Cast {
         match self {
             Cast::As(t) => format!(" as {t}"),
             Cast::Into => ".into()".to_string(),
+            Cast::Some => String::new(),
         }
     }
 }
@@ -205,10 +209,15 @@ impl Param {
         match &self.kind {
             ParamKind::Plain { value, cast } => {
                 let after = cast.as_ref().map(Cast::after).unwrap_or_default();
-                (
+                let (rust, shown) = (
                     format!("{name}{after}"),
                     format!("{}{after}", value.shown(name)),
-                )
+                );
+                if *cast == Some(Cast::Some) {
+                    (format!("Some({rust})"), format!("Some({shown})"))
+                } else {
+                    (rust, shown)
+                }
             }
             ParamKind::Closure { code, .. } => (code.rust.clone(), code.shown.clone()),
             ParamKind::Range { value, written } => {
@@ -537,7 +546,20 @@ pub struct Hop {
     /// How the next call reaches the value this one returns, outermost first (`[]`: called
     /// on it directly; `[Fallible, Variant]`: in the `Ok`, matched). Empty on the last.
     pub via: Vec<Via>,
+    /// A pull method (`reader.read_event()`, see [`borrowed_input`](super::borrowed_input)):
+    /// called again and again, each item it hands out (the `Ok` or `Some`) reaching the next
+    /// call, until it answers `Err` or `None`, and at most once per byte (plus one) of the
+    /// text parameter at this index of the method's parameters, so a pull that repeats its
+    /// end item forever still ends.
+    pub pull: Option<usize>,
+    /// Whether the pull method's buffer (`read_event_into(&mut Vec<u8>)`) is
+    /// [`PULL_BUFFER`], a fresh vector each pull: the idiom's cleared buffer, and no
+    /// program value whose contents the pulls would pile up.
+    pub buffer: bool,
 }
+
+/// The variable a pull method's buffer argument is (see [`Hop::buffer`]).
+pub const PULL_BUFFER: &str = "pull_buffer";
 
 impl Chain {
     /// `first` (a plain method, or a chain itself) followed by `second`, which takes
@@ -549,6 +571,8 @@ impl Chain {
                 method: first.name.clone(),
                 params: first.params.len(),
                 via: Vec::new(),
+                pull: None,
+                buffer: false,
             }],
         };
         if let Some(last) = calls.last_mut() {
@@ -558,6 +582,8 @@ impl Chain {
             method: second.to_string(),
             params,
             via: Vec::new(),
+            pull: None,
+            buffer: false,
         });
         Chain { calls }
     }

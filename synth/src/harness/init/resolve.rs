@@ -402,6 +402,10 @@ pub enum Built {
     /// `R: BufRead`, `impl Read`: the bytes of a program string (see
     /// [`readers`](super::readers)).
     Bytes,
+    /// `impl Into<T>`, `N: Into<T>` of a `T` built from a `&str` (see
+    /// [`IntTraits::from_str`](super::int_traits::IntTraits::from_str)): a program
+    /// string, borrowed.
+    Str,
 }
 
 /// The class expected of a call whose returned iterator is consumed: the documented class
