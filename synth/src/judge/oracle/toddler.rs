@@ -28,6 +28,18 @@ use serde::{Deserialize, Serialize};
 pub const SEQ_CAP: usize = 1024;
 /// Most consecutive pairs of sequences compared per IPCS.
 pub const MAX_PAIRS: usize = 128;
+/// LCS table cells (pairs of values compared) that the loops inside one call may cost
+/// together, per program judged. Why: a method that reads much (a sort) has many reading
+/// instructions run more than minIter times, each marking a loop judged over every IPCS, and
+/// without a bound the oracle took over ten minutes on `Vec::sort` (debug build). Past the
+/// budget an inner loop's read is not judged (no finding); the loop across the calls never
+/// draws on it.
+const INNER_LCS_BUDGET: u64 = 100_000_000;
+
+thread_local! {
+    /// LCS cells left to the loop being judged (`u64::MAX`: unbounded).
+    static LCS_BUDGET: std::cell::Cell<u64> = const { std::cell::Cell::new(u64::MAX) };
+}
 
 /// The five thresholds of Toddler (section III-D, III-E).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -346,7 +358,12 @@ pub fn findings(
     let mut runtime = |pc: u64| lines.perfsyns(pc.saturating_sub(1));
     let mut out: Vec<(RepeatedTraversal, u32)> = Vec::new();
     let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
+    // Loops inside one call share one budget of LCS work; the loop across the calls
+    // (Toddler's own) is judged in full.
+    let mut inner_left = INNER_LCS_BUDGET;
     for j in &judged {
+        let inner = j.loop_at.is_some();
+        LCS_BUDGET.with(|b| b.set(if inner { inner_left } else { u64::MAX }));
         // Each instruction alone, then the instructions of one line and call stack as one
         // (an unrolled scan); a line that both find counts once (below).
         let mut similar = similar_reads(&j.reads, p, &crate_read);
@@ -361,6 +378,10 @@ pub fn findings(
                 }
             }
         }
+        if inner {
+            inner_left = LCS_BUDGET.with(|b| b.get());
+        }
+        LCS_BUDGET.with(|b| b.set(u64::MAX));
         // Output-bound (`toddler_output`): the loop as a whole stores a new value for about
         // every value its similar reads re-read (all of them: an unrolled scan reads through
         // several instructions).
@@ -511,6 +532,14 @@ fn similar_iterations(seqs: &[Vec<u64>], iterations: usize, p: &Params) -> Optio
     let (mut lcs_sum, mut ratio_sum) = (0f64, 0f64);
     for k in (0..pairs).step_by(step) {
         let (a, b) = (cap(&seqs[k]), cap(&seqs[k + 1]));
+        let cells = (a.len() * b.len()) as u64;
+        if !LCS_BUDGET.with(|left| {
+            let ok = left.get() >= cells;
+            left.set(left.get().saturating_sub(cells));
+            ok
+        }) {
+            return None;
+        }
         let lcs = longest_common_substring(a, b);
         let ratio = lcs as f64 / a.len().min(b.len()) as f64;
         compared += 1;
