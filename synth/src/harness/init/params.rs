@@ -191,9 +191,10 @@ impl Ctx<'_> {
     fn by_value(&self, name: &str, t: &Type, vecs: &mut BTreeSet<String>) -> Result<Param, String> {
         // `Vec<u8>`: a program string's bytes, as `&[u8]` (see [`Ctx::borrowed`]); std's
         // `Vec` only, not a crate's own `Vec` in scope here (heapless's `Vec<u8, N>`).
-        let crates_own_vec = self
-            .regs_in
-            .contains_key(&(self.module.to_vec(), "Vec".to_string()));
+        let crates_own_vec = matches!(t, Type::Path(tp) if tp.path.segments.len() == 1)
+            && self
+                .regs_in
+                .contains_key(&(self.module.to_vec(), "Vec".to_string()));
         if !crates_own_vec
             && first_arg_of(t, &["Vec"])
                 .is_some_and(|e| matches!(e, Type::Path(e) if e.path.is_ident("u8")))
@@ -272,6 +273,8 @@ impl Ctx<'_> {
                 return Ok((ModelTy::parse(s), None));
             }
         }
+        // `std::vec::Vec` written by path is std's even where the crate has a `Vec` of its own.
+        let single_segment = tp.path.segments.len() == 1;
         let cast = |model: &'static str| Ok((ModelTy::Prim(model), Some(Cast::As(id.clone()))));
         match id.as_str() {
             "bool" | "char" | "String" => return Ok((ModelTy::parse(&id), None)),
@@ -282,9 +285,10 @@ impl Ctx<'_> {
             "Self" => return Ok((ModelTy::Own(self.self_name.to_string()), None)),
             // A crate's own `Vec` (heapless's) in scope here is the crate's, not std's.
             "Vec"
-                if !self
-                    .regs_in
-                    .contains_key(&(self.module.to_vec(), id.clone())) =>
+                if !single_segment
+                    || !self
+                        .regs_in
+                        .contains_key(&(self.module.to_vec(), id.clone())) =>
             {
                 let elem = match &seg.arguments {
                     syn::PathArguments::AngleBracketed(a) => match a.args.first() {
