@@ -231,7 +231,7 @@ fn each_field_of_a_returned_tuple_is_handed_out() {
         pub struct Consumer<'a> { q: &'a Queue }
         impl Queue {
             pub fn new() -> Self { Queue { v: Vec::new() } }
-            pub fn split(&mut self) -> (Producer<'_>, Consumer<'_>) { todo!() }
+            pub fn split(&mut self) -> (Producer<'_>, Consumer<'_>) { let q: &Queue = self; (Producer { q }, Consumer { q }) }
         }
         impl<'a> Producer<'a> {
             pub fn enqueue(&mut self, v: u64) -> bool { true }

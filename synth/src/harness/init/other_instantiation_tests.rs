@@ -13,7 +13,7 @@ fn a_crate_type_written_with_another_primitive_argument_is_not_its_registration(
     let vec = r#"
         pub struct Vec<T, const N: usize> { xs: [Option<T>; N], len: usize }
         impl<T, const N: usize> Vec<T, N> {
-            pub fn new() -> Self { todo!() }
+            pub fn new() -> Self { Vec { xs: std::array::from_fn(|_| None), len: 0 } }
             pub fn len(&self) -> usize { self.len }
         }
     "#;
@@ -21,9 +21,9 @@ fn a_crate_type_written_with_another_primitive_argument_is_not_its_registration(
         use crate::vec::Vec;
         pub struct String<const N: usize> { vec: Vec<u8, N> }
         impl<const N: usize> String<N> {
-            pub fn new() -> Self { todo!() }
+            pub fn new() -> Self { String { vec: Vec::new() } }
             pub fn len(&self) -> usize { 0 }
-            pub fn from_utf8(vec: Vec<u8, N>) -> Self { todo!() }
+            pub fn from_utf8(vec: Vec<u8, N>) -> Self { String { vec } }
             pub fn into_bytes(self) -> Vec<u8, N> { self.vec }
         }
     "#;
