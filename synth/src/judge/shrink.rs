@@ -754,9 +754,9 @@ mod tests {
         assert_eq!(r.program.vars, vec!["Set", "u64", "bool"]);
     }
 
-    #[test]
-    fn a_growing_text_shrinks_to_its_shortest_fragment_and_fewest_parts() {
-        let s = schema();
+    /// A set, a text literal of `shape` over `a` and `b` repeated `n` times, and the call
+    /// under test (which does not read the text: the shrink tests' verdicts look at it).
+    fn set_and_text(shape: TextShape, a: &str, b: &str, n: u32) -> Program {
         let mut p = Program::default();
         let set = p.fresh("Set");
         let t = p.fresh("String");
@@ -770,10 +770,10 @@ mod tests {
             Stmt::Lit {
                 out: t,
                 value: Literal::Text {
-                    shape: TextShape::Interleave,
-                    a: "<!-- a".into(),
-                    b: "x".into(),
-                    n: 4096,
+                    shape,
+                    a: a.into(),
+                    b: b.into(),
+                    n,
                 },
             },
             Stmt::Call {
@@ -785,6 +785,13 @@ mod tests {
                 under_test: true,
             },
         ];
+        p
+    }
+
+    #[test]
+    fn a_growing_text_shrinks_to_its_shortest_fragment_and_fewest_parts() {
+        let s = schema();
+        let p = set_and_text(TextShape::Interleave, "<!-- a", "x", 4096);
         check(&p, &s).unwrap();
         // The "verdict": the text holds at least 100 unclosed `<!` tokens.
         let keeps = |q: &Program| -> bool {
@@ -822,40 +829,13 @@ mod tests {
     #[test]
     fn a_span_repeated_in_place_keeps_its_value_and_shrinks_its_count() {
         let s = schema();
-        let mut p = Program::default();
-        let set = p.fresh("Set");
-        let t = p.fresh("String");
         let shape = TextShape::SpanPair {
             open: 0,
             open_end: 3,
             close: 7,
             close_end: 11,
         };
-        p.body = vec![
-            Stmt::Ctor {
-                out: set,
-                ty: "Set".into(),
-                ctor: "new".into(),
-                args: vec![],
-            },
-            Stmt::Lit {
-                out: t,
-                value: Literal::Text {
-                    shape,
-                    a: "<r><i/></r>".into(),
-                    b: String::new(),
-                    n: 4096,
-                },
-            },
-            Stmt::Call {
-                out: None,
-                ty: "Set".into(),
-                method: "is_empty".into(),
-                recv: set,
-                args: vec![],
-                under_test: true,
-            },
-        ];
+        let p = set_and_text(shape, "<r><i/></r>", "", 4096);
         check(&p, &s).unwrap();
         // The "verdict": a balanced text at least 100 deep.
         let keeps = |q: &Program| -> bool {
