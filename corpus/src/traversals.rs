@@ -235,7 +235,13 @@ pub struct TraversalNonBugs {
     ordered: BTreeMap<u64, u64>,
     window: [u64; 4],
     pos: usize,
+    /// A document of one record repeated: every `add` appends [`RECORD`] (a parser's input
+    /// made of a repeated element, as perfsyn's programs build them).
+    records: Vec<u64>,
 }
+
+/// One record of the repeated document.
+const RECORD: &[u8] = b"<item id=\"7\"/>\n";
 
 /// Five constant entries (fewer than Toddler's minLCS of 7).
 const WEEKDAYS: [u64; 5] = [6, 7, 9, 8, 6];
@@ -258,6 +264,7 @@ impl TraversalNonBugs {
         self.queue.push_back(x);
         self.hashed.insert(x, x / 2);
         self.ordered.insert(x, x / 3);
+        self.records.extend(RECORD.iter().map(|&b| b as u64));
     }
 
     /// The number of values.
@@ -311,6 +318,19 @@ impl TraversalNonBugs {
             .skip(k as usize % chunks * 8)
             .take(8)
             .fold(0u64, |a, &v| a.wrapping_add(v))
+    }
+
+    /// A single pass over a repeated input: the tags of record `k` of the document (`k` wraps
+    /// around). Each call reads a record no call read before, whose bytes equal every other
+    /// record's: the values repeat, the memory does not.
+    pub fn record_tags(&self, k: u64) -> u64 {
+        let records = (self.records.len() / RECORD.len()).max(1);
+        self.records
+            .iter()
+            .skip(k as usize % records * RECORD.len())
+            .take(RECORD.len())
+            .filter(|&&b| b == b'<' as u64 || b == b'/' as u64)
+            .count() as u64
     }
 
     /// Row `r` of the values as an 8-row matrix, summed: a nested loop over rows and columns
@@ -461,6 +481,7 @@ register_type! {
             nearest(ref self, x: copy u64) -> u64;
             next_value(mut self, x: copy u64) -> u64;
             chunk_sum(ref self, x: copy u64) -> u64;
+            record_tags(ref self, x: copy u64) -> u64;
             row_sum(ref self, x: copy u64) -> u64;
             get(ref self, x: copy u64) -> u64;
             pop_front(mut self, x: copy u64) -> u64;

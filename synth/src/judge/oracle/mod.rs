@@ -13,4 +13,5 @@ pub mod relative;
 pub mod robust;
 pub mod toddler;
 pub mod toddler_loops;
+pub mod toddler_memory;
 pub mod toddler_output;

@@ -223,6 +223,8 @@ struct Judged {
     outer: String,
     loop_at: Option<String>,
     reads: Vec<Vec<(u32, u64)>>,
+    /// The same reads' addresses (`toddler_memory`), iteration by iteration.
+    addresses: Vec<Vec<Option<u64>>>,
     events: Vec<std::ops::Range<usize>>,
     /// Iterations per call under test (1 for the loop across calls, all of a loop inside one).
     per_call: f64,
@@ -276,6 +278,7 @@ pub fn findings(
             .collect()
     };
     let calls = canonical(trace);
+    let addresses = super::toddler_memory::read_addresses(trace);
     let mut judged: Vec<Judged> = Vec::new();
     // Loops inside a call are judged in the first and the last call only: calls repeated in
     // a row run the same loops (judging all 16 took 6x the rule's time on a registry set's
@@ -304,13 +307,14 @@ pub fn findings(
         // A loop in perfsyn's runtime (the harness's adapter) is none of the crate's.
         let Some((site, _)) = site else { continue };
         let reads = &calls[l.call];
+        let at = &addresses[l.call];
+        let mut a = Vec::new();
         let (r, e): (Vec<_>, Vec<_>) = l
             .iterations()
             .map(|(r, e)| {
-                (
-                    reads[r.start.min(reads.len())..r.end.min(reads.len())].to_vec(),
-                    e,
-                )
+                let r = r.start.min(reads.len())..r.end.min(reads.len());
+                a.push(at[r.clone()].to_vec());
+                (reads[r].to_vec(), e)
             })
             .unzip();
         let what = if l.marker.is_some() {
@@ -343,6 +347,7 @@ pub fn findings(
             // Its iterations all run in one call.
             per_call: r.len() as f64,
             reads: r,
+            addresses: a,
             events: e,
         });
     }
@@ -350,6 +355,7 @@ pub fn findings(
         outer: outer.to_string(),
         loop_at: None,
         reads: calls.clone(),
+        addresses,
         events: super::toddler_output::call_ranges(&trace.activations),
         per_call: 1.0,
     });
@@ -366,12 +372,22 @@ pub fn findings(
         LCS_BUDGET.with(|b| b.set(if inner { inner_left } else { u64::MAX }));
         // Each instruction alone, then the instructions of one line and call stack as one
         // (an unrolled scan); a line that both find counts once (below).
+        // Similar values at memory read for the first time (a repeated input) are no
+        // traversal (`toddler_memory`).
+        let rereads = |iterations: &[Vec<(u32, u64)>], r: &SimilarRead| {
+            super::toddler_memory::reread_ratio(iterations, &j.addresses, r.ipcs)
+                .is_none_or(|x| x >= super::toddler_memory::MIN_REREAD_RATIO)
+        };
         let mut similar = similar_reads(&j.reads, p, &crate_read);
+        similar.retain(|r| rereads(&j.reads, r));
         let one: f64 = similar.iter().map(|r| r.reads_per_iteration).sum();
         let mut by_line = 0f64;
         if merged {
             let iterations: Vec<Vec<(u32, u64)>> = j.reads.iter().map(|it| merge(it)).collect();
             for r in similar_reads(&iterations, p, &crate_read) {
+                if !rereads(&iterations, &r) {
+                    continue;
+                }
                 by_line += r.reads_per_iteration;
                 if !similar.iter().any(|s| s.ipcs == r.ipcs) {
                     similar.push(r);
