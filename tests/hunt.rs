@@ -330,6 +330,12 @@ fn foreign_damaged_or_existing_dirs_are_one_line_errors_and_never_written() {
         &["--resume", "--max-programs-per-method", "5"],
         "--max-programs-per-method differs",
     );
+    // A search switch the hunt was started without would change the rest of its methods.
+    check_refused(
+        with("hunt.json", manifest_text(1)),
+        &["--resume", "--no-span-shapes"],
+        "--no-span-shapes differs",
+    );
     // A damaged run file of a finished method is an error, not a method to redo silently.
     check_refused(
         |d| {

@@ -46,6 +46,18 @@ pub struct HuntArgs {
     /// Number of worker processes (default: one per core).
     #[arg(long, value_parser = parse_workers)]
     pub workers: Option<usize>,
+    /// Switch off the loop extension (repeat blocks) in every search, as explore's flag.
+    #[arg(long)]
+    pub no_loops: bool,
+    /// Draw no values mined from the crate's own tests, as explore's flag.
+    #[arg(long)]
+    pub no_mined_values: bool,
+    /// Draw string fragments by frequency alone, as explore's flag.
+    #[arg(long)]
+    pub no_fragment_credit: bool,
+    /// Grow no text by repeating a span of a mined value in place, as explore's flag.
+    #[arg(long)]
+    pub no_span_shapes: bool,
     /// The hunt directory: run files, hunt.json, report.html, summary.json, summary.md.
     #[arg(long, value_name = "DIR", required_unless_present = "report")]
     pub out: Option<PathBuf>,
@@ -53,7 +65,7 @@ pub struct HuntArgs {
     #[arg(long, requires = "out")]
     pub resume: bool,
     /// Only regenerate the reports of the hunt in DIR from its run files.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["out", "resume", "ty", "all", "budget_per_method", "max_programs_per_method", "partition", "partition_count", "strategy", "seed", "workers"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["out", "resume", "ty", "all", "budget_per_method", "max_programs_per_method", "partition", "partition_count", "strategy", "seed", "workers", "no_loops", "no_mined_values", "no_fragment_credit", "no_span_shapes"])]
     pub report: Option<PathBuf>,
     /// Print the summary as JSON on stdout (the document DIR/summary.json holds: every
     /// method's verdict, class and key figures) instead of the text.
@@ -139,6 +151,7 @@ pub fn run(a: HuntArgs) -> Result<()> {
                 strategy: a.strategy.unwrap_or(StrategyKind::Astar).name().into(),
                 seed: super::common::seed_or_clock(a.seed),
                 t_rel: 1.2,
+                switches: switches(&a),
             };
             let methods = hunt::plan(pool.pool().schema(), a.ty.as_deref())?;
             dir::HuntDir::create(
@@ -195,10 +208,13 @@ pub fn run(a: HuntArgs) -> Result<()> {
     observer
         .bar
         .set_message(report::count(observer.findings, "finding"));
+    let no_mined_values = hunt_dir.manifest.settings.switches.no_mined_values;
     let hunt_dir = Arc::new(hunt_dir);
-    let mined = Arc::new(crate::harness::mine::Retriever::new(
-        crate::harness::mine::load(&a.worker.harness()?)?,
-    ));
+    let mined = Arc::new(crate::harness::mine::Retriever::new(if no_mined_values {
+        Default::default()
+    } else {
+        crate::harness::mine::load(&a.worker.harness()?)?
+    }));
     let outcome = hunt::run(
         hunt_dir.clone(),
         pool,
@@ -220,6 +236,16 @@ pub fn run(a: HuntArgs) -> Result<()> {
         std::process::exit(130);
     }
     Ok(())
+}
+
+/// The search switches given on the command line.
+fn switches(a: &HuntArgs) -> crate::commands::hunt::dir::SearchSwitches {
+    crate::commands::hunt::dir::SearchSwitches {
+        no_loops: a.no_loops,
+        no_mined_values: a.no_mined_values,
+        no_fragment_credit: a.no_fragment_credit,
+        no_span_shapes: a.no_span_shapes,
+    }
 }
 
 /// On `--resume`, options that would change the hunt must agree with its manifest.
@@ -256,6 +282,30 @@ fn check_resume_settings(
     }
     if a.seed.is_some_and(|x| x != s.seed) {
         clash.push("--seed".into());
+    }
+    // A switch given on resume must be the hunt's; one left out keeps the hunt's.
+    let given = switches(a);
+    for (on, hunt, flag) in [
+        (given.no_loops, s.switches.no_loops, "--no-loops"),
+        (
+            given.no_mined_values,
+            s.switches.no_mined_values,
+            "--no-mined-values",
+        ),
+        (
+            given.no_fragment_credit,
+            s.switches.no_fragment_credit,
+            "--no-fragment-credit",
+        ),
+        (
+            given.no_span_shapes,
+            s.switches.no_span_shapes,
+            "--no-span-shapes",
+        ),
+    ] {
+        if on && !hunt {
+            clash.push(flag.into());
+        }
     }
     if !clash.is_empty() {
         anyhow::bail!(

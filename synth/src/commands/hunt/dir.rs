@@ -55,6 +55,51 @@ pub struct HuntSettings {
     pub seed: u64,
     /// t_rel of the relative oracle and of the ranking.
     pub t_rel: f64,
+    /// Parts of the search switched off, as explore's `--no-*` flags.
+    #[serde(default, skip_serializing_if = "SearchSwitches::is_default")]
+    pub switches: SearchSwitches,
+}
+
+/// Parts of the search a hunt switches off for every method, as explore's flags of the same
+/// names do (`cli/common.rs`, `SearchArgs`), so a hunt can be run without one to see what
+/// it adds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SearchSwitches {
+    pub no_loops: bool,
+    pub no_mined_values: bool,
+    pub no_fragment_credit: bool,
+    pub no_span_shapes: bool,
+}
+
+impl SearchSwitches {
+    fn is_default(&self) -> bool {
+        *self == SearchSwitches::default()
+    }
+
+    /// The switches as explore flags (` --no-loops --no-span-shapes`; empty when none).
+    pub fn flags(&self) -> String {
+        [
+            (self.no_loops, " --no-loops"),
+            (self.no_mined_values, " --no-mined-values"),
+            (self.no_fragment_credit, " --no-fragment-credit"),
+            (self.no_span_shapes, " --no-span-shapes"),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, f)| *f)
+        .collect()
+    }
+
+    /// Switches the parts off in `cfg` (mined values are the hunt's to leave out: it draws
+    /// from none when `no_mined_values`).
+    pub fn apply(&self, cfg: &mut crate::search::SearchConfig) {
+        cfg.mutation.loops &= !self.no_loops;
+        if self.no_fragment_credit {
+            cfg.mutation.credit = crate::search::credit::FragmentCredit::disabled();
+        }
+        cfg.mutation.span_shapes &= !self.no_span_shapes;
+    }
 }
 
 impl HuntSettings {
@@ -440,6 +485,7 @@ mod tests {
                 strategy: "astar".into(),
                 seed: 1,
                 t_rel: 1.2,
+                switches: Default::default(),
             },
             vec![PlannedMethod {
                 method: "Vec::dedup".into(),

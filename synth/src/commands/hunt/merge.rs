@@ -215,6 +215,7 @@ mod tests {
             strategy: "astar".into(),
             seed,
             t_rel: 1.2,
+            switches: Default::default(),
         }
     }
 

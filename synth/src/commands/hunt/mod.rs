@@ -144,6 +144,16 @@ pub fn strategy(name: &str) -> Result<StrategyKind> {
 /// both directions for relative runs, the default asymptotic thresholds, and a short
 /// confirmation of the best program only (the hunt spends its time searching).
 pub fn explore_config(m: &PlannedMethod, s: &HuntSettings) -> Result<ExploreConfig> {
+    let mut search = SearchConfig {
+        budget: match s.max_programs_per_method {
+            Some(n) => Budget::Programs(n),
+            None => Budget::Time(Duration::from_millis(s.budget_per_method_ms)),
+        },
+        seed: s.seed,
+        metric: Metric::Cost,
+        ..SearchConfig::default()
+    };
+    s.switches.apply(&mut search);
     Ok(ExploreConfig {
         method: m.method.clone(),
         strategy: strategy(&s.strategy)?,
@@ -153,15 +163,7 @@ pub fn explore_config(m: &PlannedMethod, s: &HuntSettings) -> Result<ExploreConf
         t_rel: s.t_rel,
         thresholds: Thresholds::default(),
         expect: None,
-        search: SearchConfig {
-            budget: match s.max_programs_per_method {
-                Some(n) => Budget::Programs(n),
-                None => Budget::Time(Duration::from_millis(s.budget_per_method_ms)),
-            },
-            seed: s.seed,
-            metric: Metric::Cost,
-            ..SearchConfig::default()
-        },
+        search,
         start: None,
         confirm: ConfirmConfig {
             top: 1,
@@ -176,11 +178,12 @@ pub fn explore_config(m: &PlannedMethod, s: &HuntSettings) -> Result<ExploreConf
 /// The command that explores one method of the hunt alone, as the hunt did.
 pub fn explore_command(m: &PlannedMethod, s: &HuntSettings) -> String {
     format!(
-        "perfsyn explore --method {} --strategy {} --seed {} {} --confirm-top 1",
+        "perfsyn explore --method {} --strategy {} --seed {} {} --confirm-top 1{}",
         m.method,
         s.strategy,
         s.seed,
-        s.budget_flags()
+        s.budget_flags(),
+        s.switches.flags()
     )
 }
 
@@ -332,6 +335,36 @@ mod tests {
             "ctors": [], "methods": methods, "fields": [], "imports": [], "doc": ""
         }))
         .expect("a minimal type")
+    }
+
+    #[test]
+    fn a_hunts_search_switches_reach_every_search_and_its_explore_command() {
+        let m = PlannedMethod {
+            method: "Vec::dedup".into(),
+            oracle: OracleKind::Asymptotic,
+            file: "runs/001-Vec__dedup.json".into(),
+        };
+        let mut s = HuntSettings {
+            ty: None,
+            budget_per_method_ms: 1000,
+            max_programs_per_method: None,
+            strategy: "astar".into(),
+            seed: 3,
+            t_rel: 1.2,
+            switches: Default::default(),
+        };
+        let on = explore_config(&m, &s).unwrap().search;
+        assert!(on.mutation.loops && on.mutation.span_shapes);
+        assert!(!explore_command(&m, &s).contains("--no-"));
+        s.switches.no_loops = true;
+        s.switches.no_span_shapes = true;
+        let off = explore_config(&m, &s).unwrap().search;
+        assert!(!off.mutation.loops && !off.mutation.span_shapes);
+        assert!(
+            explore_command(&m, &s).ends_with("--confirm-top 1 --no-loops --no-span-shapes"),
+            "{}",
+            explore_command(&m, &s)
+        );
     }
 
     #[test]

@@ -739,6 +739,7 @@ mod tests {
                 strategy: "astar".into(),
                 seed: 1,
                 t_rel: 1.2,
+                switches: Default::default(),
             },
             partition: Some("1/2".into()),
             methods_total: 1,
