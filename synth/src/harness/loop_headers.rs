@@ -1,0 +1,210 @@
+//! Toddler's loops recovered from a trace worker binary (DESIGN.md, "A trace build beside the
+//! two we have": loop headers from the binary). Every function that holds a
+//! sanitizer-coverage block (an entry of the `__sancov_pcs` PC table) is decoded and its
+//! natural loops taken (`cfg_loops`). The trace runtime learns each loop's *marker*: a
+//! guarded block that runs exactly once per iteration that goes round (the header when its
+//! block carries a guard; the coverage pass skips a block that dominates all its successors,
+//! often a header, and then the guarded block nearest the header that lies in no inner loop
+//! and dominates every back edge's source). A hit of the marker in one activation to its next
+//! hit is one iteration (`readtrace::ReadTrace::loop_hits`; the oracle in
+//! `judge/oracle/toddler_loops.rs`).
+//!
+//! Only functions with PC-table entries are decoded (the rest of the binary, precompiled std
+//! and the runtime's own callbacks, carry no guard a hit could come from). The result is kept
+//! per binary path and modification time for the life of the process.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Instant, SystemTime};
+
+use anyhow::{bail, Context, Result};
+use object::{Object, ObjectSection, ObjectSymbol, RelocationTarget};
+
+use crate::harness::cfg_loops::{function_loops, FunctionLoops};
+
+/// A natural loop of the binary whose iterations the trace runtime can mark.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecoveredLoop {
+    /// The header block's address (link-time): what names the loop.
+    pub header: u64,
+    /// The guarded block whose hits mark the iterations (its PC-table address).
+    pub marker: u64,
+    /// The innermost marked loop of the same function around this one (index into the list).
+    pub parent: Option<usize>,
+}
+
+/// What recovery found in one binary, with the figures a bench reports.
+#[derive(Clone, Debug, Default)]
+pub struct Recovered {
+    pub loops: Vec<RecoveredLoop>,
+    /// Functions decoded (those with a PC-table entry).
+    pub functions: usize,
+    /// Natural loops found, marked or not.
+    pub natural: usize,
+    /// PC-table entries.
+    pub guards: usize,
+    /// Wall time of the recovery, ms.
+    pub millis: u64,
+}
+
+impl Recovered {
+    /// The loops by marker address.
+    pub fn by_marker(&self) -> HashMap<u64, usize> {
+        self.loops
+            .iter()
+            .enumerate()
+            .map(|(k, l)| (l.marker, k))
+            .collect()
+    }
+
+    /// The markers, one hexadecimal link-time address a line: the file the trace worker
+    /// reads (`perfsyn-worker --trace FILE OUT MARKERS`).
+    pub fn markers_text(&self) -> String {
+        self.loops
+            .iter()
+            .map(|l| format!("{:x}\n", l.marker))
+            .collect()
+    }
+}
+
+type Cache = Mutex<HashMap<PathBuf, (Option<SystemTime>, Arc<Recovered>)>>;
+
+/// The loops of the trace worker `binary`, recovered once per process and binary version.
+pub fn recovered(binary: &Path) -> Result<Arc<Recovered>> {
+    static CACHE: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let stamp = std::fs::metadata(binary).and_then(|m| m.modified()).ok();
+    if let Some((s, r)) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(binary) {
+        if *s == stamp {
+            return Ok(r.clone());
+        }
+    }
+    let r = Arc::new(recover(binary)?);
+    cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(binary.to_path_buf(), (stamp, r.clone()));
+    Ok(r)
+}
+
+/// Recovers the loops of `binary` (see the module doc).
+pub fn recover(binary: &Path) -> Result<Recovered> {
+    let began = Instant::now();
+    let data = std::fs::read(binary)
+        .with_context(|| format!("cannot read the trace worker {}", binary.display()))?;
+    let file = object::File::parse(&*data)
+        .with_context(|| format!("{} is not an object file", binary.display()))?;
+    let mut pcs = pc_table(&file)?;
+    pcs.sort_unstable();
+    pcs.dedup();
+    let mut out = Recovered {
+        guards: pcs.len(),
+        ..Recovered::default()
+    };
+    let mut functions: Vec<(u64, u64, object::SectionIndex)> = file
+        .symbols()
+        .filter(|s| s.kind() == object::SymbolKind::Text && s.size() > 0)
+        .filter_map(|s| Some((s.address(), s.size(), s.section_index()?)))
+        .collect();
+    functions.sort_unstable_by_key(|f| (f.0, std::cmp::Reverse(f.1)));
+    functions.dedup_by_key(|f| f.0);
+    for (addr, size, section) in functions {
+        let lo = pcs.partition_point(|&p| p < addr);
+        let hi = pcs.partition_point(|&p| p < addr + size);
+        if lo == hi {
+            continue;
+        }
+        let Some(code) = file
+            .section_by_index(section)
+            .ok()
+            .and_then(|s| s.data_range(addr, size).ok().flatten())
+        else {
+            continue;
+        };
+        out.functions += 1;
+        let f = function_loops(code, addr, &pcs[lo..hi]);
+        out.natural += f.loops.len();
+        marked_loops(&f, &pcs[lo..hi], &mut out.loops);
+    }
+    out.millis = began.elapsed().as_millis() as u64;
+    Ok(out)
+}
+
+/// The PC table's block addresses (pairs of words: PC, flags), link-time. In a
+/// position-independent binary the table's words are filled by relative relocations, whose
+/// addends are the addresses.
+fn pc_table(file: &object::File<'_>) -> Result<Vec<u64>> {
+    let Some(section) = file.section_by_name("__sancov_pcs") else {
+        bail!("the trace worker has no sanitizer-coverage PC table (__sancov_pcs)");
+    };
+    let bytes = section.data().context("cannot read the PC table")?;
+    let mut pcs: Vec<u64> = bytes
+        .chunks_exact(16)
+        .map(|w| u64::from_le_bytes(w[..8].try_into().unwrap_or_default()))
+        .collect();
+    if pcs.iter().all(|&p| p == 0) {
+        let (lo, hi) = (section.address(), section.address() + section.size());
+        for (at, r) in file.dynamic_relocations().into_iter().flatten() {
+            if at >= lo
+                && at < hi
+                && (at - lo) % 16 == 0
+                && r.target() == RelocationTarget::Absolute
+            {
+                if let Some(p) = pcs.get_mut(((at - lo) / 16) as usize) {
+                    *p = r.addend() as u64;
+                }
+            }
+        }
+    }
+    pcs.retain(|&p| p != 0);
+    Ok(pcs)
+}
+
+/// Appends the loops of `f` that have a marker (see the module doc); `guarded` the sorted
+/// PC-table addresses in the function.
+fn marked_loops(f: &FunctionLoops, guarded: &[u64], out: &mut Vec<RecoveredLoop>) {
+    let first = out.len();
+    // Index in `out` of each of the function's loops that got a marker.
+    let mut placed: Vec<Option<usize>> = vec![None; f.loops.len()];
+    for (k, l) in f.loops.iter().enumerate() {
+        let inner: Vec<usize> = f
+            .loops
+            .iter()
+            .filter(|c| c.parent == Some(k))
+            .flat_map(|c| c.body.iter().copied())
+            .collect();
+        let candidates: Vec<usize> = l
+            .body
+            .iter()
+            .copied()
+            .filter(|&b| guarded.binary_search(&f.blocks[b].start).is_ok())
+            .filter(|b| !inner.contains(b))
+            .filter(|&b| l.latches.iter().all(|&s| f.dominates(b, s)))
+            .collect();
+        // They lie on one chain of dominators: the one nearest the header dominates the rest.
+        let Some(&marker) = candidates
+            .iter()
+            .find(|&&c| candidates.iter().all(|&o| f.dominates(c, o)))
+        else {
+            continue;
+        };
+        // The parent: the innermost enclosing loop that got a marker.
+        let mut p = l.parent;
+        while let Some(q) = p {
+            if placed[q].is_some() {
+                break;
+            }
+            p = f.loops[q].parent;
+        }
+        placed[k] = Some(out.len());
+        out.push(RecoveredLoop {
+            header: f.blocks[l.header].start,
+            marker: f.blocks[marker].start,
+            parent: p.and_then(|q| placed[q]),
+        });
+    }
+    debug_assert!(out[first..]
+        .iter()
+        .all(|l| l.parent.is_none_or(|p| p >= first)));
+}
