@@ -6,9 +6,10 @@
 //! grouped into the iterations of a loop. Two kinds of loops: the one the interpreter knows,
 //! whose iterations are the calls under test (successive calls, in a `repeat` or in a row),
 //! so a method that walks all of its data on every call is a repeated traversal across
-//! calls; and the loops inside one call that call a helper per iteration
-//! (`toddler_loops`: `is_subset` calling `contains` per element is quadratic in one call).
-//! Loops without a call in their body are not split (ARCHITECTURE.md, deviations).
+//! calls; and the loops inside one call (`toddler_loops`: a helper called per iteration,
+//! `is_subset` calling `contains` per element, quadratic in one call; a loop recovered from
+//! the binary, its iterations from one pass through its marker block to the next; a loop
+//! around a read run more than minIter times, where no recovered loop covers it).
 //! Loops whose iterations each write new results for what they re-read are output-bound,
 //! not redundant, and are not reported (`toddler_output`).
 //!
@@ -286,18 +287,26 @@ pub fn findings(
     let crate_read = |i: u32| read_lines.get(&i).is_some_and(Option::is_some);
     for (c, reads) in calls.iter().enumerate().filter(|(c, _)| judged_call(*c)) {
         let events = trace.read_events.get(c).map_or(&[][..], Vec::as_slice);
-        inner.extend(super::toddler_loops::read_loops(
-            c,
-            reads,
-            events,
-            p.min_iter,
-            p.min_lcs,
-            &crate_read,
-        ));
+        // Loops recovered from the binary, then read-marked loops where none covers their
+        // reads (`toddler_loops`' module doc).
+        let (recovered, spans) =
+            super::toddler_loops::header_loops(trace, c, p.min_iter, p.min_lcs);
+        inner.extend(recovered);
+        inner.extend(
+            super::toddler_loops::read_loops(c, reads, events, p.min_iter, p.min_lcs, &crate_read)
+                .into_iter()
+                .filter(|l| !super::toddler_loops::covered(l, &spans)),
+        );
     }
     for l in inner {
         let site = match l.marker {
             Some(i) => read_lines[&i].clone().map(|l| (l, false)),
+            // A recovered loop: its header's innermost line in the crate (a loop of std's
+            // iterator code inlined into the crate's is named by the crate's line).
+            None if l.recovered => {
+                let own = lines.crate_lines(l.pc).into_iter().next();
+                own.map(|l| (l, false)).or_else(|| lines.line(l.pc))
+            }
             None if l.site != 0 => lines.line(l.site.saturating_sub(1)),
             None => lines.inlined_at(l.pc.saturating_sub(1)),
         };
@@ -315,6 +324,8 @@ pub fn findings(
             .unzip();
         let what = if l.marker.is_some() {
             "one per read there"
+        } else if l.recovered {
+            "one per pass through its header"
         } else {
             "one per call made there"
         };
@@ -322,6 +333,7 @@ pub fn findings(
         // calling `get`, inlined into `is_subset`'s loop): its enclosing crate lines.
         let at = match l.marker {
             Some(i) => trace.ipcs[i as usize].pc,
+            None if l.recovered => l.pc + 1,
             None if l.site != 0 => l.site,
             None => 0,
         };
