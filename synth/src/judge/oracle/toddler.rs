@@ -243,6 +243,30 @@ pub fn findings(
     p: &Params,
     lines: &mut dyn Lines,
 ) -> Vec<RepeatedTraversal> {
+    findings_and_loops(trace, outer, program_kind, program, p, lines).0
+}
+
+/// A loop inside one call that [`findings`] judged, as a bench lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JudgedLoop {
+    /// Its line, `file:line`.
+    pub at: String,
+    /// How its iterations were cut: `call` (a helper's entries), `header` (recovered from
+    /// the binary), `read` (a read run more than minIter times).
+    pub marked_by: String,
+    pub iterations: usize,
+}
+
+/// [`findings`], and the loops inside one call it judged.
+pub fn findings_and_loops(
+    trace: &ReadTrace,
+    outer: &str,
+    program_kind: &str,
+    program: &str,
+    p: &Params,
+    lines: &mut dyn Lines,
+) -> (Vec<RepeatedTraversal>, Vec<JudgedLoop>) {
+    let mut judged_loops: Vec<JudgedLoop> = Vec::new();
     // A read in perfsyn's runtime alone (a probe key's comparison, out of line) is charged
     // to its innermost caller that has a line, as hot lines charge an inlined block; a
     // read with no such caller (a registered wrapper's own) is not judged.
@@ -349,6 +373,16 @@ pub fn findings(
         } else {
             format!(", inside {}", around.join(" <- "))
         };
+        judged_loops.push(JudgedLoop {
+            at: site.clone(),
+            marked_by: match (l.marker, l.recovered) {
+                (Some(_), _) => "read",
+                (None, true) => "header",
+                (None, false) => "call",
+            }
+            .to_string(),
+            iterations: r.len(),
+        });
         judged.push(Judged {
             outer: format!("iterations of the loop at {site} ({what}{within}), in one call"),
             loop_at: Some(site),
@@ -442,7 +476,8 @@ pub fn findings(
             }
         }
     }
-    out.into_iter()
+    let found = out
+        .into_iter()
         .map(|(mut f, i)| {
             // Callers in libraries (std's closure shims between a registered wrapper and the
             // method) say nothing a reader can act on.
@@ -455,7 +490,8 @@ pub fn findings(
                 .collect();
             f
         })
-        .collect()
+        .collect();
+    (found, judged_loops)
 }
 
 /// The calls of `trace` with heap addresses renumbered by first appearance: a value in the
