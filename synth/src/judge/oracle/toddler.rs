@@ -120,7 +120,8 @@ pub struct RepeatedTraversal {
     /// call, its iterations' reads summed over one call.
     pub reads_per_call: f64,
     pub redundant_reads_per_call: f64,
-    /// The trace was cut at its bound (`readtrace::TRACE_CAP`): figures are over a prefix.
+    /// The trace was cut at its bound (`readtrace::TRACE_CAP`), or, for a loop inside one
+    /// call, its entries and loop-marker hits at theirs: figures are over a prefix.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub capped: bool,
     /// Redundant reads per call in each traced program where this read repeats, in the order
@@ -468,7 +469,8 @@ pub fn findings_and_loops(
                 mean_lcs_ratio: r.mean_lcs_ratio,
                 reads_per_call: r.reads_per_iteration * j.per_call,
                 redundant_reads_per_call: redundant * j.per_call,
-                capped: trace.capped,
+                // A loop inside one call is cut by entries and loop-marker hits, bounded too.
+                capped: trace.capped || (inner && trace.entered_capped),
                 growth: Vec::new(),
             };
             if !bound {
