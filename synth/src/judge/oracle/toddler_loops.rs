@@ -420,8 +420,8 @@ mod tests {
             marker: Some(1),
             recovered: false,
         };
-        assert!(covered(&l, &[0..100]));
-        assert!(!covered(&l, &[0..40]));
+        assert!(covered(&l, &[0..50, 50..100]));
+        assert!(!covered(&l, &[0..20, 20..40]));
         assert!(!covered(&l, &[]));
     }
 
