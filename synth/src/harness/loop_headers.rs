@@ -208,3 +208,55 @@ fn marked_loops(f: &FunctionLoops, guarded: &[u64], out: &mut Vec<RecoveredLoop>
         .iter()
         .all(|l| l.parent.is_none_or(|p| p >= first)));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An outer loop at 0x1005 around an inner one at 0x100a (blocks 0x1000, 0x1005, 0x100a,
+    /// 0x1010, 0x1014); see `cfg_loops`' nested test.
+    fn nested() -> FunctionLoops {
+        let code: Vec<u8> = [
+            &[0xb9, 0x04, 0x00, 0x00, 0x00][..],
+            &[0xba, 0x08, 0x00, 0x00, 0x00],
+            &[0x03, 0x07],
+            &[0xff, 0xca],
+            &[0x75, 0xfa],
+            &[0xff, 0xc9],
+            &[0x75, 0xf1],
+            &[0xc3],
+        ]
+        .concat();
+        function_loops(&code, 0x1000, &[])
+    }
+
+    fn marks(guarded: &[u64]) -> Vec<(u64, u64, Option<usize>)> {
+        let mut out = Vec::new();
+        marked_loops(&nested(), guarded, &mut out);
+        out.iter().map(|l| (l.header, l.marker, l.parent)).collect()
+    }
+
+    #[test]
+    fn a_guarded_header_marks_its_loop() {
+        assert_eq!(
+            marks(&[0x1005, 0x100a, 0x1010]),
+            [(0x1005, 0x1005, None), (0x100a, 0x100a, Some(0))]
+        );
+    }
+
+    #[test]
+    fn an_unguarded_header_is_marked_by_the_guarded_block_that_dominates_its_back_edge() {
+        // The outer header has no guard: its latch (0x1010, run once per outer pass) marks it.
+        assert_eq!(
+            marks(&[0x100a, 0x1010]),
+            [(0x1005, 0x1010, None), (0x100a, 0x100a, Some(0))]
+        );
+    }
+
+    #[test]
+    fn a_guard_inside_an_inner_loop_never_marks_the_outer_one() {
+        // Only the inner header is guarded: it runs eight times per outer pass.
+        assert_eq!(marks(&[0x100a]), [(0x100a, 0x100a, None)]);
+        assert!(marks(&[]).is_empty());
+    }
+}
