@@ -104,8 +104,9 @@ fn run_in(
     let mut traces: Vec<ReadTrace> = perfsyn_profiler_ipc::wire::decode(&bytes)
         .map_err(|e| anyhow::anyhow!("cannot read the trace worker's output: {e}"))?;
     if let Some(r) = &recovered {
+        let by_marker = r.by_marker();
         for t in &mut traces {
-            t.loops = shapes(r, t);
+            t.loops = shapes(r, &by_marker, t);
         }
     }
     if traces.len() != programs.len() {
@@ -118,9 +119,13 @@ fn run_in(
     Ok(traces)
 }
 
-/// The recovered loops whose markers `t` hit, with the loops around them.
-fn shapes(r: &Recovered, t: &ReadTrace) -> Vec<LoopShape> {
-    let by_marker = r.by_marker();
+/// The recovered loops whose markers `t` hit, with the loops around them (`by_marker`: the
+/// loops of `r` by marker).
+fn shapes(
+    r: &Recovered,
+    by_marker: &std::collections::HashMap<u64, usize>,
+    t: &ReadTrace,
+) -> Vec<LoopShape> {
     let mut wanted: std::collections::BTreeSet<usize> = std::collections::BTreeSet::new();
     for h in t.loop_hits.iter().flatten() {
         let mut at = by_marker.get(&h.pc).copied();
