@@ -68,6 +68,46 @@ impl FunctionLoops {
     }
 }
 
+impl FunctionLoops {
+    /// The natural loop of each back edge of loop `k` alone (its body: the header and the
+    /// blocks that reach that edge's source without passing the header), largest first.
+    /// Why: machine code may close two loops of the source at one block (an outer loop's
+    /// next pass jumping straight into its inner loop's first iteration), and the back
+    /// edges to one header then make one natural loop whose iterations are neither's.
+    pub fn per_latch(&self, k: usize) -> Vec<NaturalLoop> {
+        let l = &self.loops[k];
+        let mut preds: Vec<Vec<usize>> = vec![Vec::new(); self.blocks.len()];
+        for (b, blk) in self.blocks.iter().enumerate() {
+            for &s in &blk.succs {
+                preds[s].push(b);
+            }
+        }
+        let mut out: Vec<NaturalLoop> = l
+            .latches
+            .iter()
+            .map(|&latch| {
+                let mut body = vec![l.header];
+                let mut work = vec![latch];
+                while let Some(b) = work.pop() {
+                    if !body.contains(&b) && l.body.binary_search(&b).is_ok() {
+                        body.push(b);
+                        work.extend(preds[b].iter().copied());
+                    }
+                }
+                body.sort_unstable();
+                NaturalLoop {
+                    header: l.header,
+                    body,
+                    latches: vec![latch],
+                    parent: None,
+                }
+            })
+            .collect();
+        out.sort_by_key(|s| std::cmp::Reverse(s.body.len()));
+        out
+    }
+}
+
 /// How one instruction passes control on.
 enum Flow {
     Next,
@@ -390,6 +430,43 @@ mod tests {
         assert_eq!(outer.parent, None);
         assert!(outer.body.contains(&inner.header));
         assert!(!inner.body.contains(&outer.header));
+    }
+
+    #[test]
+    fn an_outer_loop_closed_at_its_inner_loops_header_splits_by_back_edge() {
+        // The outer loop's next pass jumps into the inner loop's header (as rustc emitted a
+        // list walk per element): one header, two back edges.
+        // 1000: xor eax, eax
+        // 1002: jmp 1008              -> shared header
+        // 1004: add eax, [rdi]        inner latch (falls into the header)
+        // 1006: nop; nop
+        // 1008: cmp eax, esi          <- header
+        // 100a: jne 1004              inner back edge
+        // 100c: dec ecx               outer latch
+        // 100e: jne 1008              outer back edge
+        // 1010: ret
+        let c = code(&[
+            &[0x31, 0xc0],
+            &[0xeb, 0x04],
+            &[0x03, 0x07],
+            &[0x90, 0x90],
+            &[0x39, 0xf0],
+            &[0x75, 0xf8],
+            &[0xff, 0xc9],
+            &[0x75, 0xf8],
+            &[0xc3],
+        ]);
+        let f = function_loops(&c, 0x1000, &[]);
+        assert_eq!(f.loops.len(), 1, "{f:?}");
+        assert_eq!(f.loops[0].latches.len(), 2);
+        let mut split: Vec<Vec<u64>> = f
+            .per_latch(0)
+            .iter()
+            .map(|l| l.body.iter().map(|&b| f.blocks[b].start).collect())
+            .collect();
+        split.sort();
+        // Each back edge's cycle through the header alone.
+        assert_eq!(split, [vec![0x1004, 0x1008], vec![0x1008, 0x100c]]);
     }
 
     #[test]

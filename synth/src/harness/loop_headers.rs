@@ -182,13 +182,6 @@ fn marked_loops(f: &FunctionLoops, guarded: &[u64], out: &mut Vec<RecoveredLoop>
             .filter(|b| !inner.contains(b))
             .filter(|&b| l.latches.iter().all(|&s| f.dominates(b, s)))
             .collect();
-        // They lie on one chain of dominators: the one nearest the header dominates the rest.
-        let Some(&marker) = candidates
-            .iter()
-            .find(|&&c| candidates.iter().all(|&o| f.dominates(c, o)))
-        else {
-            continue;
-        };
         // The parent: the innermost enclosing loop that got a marker.
         let mut p = l.parent;
         while let Some(q) = p {
@@ -197,12 +190,54 @@ fn marked_loops(f: &FunctionLoops, guarded: &[u64], out: &mut Vec<RecoveredLoop>
             }
             p = f.loops[q].parent;
         }
-        placed[k] = Some(out.len());
-        out.push(RecoveredLoop {
-            header: f.blocks[l.header].start,
-            marker: f.blocks[marker].start,
-            parent: p.and_then(|q| placed[q]),
-        });
+        let parent = p.and_then(|q| placed[q]);
+        // They lie on one chain of dominators: the one nearest the header dominates the rest.
+        if let Some(&marker) = candidates
+            .iter()
+            .find(|&&c| candidates.iter().all(|&o| f.dominates(c, o)))
+        {
+            placed[k] = Some(out.len());
+            out.push(RecoveredLoop {
+                header: f.blocks[l.header].start,
+                marker: f.blocks[marker].start,
+                parent,
+            });
+            continue;
+        }
+        // No block runs once per pass of every back edge: two loops of the source closed at
+        // one header (`cfg_loops::FunctionLoops::per_latch`). Each back edge's cycle is
+        // marked by a guarded block of its own (in no other's cycle) that dominates its
+        // source, so each marker runs once per pass of its own cycle.
+        if l.latches.len() < 2 {
+            continue;
+        }
+        let cycles = f.per_latch(k);
+        for (j, c) in cycles.iter().enumerate() {
+            let own: Vec<usize> = c
+                .body
+                .iter()
+                .copied()
+                .filter(|&b| guarded.binary_search(&f.blocks[b].start).is_ok())
+                .filter(|b| !inner.contains(b))
+                .filter(|b| {
+                    cycles
+                        .iter()
+                        .enumerate()
+                        .all(|(i, o)| i == j || o.body.binary_search(b).is_err())
+                })
+                .filter(|&b| f.dominates(b, c.latches[0]))
+                .collect();
+            if let Some(&marker) = own
+                .iter()
+                .find(|&&m| own.iter().all(|&o| f.dominates(m, o)))
+            {
+                out.push(RecoveredLoop {
+                    header: f.blocks[l.header].start,
+                    marker: f.blocks[marker].start,
+                    parent,
+                });
+            }
+        }
     }
     debug_assert!(out[first..]
         .iter()
@@ -251,6 +286,35 @@ mod tests {
             marks(&[0x100a, 0x1010]),
             [(0x1005, 0x1010, None), (0x100a, 0x100a, Some(0))]
         );
+    }
+
+    #[test]
+    fn two_loops_closed_at_one_header_are_marked_by_their_own_back_edges() {
+        // `cfg_loops`' shared-header function: the inner cycle 1008 -> 1004 -> 1008 and the
+        // outer one 1008 -> 100c -> 1008; guards at 1004 and 100c, none at the header.
+        let code: Vec<u8> = [
+            &[0x31, 0xc0][..],
+            &[0xeb, 0x04],
+            &[0x03, 0x07],
+            &[0x90, 0x90],
+            &[0x39, 0xf0],
+            &[0x75, 0xf8],
+            &[0xff, 0xc9],
+            &[0x75, 0xf8],
+            &[0xc3],
+        ]
+        .concat();
+        let f = function_loops(&code, 0x1000, &[]);
+        let mut out = Vec::new();
+        marked_loops(&f, &[0x1004, 0x100c], &mut out);
+        let mut got: Vec<(u64, u64)> = out.iter().map(|l| (l.header, l.marker)).collect();
+        got.sort();
+        assert_eq!(got, [(0x1008, 0x1004), (0x1008, 0x100c)]);
+        // A guard at the header marks the one natural loop.
+        let mut out = Vec::new();
+        marked_loops(&f, &[0x1004, 0x1008, 0x100c], &mut out);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].marker, 0x1008);
     }
 
     #[test]
