@@ -43,7 +43,7 @@ pub const EVENT_CAP: usize = 1 << 20;
 pub const ENTERED_CAP: usize = 1 << 19;
 
 /// The call site an entry of the `ENTERED` buffer carries when it is a hit of a loop marker
-/// ([`mark_loops`]), not a function entry; its PC is then the marker's guard index.
+/// ([`mark_loops`]), not a function entry; its PC is then the marker's guard address.
 pub const LOOP_SITE: u64 = u64::MAX;
 
 /// What an event is.
@@ -99,8 +99,11 @@ pub use imp::{
 };
 
 /// Marks loop markers (a no-op outside the trace build).
+///
+/// # Safety
+/// Nothing is read outside the trace build.
 #[cfg(not(perfsyn_trace))]
-pub fn mark_loops(_guards: &[u64]) {}
+pub unsafe fn mark_loops(_guards: &[u64]) {}
 
 /// Starts recording a call under test (a no-op outside the trace build).
 #[cfg(not(perfsyn_trace))]
@@ -232,15 +235,23 @@ mod imp {
         }
     }
 
-    /// Marks the guards (indices, as [`crate::hot::guards_at`] gives them) whose hits are
-    /// recorded as loop iterations during a call under test. Called before any program runs.
-    pub fn mark_loops(guards: &[u64]) {
-        // SAFETY: single-threaded, before the recorder is armed.
-        let bits = unsafe { &mut *addr_of_mut!(LOOPS) };
-        for &g in guards {
-            let g = g as usize;
-            if g / 64 < ENTRY_WORDS {
-                bits[g / 64] |= 1 << (g % 64);
+    /// Marks the guards at the link-time addresses `guards` (the engine's loop markers), so
+    /// that their hits are recorded as loop iterations during a call under test. Called
+    /// before any program runs, after the guards were numbered.
+    ///
+    /// # Safety
+    /// Each address must be a guard variable of this binary.
+    pub unsafe fn mark_loops(guards: &[u64]) {
+        let bias = crate::hot::load_bias() as u64;
+        // SAFETY: single-threaded, before the recorder is armed; the caller passes guards.
+        unsafe {
+            let bits = &mut *addr_of_mut!(LOOPS);
+            for &g in guards {
+                let n = *(g.wrapping_add(bias) as *const u32) as usize;
+                let i = n.wrapping_sub(1);
+                if n > 0 && i / 64 < ENTRY_WORDS {
+                    bits[i / 64] |= 1 << (i % 64);
+                }
             }
         }
     }
@@ -508,7 +519,7 @@ mod imp {
             let loops = &*addr_of!(LOOPS);
             if i / 64 < ENTRY_WORDS && loops[i / 64] & (1 << (i % 64)) != 0 {
                 // A loop's marker: an iteration of it in the activation `fp` (`readtrace`).
-                entered(i as u64, LOOP_SITE, fp, s.len);
+                entered(g as u64, LOOP_SITE, fp, s.len);
             }
             let bits = &*addr_of!(ENTRIES);
             if i / 64 < ENTRY_WORDS && bits[i / 64] & (1 << (i % 64)) != 0 {

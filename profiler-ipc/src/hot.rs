@@ -61,33 +61,6 @@ fn pc_of(tables: &[Table], index: u64) -> Option<usize> {
     Some(unsafe { *t.pcs.add(2 * (index - t.first) as usize) })
 }
 
-/// The guard indices whose blocks lie at the link-time addresses `pcs` (the engine's loop
-/// markers), for `activations::mark_loops`.
-pub fn guards_at(pcs: &std::collections::HashSet<u64>) -> Vec<u64> {
-    let bias = load_bias() as u64;
-    let tables = TABLES.lock().unwrap_or_else(|e| e.into_inner());
-    let mut out = Vec::new();
-    for t in tables.iter() {
-        for k in 0..t.len as u64 {
-            if pc_of(&tables, t.first + k)
-                .is_some_and(|pc| pcs.contains(&(pc as u64).wrapping_sub(bias)))
-            {
-                out.push(t.first + k);
-            }
-        }
-    }
-    out
-}
-
-/// The runtime address of each guard's block (0 when no module's PC table has it).
-pub fn pcs_at(indices: &[u64]) -> Vec<u64> {
-    let tables = TABLES.lock().unwrap_or_else(|e| e.into_inner());
-    indices
-        .iter()
-        .map(|&i| pc_of(&tables, i).unwrap_or(0) as u64)
-        .collect()
-}
-
 /// The load bias of the main executable (0 unless it is position-independent).
 pub(crate) fn load_bias() -> usize {
     unsafe extern "C" fn first(

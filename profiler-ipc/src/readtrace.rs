@@ -70,7 +70,7 @@ pub struct Entered {
 /// A loop recovered from the trace binary, as the oracle needs it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LoopShape {
-    /// The marker block's address (what [`ReadTrace::loop_hits`] carry).
+    /// The marker's guard address (what [`ReadTrace::loop_hits`] carry).
     pub marker: u64,
     /// The loop header's address (what names the loop).
     pub header: u64,
@@ -112,7 +112,8 @@ pub struct ReadTrace {
     #[serde(default)]
     pub entered_capped: bool,
     /// Per call under test, the hits of loop markers during it, in order (`pc`: the marker's
-    /// block address; `site`: 0). Cut with the entries ([`ReadTrace::entered_capped`]).
+    /// guard address, link-time; `site`: 0). Cut with the entries
+    /// ([`ReadTrace::entered_capped`]).
     #[serde(default)]
     pub loop_hits: Vec<Vec<Entered>>,
     /// The recovered loops the hits' markers belong to: filled by the engine from the binary
@@ -379,16 +380,12 @@ mod imp {
             }
             let activations = crate::activations::take();
             let (mut marks, entered_capped) = crate::activations::take_entered();
-            // Loop markers' hits: their guard index becomes their block's address.
-            let mut hits: Vec<(u64, u64, u64, u32)> = marks
+            // Loop markers' hits, by their guard's address.
+            let hits: Vec<(u64, u64, u64, u32)> = marks
                 .iter()
                 .filter(|m| m.1 == crate::activations::LOOP_SITE)
                 .map(|&(g, _, fp, ev)| (g, 0, fp, ev))
                 .collect();
-            let pcs = crate::hot::pcs_at(&hits.iter().map(|h| h.0).collect::<Vec<_>>());
-            for (h, pc) in hits.iter_mut().zip(pcs) {
-                h.0 = pc;
-            }
             marks.retain(|m| m.1 != crate::activations::LOOP_SITE);
             let entered = place_entries(&marks, &activations, &read_events);
             let loop_hits = place_entries(&hits, &activations, &read_events);

@@ -469,7 +469,7 @@ pub struct InProcessBench {
 }
 
 /// `--trace FILE OUT [MARKERS]`: each program of FILE run once, its reads written to OUT;
-/// MARKERS, the link-time addresses (hexadecimal, one a line) of the blocks whose hits mark
+/// MARKERS, the link-time addresses (hexadecimal, one a line) of the guards whose hits mark
 /// loop iterations (`readtrace::ReadTrace::loop_hits`).
 fn trace_reads(registry: &Registry, file: &str, out: &str, markers: Option<&str>) -> i32 {
     if !crate::readtrace::enabled() {
@@ -488,7 +488,10 @@ fn trace_reads(registry: &Registry, file: &str, out: &str, markers: Option<&str>
             }
         };
         match pcs {
-            Ok(pcs) => crate::activations::mark_loops(&crate::hot::guards_at(&pcs)),
+            // SAFETY: the engine read these guard addresses from this binary.
+            Ok(pcs) => unsafe {
+                crate::activations::mark_loops(&pcs.into_iter().collect::<Vec<_>>())
+            },
             Err(e) => {
                 eprintln!("perfsyn-worker: {m}: not hexadecimal addresses one a line: {e}");
                 return 2;

@@ -272,7 +272,7 @@ pub fn run(cases: &[Case], trace: &Path, plain: &Path) -> Result<ToddlerBench> {
             functions: r.functions,
             natural_loops: r.natural,
             marked_loops: r.loops.len(),
-            marked_at_header: r.loops.iter().filter(|l| l.marker == l.header).count(),
+            marked_at_header: r.at_header,
             millis: r.millis,
         })
     };
