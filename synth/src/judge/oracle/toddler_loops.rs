@@ -32,7 +32,7 @@
 //! the outer one cut at every inner read), and an inline loop whose body reads fewer than
 //! minIter times per call is not cut at all; a header loop has neither fault. Read markers
 //! stay the fallback where the binary cannot be read (no PC table, not x86-64) or a loop has
-//! no guarded marker (40 of 1278 natural loops in the corpus's trace worker).
+//! no guarded marker (the corpus's trace worker: 1238 markers for 1278 natural loops).
 //!
 //! Ours against the paper: an iteration runs from one marker to the next, so the last one's
 //! iteration (whose end nothing marks) is left out: a loop of n iterations gives n - 1.
