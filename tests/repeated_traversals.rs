@@ -233,6 +233,57 @@ fn bench_toddler_finds_a_helper_loop_in_one_call_at_its_call_site_and_not_a_help
 }
 
 #[test]
+fn bench_toddler_cuts_inline_loops_in_one_call_at_headers_recovered_from_the_binary() {
+    let b = common::perfsyn_json(&["bench", "toddler", "--json"]);
+    let recovered = &b["recovered_loops"];
+    assert!(
+        recovered["marked_loops"].as_u64().unwrap_or(0) > 100,
+        "{recovered}"
+    );
+    let cases = b["cases"].as_array().expect("cases");
+    let case = |id: &str| {
+        cases
+            .iter()
+            .find(|c| c["id"] == id)
+            .unwrap_or_else(|| panic!("no case {id}"))
+            .clone()
+    };
+    let header_loop = |c: &serde_json::Value| {
+        c["inner_loops"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|l| l["marked_by"] == "header")
+            .cloned()
+            .unwrap_or_else(|| panic!("no loop recovered from the binary was judged: {c}"))
+    };
+    // A dedup scanning its result per element (the scan inlined): the loop is the one over
+    // the elements, named by its own line, one iteration per element.
+    let dedup = case("dedup-scan-result");
+    assert_eq!(dedup["flagged"], true, "{dedup}");
+    let loop_at = dedup["loop_at"].as_str().expect("a loop inside the call");
+    assert!(
+        common::source_of(loop_at).contains("for &v in &self.items"),
+        "{loop_at} is `{}`",
+        common::source_of(loop_at)
+    );
+    let l = header_loop(&dedup);
+    assert_eq!(l["at"].as_str(), Some(loop_at), "{dedup}");
+    assert!(l["iterations"].as_u64().unwrap() >= 60, "{l}");
+    // A matrix of products, one row per element by an inlined helper: judged at the loop
+    // over the rows (each iteration reads all of `other` and writes a new row), not reported.
+    let rows = case("helper-writes-product-row");
+    assert_eq!(rows["flagged"], false, "{rows}");
+    let l = header_loop(&rows);
+    assert!(l["iterations"].as_u64().unwrap() >= 60, "{l}");
+    let at = common::source_of(l["at"].as_str().unwrap());
+    assert!(
+        at.contains("self.fill_row(i)") || at.contains("for i in 0..n"),
+        "{l} is `{at}`"
+    );
+}
+
+#[test]
 fn bench_toddler_does_not_report_output_bound_rows_but_reports_a_rebuilt_temporary() {
     let b = common::perfsyn_json(&["bench", "toddler", "--json"]);
     let cases = b["cases"].as_array().expect("cases");

@@ -38,8 +38,13 @@ use serde::{Deserialize, Serialize};
 /// Most events recorded per program run.
 pub const EVENT_CAP: usize = 1 << 20;
 
-/// Most function entries kept per program run for Toddler's inner loops (`readtrace`).
+/// Most function entries and loop-marker hits kept per program run for Toddler's inner loops
+/// (`readtrace`).
 pub const ENTERED_CAP: usize = 1 << 19;
+
+/// The call site an entry of the `ENTERED` buffer carries when it is a hit of a loop marker
+/// ([`mark_loops`]), not a function entry; its PC is then the marker's guard address.
+pub const LOOP_SITE: u64 = u64::MAX;
 
 /// What an event is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -89,7 +94,16 @@ pub struct ActivationTrace {
 }
 
 #[cfg(perfsyn_trace)]
-pub use imp::{begin, copied, end, load, mark_entries, original_return, take, take_entered};
+pub use imp::{
+    begin, copied, end, load, mark_entries, mark_loops, original_return, take, take_entered,
+};
+
+/// Marks loop markers (a no-op outside the trace build).
+///
+/// # Safety
+/// Nothing is read outside the trace build.
+#[cfg(not(perfsyn_trace))]
+pub unsafe fn mark_loops(_guards: &[u64]) {}
 
 /// Starts recording a call under test (a no-op outside the trace build).
 #[cfg(not(perfsyn_trace))]
@@ -130,6 +144,9 @@ mod imp {
     /// One bit per guard index: the guard's block is a function entry.
     const ENTRY_WORDS: usize = 1 << 16;
     static mut ENTRIES: [u64; ENTRY_WORDS] = [0; ENTRY_WORDS];
+    /// One bit per guard index: the guard's block marks the iterations of a loop recovered
+    /// from the binary (the engine's `harness/loop_headers.rs`).
+    static mut LOOPS: [u64; ENTRY_WORDS] = [0; ENTRY_WORDS];
 
     /// Function entries: (entry guard PC, call site or 0 when inlined, frame pointer, events
     /// recorded before it).
@@ -213,6 +230,27 @@ mod imp {
                     if g / 64 < ENTRY_WORDS {
                         bits[g / 64] |= 1 << (g % 64);
                     }
+                }
+            }
+        }
+    }
+
+    /// Marks the guards at the link-time addresses `guards` (the engine's loop markers), so
+    /// that their hits are recorded as loop iterations during a call under test. Called
+    /// before any program runs, after the guards were numbered.
+    ///
+    /// # Safety
+    /// Each address must be a guard variable of this binary.
+    pub unsafe fn mark_loops(guards: &[u64]) {
+        let bias = crate::hot::load_bias() as u64;
+        // SAFETY: single-threaded, before the recorder is armed; the caller passes guards.
+        unsafe {
+            let bits = &mut *addr_of_mut!(LOOPS);
+            for &g in guards {
+                let n = *(g.wrapping_add(bias) as *const u32) as usize;
+                let i = n.wrapping_sub(1);
+                if n > 0 && i / 64 < ENTRY_WORDS {
+                    bits[i / 64] |= 1 << (i % 64);
                 }
             }
         }
@@ -478,6 +516,11 @@ mod imp {
             s.edges += 1;
             resolve(s);
             let i = (*g as usize).wrapping_sub(1);
+            let loops = &*addr_of!(LOOPS);
+            if i / 64 < ENTRY_WORDS && loops[i / 64] & (1 << (i % 64)) != 0 {
+                // A loop's marker: an iteration of it in the activation `fp` (`readtrace`).
+                entered(g as u64, LOOP_SITE, fp, s.len);
+            }
             let bits = &*addr_of!(ENTRIES);
             if i / 64 < ENTRY_WORDS && bits[i / 64] & (1 << (i % 64)) != 0 {
                 // The entry guard of a function inlined into this frame's (the coverage pass

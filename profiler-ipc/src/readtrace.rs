@@ -32,6 +32,12 @@
 //!   iteration each (Toddler's loops inside the call, for loops that call a helper per
 //!   element). At most [`crate::activations::ENTERED_CAP`] per program ([`ReadTrace::entered_capped`]).
 //!
+//! - Loop iterations ([`ReadTrace::loop_hits`]): the engine recovers the natural loops of the
+//!   trace binary and names, per loop, a guarded block run once per iteration (its marker;
+//!   `perfsyn-worker --trace FILE OUT MARKERS`); each hit of a marker during a call under test
+//!   is kept with its frame pointer and placed among the reads as entries are, in the same
+//!   bounded buffer (`activations::LOOP_SITE`).
+//!
 //! The callbacks are `__sanitizer_` symbols, which the coverage pass never instruments (see
 //! `meter`), and they call nothing: only pointer arithmetic on static buffers.
 
@@ -59,6 +65,18 @@ pub struct Entered {
     pub fp: u64,
     /// Activation events (`activations`) recorded before it.
     pub event: u32,
+}
+
+/// A loop recovered from the trace binary, as the oracle needs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoopShape {
+    /// The marker's guard address (what [`ReadTrace::loop_hits`] carry).
+    pub marker: u64,
+    /// The loop header's address (what names the loop).
+    pub header: u64,
+    /// The marker of the innermost loop around it in the same function (0: none): a hit of
+    /// it in the same frame ends an instance of this loop.
+    pub parent: u64,
 }
 
 /// One reading instruction in one call stack.
@@ -93,6 +111,15 @@ pub struct ReadTrace {
     /// Entries past [`crate::activations::ENTERED_CAP`] were not recorded.
     #[serde(default)]
     pub entered_capped: bool,
+    /// Per call under test, the hits of loop markers during it, in order (`pc`: the marker's
+    /// guard address, link-time; `site`: 0). Cut with the entries
+    /// ([`ReadTrace::entered_capped`]).
+    #[serde(default)]
+    pub loop_hits: Vec<Vec<Entered>>,
+    /// The recovered loops the hits' markers belong to: filled by the engine from the binary
+    /// (the worker leaves it empty).
+    #[serde(default)]
+    pub loops: Vec<LoopShape>,
     /// Per call, per read (parallel to `calls`): activation events recorded before it, so
     /// the engine finds the stores of any stretch of reads (Toddler's output-bound loops).
     #[serde(default)]
@@ -119,7 +146,12 @@ impl ReadTrace {
             code(&mut i.pc);
             i.stack.iter_mut().for_each(code);
         }
-        for e in self.entered.iter_mut().flatten() {
+        for e in self
+            .entered
+            .iter_mut()
+            .chain(self.loop_hits.iter_mut())
+            .flatten()
+        {
             code(&mut e.pc);
             code(&mut e.site);
         }
@@ -347,8 +379,16 @@ mod imp {
                 }
             }
             let activations = crate::activations::take();
-            let (marks, entered_capped) = crate::activations::take_entered();
+            let (mut marks, entered_capped) = crate::activations::take_entered();
+            // Loop markers' hits, by their guard's address.
+            let hits: Vec<(u64, u64, u64, u32)> = marks
+                .iter()
+                .filter(|m| m.1 == crate::activations::LOOP_SITE)
+                .map(|&(g, _, fp, ev)| (g, 0, fp, ev))
+                .collect();
+            marks.retain(|m| m.1 != crate::activations::LOOP_SITE);
             let entered = place_entries(&marks, &activations, &read_events);
+            let loop_hits = place_entries(&hits, &activations, &read_events);
             let trace = ReadTrace {
                 calls,
                 ipcs,
@@ -359,6 +399,8 @@ mod imp {
                 activations,
                 entered,
                 entered_capped,
+                loop_hits,
+                loops: Vec::new(),
                 read_events,
             };
             (*addr_of_mut!(SLOTS)).fill(EMPTY);

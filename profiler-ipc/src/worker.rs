@@ -55,10 +55,13 @@ pub fn main(registry: &Registry) -> i32 {
         Some("--bench-inprocess") if args.len() == 3 => {
             bench_inprocess(registry, &args[1], &args[2])
         }
-        Some("--trace") if args.len() == 3 => trace_reads(registry, &args[1], &args[2]),
+        Some("--trace") if args.len() == 3 => trace_reads(registry, &args[1], &args[2], None),
+        Some("--trace") if args.len() == 4 => {
+            trace_reads(registry, &args[1], &args[2], Some(&args[3]))
+        }
         _ => {
             eprintln!(
-                "perfsyn-worker: usage: perfsyn-worker --schema | --serve | --bench-inprocess FILE REPEATS | --trace FILE OUT"
+                "perfsyn-worker: usage: perfsyn-worker --schema | --serve | --bench-inprocess FILE REPEATS | --trace FILE OUT [MARKERS]"
             );
             2
         }
@@ -465,11 +468,35 @@ pub struct InProcessBench {
     pub programs_per_sec_with_decode: f64,
 }
 
-/// `--trace FILE OUT`: each program of FILE run once, its reads written to OUT.
-fn trace_reads(registry: &Registry, file: &str, out: &str) -> i32 {
+/// `--trace FILE OUT [MARKERS]`: each program of FILE run once, its reads written to OUT;
+/// MARKERS, the link-time addresses (hexadecimal, one a line) of the guards whose hits mark
+/// loop iterations (`readtrace::ReadTrace::loop_hits`).
+fn trace_reads(registry: &Registry, file: &str, out: &str, markers: Option<&str>) -> i32 {
     if !crate::readtrace::enabled() {
         eprintln!("perfsyn-worker: --trace needs the trace build of this worker");
         return 2;
+    }
+    if let Some(m) = markers {
+        let pcs = match std::fs::read_to_string(m) {
+            Ok(t) => t
+                .lines()
+                .map(|l| u64::from_str_radix(l.trim(), 16))
+                .collect::<Result<std::collections::HashSet<u64>, _>>(),
+            Err(e) => {
+                eprintln!("perfsyn-worker: cannot read {m}: {e}");
+                return 2;
+            }
+        };
+        match pcs {
+            // SAFETY: the engine read these guard addresses from this binary.
+            Ok(pcs) => unsafe {
+                crate::activations::mark_loops(&pcs.into_iter().collect::<Vec<_>>())
+            },
+            Err(e) => {
+                eprintln!("perfsyn-worker: {m}: not hexadecimal addresses one a line: {e}");
+                return 2;
+            }
+        }
     }
     quiet_panics();
     let programs: Vec<Program> = match std::fs::read_to_string(file)

@@ -6,13 +6,16 @@
 //! [`spec`] resolves what a user types (`Vec::dedup`) to what the harness registers.
 //! [`worker_build`] builds its worker, reading the compiler's messages with [`diagnostics`];
 //! [`generated`] reads a generated file back; [`legacy_syntax`] reads a source file syn alone
-//! refuses (a pre-2021 bare closure-trait object, `&'a Fn() -> T`).
+//! refuses (a pre-2021 bare closure-trait object, `&'a Fn() -> T`); [`loop_headers`] recovers
+//! the natural loops of a trace worker binary ([`cfg_loops`]: one function's).
 
+pub mod cfg_loops;
 pub mod diagnostics;
 pub mod discovery;
 pub mod generated;
 pub mod init;
 pub mod legacy_syntax;
+pub mod loop_headers;
 pub mod mine;
 pub mod rungs;
 pub mod spec;

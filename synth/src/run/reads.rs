@@ -2,17 +2,28 @@
 //! what their calls under test read (`perfsyn_profiler_ipc::readtrace`): the input of the
 //! repeated-traversal oracle. The trace build runs only a handful of chosen programs, one
 //! worker process per batch, outside the pool: its overhead never touches the search.
+//!
+//! The worker is told the markers of the loops recovered from its binary
+//! (`harness/loop_headers.rs`) and records their hits; each trace then carries the shapes of
+//! the loops it hit (`ReadTrace::loops`). [`NO_LOOP_HEADERS_ENV`] set, or a binary whose loops
+//! cannot be recovered, leaves them out (the oracle then marks loops by reads alone).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use perfsyn_profiler_ipc::readtrace::ReadTrace;
+
+use crate::harness::loop_headers::Recovered;
+use perfsyn_profiler_ipc::readtrace::{LoopShape, ReadTrace};
 use perfsyn_profiler_ipc::Program;
 
 /// Longest a batch of traced programs may run before the worker is stopped.
 pub const TRACE_DEADLINE: Duration = Duration::from_secs(60);
+
+/// Set (to anything), the trace worker is not told the recovered loops: the oracle's loops
+/// inside one call come from entries and reads alone (what `bench toddler` compares against).
+pub const NO_LOOP_HEADERS_ENV: &str = "PERFSYN_NO_LOOP_HEADERS";
 
 /// Runs `programs` once each on the trace build `binary` (bound to `bind`'s version, if any);
 /// one trace per program, in order.
@@ -40,11 +51,19 @@ fn run_in(
     let input = dir.join("programs.json");
     let output = dir.join("reads.bin");
     std::fs::write(&input, serde_json::to_string(programs)?)?;
+    let recovered = if std::env::var_os(NO_LOOP_HEADERS_ENV).is_some() {
+        None
+    } else {
+        crate::harness::loop_headers::recovered(binary).ok()
+    };
     let mut cmd = Command::new(binary);
-    cmd.arg("--trace")
-        .arg(&input)
-        .arg(&output)
-        .stdin(Stdio::null())
+    cmd.arg("--trace").arg(&input).arg(&output);
+    if let Some(r) = &recovered {
+        let markers = dir.join("markers.txt");
+        std::fs::write(&markers, r.markers_text())?;
+        cmd.arg(&markers);
+    }
+    cmd.stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
     match bind {
@@ -82,8 +101,14 @@ fn run_in(
         );
     }
     let bytes = std::fs::read(&output).context("the trace worker wrote no trace")?;
-    let traces: Vec<ReadTrace> = perfsyn_profiler_ipc::wire::decode(&bytes)
+    let mut traces: Vec<ReadTrace> = perfsyn_profiler_ipc::wire::decode(&bytes)
         .map_err(|e| anyhow::anyhow!("cannot read the trace worker's output: {e}"))?;
+    if let Some(r) = &recovered {
+        let by_marker = r.by_marker();
+        for t in &mut traces {
+            t.loops = shapes(r, &by_marker, t);
+        }
+    }
     if traces.len() != programs.len() {
         bail!(
             "the trace worker returned {} traces for {} programs",
@@ -92,6 +117,36 @@ fn run_in(
         );
     }
     Ok(traces)
+}
+
+/// The recovered loops whose markers `t` hit, with the loops around them (`by_marker`: the
+/// loops of `r` by marker).
+fn shapes(
+    r: &Recovered,
+    by_marker: &std::collections::HashMap<u64, usize>,
+    t: &ReadTrace,
+) -> Vec<LoopShape> {
+    let mut wanted: std::collections::BTreeSet<usize> = std::collections::BTreeSet::new();
+    for h in t.loop_hits.iter().flatten() {
+        let mut at = by_marker.get(&h.pc).copied();
+        while let Some(k) = at {
+            if !wanted.insert(k) {
+                break;
+            }
+            at = r.loops[k].parent;
+        }
+    }
+    wanted
+        .into_iter()
+        .map(|k| {
+            let l = &r.loops[k];
+            LoopShape {
+                marker: l.marker,
+                header: l.header,
+                parent: l.parent.map_or(0, |p| r.loops[p].marker),
+            }
+        })
+        .collect()
 }
 
 /// The trace build beside the instrumented worker `binary`, built on first use; `None` for a

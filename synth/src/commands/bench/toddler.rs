@@ -16,7 +16,7 @@ use perfsyn_profiler_ipc::{IntTy, Literal, Pattern, Program, Stmt, Var};
 use serde::{Deserialize, Serialize};
 
 use crate::judge::hotlines::Symbolizer;
-use crate::judge::oracle::toddler::{findings, Params};
+use crate::judge::oracle::toddler::{findings_and_loops, JudgedLoop, Params};
 
 /// Values each case's receiver is filled with.
 pub const FILL: u32 = 64;
@@ -93,6 +93,9 @@ pub struct CaseResult {
     pub loop_at: Option<String>,
     pub similar_ratio: Option<f64>,
     pub mean_lcs: Option<f64>,
+    /// The loops inside one call the oracle judged (however they were marked).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inner_loops: Vec<JudgedLoop>,
     pub reads: usize,
     pub trace_ns: u64,
     pub plain_ns: f64,
@@ -118,7 +121,26 @@ pub struct ToddlerBench {
     /// The same figures over each split alone: `held_out` is the one to quote.
     pub tuning: SplitFigures,
     pub held_out: SplitFigures,
+    /// The loops recovered from the trace build (`harness/loop_headers.rs`); absent when the
+    /// oracle was told not to use them (`PERFSYN_NO_LOOP_HEADERS`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recovered_loops: Option<RecoveryFigures>,
     pub cases: Vec<CaseResult>,
+}
+
+/// What loop recovery found in the trace build, and what it cost.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RecoveryFigures {
+    /// Functions decoded (those holding a sanitizer-coverage block).
+    pub functions: usize,
+    /// Natural loops found.
+    pub natural_loops: usize,
+    /// Of them, loops with a marker the runtime records (their header's own guard, or
+    /// another guarded block run once per iteration).
+    pub marked_loops: usize,
+    pub marked_at_header: usize,
+    /// Wall time of one recovery, ms.
+    pub millis: u64,
 }
 
 /// Recall and false positives over one split of the cases.
@@ -242,6 +264,18 @@ pub fn program(c: &Case) -> Result<Program> {
 /// Runs the cases on the `trace` build and times them on the `plain` build.
 pub fn run(cases: &[Case], trace: &Path, plain: &Path) -> Result<ToddlerBench> {
     let programs: Vec<Program> = cases.iter().map(program).collect::<Result<_>>()?;
+    let recovered_loops = if std::env::var_os(crate::run::reads::NO_LOOP_HEADERS_ENV).is_some() {
+        None
+    } else {
+        let r = crate::harness::loop_headers::recover(trace)?;
+        Some(RecoveryFigures {
+            functions: r.functions,
+            natural_loops: r.natural,
+            marked_loops: r.loops.len(),
+            marked_at_header: r.at_header,
+            millis: r.millis,
+        })
+    };
     let traces = crate::run::reads::trace_reads(trace, None, &programs)?;
     let mut sym = Symbolizer::new(trace)?;
     let p = Params::default();
@@ -266,7 +300,7 @@ pub fn run(cases: &[Case], trace: &Path, plain: &Path) -> Result<ToddlerBench> {
             );
         }
         let outer = format!("successive calls of {}", c.method);
-        let found = findings(t, &outer, "case", "", &p, &mut sym);
+        let (found, inner_loops) = findings_and_loops(t, &outer, "case", "", &p, &mut sym);
         let best = found.first();
         results.push(CaseResult {
             id: c.id.clone(),
@@ -279,6 +313,7 @@ pub fn run(cases: &[Case], trace: &Path, plain: &Path) -> Result<ToddlerBench> {
             loop_at: best.and_then(|f| f.loop_at.clone()),
             similar_ratio: best.map(|f| f.similar_ratio),
             mean_lcs: best.map(|f| f.mean_lcs),
+            inner_loops,
             reads: t.calls.iter().map(Vec::len).sum(),
             trace_ns: t.nanos,
             plain_ns: plain_ns(plain, prog)?,
@@ -304,6 +339,7 @@ pub fn run(cases: &[Case], trace: &Path, plain: &Path) -> Result<ToddlerBench> {
         params: p,
         tuning: SplitFigures::of(results.iter().filter(|r| r.split == TUNING)),
         held_out: SplitFigures::of(results.iter().filter(|r| r.split == HELD_OUT)),
+        recovered_loops,
         cases: results,
     })
 }
@@ -384,5 +420,11 @@ pub fn render(b: &ToddlerBench) -> String {
         b.held_out.line(),
         b.tuning.line()
     ));
+    if let Some(r) = &b.recovered_loops {
+        s.push_str(&format!(
+            "loops recovered from the trace build: {} natural loops in {} functions, {} marked ({} at their header), in {} ms\n",
+            r.natural_loops, r.functions, r.marked_loops, r.marked_at_header, r.millis
+        ));
+    }
     s
 }

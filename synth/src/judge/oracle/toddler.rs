@@ -6,9 +6,10 @@
 //! grouped into the iterations of a loop. Two kinds of loops: the one the interpreter knows,
 //! whose iterations are the calls under test (successive calls, in a `repeat` or in a row),
 //! so a method that walks all of its data on every call is a repeated traversal across
-//! calls; and the loops inside one call that call a helper per iteration
-//! (`toddler_loops`: `is_subset` calling `contains` per element is quadratic in one call).
-//! Loops without a call in their body are not split (ARCHITECTURE.md, deviations).
+//! calls; and the loops inside one call (`toddler_loops`: a helper called per iteration,
+//! `is_subset` calling `contains` per element, quadratic in one call; a loop recovered from
+//! the binary, its iterations from one pass through its marker block to the next; a loop
+//! around a read run more than minIter times, where no recovered loop covers it).
 //! Loops whose iterations each write new results for what they re-read are output-bound,
 //! not redundant, and are not reported (`toddler_output`).
 //!
@@ -119,7 +120,8 @@ pub struct RepeatedTraversal {
     /// call, its iterations' reads summed over one call.
     pub reads_per_call: f64,
     pub redundant_reads_per_call: f64,
-    /// The trace was cut at its bound (`readtrace::TRACE_CAP`): figures are over a prefix.
+    /// The trace was cut at its bound (`readtrace::TRACE_CAP`), or, for a loop inside one
+    /// call, its entries and loop-marker hits at theirs: figures are over a prefix.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub capped: bool,
     /// Redundant reads per call in each traced program where this read repeats, in the order
@@ -244,6 +246,30 @@ pub fn findings(
     p: &Params,
     lines: &mut dyn Lines,
 ) -> Vec<RepeatedTraversal> {
+    findings_and_loops(trace, outer, program_kind, program, p, lines).0
+}
+
+/// A loop inside one call that [`findings`] judged, as a bench lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JudgedLoop {
+    /// Its line, `file:line`.
+    pub at: String,
+    /// How its iterations were cut: `call` (a helper's entries), `header` (recovered from
+    /// the binary), `read` (a read run more than minIter times).
+    pub marked_by: String,
+    pub iterations: usize,
+}
+
+/// [`findings`], and the loops inside one call it judged.
+pub fn findings_and_loops(
+    trace: &ReadTrace,
+    outer: &str,
+    program_kind: &str,
+    program: &str,
+    p: &Params,
+    lines: &mut dyn Lines,
+) -> (Vec<RepeatedTraversal>, Vec<JudgedLoop>) {
+    let mut judged_loops: Vec<JudgedLoop> = Vec::new();
     // A read in perfsyn's runtime alone (a probe key's comparison, out of line) is charged
     // to its innermost caller that has a line, as hot lines charge an inlined block; a
     // read with no such caller (a registered wrapper's own) is not judged.
@@ -289,18 +315,26 @@ pub fn findings(
     let crate_read = |i: u32| read_lines.get(&i).is_some_and(Option::is_some);
     for (c, reads) in calls.iter().enumerate().filter(|(c, _)| judged_call(*c)) {
         let events = trace.read_events.get(c).map_or(&[][..], Vec::as_slice);
-        inner.extend(super::toddler_loops::read_loops(
-            c,
-            reads,
-            events,
-            p.min_iter,
-            p.min_lcs,
-            &crate_read,
-        ));
+        // Loops recovered from the binary, then read-marked loops where none covers their
+        // reads (`toddler_loops`' module doc).
+        let (recovered, spans) =
+            super::toddler_loops::header_loops(trace, c, p.min_iter, p.min_lcs);
+        inner.extend(recovered);
+        inner.extend(
+            super::toddler_loops::read_loops(c, reads, events, p.min_iter, p.min_lcs, &crate_read)
+                .into_iter()
+                .filter(|l| !super::toddler_loops::covered(l, &spans)),
+        );
     }
     for l in inner {
         let site = match l.marker {
             Some(i) => read_lines[&i].clone().map(|l| (l, false)),
+            // A recovered loop: its header's innermost line in the crate (a loop of std's
+            // iterator code inlined into the crate's is named by the crate's line).
+            None if l.recovered => {
+                let own = lines.crate_lines(l.pc).into_iter().next();
+                own.map(|l| (l, false)).or_else(|| lines.line(l.pc))
+            }
             None if l.site != 0 => lines.line(l.site.saturating_sub(1)),
             None => lines.inlined_at(l.pc.saturating_sub(1)),
         };
@@ -319,6 +353,8 @@ pub fn findings(
             .unzip();
         let what = if l.marker.is_some() {
             "one per read there"
+        } else if l.recovered {
+            "one per pass through its header"
         } else {
             "one per call made there"
         };
@@ -326,6 +362,7 @@ pub fn findings(
         // calling `get`, inlined into `is_subset`'s loop): its enclosing crate lines.
         let at = match l.marker {
             Some(i) => trace.ipcs[i as usize].pc,
+            None if l.recovered => l.pc + 1,
             None if l.site != 0 => l.site,
             None => 0,
         };
@@ -341,6 +378,16 @@ pub fn findings(
         } else {
             format!(", inside {}", around.join(" <- "))
         };
+        judged_loops.push(JudgedLoop {
+            at: site.clone(),
+            marked_by: match (l.marker, l.recovered) {
+                (Some(_), _) => "read",
+                (None, true) => "header",
+                (None, false) => "call",
+            }
+            .to_string(),
+            iterations: r.len(),
+        });
         judged.push(Judged {
             outer: format!("iterations of the loop at {site} ({what}{within}), in one call"),
             loop_at: Some(site),
@@ -438,7 +485,8 @@ pub fn findings(
                 mean_lcs_ratio: r.mean_lcs_ratio,
                 reads_per_call: r.reads_per_iteration * j.per_call,
                 redundant_reads_per_call: redundant * j.per_call,
-                capped: trace.capped,
+                // A loop inside one call is cut by entries and loop-marker hits, bounded too.
+                capped: trace.capped || (inner && trace.entered_capped),
                 growth: Vec::new(),
             };
             if !bound {
@@ -446,7 +494,8 @@ pub fn findings(
             }
         }
     }
-    out.into_iter()
+    let found = out
+        .into_iter()
         .map(|(mut f, i)| {
             // Callers in libraries (std's closure shims between a registered wrapper and the
             // method) say nothing a reader can act on.
@@ -459,7 +508,8 @@ pub fn findings(
                 .collect();
             f
         })
-        .collect()
+        .collect();
+    (found, judged_loops)
 }
 
 /// The calls of `trace` with heap addresses renumbered by first appearance: a value in the
