@@ -59,6 +59,9 @@ impl Weights {
         false
     }
 }
+pub fn count_digits(text: &str) -> usize {
+    text.bytes().filter(|b| b.is_ascii_digit()).count()
+}
 "#,
     );
     krate
@@ -133,6 +136,34 @@ fn rejected_registrations_are_skipped_in_the_compilers_words_and_a_broken_crate_
         "{read} is `{}`",
         source.lines().nth(line - 1).unwrap()
     );
+    // A function without a receiver reads its argument again on every call by contract: no
+    // traversal across its calls is reported (a parser called in a row on one text).
+    let free = perfsyn_in(
+        &krate,
+        &[
+            "explore",
+            "--method",
+            "count_digits",
+            "--json",
+            "--seed",
+            "1",
+            "--max-programs",
+            "60",
+            "--confirm-top",
+            "0",
+        ],
+    );
+    let said = text(&free);
+    assert!(free.status.success(), "{said}");
+    let r: serde_json::Value = serde_json::from_slice(&free.stdout).expect("explore's JSON");
+    assert!(r["repeated_traversals_skipped"].is_null(), "{r}");
+    let across: Vec<&serde_json::Value> = r["repeated_traversals"]
+        .as_array()
+        .expect("repeated traversals judged")
+        .iter()
+        .filter(|f| f["loop_at"].is_null())
+        .collect();
+    assert!(across.is_empty(), "{across:?}");
     // The crate itself stops compiling: the error is the compiler's, and the crate is left
     // as init found it (the fix is in the crate's code, which the message points at).
     let lib = krate.join("src/lib.rs");
