@@ -56,6 +56,17 @@ pub enum Returns {
     Key,
     /// A model type (`Key`, `u64`, ...) the program supplies.
     Value(String),
+    /// `Result<V, E>`: `Ok` of a program value of model type `value`; `error` names the
+    /// function's own parameter `E` when it is one, which the harness sets to `()` (see
+    /// [`wrapped_returns`](super::wrapped_returns)).
+    Ok {
+        value: String,
+        error: Option<String>,
+    },
+    /// `Option<V>`: `Some` of a program value of model type `V`.
+    Some(String),
+    /// `Option<&str>`: a static literal or `None`, chosen by a `u8`.
+    OptionalStr,
 }
 
 /// One closure input: whether it is a reference, and its model type when it has one.
@@ -199,6 +210,8 @@ pub fn shape(
                 Returns::Key
             } else if let Some(v) = resolve(t) {
                 Returns::Value(v)
+            } else if let Some(w) = super::wrapped_returns::wrapped(t, resolve, unbounded) {
+                w
             } else {
                 return Err(format!(
                     "a closure returning `{}`, a type the program model does not build",
@@ -328,6 +341,25 @@ pub fn closure(name: &str, shape: &Shape) -> Param {
                         "move |{p}| {{ let x: {v} = {x}; match {k} % 4 {{ 0 => x, 1 => !x, 2 => x % 8, _ => 0 }} }}"
                     )
                 }),
+            )
+        }
+        Returns::OptionalStr => {
+            let p = pats(&[]);
+            let r = shape.returns.clone();
+            (
+                "u8".into(),
+                Mode::Copy,
+                Box::new(move |k: &str| super::wrapped_returns::body(&r, &p, k).unwrap_or_default()),
+            )
+        }
+        Returns::Ok { value: v, .. } | Returns::Some(v) => {
+            let p = pats(&[]);
+            let mode = value_mode(v);
+            let r = shape.returns.clone();
+            (
+                v.clone(),
+                mode,
+                Box::new(move |k: &str| super::wrapped_returns::body(&r, &p, k).unwrap_or_default()),
             )
         }
         Returns::Value(v) => {

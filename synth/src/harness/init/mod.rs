@@ -14,7 +14,7 @@
 //!   in doc prose [`doc_classes`], [`sentences`], [`math`], with [`class_reader`] on top of
 //!   them (qualifiers, footnotes, module docs, the sentence each class came from);
 //! - the model's data: [`model_ty`], [`registrations`] and [`skips`];
-//! - the families of parameters and instantiation: [`closures`], [`compound`],
+//! - the families of parameters and instantiation: [`closures`] (with [`wrapped_returns`]), [`compound`],
 //!   [`sequence`], [`instantiate`], [`aliases`], [`variants`], [`readers`];
 //! - resolution of one signature: [`resolve`] (with [`params`] and [`fn_generics`]), then
 //!   the reach through borrowing types and free functions: [`chain`] (with [`handed_out`]:
@@ -117,6 +117,7 @@ mod trait_methods_tests;
 mod undo;
 pub mod value_traits;
 pub mod variants;
+pub mod wrapped_returns;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
