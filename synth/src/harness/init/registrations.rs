@@ -123,6 +123,9 @@ pub enum ParamKind {
     /// string, `s.as_bytes()` (see [`readers`](super::readers)); `owned`: a `Vec<u8>`,
     /// `s.as_bytes().to_vec()`.
     Bytes { owned: bool },
+    /// A byte array of the callee's length (`[u8; CAP]`, `&[u8; CAP]`): a program string's
+    /// bytes, cut or padded with zeros (see [`byte_arrays`](super::byte_arrays)).
+    ByteArray { borrow: bool },
 }
 
 /// One registration parameter.
@@ -174,7 +177,9 @@ impl Param {
             ParamKind::Filled { .. } => one(&Value::new(Mode::Copy, ModelTy::Prim("usize"))),
             ParamKind::Numbered { .. } => one(&Value::new(Mode::Copy, ModelTy::Prim("u64"))),
             ParamKind::Hasher => Vec::new(),
-            ParamKind::Bytes { .. } => one(&Value::new(Mode::Ref, ModelTy::String)),
+            ParamKind::Bytes { .. } | ParamKind::ByteArray { .. } => {
+                one(&Value::new(Mode::Ref, ModelTy::String))
+            }
         }
     }
 
@@ -306,6 +311,7 @@ impl Param {
             }
             ParamKind::Bytes { owned: false } => code(&|v| format!("{v}.as_bytes()")),
             ParamKind::Bytes { owned: true } => code(&|v| format!("{v}.as_bytes().to_vec()")),
+            ParamKind::ByteArray { borrow } => code(&|v| super::byte_arrays::code(v, *borrow)),
         }
     }
 
