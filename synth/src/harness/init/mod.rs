@@ -16,7 +16,7 @@
 //! - the model's data: [`model_ty`], [`registrations`] and [`skips`];
 //! - the families of parameters and instantiation: [`closures`] (with
 //!   [`wrapped_returns`]), [`compound`] (with [`byte_arrays`]), [`sequence`],
-//!   [`instantiate`], [`aliases`], [`variants`], [`readers`];
+//!   [`instantiate`], [`aliases`], [`variants`], [`readers`], [`slots`];
 //! - resolution of one signature: [`resolve`] (with [`params`] and [`fn_generics`]), then
 //!   the reach through borrowing types and free functions: [`chain`] (with [`handed_out`]:
 //!   what a method's result hands out, and how far chains go), [`free`],
@@ -106,6 +106,7 @@ pub mod sentences;
 pub mod sequence;
 pub mod several_sizes;
 pub mod skips;
+pub mod slots;
 pub mod storage;
 pub mod strext;
 #[cfg(test)]

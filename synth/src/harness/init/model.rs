@@ -239,6 +239,7 @@ fn build_with(
             .chain(scan.module_docs.values().map(String::as_str))
             .chain(scan.types.iter().map(|t| t.doc.as_str())),
     );
+    let slots = super::slots::Slots::new(lib, scan);
     let walk = Walk {
         lib,
         scan,
@@ -250,6 +251,7 @@ fn build_with(
         copies: &copies,
         no_closures: &no_closures,
         prim_aliases: &prim_aliases,
+        slots: &slots,
         borrowers: &borrowers,
         enums: &enums,
         notes: &notes,
@@ -285,6 +287,7 @@ fn build_with(
         int_traits: &scan.int_traits,
         table: &crate_classes,
         prim_aliases: &prim_aliases,
+        slots: &slots,
     };
     let (namespaces, skipped_fns) = super::free::namespaces(
         lib,
@@ -367,6 +370,7 @@ struct Walk<'a> {
     copies: &'a HashSet<String>,
     no_closures: &'a HashMap<String, Built>,
     prim_aliases: &'a super::scoped_aliases::ScopedAliases,
+    slots: &'a super::slots::Slots,
     borrowers: &'a HashMap<String, Vec<&'a FoundType>>,
     enums: &'a super::chain::Enums,
     /// The crate's footnote markers (see [`class_reader`](super::class_reader)).
@@ -397,6 +401,7 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
         copies,
         no_closures,
         prim_aliases,
+        slots,
         borrowers,
         enums,
         notes,
@@ -511,6 +516,7 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
         int_traits: &scan.int_traits,
         table: &table,
         prim_aliases,
+        slots,
     };
     let aliased = |d: &Type| {
         let tokens = d.to_token_stream();

@@ -126,6 +126,9 @@ pub enum ParamKind {
     /// A byte array of the callee's length (`[u8; CAP]`, `&[u8; CAP]`): a program string's
     /// bytes, cut or padded with zeros (see [`byte_arrays`](super::byte_arrays)).
     ByteArray { borrow: bool },
+    /// An argument the harness builds whole, with no program value: slots for a parser to
+    /// fill, or a type built from them (see [`slots`](super::slots)).
+    Built { code: String },
 }
 
 /// One registration parameter.
@@ -176,7 +179,7 @@ impl Param {
             }
             ParamKind::Filled { .. } => one(&Value::new(Mode::Copy, ModelTy::Prim("usize"))),
             ParamKind::Numbered { .. } => one(&Value::new(Mode::Copy, ModelTy::Prim("u64"))),
-            ParamKind::Hasher => Vec::new(),
+            ParamKind::Hasher | ParamKind::Built { .. } => Vec::new(),
             ParamKind::Bytes { .. } | ParamKind::ByteArray { .. } => {
                 one(&Value::new(Mode::Ref, ModelTy::String))
             }
@@ -312,6 +315,7 @@ impl Param {
             ParamKind::Bytes { owned: false } => code(&|v| format!("{v}.as_bytes()")),
             ParamKind::Bytes { owned: true } => code(&|v| format!("{v}.as_bytes().to_vec()")),
             ParamKind::ByteArray { borrow } => code(&|v| super::byte_arrays::code(v, *borrow)),
+            ParamKind::Built { code } => (code.clone(), code.clone()),
         }
     }
 

@@ -55,6 +55,8 @@ pub(super) struct Ctx<'a> {
     /// The aliases the signatures of each module are read through (see
     /// [`scoped_aliases`](super::scoped_aliases)).
     pub(super) prim_aliases: &'a super::scoped_aliases::ScopedAliases,
+    /// The crate's slot arrays and the types built from them (see [`slots`](super::slots)).
+    pub(super) slots: &'a super::slots::Slots,
 }
 
 impl Ctx<'_> {
