@@ -123,7 +123,8 @@ fn slots_of_a_crate_type_with_a_public_constant_are_lent_to_the_call() {
             pub fn new() -> Self { Config { strict: true } }
             pub fn parse_request<'b>(&self, req: &mut Request<'_, 'b>, buf: &'b [u8]) -> usize { buf.len() }
         }
-        pub fn parse_headers<'b: 'h, 'h>(src: &'b [u8], dst: &'h mut [Header<'b>]) -> usize { src.len() }
+        pub fn parse_headers<'b>(src: &'b [u8], dst: &mut [Header<'b>]) -> usize { src.len() }
+        pub fn keep_headers<'b: 'h, 'h>(src: &'b [u8], dst: &'h mut [Header<'b>]) -> &'h [Header<'b>] { dst }
         pub fn fill(cells: &mut [Cell<'_>]) -> usize { cells.len() }
     "#;
     let (_, text) = generate(&[("lib.rs", lib)], &[]);
@@ -134,4 +135,8 @@ fn slots_of_a_crate_type_with_a_public_constant_are_lent_to_the_call() {
     ] {
         assert!(text.contains(line), "{line}\n{text}");
     }
+    assert!(
+        text.contains("skipped: crate::keep_headers: parameter `dst`: slots lent for the call, but the result keeps their loan (lifetime `'h`)"),
+        "{text}"
+    );
 }

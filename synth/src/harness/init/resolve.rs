@@ -18,7 +18,7 @@ use perfsyn_profiler_ipc::Mode;
 
 use super::closures::Shape;
 use super::model_ty::ModelTy;
-use super::registrations::{tuple_elements, Func, Receiver};
+use super::registrations::{tuple_elements, Func, ParamKind, Receiver};
 use super::skips::SkipReason;
 use super::value_traits::{string_like, MODEL_INTS, STRING_TRAITS};
 
@@ -126,11 +126,15 @@ impl Ctx<'_> {
                     } else {
                         name
                     };
-                    let p = cx.param(&name, &pt.ty, vecs).map_err(|why| {
-                        SkipReason::UnsupportedParameter {
-                            name: name.clone(),
-                            why,
+                    let p = cx.param(&name, &pt.ty, vecs).and_then(|p| {
+                        match (&p.kind, super::slots::kept_loan(&pt.ty, &sig.output)) {
+                            (ParamKind::Built { .. }, Some(why)) => Err(why),
+                            _ => Ok(p),
                         }
+                    });
+                    let p = p.map_err(|why| SkipReason::UnsupportedParameter {
+                        name: name.clone(),
+                        why,
                     })?;
                     params.push(p);
                 }

@@ -170,3 +170,33 @@ impl Slots {
 fn built(name: &str, code: String) -> Param {
     Param::new(name, ParamKind::Built { code })
 }
+
+/// Why slots lent as parameter type `t` cannot be: the function's result `output` names the
+/// loan's lifetime (`dst: &'h mut [Header<'b>]` of a function returning `&'h [Header<'b>]`),
+/// so the result would outlive the slots, which live for the statement (the compiler
+/// rejected it, E0716). A constructor consumed in its statement (see
+/// [`borrowed_input`](super::borrowed_input)) is read without its result.
+pub(super) fn kept_loan(t: &Type, output: &syn::ReturnType) -> Option<String> {
+    let Type::Reference(r) = t else { return None };
+    let l = r
+        .lifetime
+        .as_ref()
+        .filter(|l| l.ident != "_" && l.ident != "static")?;
+    let syn::ReturnType::Type(_, out) = output else {
+        return None;
+    };
+    let out = quote::ToTokens::to_token_stream(&**out).to_string();
+    let named = l.to_string();
+    let mentions = out.match_indices(&named).any(|(at, _)| {
+        !out[at + named.len()..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    });
+    mentions.then(|| kept(l))
+}
+
+fn kept(l: &syn::Lifetime) -> String {
+    format!("slots lent for the call, but the result keeps their loan (lifetime `{l}`), and they live only for the call")
+}
+
