@@ -349,7 +349,9 @@ pub fn closure(name: &str, shape: &Shape) -> Param {
             (
                 "u8".into(),
                 Mode::Copy,
-                Box::new(move |k: &str| super::wrapped_returns::body(&r, &p, k).unwrap_or_default()),
+                Box::new(move |k: &str| {
+                    super::wrapped_returns::body(&r, &p, k).unwrap_or_default()
+                }),
             )
         }
         Returns::Ok { value: v, .. } | Returns::Some(v) => {
@@ -359,7 +361,9 @@ pub fn closure(name: &str, shape: &Shape) -> Param {
             (
                 v.clone(),
                 mode,
-                Box::new(move |k: &str| super::wrapped_returns::body(&r, &p, k).unwrap_or_default()),
+                Box::new(move |k: &str| {
+                    super::wrapped_returns::body(&r, &p, k).unwrap_or_default()
+                }),
             )
         }
         Returns::Value(v) => {

@@ -148,5 +148,8 @@ fn a_closure_returning_a_result_or_an_option_of_a_model_value_registers() {
     ] {
         assert!(text.contains(line), "{line}\n{text}");
     }
-    assert!(!text.contains("skipped: Cache::try_get_or_insert"), "{text}");
+    assert!(
+        !text.contains("skipped: Cache::try_get_or_insert"),
+        "{text}"
+    );
 }

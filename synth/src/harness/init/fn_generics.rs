@@ -228,10 +228,8 @@ impl Ctx<'_> {
                 }
                 // Its `Result`'s error, the function's own parameter: `()`.
                 if let Returns::Ok { error: Some(e), .. } = &shape.returns {
-                    out.subst.insert(
-                        e.clone(),
-                        super::wrapped_returns::UNIT_ERROR.to_string(),
-                    );
+                    out.subst
+                        .insert(e.clone(), super::wrapped_returns::UNIT_ERROR.to_string());
                 }
                 out.closures.insert(name, Built::Closure(shape));
                 continue;

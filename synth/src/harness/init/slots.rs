@@ -199,4 +199,3 @@ pub(super) fn kept_loan(t: &Type, output: &syn::ReturnType) -> Option<String> {
 fn kept(l: &syn::Lifetime) -> String {
     format!("slots lent for the call, but the result keeps their loan (lifetime `{l}`), and they live only for the call")
 }
-
