@@ -34,9 +34,3 @@ pub(super) fn byte_array(subst: &HashMap<String, String>, name: &str, t: &Type) 
     }
     Some(Param::new(name, ParamKind::ByteArray { borrow }))
 }
-
-/// The argument built from program string `v`.
-pub(super) fn code(v: &str, borrow: bool) -> String {
-    let b = if borrow { "&" } else { "" };
-    format!("{b}std::array::from_fn(|i| {v}.as_bytes().get(i).copied().unwrap_or(0))")
-}

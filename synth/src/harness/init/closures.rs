@@ -56,17 +56,9 @@ pub enum Returns {
     Key,
     /// A model type (`Key`, `u64`, ...) the program supplies.
     Value(String),
-    /// `Result<V, E>`: `Ok` of a program value of model type `value`; `error` names the
-    /// function's own parameter `E` when it is one, which the harness sets to `()` (see
+    /// `Result<V, E>`, `Option<V>` or `Option<&str>` (see
     /// [`wrapped_returns`](super::wrapped_returns)).
-    Ok {
-        value: String,
-        error: Option<String>,
-    },
-    /// `Option<V>`: `Some` of a program value of model type `V`.
-    Some(String),
-    /// `Option<&str>`: a static literal or `None`, chosen by a `u8`.
-    OptionalStr,
+    Wrapped(super::wrapped_returns::Wrapped),
 }
 
 /// One closure input: whether it is a reference, and its model type when it has one.
@@ -211,7 +203,7 @@ pub fn shape(
             } else if let Some(v) = resolve(t) {
                 Returns::Value(v)
             } else if let Some(w) = super::wrapped_returns::wrapped(t, resolve, unbounded) {
-                w
+                Returns::Wrapped(w)
             } else {
                 return Err(format!(
                     "a closure returning `{}`, a type the program model does not build",
@@ -343,27 +335,15 @@ pub fn closure(name: &str, shape: &Shape) -> Param {
                 }),
             )
         }
-        Returns::OptionalStr => {
+        Returns::Wrapped(w) => {
             let p = pats(&[]);
-            let r = shape.returns.clone();
+            let ty = w.value().to_string();
+            let mode = value_mode(&ty);
+            let w = w.clone();
             (
-                "u8".into(),
-                Mode::Copy,
-                Box::new(move |k: &str| {
-                    super::wrapped_returns::body(&r, &p, k).unwrap_or_default()
-                }),
-            )
-        }
-        Returns::Ok { value: v, .. } | Returns::Some(v) => {
-            let p = pats(&[]);
-            let mode = value_mode(v);
-            let r = shape.returns.clone();
-            (
-                v.clone(),
+                ty,
                 mode,
-                Box::new(move |k: &str| {
-                    super::wrapped_returns::body(&r, &p, k).unwrap_or_default()
-                }),
+                Box::new(move |k: &str| super::wrapped_returns::body(&w, &p, k)),
             )
         }
         Returns::Value(v) => {

@@ -227,7 +227,11 @@ impl Ctx<'_> {
                     }
                 }
                 // Its `Result`'s error, the function's own parameter: `()`.
-                if let Returns::Ok { error: Some(e), .. } = &shape.returns {
+                if let Returns::Wrapped(super::wrapped_returns::Wrapped::Ok {
+                    error: Some(e),
+                    ..
+                }) = &shape.returns
+                {
                     out.subst
                         .insert(e.clone(), super::wrapped_returns::UNIT_ERROR.to_string());
                 }

@@ -314,7 +314,14 @@ impl Param {
             }
             ParamKind::Bytes { owned: false } => code(&|v| format!("{v}.as_bytes()")),
             ParamKind::Bytes { owned: true } => code(&|v| format!("{v}.as_bytes().to_vec()")),
-            ParamKind::ByteArray { borrow } => code(&|v| super::byte_arrays::code(v, *borrow)),
+            ParamKind::ByteArray { borrow } => {
+                let b = if *borrow { "&" } else { "" };
+                code(&|v| {
+                    format!(
+                        "{b}std::array::from_fn(|i| {v}.as_bytes().get(i).copied().unwrap_or(0))"
+                    )
+                })
+            }
             ParamKind::Built { code } => (code.clone(), code.clone()),
         }
     }

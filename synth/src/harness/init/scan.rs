@@ -98,7 +98,25 @@ pub struct Scan {
     /// spaces, the associated type's name, and what the impl sets it to.
     pub assoc_impls: Vec<(String, String, syn::Type)>,
     /// The crate's public constants (see [`slots`](super::slots)).
-    pub consts: Vec<super::slots::PublicConst>,
+    pub consts: Vec<PublicConst>,
+}
+
+/// A public constant of the crate: its path from the crate root and its type.
+#[derive(Clone)]
+pub struct PublicConst {
+    pub path: Vec<String>,
+    pub ty: syn::Type,
+}
+
+impl PublicConst {
+    fn new(module: &[String], c: &syn::ItemConst) -> PublicConst {
+        let mut path = module.to_vec();
+        path.push(c.ident.to_string());
+        PublicConst {
+            path,
+            ty: (*c.ty).clone(),
+        }
+    }
 }
 
 /// A type alias as the module that defines it sees it (`type DefaultIx = u16;`,
@@ -186,7 +204,7 @@ struct Found<'f> {
     imports: Vec<Import>,
     free_fns: Vec<FreeFn>,
     module_docs: HashMap<Vec<String>, String>,
-    consts: Vec<super::slots::PublicConst>,
+    consts: Vec<PublicConst>,
 }
 
 /// Scans the crate whose library root is `lib_rs`, with `features` enabled.
@@ -794,7 +812,7 @@ fn items(
                 f.types.push(t)
             }
             Item::Const(c) if is_pub(&c.vis) && reachable && !doc_hidden(&c.attrs) => {
-                f.consts.push(super::slots::PublicConst::new(module, c));
+                f.consts.push(PublicConst::new(module, c));
             }
             Item::Fn(func) if is_pub(&func.vis) => {
                 f.free_fns.push(FreeFn {

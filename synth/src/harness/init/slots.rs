@@ -16,24 +16,6 @@ use super::scan::{is_pub, Scan};
 /// How many slots the harness lends.
 pub const SLOTS: usize = 1024;
 
-/// A public constant of the crate: its path from the crate root and its type.
-#[derive(Clone)]
-pub struct PublicConst {
-    pub path: Vec<String>,
-    pub ty: Type,
-}
-
-impl PublicConst {
-    pub(super) fn new(module: &[String], c: &syn::ItemConst) -> PublicConst {
-        let mut path = module.to_vec();
-        path.push(c.ident.to_string());
-        PublicConst {
-            path,
-            ty: (*c.ty).clone(),
-        }
-    }
-}
-
 /// The crate's slot types and the types built from slots, by identifier.
 #[derive(Clone, Debug, Default)]
 pub struct Slots {

@@ -11,7 +11,30 @@ use std::collections::HashSet;
 
 use syn::{GenericArgument, PathArguments, Type};
 
-use super::closures::Returns;
+/// A closure's result that wraps a value the model builds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Wrapped {
+    /// `Result<V, E>`: `Ok` of a program value of model type `value`; `error` names the
+    /// function's own parameter `E` when it is one, which the harness sets to `()`.
+    Ok {
+        value: String,
+        error: Option<String>,
+    },
+    /// `Option<V>`: `Some` of a program value of model type `V`.
+    Some(String),
+    /// `Option<&str>`: a static literal or `None`, chosen by a `u8`.
+    OptionalStr,
+}
+
+impl Wrapped {
+    /// The model type of the program value the closure takes (`u8` for a literal's choice).
+    pub fn value(&self) -> &str {
+        match self {
+            Wrapped::Ok { value, .. } | Wrapped::Some(value) => value,
+            Wrapped::OptionalStr => "u8",
+        }
+    }
+}
 
 /// The type written for the error of a closure's `Result` when it is the function's own
 /// unbounded parameter: nothing the program chooses, and every bound-free use compiles.
@@ -24,7 +47,7 @@ pub fn wrapped(
     t: &Type,
     resolve: &dyn Fn(&Type) -> Option<String>,
     unbounded: &HashSet<String>,
-) -> Option<Returns> {
+) -> Option<Wrapped> {
     let Type::Path(p) = t else { return None };
     let last = p.path.segments.last()?;
     let PathArguments::AngleBracketed(a) = &last.arguments else {
@@ -40,9 +63,9 @@ pub fn wrapped(
         .collect();
     match (last.ident.to_string().as_str(), args.as_slice()) {
         ("Option", [Type::Reference(r)]) if is_str(&r.elem) && r.mutability.is_none() => {
-            Some(Returns::OptionalStr)
+            Some(Wrapped::OptionalStr)
         }
-        ("Option", [v]) => resolve(v).map(Returns::Some),
+        ("Option", [v]) => resolve(v).map(Wrapped::Some),
         ("Result", [v, e]) => {
             let value = resolve(v)?;
             let error = match e {
@@ -51,13 +74,13 @@ pub fn wrapped(
             };
             match error {
                 // The function's own parameter, bound by nothing: the caller's choice.
-                Some(e) if unbounded.contains(&e) => Some(Returns::Ok {
+                Some(e) if unbounded.contains(&e) => Some(Wrapped::Ok {
                     value,
                     error: Some(e),
                 }),
                 // A type the model names (`String`, the crate's error built elsewhere is
                 // not one): written by the function's signature, `Ok` infers it.
-                _ => resolve(e).map(|_| Returns::Ok { value, error: None }),
+                _ => resolve(e).map(|_| Wrapped::Ok { value, error: None }),
             }
         }
         _ => None,
@@ -70,26 +93,25 @@ fn is_str(t: &Type) -> bool {
 
 /// The closure's body for a wrapped result, in terms of the program value `k` (the value to
 /// wrap, or the `u8` choosing a literal), with `p` its argument patterns.
-pub fn body(returns: &Returns, p: &str, k: &str) -> Option<String> {
-    Some(match returns {
+pub fn body(returns: &Wrapped, p: &str, k: &str) -> String {
+    match returns {
         // Nothing else names the caller's `E`: the closure writes it.
-        Returns::Ok { error: Some(_), .. } => {
+        Wrapped::Ok { error: Some(_), .. } => {
             format!("move |{p}| Ok::<_, {UNIT_ERROR}>({k}.clone())")
         }
-        Returns::Ok { error: None, .. } => format!("move |{p}| Ok({k}.clone())"),
-        Returns::Some(_) => format!("move |{p}| Some({k}.clone())"),
-        Returns::OptionalStr => {
+        Wrapped::Ok { error: None, .. } => format!("move |{p}| Ok({k}.clone())"),
+        Wrapped::Some(_) => format!("move |{p}| Some({k}.clone())"),
+        Wrapped::OptionalStr => {
             format!("move |{p}| match {k} % 3 {{ 0 => None, 1 => Some(\"\"), _ => Some(\"x\") }}")
         }
-        _ => return None,
-    })
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn of(t: &str) -> Option<Returns> {
+    fn of(t: &str) -> Option<Wrapped> {
         let ty: Type = syn::parse_str(t).unwrap();
         let resolve = |t: &Type| match t {
             Type::Path(p) if p.path.is_ident("V") => Some("Key".to_string()),
@@ -103,14 +125,14 @@ mod tests {
     fn a_result_of_a_model_value_with_an_unbounded_error_is_ok_of_it() {
         assert_eq!(
             of("Result<V, E>"),
-            Some(Returns::Ok {
+            Some(Wrapped::Ok {
                 value: "Key".into(),
                 error: Some("E".into())
             })
         );
         assert_eq!(
             of("Result<V, String>"),
-            Some(Returns::Ok {
+            Some(Wrapped::Ok {
                 value: "Key".into(),
                 error: None
             })
@@ -122,8 +144,8 @@ mod tests {
 
     #[test]
     fn an_option_of_a_model_value_or_of_a_str_is_built() {
-        assert_eq!(of("Option<V>"), Some(Returns::Some("Key".into())));
-        assert_eq!(of("Option<&'entity str>"), Some(Returns::OptionalStr));
+        assert_eq!(of("Option<V>"), Some(Wrapped::Some("Key".into())));
+        assert_eq!(of("Option<&'entity str>"), Some(Wrapped::OptionalStr));
         assert_eq!(of("Option<&mut str>"), None);
         assert_eq!(of("Option<W>"), None);
     }
