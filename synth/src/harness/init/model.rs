@@ -862,10 +862,30 @@ fn other_instantiation(
                     // The very type the harness chose
                     // (`impl ArrayDeque<T, CAP, Saturating>`, the declared default behaviour).
                     || chosen.is_some_and(|c| same_type_path(&p.path, c))
+                    // `BuildHasherDefault<S>` over the impl's own `S` where the harness chose
+                    // its hasher: `FixedState` is `BuildHasherDefault<DefaultHasher>` (std's
+                    // SipHash keyed by zeros, so costs stay deterministic), `S` its hasher.
+                    || (chosen.map(String::as_str) == Some("FixedState")
+                        && hasher_default_over(p, &own))
             }
             _ => false,
         });
     (!generic).then(|| imp.self_ty.to_token_stream().to_string().replace(' ', ""))
+}
+
+/// Whether `p` is `BuildHasherDefault<S>` (by any path) with `S` one of the impl's own
+/// parameters (`own`), which the harness's `FixedState` instantiates.
+fn hasher_default_over(p: &syn::TypePath, own: &HashSet<String>) -> bool {
+    let Some(seg) = p.path.segments.last() else {
+        return false;
+    };
+    let syn::PathArguments::AngleBracketed(a) = &seg.arguments else {
+        return false;
+    };
+    seg.ident == "BuildHasherDefault"
+        && matches!(a.args.iter().collect::<Vec<_>>().as_slice(),
+            [syn::GenericArgument::Type(Type::Path(s))]
+                if s.path.get_ident().is_some_and(|i| own.contains(&i.to_string())))
 }
 
 /// Whether `path` (as an impl block writes it) names `chosen`, a type the harness writes with
