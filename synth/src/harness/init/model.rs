@@ -525,13 +525,14 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
             .unwrap_or(tokens)
             .to_string()
     };
+    let std_hasher = std_build_hasher_default(scan);
     // `impl Default` for another instantiation only
     // (`impl Default for StringInterner<DefaultBackend>` fixes the hasher the harness
     // replaces): not a constructor here; the compiler rejected it, at the cost of a build.
     let default_elsewhere = t
         .default_impls
         .iter()
-        .map(|i| other_instantiation(&t.generics, &subst, i, &aliased))
+        .map(|i| other_instantiation(&t.generics, &subst, i, &aliased, std_hasher))
         .collect::<Option<Vec<String>>>()
         .and_then(|shown| shown.into_iter().next());
     if let (false, true, Some(shown)) =
@@ -569,7 +570,7 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
     // What this type's chains reached past their first hand-out (see `handed_out`).
     let mut handed = super::handed_out::Seen::default();
     for imp in &t.impls {
-        let other_instance = other_instantiation(&t.generics, &subst, imp, &aliased);
+        let other_instance = other_instantiation(&t.generics, &subst, imp, &aliased, std_hasher);
         for item in &imp.items {
             let ImplItem::Fn(f) = item else { continue };
             if !is_pub(&f.vis) {
@@ -797,6 +798,7 @@ fn other_instantiation(
     subst: &HashMap<String, String>,
     imp: &syn::ItemImpl,
     aliased: &dyn Fn(&Type) -> String,
+    std_hasher: bool,
 ) -> Option<String> {
     // Whether each parameter is left to its default: an impl may omit it too, or be
     // generic over it.
@@ -866,19 +868,32 @@ fn other_instantiation(
                     // its hasher: `FixedState` is `BuildHasherDefault<DefaultHasher>` (std's
                     // SipHash keyed by zeros, so costs stay deterministic), `S` its hasher.
                     || (chosen.map(String::as_str) == Some("FixedState")
-                        && hasher_default_over(p, &own))
+                        && hasher_default_over(p, &own, std_hasher))
             }
             _ => false,
         });
     (!generic).then(|| imp.self_ty.to_token_stream().to_string().replace(' ', ""))
 }
 
-/// Whether `p` is `BuildHasherDefault<S>` (by any path) with `S` one of the impl's own
-/// parameters (`own`), which the harness's `FixedState` instantiates.
-fn hasher_default_over(p: &syn::TypePath, own: &HashSet<String>) -> bool {
+/// Whether `p` is std's `BuildHasherDefault<S>` with `S` one of the impl's own parameters
+/// (`own`), which the harness's `FixedState` instantiates: written `core::hash::`/`std::hash::`,
+/// or bare where the crate's every import of that name is std's (`std_hasher`); hash32's
+/// `BuildHasherDefault` of the same name is another type (the compiler rejected heapless's).
+fn hasher_default_over(p: &syn::TypePath, own: &HashSet<String>, std_hasher: bool) -> bool {
     let Some(seg) = p.path.segments.last() else {
         return false;
     };
+    let written: Vec<String> = p
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    let std_path =
+        matches!(written.as_slice(), [m, h, _] if (m == "core" || m == "std") && h == "hash");
+    if !(std_path || (written.len() == 1 && std_hasher)) {
+        return false;
+    }
     let syn::PathArguments::AngleBracketed(a) = &seg.arguments else {
         return false;
     };
@@ -1000,4 +1015,18 @@ fn snake(path: &str) -> String {
         }
     }
     s
+}
+
+/// Whether the crate imports `BuildHasherDefault` only from std or core (and at least once).
+fn std_build_hasher_default(scan: &Scan) -> bool {
+    let imports: Vec<_> = scan
+        .imports
+        .iter()
+        .filter(|i| i.local.as_deref() == Some("BuildHasherDefault"))
+        .collect();
+    !imports.is_empty()
+        && imports.iter().all(|i| {
+            matches!(i.target.0.first().map(String::as_str), Some("core" | "std"))
+                && i.target.1.as_deref() == Some("BuildHasherDefault")
+        })
 }

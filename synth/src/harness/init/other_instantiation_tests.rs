@@ -74,3 +74,28 @@ fn an_impl_for_a_build_hasher_default_over_its_own_hasher_is_the_harness_hasher(
         "{text}"
     );
 }
+
+/// heapless imports `hash32::BuildHasherDefault`, another type of the same name: its impl
+/// stays another instantiation (taken for std's, the compiler rejected `IndexMap::new`).
+#[test]
+fn an_impl_for_another_crates_build_hasher_default_is_another_instantiation() {
+    let lib = r#"
+        pub mod hash32 { pub struct BuildHasherDefault<H>(H); }
+        use crate::hash32::BuildHasherDefault;
+        pub struct IndexMap<K, V, S> { k: Vec<(K, V)>, s: S }
+        impl<K, V, S: Default> IndexMap<K, V, BuildHasherDefault<S>> {
+            pub fn new() -> Self { todo!() }
+        }
+        impl<K: Eq, V, S: core::hash::BuildHasher> IndexMap<K, V, S> {
+            pub fn with_hasher(s: S) -> Self { IndexMap { k: Vec::new(), s } }
+            pub fn len(&self) -> usize { self.k.len() }
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(
+        text.contains(
+            "skipped: IndexMap::new: defined only for `IndexMap<K,V,BuildHasherDefault<S>>`"
+        ),
+        "{text}"
+    );
+}
