@@ -56,6 +56,9 @@ pub enum Returns {
     Key,
     /// A model type (`Key`, `u64`, ...) the program supplies.
     Value(String),
+    /// `Result<V, E>`, `Option<V>` or `Option<&str>` (see
+    /// [`wrapped_returns`](super::wrapped_returns)).
+    Wrapped(super::wrapped_returns::Wrapped),
 }
 
 /// One closure input: whether it is a reference, and its model type when it has one.
@@ -199,6 +202,8 @@ pub fn shape(
                 Returns::Key
             } else if let Some(v) = resolve(t) {
                 Returns::Value(v)
+            } else if let Some(w) = super::wrapped_returns::wrapped(t, resolve, unbounded) {
+                Returns::Wrapped(w)
             } else {
                 return Err(format!(
                     "a closure returning `{}`, a type the program model does not build",
@@ -328,6 +333,17 @@ pub fn closure(name: &str, shape: &Shape) -> Param {
                         "move |{p}| {{ let x: {v} = {x}; match {k} % 4 {{ 0 => x, 1 => !x, 2 => x % 8, _ => 0 }} }}"
                     )
                 }),
+            )
+        }
+        Returns::Wrapped(w) => {
+            let p = pats(&[]);
+            let ty = w.value().to_string();
+            let mode = value_mode(&ty);
+            let w = w.clone();
+            (
+                ty,
+                mode,
+                Box::new(move |k: &str| super::wrapped_returns::body(&w, &p, k)),
             )
         }
         Returns::Value(v) => {

@@ -114,3 +114,42 @@ fn a_closure_input_outside_the_model_is_named_in_the_skip_reason() {
         "{line}"
     );
 }
+
+/// Closures whose result wraps a value (`FnOnce() -> Result<V, E>`, `FnOnce(Option<V>) ->
+/// Option<V>`, `FnMut(&str) -> Option<&'e str>`) were skipped as "a type the program model
+/// does not build". They return `Ok`/`Some` of a program value, the function's own error
+/// parameter `E` is `()`, and a borrowed `&str` is a static literal or `None`.
+#[test]
+fn a_closure_returning_a_result_or_an_option_of_a_model_value_registers() {
+    let lib = r#"
+        pub struct Cache<K, V> { v: Vec<(K, V)> }
+        impl<K: Clone + Eq, V: Clone> Cache<K, V> {
+            pub fn new() -> Self { Cache { v: Vec::new() } }
+            pub fn try_get_or_insert<F, E>(&mut self, k: K, f: F) -> Result<&V, E>
+            where F: FnOnce() -> Result<V, E> {
+                let v = f()?;
+                self.v.push((k, v));
+                Ok(&self.v.last().unwrap().1)
+            }
+            pub fn alter<F: FnOnce(Option<V>) -> Option<V>>(&mut self, f: F, k: K) {
+                if let Some(v) = f(None) { self.v.push((k, v)); }
+            }
+        }
+        pub fn unescape_with<'e, F: FnMut(&str) -> Option<&'e str>>(raw: &str, mut resolve: F) -> usize {
+            resolve(raw).map_or(0, str::len)
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    for line in [
+        "{self}.try_get_or_insert({k}, move || Ok::<_, ()>({f}.clone()))",
+        "{self}.alter(move |_| Some({f}.clone()), {k})",
+        r#"unescape_with(ref self, raw: str String, resolve: copy u8)"#,
+        r#"move |_| match resolve % 3 { 0 => None, 1 => Some(""), _ => Some("x") }"#,
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+    assert!(
+        !text.contains("skipped: Cache::try_get_or_insert"),
+        "{text}"
+    );
+}

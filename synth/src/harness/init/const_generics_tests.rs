@@ -54,3 +54,28 @@ fn a_const_parameter_no_field_mentions_is_not_a_capacity() {
         "{text}"
     );
 }
+
+/// arrayvec's `ArrayString::from_byte_string(b: &[u8; CAP])` was skipped ("type `[u8;CAP]`
+/// is not in the program model"). A byte array of the type's own length is a program
+/// string's bytes, padded or cut to the length the parameter's type gives; an array of a
+/// function's own const length keeps one program value per element.
+#[test]
+fn a_byte_array_of_the_types_capacity_is_a_program_strings_bytes() {
+    let lib = r#"
+        pub struct Text<const CAP: usize> { xs: [u8; CAP], len: usize }
+        impl<const CAP: usize> Text<CAP> {
+            pub fn new() -> Self { Text { xs: [0; CAP], len: 0 } }
+            pub fn from_byte_string(b: &[u8; CAP]) -> Self { Text { xs: *b, len: CAP } }
+            pub fn fill(&mut self, b: [u8; CAP]) { self.xs = b; }
+            pub fn pick<const N: usize>(&self, at: [u8; N]) -> usize { at.len() }
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    for line in [
+        "from_byte_string(b: ref String) as \"Text::<8192>::from_byte_string(&std::array::from_fn(|i| {b}.as_bytes().get(i).copied().unwrap_or(0)))\"",
+        "fill(mut self, b: ref String) as \"{self}.fill(std::array::from_fn(|i| {b}.as_bytes().get(i).copied().unwrap_or(0)))\"",
+        "pick(ref self, at: copy u8, at_1: copy u8)",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+}

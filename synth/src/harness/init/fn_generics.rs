@@ -19,7 +19,7 @@ use super::sequence::sequence_bound;
 use super::skips::SkipReason;
 use super::syntax::trait_names;
 use super::trait_impls::Meets;
-use super::value_traits::{KEY_TRAITS, MODEL_INTS, STRING_LIKE, STRING_TRAITS, U64_TRAITS};
+use super::value_traits::{KEY_TRAITS, MODEL_INTS, STRING_TRAITS, U64_TRAITS};
 
 impl Ctx<'_> {
     /// The function's generic parameters that a parameter of this type's own kind takes
@@ -226,6 +226,15 @@ impl Ctx<'_> {
                         out.subst.insert(t, "()".into());
                     }
                 }
+                // Its `Result`'s error, the function's own parameter: `()`.
+                if let Returns::Wrapped(super::wrapped_returns::Wrapped::Ok {
+                    error: Some(e),
+                    ..
+                }) = &shape.returns
+                {
+                    out.subst
+                        .insert(e.clone(), super::wrapped_returns::UNIT_ERROR.to_string());
+                }
                 out.closures.insert(name, Built::Closure(shape));
                 continue;
             }
@@ -335,7 +344,7 @@ impl Ctx<'_> {
             if names.iter().any(for_string)
                 && names.iter().all(|b| {
                     for_string(b)
-                        || STRING_LIKE.contains(&b.as_str())
+                        || super::value_traits::string_like(b)
                         || STRING_TRAITS.contains(&b.as_str())
                 })
             {
@@ -439,6 +448,9 @@ impl Ctx<'_> {
                 out.subst.insert(name.clone(), "&[u8]".into());
                 out.closures.insert(name, Built::Bytes);
                 continue;
+            }
+            if names.iter().any(|b| b == "AsRef<Path>") {
+                return Err(SkipReason::FilePath { param: name });
             }
             return Err(SkipReason::UnbuildableGenericParameter {
                 param: name,

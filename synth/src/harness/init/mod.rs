@@ -14,8 +14,9 @@
 //!   in doc prose [`doc_classes`], [`sentences`], [`math`], with [`class_reader`] on top of
 //!   them (qualifiers, footnotes, module docs, the sentence each class came from);
 //! - the model's data: [`model_ty`], [`registrations`] and [`skips`];
-//! - the families of parameters and instantiation: [`closures`], [`compound`],
-//!   [`sequence`], [`instantiate`], [`aliases`], [`variants`], [`readers`];
+//! - the families of parameters and instantiation: [`closures`] (with
+//!   [`wrapped_returns`]), [`compound`] (with [`byte_arrays`]), [`sequence`],
+//!   [`instantiate`], [`aliases`], [`variants`], [`readers`], [`slots`];
 //! - resolution of one signature: [`resolve`] (with [`params`] and [`fn_generics`]), then
 //!   the reach through borrowing types and free functions: [`chain`] (with [`handed_out`]:
 //!   what a method's result hands out, and how far chains go), [`free`],
@@ -30,6 +31,7 @@ mod aliases_tests;
 #[cfg(test)]
 mod associated_types_tests;
 pub mod borrowed_input;
+pub mod byte_arrays;
 pub mod capacity_ladder;
 #[cfg(test)]
 mod capacity_ladder_tests;
@@ -104,6 +106,7 @@ pub mod sentences;
 pub mod sequence;
 pub mod several_sizes;
 pub mod skips;
+pub mod slots;
 pub mod storage;
 pub mod strext;
 #[cfg(test)]
@@ -117,6 +120,7 @@ mod trait_methods_tests;
 mod undo;
 pub mod value_traits;
 pub mod variants;
+pub mod wrapped_returns;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

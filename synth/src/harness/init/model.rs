@@ -239,6 +239,7 @@ fn build_with(
             .chain(scan.module_docs.values().map(String::as_str))
             .chain(scan.types.iter().map(|t| t.doc.as_str())),
     );
+    let slots = super::slots::Slots::new(lib, scan);
     let walk = Walk {
         lib,
         scan,
@@ -250,6 +251,7 @@ fn build_with(
         copies: &copies,
         no_closures: &no_closures,
         prim_aliases: &prim_aliases,
+        slots: &slots,
         borrowers: &borrowers,
         enums: &enums,
         notes: &notes,
@@ -285,6 +287,7 @@ fn build_with(
         int_traits: &scan.int_traits,
         table: &crate_classes,
         prim_aliases: &prim_aliases,
+        slots: &slots,
     };
     let (namespaces, skipped_fns) = super::free::namespaces(
         lib,
@@ -367,6 +370,7 @@ struct Walk<'a> {
     copies: &'a HashSet<String>,
     no_closures: &'a HashMap<String, Built>,
     prim_aliases: &'a super::scoped_aliases::ScopedAliases,
+    slots: &'a super::slots::Slots,
     borrowers: &'a HashMap<String, Vec<&'a FoundType>>,
     enums: &'a super::chain::Enums,
     /// The crate's footnote markers (see [`class_reader`](super::class_reader)).
@@ -397,6 +401,7 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
         copies,
         no_closures,
         prim_aliases,
+        slots,
         borrowers,
         enums,
         notes,
@@ -511,6 +516,7 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
         int_traits: &scan.int_traits,
         table: &table,
         prim_aliases,
+        slots,
     };
     let aliased = |d: &Type| {
         let tokens = d.to_token_stream();
@@ -519,13 +525,14 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
             .unwrap_or(tokens)
             .to_string()
     };
+    let std_hasher = std_build_hasher_default(scan);
     // `impl Default` for another instantiation only
     // (`impl Default for StringInterner<DefaultBackend>` fixes the hasher the harness
     // replaces): not a constructor here; the compiler rejected it, at the cost of a build.
     let default_elsewhere = t
         .default_impls
         .iter()
-        .map(|i| other_instantiation(&t.generics, &subst, i, &aliased))
+        .map(|i| other_instantiation(&t.generics, &subst, i, &aliased, std_hasher))
         .collect::<Option<Vec<String>>>()
         .and_then(|shown| shown.into_iter().next());
     if let (false, true, Some(shown)) =
@@ -563,7 +570,7 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
     // What this type's chains reached past their first hand-out (see `handed_out`).
     let mut handed = super::handed_out::Seen::default();
     for imp in &t.impls {
-        let other_instance = other_instantiation(&t.generics, &subst, imp, &aliased);
+        let other_instance = other_instantiation(&t.generics, &subst, imp, &aliased, std_hasher);
         for item in &imp.items {
             let ImplItem::Fn(f) = item else { continue };
             if !is_pub(&f.vis) {
@@ -791,6 +798,7 @@ fn other_instantiation(
     subst: &HashMap<String, String>,
     imp: &syn::ItemImpl,
     aliased: &dyn Fn(&Type) -> String,
+    std_hasher: bool,
 ) -> Option<String> {
     // Whether each parameter is left to its default: an impl may omit it too, or be
     // generic over it.
@@ -856,10 +864,43 @@ fn other_instantiation(
                     // The very type the harness chose
                     // (`impl ArrayDeque<T, CAP, Saturating>`, the declared default behaviour).
                     || chosen.is_some_and(|c| same_type_path(&p.path, c))
+                    // `BuildHasherDefault<S>` over the impl's own `S` where the harness chose
+                    // its hasher: `FixedState` is `BuildHasherDefault<DefaultHasher>` (std's
+                    // SipHash keyed by zeros, so costs stay deterministic), `S` its hasher.
+                    || (chosen.map(String::as_str) == Some("FixedState")
+                        && hasher_default_over(p, &own, std_hasher))
             }
             _ => false,
         });
     (!generic).then(|| imp.self_ty.to_token_stream().to_string().replace(' ', ""))
+}
+
+/// Whether `p` is std's `BuildHasherDefault<S>` with `S` one of the impl's own parameters
+/// (`own`), which the harness's `FixedState` instantiates: written `core::hash::`/`std::hash::`,
+/// or bare where the crate's every import of that name is std's (`std_hasher`); hash32's
+/// `BuildHasherDefault` of the same name is another type (the compiler rejected heapless's).
+fn hasher_default_over(p: &syn::TypePath, own: &HashSet<String>, std_hasher: bool) -> bool {
+    let Some(seg) = p.path.segments.last() else {
+        return false;
+    };
+    let written: Vec<String> = p
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    let std_path =
+        matches!(written.as_slice(), [m, h, _] if (m == "core" || m == "std") && h == "hash");
+    if !(std_path || (written.len() == 1 && std_hasher)) {
+        return false;
+    }
+    let syn::PathArguments::AngleBracketed(a) = &seg.arguments else {
+        return false;
+    };
+    seg.ident == "BuildHasherDefault"
+        && matches!(a.args.iter().collect::<Vec<_>>().as_slice(),
+            [syn::GenericArgument::Type(Type::Path(s))]
+                if s.path.get_ident().is_some_and(|i| own.contains(&i.to_string())))
 }
 
 /// Whether `path` (as an impl block writes it) names `chosen`, a type the harness writes with
@@ -974,4 +1015,18 @@ fn snake(path: &str) -> String {
         }
     }
     s
+}
+
+/// Whether the crate imports `BuildHasherDefault` only from std or core (and at least once).
+fn std_build_hasher_default(scan: &Scan) -> bool {
+    let imports: Vec<_> = scan
+        .imports
+        .iter()
+        .filter(|i| i.local.as_deref() == Some("BuildHasherDefault"))
+        .collect();
+    !imports.is_empty()
+        && imports.iter().all(|i| {
+            matches!(i.target.0.first().map(String::as_str), Some("core" | "std"))
+                && i.target.1.as_deref() == Some("BuildHasherDefault")
+        })
 }

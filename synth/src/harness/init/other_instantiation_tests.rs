@@ -40,3 +40,62 @@ fn a_crate_type_written_with_another_primitive_argument_is_not_its_registration(
         "{skipped}\n{text}"
     );
 }
+
+/// heapless's `impl<K, V, S, const N: usize> IndexMap<K, V, BuildHasherDefault<S>, N> { pub
+/// fn new() }` was skipped as "defined only for `IndexMap<K,V,BuildHasherDefault<S>,N>`":
+/// the harness's fixed hasher `FixedState` is `BuildHasherDefault<DefaultHasher>` (keyed by
+/// zeros, deterministic), that very instantiation with `S = DefaultHasher`. An impl fixing the
+/// hasher to a random one (`RandomState`) stays another instantiation.
+#[test]
+fn an_impl_for_a_build_hasher_default_over_its_own_hasher_is_the_harness_hasher() {
+    let lib = r#"
+        use core::hash::{BuildHasher, BuildHasherDefault, Hasher};
+        use std::collections::hash_map::RandomState;
+        pub struct IndexMap<K, V, S> { k: Vec<(K, V)>, s: S }
+        impl<K, V, S: Default + Hasher> IndexMap<K, V, BuildHasherDefault<S>> {
+            pub fn new() -> Self { IndexMap { k: Vec::new(), s: BuildHasherDefault::default() } }
+        }
+        impl<K, V> IndexMap<K, V, RandomState> {
+            pub fn new_random() -> Self { IndexMap { k: Vec::new(), s: RandomState::new() } }
+        }
+        impl<K: Eq, V, S: BuildHasher> IndexMap<K, V, S> {
+            pub fn len(&self) -> usize { self.k.len() }
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(
+        text.contains("new() => <IndexMap<Key,Key,FixedState>>::new();"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "skipped: IndexMap::new_random: defined only for `IndexMap<K,V,RandomState>`"
+        ),
+        "{text}"
+    );
+}
+
+/// heapless imports `hash32::BuildHasherDefault`, another type of the same name: its impl
+/// stays another instantiation (taken for std's, the compiler rejected `IndexMap::new`).
+#[test]
+fn an_impl_for_another_crates_build_hasher_default_is_another_instantiation() {
+    let lib = r#"
+        pub mod hash32 { pub struct BuildHasherDefault<H>(H); }
+        use crate::hash32::BuildHasherDefault;
+        pub struct IndexMap<K, V, S> { k: Vec<(K, V)>, s: S }
+        impl<K, V, S: Default> IndexMap<K, V, BuildHasherDefault<S>> {
+            pub fn new() -> Self { todo!() }
+        }
+        impl<K: Eq, V, S: core::hash::BuildHasher> IndexMap<K, V, S> {
+            pub fn with_hasher(s: S) -> Self { IndexMap { k: Vec::new(), s } }
+            pub fn len(&self) -> usize { self.k.len() }
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(
+        text.contains(
+            "skipped: IndexMap::new: defined only for `IndexMap<K,V,BuildHasherDefault<S>>`"
+        ),
+        "{text}"
+    );
+}

@@ -59,6 +59,12 @@ impl Ctx<'_> {
                 }
             }
         }
+        if let Some(p) = super::byte_arrays::byte_array(self.subst, name, t) {
+            return Ok(p);
+        }
+        if let Some(p) = self.slots.param(name, t, &|id| self.regs.contains_key(id)) {
+            return Ok(p);
+        }
         if let Type::Array(a) = t {
             return array(self.subst, &|n, t, v| self.param(n, t, v), name, a, vecs);
         }

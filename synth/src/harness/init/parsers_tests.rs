@@ -100,3 +100,43 @@ fn a_function_returning_an_iterator_over_a_string_is_measured_consumed() {
         "{text}"
     );
 }
+
+/// httparse's shape: `parse_headers(src, dst: &mut [Header<'b>])` and
+/// `parse_request(&self, req: &mut Request<'_, 'b>, buf)` with `Request::new(headers: &mut
+/// [Header])` were skipped ("type `Header<'b>` is not in the program model"). A `&mut [T]`
+/// of a crate type with a public constant of its type (or `Default`) gets an array of it,
+/// lent for the call; a borrowing type whose `new` takes such slots alone is built from
+/// them in the call.
+#[test]
+fn slots_of_a_crate_type_with_a_public_constant_are_lent_to_the_call() {
+    let lib = r#"
+        pub struct Header<'a> { pub name: &'a str, pub value: &'a [u8] }
+        pub const EMPTY_HEADER: Header<'static> = Header { name: "", value: b"" };
+        pub struct Request<'h, 'b> { pub headers: &'h mut [Header<'b>] }
+        impl<'h, 'b> Request<'h, 'b> {
+            pub fn new(headers: &'h mut [Header<'b>]) -> Request<'h, 'b> { Request { headers } }
+        }
+        #[derive(Default)]
+        pub struct Cell<'a> { pub n: &'a str }
+        pub struct Config { strict: bool }
+        impl Config {
+            pub fn new() -> Self { Config { strict: true } }
+            pub fn parse_request<'b>(&self, req: &mut Request<'_, 'b>, buf: &'b [u8]) -> usize { buf.len() }
+        }
+        pub fn parse_headers<'b>(src: &'b [u8], dst: &mut [Header<'b>]) -> usize { src.len() }
+        pub fn keep_headers<'b: 'h, 'h>(src: &'b [u8], dst: &'h mut [Header<'b>]) -> &'h [Header<'b>] { dst }
+        pub fn fill(cells: &mut [Cell<'_>]) -> usize { cells.len() }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    for line in [
+        "parse_request(ref self, buf: ref String) -> usize as \"{self}.parse_request(&mut ::demo::Request::new(&mut [::demo::EMPTY_HEADER; 1024]), {buf}.as_bytes())\"",
+        "parse_headers(ref self, src: ref String) -> usize as \"demo::parse_headers({src}.as_bytes(), &mut [::demo::EMPTY_HEADER; 1024])\"",
+        "fill(ref self) -> usize as \"demo::fill(&mut std::array::from_fn::<_, 1024, _>(|_| ::demo::Cell::default()))\"",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+    assert!(
+        text.contains("skipped: crate::keep_headers: parameter `dst`: slots lent for the call, but the result keeps their loan (lifetime `'h`)"),
+        "{text}"
+    );
+}

@@ -123,6 +123,12 @@ pub enum ParamKind {
     /// string, `s.as_bytes()` (see [`readers`](super::readers)); `owned`: a `Vec<u8>`,
     /// `s.as_bytes().to_vec()`.
     Bytes { owned: bool },
+    /// A byte array of the callee's length (`[u8; CAP]`, `&[u8; CAP]`): a program string's
+    /// bytes, cut or padded with zeros (see [`byte_arrays`](super::byte_arrays)).
+    ByteArray { borrow: bool },
+    /// An argument the harness builds whole, with no program value: slots for a parser to
+    /// fill, or a type built from them (see [`slots`](super::slots)).
+    Built { code: String },
 }
 
 /// One registration parameter.
@@ -173,8 +179,10 @@ impl Param {
             }
             ParamKind::Filled { .. } => one(&Value::new(Mode::Copy, ModelTy::Prim("usize"))),
             ParamKind::Numbered { .. } => one(&Value::new(Mode::Copy, ModelTy::Prim("u64"))),
-            ParamKind::Hasher => Vec::new(),
-            ParamKind::Bytes { .. } => one(&Value::new(Mode::Ref, ModelTy::String)),
+            ParamKind::Hasher | ParamKind::Built { .. } => Vec::new(),
+            ParamKind::Bytes { .. } | ParamKind::ByteArray { .. } => {
+                one(&Value::new(Mode::Ref, ModelTy::String))
+            }
         }
     }
 
@@ -306,6 +314,15 @@ impl Param {
             }
             ParamKind::Bytes { owned: false } => code(&|v| format!("{v}.as_bytes()")),
             ParamKind::Bytes { owned: true } => code(&|v| format!("{v}.as_bytes().to_vec()")),
+            ParamKind::ByteArray { borrow } => {
+                let b = if *borrow { "&" } else { "" };
+                code(&|v| {
+                    format!(
+                        "{b}std::array::from_fn(|i| {v}.as_bytes().get(i).copied().unwrap_or(0))"
+                    )
+                })
+            }
+            ParamKind::Built { code } => (code.clone(), code.clone()),
         }
     }
 

@@ -18,9 +18,9 @@ use perfsyn_profiler_ipc::Mode;
 
 use super::closures::Shape;
 use super::model_ty::ModelTy;
-use super::registrations::{tuple_elements, Func, Receiver};
+use super::registrations::{tuple_elements, Func, ParamKind, Receiver};
 use super::skips::SkipReason;
-use super::value_traits::{MODEL_INTS, STRING_LIKE, STRING_TRAITS};
+use super::value_traits::{string_like, MODEL_INTS, STRING_TRAITS};
 
 /// Registered own types by (defining module, ident) -> (registry name, rust type).
 pub(super) type RegsIn = HashMap<(Vec<String>, String), (String, String)>;
@@ -55,6 +55,8 @@ pub(super) struct Ctx<'a> {
     /// The aliases the signatures of each module are read through (see
     /// [`scoped_aliases`](super::scoped_aliases)).
     pub(super) prim_aliases: &'a super::scoped_aliases::ScopedAliases,
+    /// The crate's slot arrays and the types built from them (see [`slots`](super::slots)).
+    pub(super) slots: &'a super::slots::Slots,
 }
 
 impl Ctx<'_> {
@@ -124,11 +126,15 @@ impl Ctx<'_> {
                     } else {
                         name
                     };
-                    let p = cx.param(&name, &pt.ty, vecs).map_err(|why| {
-                        SkipReason::UnsupportedParameter {
-                            name: name.clone(),
-                            why,
+                    let p = cx.param(&name, &pt.ty, vecs).and_then(|p| {
+                        match (&p.kind, super::slots::kept_loan(&pt.ty, &sig.output)) {
+                            (ParamKind::Built { .. }, Some(why)) => Err(why),
+                            _ => Ok(p),
                         }
+                    });
+                    let p = p.map_err(|why| SkipReason::UnsupportedParameter {
+                        name: name.clone(),
+                        why,
                     })?;
                     params.push(p);
                 }
@@ -499,17 +505,17 @@ pub(super) fn first_arg_of<'t>(t: &'t Type, names: &[&str]) -> Option<&'t Type> 
 
 /// The model type a parameter bounded only by conversions into a model value takes, in
 /// generic (`S: AsRef<str>`) or `impl` form (`impl Into<String>`): a `String` for the
-/// [`STRING_LIKE`] bounds (or `ToString`) beside others `String` meets, an integer for
+/// [`STRING_LIKE`](super::value_traits::STRING_LIKE) bounds (or `ToString`) beside others `String` meets, an integer for
 /// `Into<u64>` alone. The standard library converts the value itself (`String: Into<String>
 /// + AsRef<str>`, `u64: Into<u64>`). String-taking APIs are written this way more often than
 /// with `&str`.
 pub(super) fn conversion_target(names: &[String]) -> Option<String> {
     let has = |set: &[&str], b: &String| set.contains(&b.as_str());
-    let stringy = names.iter().any(|b| has(STRING_LIKE, b) || b == "ToString");
+    let stringy = names.iter().any(|b| string_like(b) || b == "ToString");
     if stringy
         && names
             .iter()
-            .all(|b| has(STRING_LIKE, b) || has(STRING_TRAITS, b))
+            .all(|b| string_like(b) || has(STRING_TRAITS, b))
     {
         return Some("String".into());
     }

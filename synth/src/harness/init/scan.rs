@@ -97,6 +97,26 @@ pub struct Scan {
     /// (`impl Bytes for Vec<u8> { type Borrowed = [u8]; }`): the self type as written without
     /// spaces, the associated type's name, and what the impl sets it to.
     pub assoc_impls: Vec<(String, String, syn::Type)>,
+    /// The crate's public constants (see [`slots`](super::slots)).
+    pub consts: Vec<PublicConst>,
+}
+
+/// A public constant of the crate: its path from the crate root and its type.
+#[derive(Clone)]
+pub struct PublicConst {
+    pub path: Vec<String>,
+    pub ty: syn::Type,
+}
+
+impl PublicConst {
+    fn new(module: &[String], c: &syn::ItemConst) -> PublicConst {
+        let mut path = module.to_vec();
+        path.push(c.ident.to_string());
+        PublicConst {
+            path,
+            ty: (*c.ty).clone(),
+        }
+    }
 }
 
 /// A type alias as the module that defines it sees it (`type DefaultIx = u16;`,
@@ -184,6 +204,7 @@ struct Found<'f> {
     imports: Vec<Import>,
     free_fns: Vec<FreeFn>,
     module_docs: HashMap<Vec<String>, String>,
+    consts: Vec<PublicConst>,
 }
 
 /// Scans the crate whose library root is `lib_rs`, with `features` enabled.
@@ -204,6 +225,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         imports: Vec::new(),
         free_fns: Vec::new(),
         module_docs: HashMap::new(),
+        consts: Vec::new(),
     };
     walk(lib_rs, &[], true, true, &mut f)?;
     let module_docs = std::mem::take(&mut f.module_docs);
@@ -223,6 +245,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         local_aliases,
         imports,
         free_fns,
+        consts,
         ..
     } = f;
     let (mut alias_types, alias_targets): (Vec<FoundType>, Vec<syn::Type>) =
@@ -377,6 +400,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         module_docs,
         free_fns,
         assoc_impls,
+        consts,
     })
 }
 
@@ -786,6 +810,9 @@ fn items(
                     .map(|v| v.ident.to_string())
                     .collect();
                 f.types.push(t)
+            }
+            Item::Const(c) if is_pub(&c.vis) && reachable && !doc_hidden(&c.attrs) => {
+                f.consts.push(PublicConst::new(module, c));
             }
             Item::Fn(func) if is_pub(&func.vis) => {
                 f.free_fns.push(FreeFn {

@@ -62,6 +62,9 @@ pub enum SkipReason {
     /// A function's generic parameter that is neither the probe key nor a closure the model
     /// builds, with its bounds.
     UnbuildableGenericParameter { param: String, bounds: Vec<String> },
+    /// A function's generic parameter bounded by `AsRef<Path>`: it names a file to read or
+    /// write, which programs do not create (their costs would be the file system's).
+    FilePath { param: String },
     /// A where-clause bound on an associated type (`G::EdgeWeight: FloatMeasure`) that the
     /// type the associated type is instantiated with (`Key`) does not meet.
     AssocTypeBoundNotMet {
@@ -158,6 +161,10 @@ impl fmt::Display for SkipReason {
                 "generic parameter {param}: {} (neither the probe key nor a closure the model builds)",
                 bounds.join(" + ")
             ),
+            SkipReason::FilePath { param } => write!(
+                f,
+                "generic parameter {param}: AsRef<Path> names a file, and programs build values in memory, not files (its costs would be the file system's); the functions taking the file's contents register instead"
+            ),
             SkipReason::AssocTypeBoundNotMet { assoc, ty, bound } => write!(
                 f,
                 "where-clause `{assoc}: {bound}` not met: `{assoc}` is `{ty}` here, which does not implement `{bound}`"
@@ -216,6 +223,7 @@ impl SkipReason {
             }
             SkipReason::UnsupportedClosure { .. } => "closures the harness cannot build",
             SkipReason::UnsupportedParameter { .. } => "parameter types the harness cannot supply",
+            SkipReason::FilePath { .. } => "file paths (input from the file system)",
             SkipReason::ReachedThrough { why, .. } => why.kind(),
             SkipReason::ImplForOtherInstantiation { .. } => "impls for another instantiation",
             SkipReason::RejectedByCompiler { .. } => "rejected by the compiler",

@@ -41,3 +41,39 @@ fn an_optional_str_parameter_gets_some_program_string() {
         "{text}"
     );
 }
+
+const COW_AND_PATH: &str = r#"
+    use std::borrow::Cow;
+    use std::path::Path;
+    pub fn escape<'a>(raw: impl Into<Cow<'a, str>>) -> Cow<'a, str> { raw.into() }
+    pub struct Text { s: String }
+    impl Text {
+        pub fn new() -> Self { Text { s: String::new() } }
+        pub fn from_escaped<'a, C: Into<std::borrow::Cow<'a, str>>>(c: C) -> Self {
+            Text { s: c.into().into_owned() }
+        }
+        pub fn open<P: AsRef<Path>>(p: P) -> Self { Text { s: p.as_ref().display().to_string() } }
+        pub fn len(&self) -> usize { self.s.len() }
+    }
+"#;
+
+#[test]
+fn a_parameter_converted_into_a_cow_of_str_gets_a_program_string() {
+    let (_, text) = generate(&[("lib.rs", COW_AND_PATH)], &[]);
+    assert!(!text.contains("skipped: crate::escape"), "{text}");
+    assert!(!text.contains("skipped: Text::from_escaped"), "{text}");
+    assert!(
+        text.contains(r#"escape(ref self, raw: val String)"#),
+        "{text}"
+    );
+    assert!(text.contains(r#"from_escaped(c: val String)"#), "{text}");
+}
+
+#[test]
+fn a_path_parameter_stays_skipped_saying_it_names_a_file() {
+    let (_, text) = generate(&[("lib.rs", COW_AND_PATH)], &[]);
+    assert!(
+        text.contains("skipped: Text::open: generic parameter P: AsRef<Path> names a file"),
+        "{text}"
+    );
+}

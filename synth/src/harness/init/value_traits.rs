@@ -58,9 +58,36 @@ pub(super) fn integers_meet(b: &str) -> bool {
 }
 
 /// Bounds of a generic parameter that make it a string (`T: AsRef<str>`): `String` meets
-/// them, and a program builds strings.
-pub(super) const STRING_LIKE: &[&str] =
-    &["AsRef<str>", "Into<String>", "Borrow<str>", "AsRef<[u8]>"];
+/// them, and a program builds strings. `Into<Cow<'a, str>>` is written here without its
+/// lifetime (see [`string_like`]): `String` converts into an owned `Cow` of any lifetime.
+pub(super) const STRING_LIKE: &[&str] = &[
+    "AsRef<str>",
+    "Into<String>",
+    "Borrow<str>",
+    "AsRef<[u8]>",
+    "Into<Cow<str>>",
+];
+
+/// Whether bound `b` (as [`trait_names`](super::syntax::trait_names) writes it) is one of
+/// [`STRING_LIKE`], read without lifetimes and with `Cow` named by any path
+/// (`Into<std::borrow::Cow<'a,str>>` is `Into<Cow<str>>`).
+pub(super) fn string_like(b: &str) -> bool {
+    let mut plain = String::with_capacity(b.len());
+    let mut rest = b;
+    while let Some(at) = rest.find('\'') {
+        plain.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let end = after
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(after.len());
+        rest = after[end..].strip_prefix(',').unwrap_or(&after[end..]);
+    }
+    plain.push_str(rest);
+    let plain = ["std::borrow::", "alloc::borrow::", "::"]
+        .iter()
+        .fold(plain, |p, prefix| p.replace(prefix, ""));
+    STRING_LIKE.contains(&plain.as_str())
+}
 
 /// Other bounds `String` meets, allowed beside those.
 pub(super) const STRING_TRAITS: &[&str] = &[
