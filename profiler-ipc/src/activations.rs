@@ -74,6 +74,11 @@ pub struct Event {
     pub a: u64,
     pub b: u64,
     pub edges: u64,
+    /// Bytes written by a store (a copy's length, saturated); 0 for other events. Why: the
+    /// engine tells a read of a temporary this iteration wrote from a read of data it did
+    /// not (`judge/oracle/toddler_memory.rs`).
+    #[serde(default)]
+    pub len: u32,
     /// The instruction (return address of its callback; for a copy, of the `memcpy` call),
     /// so the engine can leave out perfsyn's runtime (its allocation counters).
     pub pc: u64,
@@ -133,6 +138,7 @@ mod imp {
         a: 0,
         b: 0,
         edges: 0,
+        len: 0,
         pc: 0,
     };
     static mut EVENTS: [Event; EVENT_CAP] = [ZERO; EVENT_CAP];
@@ -375,6 +381,22 @@ mod imp {
 
     #[inline(always)]
     fn push(s: &mut State, kind: Kind, stack: bool, fp: u64, a: u64, b: u64, pc: u64) -> bool {
+        push_len(s, kind, stack, fp, a, b, pc, 0)
+    }
+
+    /// [`push`] with the bytes a store wrote.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn push_len(
+        s: &mut State,
+        kind: Kind,
+        stack: bool,
+        fp: u64,
+        a: u64,
+        b: u64,
+        pc: u64,
+        len: u32,
+    ) -> bool {
         if s.len >= EVENT_CAP {
             s.capped = true;
             return false;
@@ -388,6 +410,7 @@ mod imp {
                 a,
                 b,
                 edges: s.edges,
+                len,
                 pc,
             };
         }
@@ -483,7 +506,7 @@ mod imp {
             }
             resolve(s);
             if let Some(stack) = classify(s, addr, fp, sp()) {
-                if push(s, Kind::Store, stack, fp, addr, 0, pc) {
+                if push_len(s, Kind::Store, stack, fp, addr, 0, pc, size as u32) {
                     s.pending = (s.len, addr, size);
                 }
             }
@@ -647,7 +670,7 @@ mod imp {
                 }
             }
             if let Some(stack) = classify(s, dst as u64, fp, here) {
-                push(
+                push_len(
                     s,
                     Kind::Store,
                     stack,
@@ -655,6 +678,7 @@ mod imp {
                     dst as u64,
                     hash_bytes(dst, n),
                     pc,
+                    n.min(u32::MAX as usize) as u32,
                 );
             }
         }

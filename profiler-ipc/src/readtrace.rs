@@ -595,6 +595,7 @@ mod tests {
             a: 0,
             b: 0,
             edges: 0,
+            len: 0,
             pc: 0,
         }
     }

@@ -575,6 +575,7 @@ mod tests {
             a,
             b,
             edges,
+            len: 0,
             pc: 0,
         }
     }

@@ -226,7 +226,7 @@ struct Judged {
     loop_at: Option<String>,
     reads: Vec<Vec<(u32, u64)>>,
     /// The same reads' addresses (`toddler_memory`), iteration by iteration.
-    addresses: Vec<Vec<Option<u64>>>,
+    addresses: Vec<Vec<super::toddler_memory::Located>>,
     events: Vec<std::ops::Range<usize>>,
     /// Iterations per call under test (1 for the loop across calls, all of a loop inside one).
     per_call: f64,
@@ -422,8 +422,14 @@ pub fn findings_and_loops(
         // Similar values at memory read for the first time (a repeated input) are no
         // traversal (`toddler_memory`).
         let rereads = |iterations: &[Vec<(u32, u64)>], r: &SimilarRead| {
-            super::toddler_memory::reread_ratio(iterations, &j.addresses, r.ipcs)
-                .is_none_or(|x| x >= super::toddler_memory::MIN_REREAD_RATIO)
+            super::toddler_memory::reread_ratio(
+                iterations,
+                &j.addresses,
+                &j.events,
+                &trace.activations.events,
+                r.ipcs,
+            )
+            .is_none_or(|x| x >= super::toddler_memory::MIN_REREAD_RATIO)
         };
         let mut similar = similar_reads(&j.reads, p, &crate_read);
         similar.retain(|r| rereads(&j.reads, r));
