@@ -365,9 +365,12 @@ impl Ctx<'_> {
             }
             // The crate's own traits (`G: IntoNeighbors + Visitable`): a registered type of
             // the crate implementing them, borrowed when the impls are for `&T`.
+            // Associated-type bindings (`IntoNeighbors<NodeId = N>`) name what the chosen
+            // type's impls fix; the compiler checks them.
             let last: Vec<String> = names
                 .iter()
                 .map(|b| b.rsplit("::").next().unwrap_or(b).to_string())
+                .map(|b| super::assoc_ties::without_bindings(&b))
                 .collect();
             let mut registered: Vec<&String> = self.regs.keys().collect();
             registered.sort();
@@ -483,7 +486,7 @@ impl Ctx<'_> {
 
 /// The generic arguments of a Rust type as written (`BTreeSet<Key,Slab<Node<Key,()>>>`:
 /// `Key`, `Slab<Node<Key,()>>`); none for a type without them.
-fn top_level_args(rust: &str) -> Vec<String> {
+pub(super) fn top_level_args(rust: &str) -> Vec<String> {
     let Some(inner) = rust
         .split_once('<')
         .and_then(|(_, rest)| rest.strip_suffix('>'))

@@ -25,6 +25,9 @@
 //!   command on top.
 
 pub mod aliases;
+pub mod assoc_ties;
+#[cfg(test)]
+mod assoc_ties_tests;
 #[cfg(test)]
 mod aliases_tests;
 #[cfg(test)]

@@ -97,6 +97,9 @@ pub struct Scan {
     /// (`impl Bytes for Vec<u8> { type Borrowed = [u8]; }`): the self type as written without
     /// spaces, the associated type's name, and what the impl sets it to.
     pub assoc_impls: Vec<(String, String, syn::Type)>,
+    /// The crate's reachable public traits by identifier (see
+    /// [`TraitDecls`](super::assoc_ties::TraitDecls)).
+    pub trait_decls: super::assoc_ties::TraitDecls,
 }
 
 /// A type alias as the module that defines it sees it (`type DefaultIx = u16;`,
@@ -233,6 +236,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
     let (mut trait_types, trait_items): (Vec<FoundType>, Vec<syn::ItemTrait>) =
         traits.into_iter().unzip();
     resolve_reexports(&mut trait_types, &reexports);
+    let trait_decls = super::assoc_ties::TraitDecls::of(&trait_types, &trait_items);
     let mut iterators = HashSet::new();
     let mut iterator_items: HashMap<String, Vec<(Vec<String>, syn::Type)>> = HashMap::new();
     let mut derefs: Vec<(String, Vec<String>, syn::ItemImpl)> = Vec::new();
@@ -377,6 +381,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         module_docs,
         free_fns,
         assoc_impls,
+        trait_decls,
     })
 }
 

@@ -15,8 +15,10 @@ pub struct TraitImpls {
     /// Trait name → the types implementing it for `&T`.
     by_ref: BTreeMap<String, BTreeSet<String>>,
     /// Traits with a blanket impl for `&G` over the impl's parameter (`impl<'a, G: Tr> Tr
-    /// for &'a G`): every type implementing them by value does borrowed too.
-    ref_blanket: BTreeSet<String>,
+    /// for &'a G`): every type implementing them by value does borrowed too; so does every
+    /// type implementing by value the bounds the impl puts on `G` (`impl<'a, G: GraphBase>
+    /// GraphRef for &'a G`), by identifier.
+    ref_blanket: BTreeMap<String, BTreeSet<String>>,
     /// (type, associated type) → the path of the type an impl sets it to, as written
     /// (`impl GraphBase for Graph<..> { type NodeId = NodeIndex<Ix>; }`: `NodeIndex`).
     assoc: BTreeMap<(String, String), Vec<String>>,
@@ -62,7 +64,19 @@ impl TraitImpls {
         };
         if params.contains(&id) {
             if borrowed {
-                self.ref_blanket.insert(tr);
+                let mut on: BTreeSet<String> = BTreeSet::new();
+                for tp in i.generics.type_params().filter(|tp| tp.ident == id) {
+                    on.extend(bound_idents(tp.bounds.iter()));
+                }
+                for pred in i.generics.where_clause.iter().flat_map(|w| &w.predicates) {
+                    if let syn::WherePredicate::Type(pt) = pred {
+                        if quote::ToTokens::to_token_stream(&pt.bounded_ty).to_string() == id {
+                            on.extend(bound_idents(pt.bounds.iter()));
+                        }
+                    }
+                }
+                on.remove(&tr);
+                self.ref_blanket.entry(tr).or_insert(on);
             }
             return;
         }
@@ -131,16 +145,20 @@ impl TraitImpls {
     pub fn is_crate_trait(&self, tr: &str) -> bool {
         self.by_value.contains_key(tr)
             || self.by_ref.contains_key(tr)
-            || self.ref_blanket.contains(tr)
+            || self.ref_blanket.contains_key(tr)
     }
 
-    fn owned(&self, tr: &str, ty: &str) -> bool {
+    pub(super) fn owned(&self, tr: &str, ty: &str) -> bool {
         self.by_value.get(tr).is_some_and(|s| s.contains(ty))
     }
 
     fn borrowed(&self, tr: &str, ty: &str) -> bool {
         self.by_ref.get(tr).is_some_and(|s| s.contains(ty))
-            || (self.ref_blanket.contains(tr) && self.owned(tr, ty))
+            || self.ref_blanket.get(tr).is_some_and(|on| {
+                self.owned(tr, ty)
+                    || (on.iter().any(|b| !self.is_std(b))
+                        && on.iter().all(|b| self.owned(b, ty) || self.is_std(b)))
+            })
     }
 
     /// How many of the crate's traits `ty` implements, by value or borrowed.
@@ -207,4 +225,21 @@ impl TraitImpls {
             Meets::Borrowed(ty.to_string())
         })
     }
+}
+
+impl TraitImpls {
+    /// Whether `tr` is not a trait of the crate (a bound of std, `Sized`, `Copy`), which the
+    /// reader does not check against a type.
+    fn is_std(&self, tr: &str) -> bool {
+        !self.is_crate_trait(tr)
+    }
+}
+
+/// The identifiers of trait bounds (`GraphBase`, `Visitable`), arguments dropped.
+fn bound_idents<'a>(bs: impl Iterator<Item = &'a syn::TypeParamBound>) -> Vec<String> {
+    bs.filter_map(|b| match b {
+        syn::TypeParamBound::Trait(tb) => tb.path.segments.last().map(|s| s.ident.to_string()),
+        _ => None,
+    })
+    .collect()
 }

@@ -1,0 +1,365 @@
+//! A type's parameters that the crate's impls decide, for a type whose bounds neither the
+//! probe key nor an integer meets: trait-bounded generics on a *type*.
+//!
+//! - Tied to another type's associated types: a method of the type takes a generic `G:
+//!   Visitable<NodeId = N, Map = VM>` (`Dfs<N, VM>::new(graph: G, start: N)`), so `N` and
+//!   `VM` are what the crate's registered type implementing `G`'s bounds sets those
+//!   associated types to: a registered type of the crate when the impl names one
+//!   (`NodeId = NodeIndex<Ix>`: `NodeIndex<u32>`), else the projection
+//!   `<Graph<..> as ::lib::visit::Visitable>::Map`, which the compiler normalizes (a type
+//!   of another crate the harness cannot name, `FixedBitSet`).
+//! - Bounded by the crate's traits that a registered type implements by value
+//!   (`Acyclic<G: Visitable + Build>`): that type, at its registered instantiation, with
+//!   its associated types (`G::NodeId`, `G::EdgeWeight`) filled as a function's generic's
+//!   are.
+//!
+//! Asked after every other type is instantiated (the registered types are the candidates);
+//! a wrong guess is rejected by the compiler and skipped with its message.
+
+use std::collections::{BTreeSet, HashMap};
+
+use quote::ToTokens;
+use syn::{GenericArgument, ImplItem, PathArguments, Type, TypeParamBound, WherePredicate};
+
+use super::instantiate::instantiate_fixing;
+use super::scan::{FoundType, Scan};
+use super::skips::SkipReason;
+use super::trait_impls::Meets;
+
+/// The crate's reachable public traits, by identifier (one of a name only): the path the
+/// harness names each by, and the associated types each declares itself (a projection
+/// `<T as Tr>::A` names `A` through the trait that declares it).
+#[derive(Clone, Debug, Default)]
+pub struct TraitDecls {
+    by_ident: HashMap<String, (Vec<String>, BTreeSet<String>)>,
+}
+
+impl TraitDecls {
+    /// The traits of `types` (their public paths) and `items` (their declarations), in order.
+    pub fn of(types: &[FoundType], items: &[syn::ItemTrait]) -> Self {
+        let mut by_ident = HashMap::new();
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        for (t, item) in types.iter().zip(items) {
+            *seen.entry(t.ident.clone()).or_default() += 1;
+            if !t.reachable {
+                continue;
+            }
+            let assoc = item
+                .items
+                .iter()
+                .filter_map(|it| match it {
+                    syn::TraitItem::Type(ty) => Some(ty.ident.to_string()),
+                    _ => None,
+                })
+                .collect();
+            by_ident.insert(t.ident.clone(), (t.public_path.clone(), assoc));
+        }
+        by_ident.retain(|id, _| seen.get(id) == Some(&1));
+        TraitDecls { by_ident }
+    }
+
+    /// `<ty as ::lib::path::Trait>::assoc`, when `tr` is one reachable trait declaring `assoc`.
+    fn projection(&self, lib: &str, ty: &str, tr: &str, assoc: &str) -> Option<String> {
+        let (path, assocs) = self.by_ident.get(tr)?;
+        assocs
+            .contains(assoc)
+            .then(|| format!("<{ty} as ::{lib}::{}>::{assoc}", path.join("::")))
+    }
+
+    /// The reachable traits declaring associated type `assoc`, by identifier, sorted.
+    fn declaring(&self, assoc: &str) -> Vec<&str> {
+        let mut out: Vec<&str> = self
+            .by_ident
+            .iter()
+            .filter(|(_, (_, a))| a.contains(assoc))
+            .map(|(t, _)| t.as_str())
+            .collect();
+        out.sort();
+        out
+    }
+}
+
+/// A generic parameter of one of the type's methods whose bounds tie type parameters to
+/// its associated types (`G: GraphRef + Visitable<NodeId = N, Map = VM>`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tie {
+    /// The identifiers of the generic's trait bounds (`GraphRef`, `Visitable`).
+    pub bounds: Vec<String>,
+    /// Each tie: (trait, associated type, the type's parameter) (`Visitable`, `Map`, `VM`).
+    pub ties: Vec<(String, String, String)>,
+}
+
+/// The ties that `impls`' methods write for the type parameters `params`, one per method
+/// generic, in source order.
+pub fn ties(impls: &[syn::ItemImpl], params: &[String]) -> Vec<Tie> {
+    let mut out: Vec<Tie> = Vec::new();
+    for f in impls.iter().flat_map(|i| &i.items) {
+        let ImplItem::Fn(f) = f else { continue };
+        let g = &f.sig.generics;
+        let mut per: Vec<(String, Vec<&TypeParamBound>)> = g
+            .type_params()
+            .map(|t| (t.ident.to_string(), t.bounds.iter().collect()))
+            .collect();
+        for pred in g.where_clause.iter().flat_map(|w| &w.predicates) {
+            let WherePredicate::Type(pt) = pred else {
+                continue;
+            };
+            let id = pt.bounded_ty.to_token_stream().to_string();
+            if let Some((_, bs)) = per.iter_mut().find(|(n, _)| *n == id) {
+                bs.extend(pt.bounds.iter());
+            }
+        }
+        for (_, bs) in per {
+            let mut tie = Tie {
+                bounds: Vec::new(),
+                ties: Vec::new(),
+            };
+            for b in bs {
+                let TypeParamBound::Trait(tb) = b else {
+                    continue;
+                };
+                let Some(seg) = tb.path.segments.last() else {
+                    continue;
+                };
+                let tr = seg.ident.to_string();
+                if let PathArguments::AngleBracketed(a) = &seg.arguments {
+                    for arg in &a.args {
+                        let GenericArgument::AssocType(at) = arg else {
+                            continue;
+                        };
+                        let Type::Path(tp) = &at.ty else { continue };
+                        let Some(p) = tp.path.get_ident().map(|i| i.to_string()) else {
+                            continue;
+                        };
+                        if params.contains(&p) {
+                            tie.ties.push((tr.clone(), at.ident.to_string(), p));
+                        }
+                    }
+                }
+                tie.bounds.push(tr);
+            }
+            if !tie.ties.is_empty() && !out.contains(&tie) {
+                out.push(tie);
+            }
+        }
+    }
+    out
+}
+
+/// What the model knows of the registered types when it asks (see [`from_impls`]).
+pub struct Registered<'a> {
+    pub lib: &'a str,
+    /// Registered types by identifier: (registry name, Rust type).
+    pub regs: &'a HashMap<String, (String, String)>,
+    /// Identifier → full path of the crate's types (see `model::default_paths`).
+    pub named: &'a HashMap<String, String>,
+}
+
+/// The instantiation of `t` that the crate's impls decide (see the module doc), or `None`
+/// when they decide none that meets every bound.
+pub fn from_impls(t: &FoundType, scan: &Scan, r: &Registered<'_>) -> Option<HashMap<String, String>> {
+    let impls = &scan.int_traits.impls;
+    let params: Vec<String> = t.generics.type_params().map(|p| p.ident.to_string()).collect();
+    let mut fixed: HashMap<String, String> = HashMap::new();
+    // Registered candidates other than the type itself, in a stable order.
+    let mut candidates: Vec<&str> = r
+        .regs
+        .keys()
+        .map(String::as_str)
+        .filter(|k| *k != t.ident)
+        .collect();
+    candidates.sort();
+    let mut assoc_entries: HashMap<String, String> = HashMap::new();
+    // Ties first: a method's bounds say what the parameters must be for it to be called
+    // (`TarjanScc<N>::run<G: IntoNeighbors<NodeId = N>>`), even where the probe key meets
+    // the type's own bounds.
+    for tie in ties(&t.impls, &params) {
+        if tie.ties.iter().all(|(_, _, p)| fixed.contains_key(p)) {
+            continue;
+        }
+        if let Some(values) = tie_values(&tie, scan, r, &candidates) {
+            for (p, v) in values {
+                fixed.entry(p).or_insert(v);
+            }
+        }
+    }
+    for _ in 0..=params.len() {
+        let tried = instantiate_fixing(
+            &t.generics,
+            t.impls.iter().map(|i| &i.generics),
+            false,
+            r.named,
+            &scan.array_traits,
+            &scan.int_traits,
+            &fixed,
+        );
+        let param = match tried {
+            Ok(mut subst) => {
+                subst.extend(assoc_entries);
+                return Some(subst);
+            }
+            Err(SkipReason::GenericBoundNotMet { param, .. }) => param,
+            Err(_) => return None,
+        };
+        if fixed.contains_key(&param) {
+            return None;
+        }
+        // Bounded by the crate's traits: a registered type implementing them by value,
+        // when the type has a constructor of its own (a type only the crate's functions
+        // build holds what they pass, often a borrow: `Matching<&Graph>`).
+        if !constructible(t) {
+            return None;
+        }
+        // Std's bounds (`Default`) are the compiler's to check.
+        let bounds: Vec<String> = param_bounds(t, &param)
+            .into_iter()
+            .filter(|b| impls.is_crate_trait(b))
+            .collect();
+        let Some(Meets::Owned(ty)) = impls.implementor(&bounds, candidates.iter().copied(), true)
+        else {
+            return None;
+        };
+        let (_, rust) = r.regs.get(&ty)?;
+        let args = super::fn_generics::top_level_args(rust);
+        for (assoc, _) in impls.associated(&ty) {
+            if let Some(v) = associated_registered(scan, r, &ty, assoc)
+                .or_else(|| args.get(impls.associated_arg(&ty, assoc)?).cloned())
+            {
+                assoc_entries.insert(format!("{param}::{assoc}"), v);
+            }
+        }
+        fixed.insert(param, rust.clone());
+    }
+    None
+}
+
+/// The values of the parameters `tie` ties: the registered type implementing the method
+/// generic's bounds, and what its impls set each associated type to (a registered type, else
+/// a projection through the trait declaring it).
+fn tie_values(
+    tie: &Tie,
+    scan: &Scan,
+    r: &Registered<'_>,
+    candidates: &[&str],
+) -> Option<Vec<(String, String)>> {
+    let impls = &scan.int_traits.impls;
+    let meets = impls.implementor(&tie.bounds, candidates.iter().copied(), false)?;
+    let (Meets::Borrowed(ty) | Meets::Owned(ty)) = &meets;
+    let (_, rust) = r.regs.get(ty)?;
+    let mut out = Vec::new();
+    for (tr, assoc, p) in &tie.ties {
+        let through = std::iter::once(tr.as_str())
+            .chain(scan.trait_decls.declaring(assoc))
+            .find_map(|tr| {
+                let on = if impls.owned(tr, ty) {
+                    rust.clone()
+                } else {
+                    format!("&'static {rust}")
+                };
+                scan.trait_decls.projection(r.lib, &on, tr, assoc)
+            });
+        let v = associated_registered(scan, r, ty, assoc).or(through)?;
+        out.push((p.clone(), v));
+    }
+    Some(out)
+}
+
+/// Whether `t` has a constructor of its own: `Default`, or a public associated function
+/// returning `Self` (or the type, or a `Result`/`Option` of it).
+fn constructible(t: &FoundType) -> bool {
+    t.derives_default
+        || t.implements_default
+        || t.impls.iter().flat_map(|i| &i.items).any(|it| {
+            let ImplItem::Fn(f) = it else { return false };
+            let syn::ReturnType::Type(_, out) = &f.sig.output else {
+                return false;
+            };
+            let out = out.to_token_stream().to_string();
+            super::scan::is_pub(&f.vis)
+                && f.sig.receiver().is_none()
+                && (out.contains("Self") || out.starts_with(&t.ident))
+        })
+}
+
+/// The registered type the crate's impls for `ty` set its associated type `assoc` to
+/// (`NodeId = NodeIndex<Ix>`: the registered `NodeIndex<u32>`), by its Rust type.
+fn associated_registered(scan: &Scan, r: &Registered<'_>, ty: &str, assoc: &str) -> Option<String> {
+    let (_, target) = scan
+        .int_traits
+        .impls
+        .associated(ty)
+        .find(|(a, _)| *a == assoc)?;
+    let (name, rust) = r.regs.get(target.last()?)?;
+    (name == rust).then(|| rust.clone())
+}
+
+/// The identifiers of `param`'s trait bounds on the type and its impls, arguments dropped.
+fn param_bounds(t: &FoundType, param: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let gens = std::iter::once(&t.generics).chain(t.impls.iter().map(|i| &i.generics));
+    for g in gens {
+        for tp in g.type_params().filter(|tp| tp.ident == param) {
+            out.extend(idents(tp.bounds.iter()));
+        }
+        for pred in g.where_clause.iter().flat_map(|w| &w.predicates) {
+            if let WherePredicate::Type(pt) = pred {
+                if pt.bounded_ty.to_token_stream().to_string() == param {
+                    out.extend(idents(pt.bounds.iter()));
+                }
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+fn idents<'a>(bs: impl Iterator<Item = &'a TypeParamBound>) -> Vec<String> {
+    bs.filter_map(|b| match b {
+        TypeParamBound::Trait(tb) => tb.path.segments.last().map(|s| s.ident.to_string()),
+        _ => None,
+    })
+    .filter(|n| n != "Sized")
+    .collect()
+}
+
+/// A bound's name without associated-type bindings (`IntoNeighbors<NodeId=N>` is
+/// `IntoNeighbors`); one with other arguments (`VisitMap<N>`) is kept as written.
+pub fn without_bindings(bound: &str) -> String {
+    match bound.split_once('<') {
+        Some((tr, args))
+            if top_level(args).iter().all(|a| a.contains('=')) =>
+        {
+            tr.to_string()
+        }
+        _ => bound.to_string(),
+    }
+}
+
+/// The comma-separated arguments of `a, b<c, d>, e>` at the top level (the closing `>`
+/// of the bound included in the input is dropped).
+fn top_level(args: &str) -> Vec<String> {
+    let args = args.strip_suffix('>').unwrap_or(args);
+    let mut out = Vec::new();
+    let (mut depth, mut cur) = (0i32, String::new());
+    for c in args.chars() {
+        match c {
+            '<' | '(' => depth += 1,
+            '>' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(std::mem::take(&mut cur));
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    out.push(cur);
+    out
+}
+
+/// Whether a method of `t` ties one of its type parameters to a generic's associated type.
+pub fn tied(t: &FoundType) -> bool {
+    let params: Vec<String> = t.generics.type_params().map(|p| p.ident.to_string()).collect();
+    !params.is_empty() && !ties(&t.impls, &params).is_empty()
+}
