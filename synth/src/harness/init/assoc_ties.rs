@@ -363,3 +363,33 @@ pub fn tied(t: &FoundType) -> bool {
     let params: Vec<String> = t.generics.type_params().map(|p| p.ident.to_string()).collect();
     !params.is_empty() && !ties(&t.impls, &params).is_empty()
 }
+
+/// The public traits a macro invocation writes where the expander cannot expand it
+/// (`trait_template! { pub trait Visitable : GraphBase { @section type type Map: ..; } }`),
+/// read from its tokens: each `pub trait Name` with the associated types declared after it
+/// (`type Name`), as a declaration without methods. A projection names the trait by its
+/// path (`<Graph<..> as ::petgraph::visit::Visitable>::Map`).
+pub fn macro_traits(tokens: &str) -> Vec<syn::ItemTrait> {
+    let toks = super::int_traits::spaced_tokens(tokens);
+    let mut found: Vec<(String, Vec<String>)> = Vec::new();
+    for k in 0..toks.len() {
+        let next = toks.get(k + 1).map(String::as_str).unwrap_or("");
+        let ident = super::int_traits::is_ident(next) && next != "type";
+        if toks[k] == "trait" && k > 0 && toks[k - 1] == "pub" && ident {
+            found.push((next.to_string(), Vec::new()));
+        } else if toks[k] == "type" && ident {
+            if let Some((_, assoc)) = found.last_mut() {
+                if !assoc.iter().any(|a| a == next) {
+                    assoc.push(next.to_string());
+                }
+            }
+        }
+    }
+    found
+        .into_iter()
+        .filter_map(|(name, assoc)| {
+            let body: String = assoc.iter().map(|a| format!("type {a}; ")).collect();
+            syn::parse_str(&format!("pub trait {name} {{ {body} }}")).ok()
+        })
+        .collect()
+}

@@ -71,3 +71,49 @@ fn type_without_a_constructor_keeps_its_parameter_unfilled() {
     let (_, text) = generate(&[("lib.rs", WALK)], &[]);
     assert!(!text.contains("Matched<Net"), "{text}");
 }
+
+/// A trait a macro writes (`trait_template!`), which the expander cannot expand, is still
+/// a trait a projection can name.
+const MACRO_WRITTEN: &str = r#"
+    macro_rules! trait_template {
+        ($(#[$doc:meta])* pub trait $name:ident $($methods:tt)*) => {
+            macro_rules! $name { ($m:ident $extra:tt) => { $m! { $extra pub trait $name $($methods)* } } }
+            remove_sections! { [] $(#[$doc])* pub trait $name $($methods)* }
+        }
+    }
+    pub mod visit {
+        pub trait GraphBase { type NodeId: Copy; }
+        pub trait GraphRef: Copy + GraphBase {}
+        impl<G> GraphRef for &G where G: GraphBase {}
+        pub trait VisitMap<N> { fn visit(&mut self, n: N) -> bool; }
+        trait_template! {
+            pub trait Visitable : GraphBase {
+                @section type
+                type Map: VisitMap<Self::NodeId>;
+                fn visit_map(&self) -> Self::Map;
+            }
+        }
+        impl<N> VisitMap<N> for std::collections::HashSet<N> { fn visit(&mut self, n: N) -> bool { true } }
+        pub struct Bfs<N, VM> { pub queue: Vec<N>, pub discovered: VM }
+        impl<N, VM> Bfs<N, VM> where N: Copy + PartialEq, VM: VisitMap<N> {
+            pub fn new<G>(graph: G, start: N) -> Self where G: GraphRef + Visitable<NodeId = N, Map = VM> { todo!() }
+        }
+    }
+    use visit::*;
+    #[derive(Clone, Copy, PartialEq)]
+    pub struct Node(usize);
+    impl Node { pub fn new(i: usize) -> Self { Node(i) } }
+    pub struct Net<W> { edges: Vec<(usize, usize, W)> }
+    impl<W> Net<W> { pub fn new() -> Self { Net { edges: Vec::new() } } }
+    impl<W> GraphBase for Net<W> { type NodeId = Node; }
+    impl<W> Visitable for Net<W> { type Map = std::collections::HashSet<Node>; fn visit_map(&self) -> Self::Map { Default::default() } }
+"#;
+
+#[test]
+fn associated_type_of_a_trait_a_macro_writes_is_named_by_projection() {
+    let (_, text) = generate(&[("lib.rs", MACRO_WRITTEN)], &[]);
+    assert!(
+        text.contains("pub fn bfs() -> Bfs<Node,<Net<Key> as ::demo::visit::Visitable>::Map>"),
+        "{text}"
+    );
+}

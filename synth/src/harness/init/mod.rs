@@ -101,6 +101,7 @@ pub mod readers;
 pub mod registrations;
 pub mod repair;
 pub mod resolve;
+pub mod result_instantiation;
 pub mod scan;
 pub mod scoped_aliases;
 pub mod sentences;

@@ -338,6 +338,11 @@ impl Ctx<'_> {
         if defaults {
             return None;
         }
+        if id == self.ty_ident
+            && super::result_instantiation::instantiated_otherwise(seg, self.self_rust, self.subst)
+        {
+            return None;
+        }
         if id == "Self" || id == self.ty_ident {
             return (!self.self_name.is_empty()).then(|| ModelTy::Own(self.self_rust.to_string()));
         }
@@ -351,12 +356,16 @@ impl Ctx<'_> {
         {
             // Another instantiation (`Vec<u8, N>` beside `Vec<Key, 8192>`): the result is
             // dropped, as any result of a type the model does not hold.
-            let other = super::other_instantiation::written_at_other(seg, rust);
+            let other = super::other_instantiation::written_at_other(seg, rust)
+                || super::result_instantiation::instantiated_otherwise(seg, rust, self.subst);
             return (!other).then(|| ModelTy::Own(rust.clone()));
         }
         self.regs
             .get(&id)
             .filter(|(n, r)| n == r && !super::other_instantiation::written_at_other(seg, r))
+            .filter(|(_, r)| {
+                !super::result_instantiation::instantiated_otherwise(seg, r, self.subst)
+            })
             .map(|(n, _)| ModelTy::Own(n.clone()))
     }
 

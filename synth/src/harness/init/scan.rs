@@ -882,6 +882,12 @@ fn items(
                         let r = items(&expanded, dir, module, reachable, local_mods, f);
                         f.expansion_depth -= 1;
                         r?;
+                    } else {
+                        // Traits it writes that the expander cannot (see `assoc_ties`).
+                        for tr in super::assoc_ties::macro_traits(&m.mac.tokens.to_string()) {
+                            let t = found(&tr.ident, module, reachable, &tr.generics, &[]);
+                            f.traits.push((t, tr));
+                        }
                     }
                 }
                 if m.mac.path.is_ident("macro_rules") {
