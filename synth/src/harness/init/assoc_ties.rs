@@ -35,26 +35,32 @@ pub struct TraitDecls {
 }
 
 impl TraitDecls {
-    /// The traits of `types` (their public paths) and `items` (their declarations), in order.
-    pub fn of(types: &[FoundType], items: &[syn::ItemTrait]) -> Self {
-        let mut by_ident = HashMap::new();
-        let mut seen: HashMap<String, usize> = HashMap::new();
-        for (t, item) in types.iter().zip(items) {
-            *seen.entry(t.ident.clone()).or_default() += 1;
+    /// The traits of `types` (their public paths) and `items` (their declarations), in
+    /// order; one trait read twice in one module (declared, and read from a macro's tokens)
+    /// is one.
+    pub fn of<'a>(
+        types: impl Iterator<Item = &'a FoundType>,
+        items: impl Iterator<Item = &'a syn::ItemTrait>,
+    ) -> Self {
+        let mut by_ident: HashMap<String, (Vec<String>, BTreeSet<String>)> = HashMap::new();
+        let mut seen: HashMap<String, BTreeSet<Vec<String>>> = HashMap::new();
+        for (t, item) in types.zip(items) {
+            seen.entry(t.ident.clone())
+                .or_default()
+                .insert(t.module.clone());
             if !t.reachable {
                 continue;
             }
-            let assoc = item
-                .items
-                .iter()
-                .filter_map(|it| match it {
-                    syn::TraitItem::Type(ty) => Some(ty.ident.to_string()),
-                    _ => None,
-                })
-                .collect();
-            by_ident.insert(t.ident.clone(), (t.public_path.clone(), assoc));
+            let assoc = item.items.iter().filter_map(|it| match it {
+                syn::TraitItem::Type(ty) => Some(ty.ident.to_string()),
+                _ => None,
+            });
+            let entry = by_ident
+                .entry(t.ident.clone())
+                .or_insert_with(|| (t.public_path.clone(), BTreeSet::new()));
+            entry.1.extend(assoc);
         }
-        by_ident.retain(|id, _| seen.get(id) == Some(&1));
+        by_ident.retain(|id, _| seen.get(id).is_some_and(|m| m.len() == 1));
         TraitDecls { by_ident }
     }
 

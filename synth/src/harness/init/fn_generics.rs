@@ -87,10 +87,12 @@ impl Ctx<'_> {
         &self,
         g: &syn::Generics,
         inputs: &syn::punctuated::Punctuated<syn::FnArg, syn::Token![,]>,
+        output: &ReturnType,
     ) -> Result<LocalGenerics, SkipReason> {
         let mut out = LocalGenerics {
             subst: self.subst.clone(),
             closures: HashMap::new(),
+            turbofish: HashMap::new(),
         };
         let same_type = self.other_operand_args(g, inputs);
         // Bounds of each type parameter, inline and from the where clause; and `X: Borrow<Q>`
@@ -426,6 +428,15 @@ impl Ctx<'_> {
             // Copy`): such an integer, when an argument says so (passed, or returned by a
             // closure argument); else the result's type alone names it, the caller's choice.
             let chosen = bare || borrowed || closure_outputs.contains(&name);
+            // Named by the result alone: the caller's choice, by turbofish.
+            if let Some(v) = (!chosen)
+                .then(|| self.result_choice(&name, output, &names))
+                .flatten()
+            {
+                out.subst.insert(name.clone(), v.clone());
+                out.turbofish.insert(name, v);
+                continue;
+            }
             if let Some(int) = chosen
                 .then(|| primitive_for(self.int_traits, &names))
                 .flatten()
@@ -534,4 +545,7 @@ fn generic_arg_of(b: &TypeParamBound, trait_name: &str) -> Option<String> {
 pub(super) struct LocalGenerics {
     pub(super) subst: HashMap<String, String>,
     pub(super) closures: HashMap<String, Built>,
+    /// Parameters only the result names, with the type the call names them by (see
+    /// [`result_generics`](super::result_generics)).
+    pub(super) turbofish: HashMap<String, String>,
 }

@@ -101,6 +101,9 @@ pub mod readers;
 pub mod registrations;
 pub mod repair;
 pub mod resolve;
+pub mod result_generics;
+#[cfg(test)]
+mod result_generics_tests;
 pub mod result_instantiation;
 pub mod scan;
 pub mod scoped_aliases;

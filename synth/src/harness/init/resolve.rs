@@ -70,6 +70,18 @@ impl Ctx<'_> {
         if !matches!(sig.safety, syn::Safety::Default) {
             return Err(SkipReason::UnsafeFunction);
         }
+        // The function's own type and const parameters as declared (a turbofish names
+        // these, not the ones `impl Trait` arguments become).
+        let declared: Vec<String> = sig
+            .generics
+            .params
+            .iter()
+            .filter_map(|p| match p {
+                syn::GenericParam::Type(t) => Some(t.ident.to_string()),
+                syn::GenericParam::Const(c) => Some(c.ident.to_string()),
+                syn::GenericParam::Lifetime(_) => None,
+            })
+            .collect();
         let mut sig = impl_args_as_generics(sig);
         if !self.prim_aliases.is_empty() {
             if let Some(tokens) = self.prim_aliases.expand(self.module, sig.to_token_stream()) {
@@ -82,7 +94,12 @@ impl Ctx<'_> {
         // Generic parameters of the function: each gets a type the program model can supply
         // (the probe key, or the type's own key type for a borrowed-key parameter `Q`), or
         // is a closure parameter built from a program value (see [`closure`]).
-        let local = self.method_generics(&sig.generics, &sig.inputs)?;
+        let local = self.method_generics(&sig.generics, &sig.inputs, &sig.output)?;
+        let call = super::result_generics::turbofish(
+            &sig.ident.to_string(),
+            &declared,
+            &local.turbofish,
+        );
         let cx = Ctx {
             subst: &local.subst,
             closures: &local.closures,
@@ -170,11 +187,9 @@ impl Ctx<'_> {
                         .to_string(),
                 });
             };
-            return Ok(Func::ctor(
-                &sig.ident.to_string(),
-                params,
-                suffix.as_deref(),
-            ));
+            let mut ctor = Func::ctor(&sig.ident.to_string(), params, suffix.as_deref());
+            ctor.call = call;
+            return Ok(ctor);
         }
         let doc = super::scan::doc_text(attrs);
         let documented = self.table.class_of(&sig.ident.to_string(), &doc);
@@ -194,7 +209,7 @@ impl Ctx<'_> {
             suffix,
             chain: None,
             kept,
-            call: None,
+            call,
         })
     }
 

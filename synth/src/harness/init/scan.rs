@@ -182,6 +182,8 @@ struct Found<'f> {
     expansion_depth: usize,
     /// The crate's public traits (as types, for their public paths) and their items.
     traits: Vec<(FoundType, syn::ItemTrait)>,
+    /// Traits read from macro invocations' tokens (see `assoc_ties::macro_traits`).
+    macro_traits: Vec<(FoundType, syn::ItemTrait)>,
     aliases: Vec<(FoundType, syn::Type)>,
     local_aliases: Vec<LocalAlias>,
     imports: Vec<Import>,
@@ -202,6 +204,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         macros: Default::default(),
         expansion_depth: 0,
         traits: Vec::new(),
+        macro_traits: Vec::new(),
         aliases: Vec::new(),
         local_aliases: Vec::new(),
         imports: Vec::new(),
@@ -236,7 +239,13 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
     let (mut trait_types, trait_items): (Vec<FoundType>, Vec<syn::ItemTrait>) =
         traits.into_iter().unzip();
     resolve_reexports(&mut trait_types, &reexports);
-    let trait_decls = super::assoc_ties::TraitDecls::of(&trait_types, &trait_items);
+    let (mut macro_types, macro_items): (Vec<FoundType>, Vec<syn::ItemTrait>) =
+        std::mem::take(&mut f.macro_traits).into_iter().unzip();
+    resolve_reexports(&mut macro_types, &reexports);
+    let trait_decls = super::assoc_ties::TraitDecls::of(
+        trait_types.iter().chain(&macro_types),
+        trait_items.iter().chain(&macro_items),
+    );
     let mut iterators = HashSet::new();
     let mut iterator_items: HashMap<String, Vec<(Vec<String>, syn::Type)>> = HashMap::new();
     let mut derefs: Vec<(String, Vec<String>, syn::ItemImpl)> = Vec::new();
@@ -882,12 +891,14 @@ fn items(
                         let r = items(&expanded, dir, module, reachable, local_mods, f);
                         f.expansion_depth -= 1;
                         r?;
-                    } else {
-                        // Traits it writes that the expander cannot (see `assoc_ties`).
-                        for tr in super::assoc_ties::macro_traits(&m.mac.tokens.to_string()) {
-                            let t = found(&tr.ident, module, reachable, &tr.generics, &[]);
-                            f.traits.push((t, tr));
-                        }
+                    }
+                }
+                // Traits it writes, which the expander may not reach (see `assoc_ties`); as
+                // written in the source, not as a macro passes them on to another.
+                if m.ident.is_none() && f.expansion_depth == 0 {
+                    for tr in super::assoc_ties::macro_traits(&m.mac.tokens.to_string()) {
+                        let t = found(&tr.ident, module, reachable, &tr.generics, &[]);
+                        f.macro_traits.push((t, tr));
                     }
                 }
                 if m.mac.path.is_ident("macro_rules") {
