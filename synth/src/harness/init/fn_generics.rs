@@ -295,6 +295,13 @@ impl Ctx<'_> {
                 out.closures.insert(name, Built::Sequence(elem, iterator));
                 continue;
             }
+            // `I: IntoIterator` whose items meet the crate's traits: a vector of an item type
+            // the crate implements them for.
+            if let Some((elem, iterator)) = self.items_from_impls(&name, &bs, g, &assoc_bounds) {
+                out.subst.insert(name.clone(), format!("Vec<{elem}>"));
+                out.closures.insert(name, Built::Sequence(elem, iterator));
+                continue;
+            }
             // The other operand's own parameter (`union<D: Slab<..>>(&self,
             // other: &BTreeSet<T, D>)`, its storage): this type's instantiation there, so
             // the other operand is a registered value of the same type.
@@ -430,7 +437,7 @@ impl Ctx<'_> {
             let chosen = bare || borrowed || closure_outputs.contains(&name);
             // Named by the result alone: the caller's choice, by turbofish.
             if let Some(v) = (!chosen)
-                .then(|| self.result_choice(&name, output, &names))
+                .then(|| self.result_choice(&name, inputs, output, &names))
                 .flatten()
             {
                 out.subst.insert(name.clone(), v.clone());

@@ -70,6 +70,7 @@ pub mod hygiene;
 pub mod imports;
 pub mod instantiate;
 pub mod int_traits;
+pub mod item_impls;
 pub mod macro_types;
 #[cfg(test)]
 mod macro_written_items_tests;

@@ -20,13 +20,18 @@ impl Ctx<'_> {
     pub(super) fn result_choice(
         &self,
         name: &str,
+        inputs: &syn::punctuated::Punctuated<syn::FnArg, syn::Token![,]>,
         output: &ReturnType,
         names: &[String],
     ) -> Option<String> {
         let ReturnType::Type(_, out) = output else {
             return None;
         };
-        if !mentions(out, name) {
+        // An argument naming it anywhere (`g: &List<E, Ix>`) decides it.
+        let in_inputs = inputs
+            .iter()
+            .any(|a| matches!(a, syn::FnArg::Typed(pt) if mentions(&pt.ty, name)));
+        if in_inputs || !mentions(out, name) {
             return None;
         }
         registered_arg(out, name, self.regs)

@@ -51,3 +51,35 @@ fn result_at_the_methods_own_instantiation_is_not_the_registered_type() {
         .unwrap_or_else(|| panic!("{text}"));
     assert!(!line.contains("-> Graph"), "{line}");
 }
+
+const EDGES: &str = r#"
+    pub unsafe trait IndexType: Copy + Default + Ord { fn new(x: usize) -> Self; }
+    unsafe impl IndexType for u32 { fn new(x: usize) -> Self { x as u32 } }
+    #[derive(Clone, Copy, PartialEq)]
+    pub struct NodeIndex<Ix = u32>(Ix);
+    impl<Ix: IndexType> From<Ix> for NodeIndex<Ix> { fn from(x: Ix) -> Self { NodeIndex(x) } }
+    pub trait IntoWeightedEdge<E> { type NodeId; fn into_weighted_edge(self) -> (Self::NodeId, Self::NodeId, E); }
+    impl<Ix, E> IntoWeightedEdge<E> for (Ix, Ix) where E: Default { type NodeId = Ix; fn into_weighted_edge(self) -> (Ix, Ix, E) { (self.0, self.1, E::default()) } }
+    impl<Ix, E> IntoWeightedEdge<E> for (Ix, Ix, E) { type NodeId = Ix; fn into_weighted_edge(self) -> (Ix, Ix, E) { self } }
+    pub struct Graph<E, Ix = u32> { edges: Vec<(Ix, Ix, E)> }
+    impl<E, Ix: IndexType> Graph<E, Ix> {
+        pub fn new() -> Self { todo!() }
+        pub fn extend_with_edges<I>(&mut self, iterable: I)
+        where
+            I: IntoIterator,
+            I::Item: IntoWeightedEdge<E>,
+            <I::Item as IntoWeightedEdge<E>>::NodeId: Into<NodeIndex<Ix>>,
+        {}
+    }
+"#;
+
+#[test]
+fn sequence_of_items_bounded_by_a_crate_trait_is_a_vector_of_a_tuple_the_crate_implements_it_for()
+{
+    let (_, text) = generate(&[("lib.rs", EDGES)], &[]);
+    assert!(
+        text.contains("extend_with_edges(mut self, iterable: ref Vec<(u32,u32)>)")
+            || text.contains("extend_with_edges(mut self, iterable: val Vec<(u32,u32)>)"),
+        "{text}"
+    );
+}

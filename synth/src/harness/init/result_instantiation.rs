@@ -30,9 +30,20 @@ pub fn instantiated_otherwise(
         .zip(&theirs)
         .any(|(w, r)| {
             let w = w.to_token_stream().to_string().replace(' ', "");
-            subst
-                .get(&w)
-                .is_some_and(|v| v.replace(' ', "") != r.replace(' ', ""))
+            if let Some(v) = subst.get(&w) {
+                return v.replace(' ', "") != r.replace(' ', "");
+            }
+            // A type around a parameter (`Vec<N>` in `Graph<Vec<N>, E, Ty, Ix>`): that type
+            // at the instantiation, as text.
+            let mut named = false;
+            let at = super::syntax::map_words(&w, |word, _| match subst.get(word) {
+                Some(v) => {
+                    named = true;
+                    v.replace(' ', "")
+                }
+                None => word.to_string(),
+            });
+            named && at != r.replace(' ', "")
         })
 }
 
@@ -65,5 +76,6 @@ mod tests {
         assert!(!instantiated_otherwise(&seg("Graph<N, N, Ty, Ix>"), graph, &subst));
         assert!(instantiated_otherwise(&seg("Dominators<G::NodeId>"), "Dominators<u64>", &subst));
         assert!(!instantiated_otherwise(&seg("Graph<A, B>"), graph, &subst), "unknown names");
+        assert!(instantiated_otherwise(&seg("Graph<Vec<N>, N, Ty, Ix>"), graph, &subst));
     }
 }

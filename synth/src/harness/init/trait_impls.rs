@@ -26,6 +26,10 @@ pub struct TraitImpls {
     /// impl parameter an impl sets it to (`impl<N, E> Data for Graph<N, E> { type
     /// EdgeWeight = E; }`: 1), so its instantiation is the registered type's argument there.
     assoc_arg: BTreeMap<(String, String), usize>,
+    /// Trait name → the arities of tuples of the impl's own parameters it is implemented
+    /// for (`impl<Ix, E> IntoWeightedEdge<E> for (Ix, Ix)`: 2), see
+    /// [`item_impls`](super::item_impls).
+    tuples: BTreeMap<String, BTreeSet<usize>>,
 }
 
 /// How a type meets a set of bounds.
@@ -55,6 +59,16 @@ impl TraitImpls {
             syn::Type::Reference(r) => (&*r.elem, true),
             t => (t, false),
         };
+        if let (syn::Type::Tuple(tt), false) = (ty, borrowed) {
+            let own = |e: &syn::Type| {
+                matches!(e, syn::Type::Path(p) if p.path.get_ident()
+                    .is_some_and(|i| params.contains(&i.to_string())))
+            };
+            if tt.elems.len() >= 2 && tt.elems.iter().all(own) {
+                self.tuples.entry(tr).or_default().insert(tt.elems.len());
+            }
+            return;
+        }
         let syn::Type::Path(p) = ty else { return };
         if p.qself.is_some() {
             return;
@@ -146,6 +160,7 @@ impl TraitImpls {
         self.by_value.contains_key(tr)
             || self.by_ref.contains_key(tr)
             || self.ref_blanket.contains_key(tr)
+            || self.tuples.contains_key(tr)
     }
 
     pub(super) fn owned(&self, tr: &str, ty: &str) -> bool {
@@ -242,4 +257,12 @@ fn bound_idents<'a>(bs: impl Iterator<Item = &'a syn::TypeParamBound>) -> Vec<St
         _ => None,
     })
     .collect()
+}
+
+impl TraitImpls {
+    /// The smallest arity of a tuple of the impl's own parameters the crate implements `tr`
+    /// for, if any (see [`TraitImpls::tuples`]).
+    pub fn tuple_arity(&self, tr: &str) -> Option<usize> {
+        self.tuples.get(tr)?.iter().next().copied()
+    }
 }
