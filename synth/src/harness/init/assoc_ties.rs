@@ -202,6 +202,7 @@ pub fn from_impls(t: &FoundType, scan: &Scan, r: &Registered<'_>) -> Option<Hash
         let param = match tried {
             Ok(mut subst) => {
                 subst.extend(assoc_entries);
+                own_associated(t, scan, &mut subst);
                 return Some(subst);
             }
             Err(SkipReason::GenericBoundNotMet { param, .. }) => param,
@@ -398,4 +399,22 @@ pub fn macro_traits(tokens: &str) -> Vec<syn::ItemTrait> {
             syn::parse_str(&format!("pub trait {name} {{ {body} }}")).ok()
         })
         .collect()
+}
+
+/// `Self::NodeId` in `t`'s methods: what `t`'s own impls set it to, at this instantiation
+/// (`impl<G> GraphBase for Acyclic<G> { type NodeId = G::NodeId; }`, with `G::NodeId` decided
+/// in `subst`, or a parameter `subst` fills).
+fn own_associated(t: &FoundType, scan: &Scan, subst: &mut HashMap<String, String>) {
+    let found: Vec<(String, String)> = scan
+        .int_traits
+        .impls
+        .associated(&t.ident)
+        .filter_map(|(assoc, target)| {
+            let v = subst.get(&target.join("::"))?;
+            Some((format!("Self::{assoc}"), v.clone()))
+        })
+        .collect();
+    for (k, v) in found {
+        subst.entry(k).or_insert(v);
+    }
 }

@@ -37,7 +37,9 @@ const WALK: &str = r#"
     impl<G: Build + Default> Checked<G> {
         pub fn new() -> Self { todo!() }
         pub fn link(&mut self, a: G::NodeId) {}
+        pub fn unlink(&mut self, a: Self::NodeId) {}
     }
+    impl<G: Build> GraphBase for Checked<G> { type NodeId = G::NodeId; }
     pub struct Matched<G: Build> { graph: G }
     impl<G: Build> Matched<G> { pub fn len(&self) -> usize { 0 } }
     pub fn matched(g: &Net<u64>) -> Matched<&Net<u64>> { todo!() }
@@ -64,6 +66,7 @@ fn type_parameter_bounded_by_crate_traits_takes_a_registered_type_implementing_t
     let (_, text) = generate(&[("lib.rs", WALK)], &[]);
     assert!(text.contains("pub fn checked() -> Checked<Net<Key>>"), "{text}");
     assert!(text.contains("link(mut self, a: copy Node)"), "{text}");
+    assert!(text.contains("unlink(mut self, a: copy Node)"), "{text}");
 }
 
 #[test]
