@@ -32,6 +32,8 @@ use super::trait_impls::Meets;
 #[derive(Clone, Debug, Default)]
 pub struct TraitDecls {
     by_ident: HashMap<String, (Vec<String>, BTreeSet<String>)>,
+    /// Every trait the crate declares, reachable or not, by identifier.
+    all: BTreeSet<String>,
 }
 
 impl TraitDecls {
@@ -44,7 +46,9 @@ impl TraitDecls {
     ) -> Self {
         let mut by_ident: HashMap<String, (Vec<String>, BTreeSet<String>)> = HashMap::new();
         let mut seen: HashMap<String, BTreeSet<Vec<String>>> = HashMap::new();
+        let mut all = BTreeSet::new();
         for (t, item) in types.zip(items) {
+            all.insert(t.ident.clone());
             seen.entry(t.ident.clone())
                 .or_default()
                 .insert(t.module.clone());
@@ -61,7 +65,13 @@ impl TraitDecls {
             entry.1.extend(assoc);
         }
         by_ident.retain(|id, _| seen.get(id).is_some_and(|m| m.len() == 1));
-        TraitDecls { by_ident }
+        TraitDecls { by_ident, all }
+    }
+
+    /// Whether the crate declares a trait named `tr` (std's `IntoIterator`, which the crate
+    /// may implement for its types, is not one).
+    pub fn declares(&self, tr: &str) -> bool {
+        self.all.contains(tr)
     }
 
     /// `<ty as ::lib::path::Trait>::assoc`, when `tr` is one reachable trait declaring `assoc`.
@@ -179,7 +189,7 @@ pub fn from_impls(t: &FoundType, scan: &Scan, r: &Registered<'_>) -> Option<Hash
     // Ties first: a method's bounds say what the parameters must be for it to be called
     // (`TarjanScc<N>::run<G: IntoNeighbors<NodeId = N>>`), even where the probe key meets
     // the type's own bounds.
-    for tie in ties(&t.impls, &params) {
+    for tie in crate_ties(t, scan) {
         if tie.ties.iter().all(|(_, _, p)| fixed.contains_key(p)) {
             continue;
         }
@@ -257,6 +267,7 @@ fn tie_values(
     for (tr, assoc, p) in &tie.ties {
         let through = std::iter::once(tr.as_str())
             .chain(scan.trait_decls.declaring(assoc))
+            .filter(|tr| impls.owned(tr, ty) || impls.borrowed(tr, ty))
             .find_map(|tr| {
                 let on = if impls.owned(tr, ty) {
                     rust.clone()
@@ -365,10 +376,25 @@ fn top_level(args: &str) -> Vec<String> {
     out
 }
 
-/// Whether a method of `t` ties one of its type parameters to a generic's associated type.
-pub fn tied(t: &FoundType) -> bool {
+/// Whether a method of `t` ties one of its type parameters to a generic's associated type
+/// of the crate's own traits.
+pub fn tied(t: &FoundType, scan: &Scan) -> bool {
+    !crate_ties(t, scan).is_empty()
+}
+
+/// The ties of `t`'s methods through the crate's own traits only (a tie through std's
+/// `IntoIterator<Item = A>` says what a sequence holds, not which type of the crate to take).
+fn crate_ties(t: &FoundType, scan: &Scan) -> Vec<Tie> {
     let params: Vec<String> = t.generics.type_params().map(|p| p.ident.to_string()).collect();
-    !params.is_empty() && !ties(&t.impls, &params).is_empty()
+    ties(&t.impls, &params)
+        .into_iter()
+        .filter(|tie| {
+            tie.ties.iter().all(|(tr, _, _)| scan.trait_decls.declares(tr))
+                && tie.bounds.iter().all(|b| {
+                    scan.trait_decls.declares(b) || ["Copy", "Clone", "Sized"].contains(&b.as_str())
+                })
+        })
+        .collect()
 }
 
 /// The public traits a macro invocation writes where the expander cannot expand it

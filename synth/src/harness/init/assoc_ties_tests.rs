@@ -130,3 +130,26 @@ fn associated_type_of_a_trait_a_macro_writes_is_named_by_projection() {
         "{text}"
     );
 }
+
+/// A std trait the crate implements for its types (`IntoIterator for &Map`) is no tie and no
+/// bound to strip: `unions<I: IntoIterator<Item = Self>>` takes maps, not a borrowed map.
+const STD_TRAIT: &str = r#"
+    pub struct Map<K> { v: Vec<(K, K)> }
+    impl<K: Ord + Clone> Map<K> {
+        pub fn new() -> Self { Map { v: Vec::new() } }
+        pub fn unions<I: IntoIterator<Item = Self>>(i: I) -> Self { todo!() }
+        pub fn extend_all<I: IntoIterator<Item = K>>(&mut self, i: I) {}
+    }
+    impl<'a, K> IntoIterator for &'a Map<K> {
+        type Item = &'a (K, K);
+        type IntoIter = std::slice::Iter<'a, (K, K)>;
+        fn into_iter(self) -> Self::IntoIter { self.v.iter() }
+    }
+"#;
+
+#[test]
+fn bound_of_a_std_trait_with_an_item_binding_is_not_met_by_the_crates_impl_of_it() {
+    let (_, text) = generate(&[("lib.rs", STD_TRAIT)], &[]);
+    assert!(!text.contains("unions(i: ref Map"), "{text}");
+    assert!(text.contains("pub fn map() -> Map<Key>"), "{text}");
+}

@@ -379,7 +379,14 @@ impl Ctx<'_> {
             let last: Vec<String> = names
                 .iter()
                 .map(|b| b.rsplit("::").next().unwrap_or(b).to_string())
-                .map(|b| super::assoc_ties::without_bindings(&b))
+                .map(|b| {
+                    let bare = super::assoc_ties::without_bindings(&b);
+                    if self.int_traits.declared.declares(&bare) {
+                        bare
+                    } else {
+                        b
+                    }
+                })
                 .collect();
             let mut registered: Vec<&String> = self.regs.keys().collect();
             registered.sort();

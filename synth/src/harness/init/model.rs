@@ -124,7 +124,7 @@ fn choose<'s>(
             &scan.array_traits,
             &scan.int_traits,
         ) {
-            Ok(_) if !deferred && super::assoc_ties::tied(t) => {
+            Ok(_) if !deferred && super::assoc_ties::tied(t, scan) => {
                 queue.push((t, true));
                 continue;
             }

@@ -246,6 +246,8 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         trait_types.iter().chain(&macro_types),
         trait_items.iter().chain(&macro_items),
     );
+    let mut int_traits = int_traits;
+    int_traits.declared = trait_decls.clone();
     let mut iterators = HashSet::new();
     let mut iterator_items: HashMap<String, Vec<(Vec<String>, syn::Type)>> = HashMap::new();
     let mut derefs: Vec<(String, Vec<String>, syn::ItemImpl)> = Vec::new();

@@ -167,7 +167,7 @@ impl TraitImpls {
         self.by_value.get(tr).is_some_and(|s| s.contains(ty))
     }
 
-    fn borrowed(&self, tr: &str, ty: &str) -> bool {
+    pub(super) fn borrowed(&self, tr: &str, ty: &str) -> bool {
         self.by_ref.get(tr).is_some_and(|s| s.contains(ty))
             || self.ref_blanket.get(tr).is_some_and(|on| {
                 self.owned(tr, ty)
