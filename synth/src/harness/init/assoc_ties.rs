@@ -173,9 +173,17 @@ pub struct Registered<'a> {
 
 /// The instantiation of `t` that the crate's impls decide (see the module doc), or `None`
 /// when they decide none that meets every bound.
-pub fn from_impls(t: &FoundType, scan: &Scan, r: &Registered<'_>) -> Option<HashMap<String, String>> {
+pub fn from_impls(
+    t: &FoundType,
+    scan: &Scan,
+    r: &Registered<'_>,
+) -> Option<HashMap<String, String>> {
     let impls = &scan.int_traits.impls;
-    let params: Vec<String> = t.generics.type_params().map(|p| p.ident.to_string()).collect();
+    let params: Vec<String> = t
+        .generics
+        .type_params()
+        .map(|p| p.ident.to_string())
+        .collect();
     let mut fixed: HashMap<String, String> = HashMap::new();
     // Registered candidates other than the type itself, in a stable order.
     let mut candidates: Vec<&str> = r
@@ -345,11 +353,7 @@ fn idents<'a>(bs: impl Iterator<Item = &'a TypeParamBound>) -> Vec<String> {
 /// `IntoNeighbors`); one with other arguments (`VisitMap<N>`) is kept as written.
 pub fn without_bindings(bound: &str) -> String {
     match bound.split_once('<') {
-        Some((tr, args))
-            if top_level(args).iter().all(|a| a.contains('=')) =>
-        {
-            tr.to_string()
-        }
+        Some((tr, args)) if top_level(args).iter().all(|a| a.contains('=')) => tr.to_string(),
         _ => bound.to_string(),
     }
 }
@@ -385,11 +389,17 @@ pub fn tied(t: &FoundType, scan: &Scan) -> bool {
 /// The ties of `t`'s methods through the crate's own traits only (a tie through std's
 /// `IntoIterator<Item = A>` says what a sequence holds, not which type of the crate to take).
 fn crate_ties(t: &FoundType, scan: &Scan) -> Vec<Tie> {
-    let params: Vec<String> = t.generics.type_params().map(|p| p.ident.to_string()).collect();
+    let params: Vec<String> = t
+        .generics
+        .type_params()
+        .map(|p| p.ident.to_string())
+        .collect();
     ties(&t.impls, &params)
         .into_iter()
         .filter(|tie| {
-            tie.ties.iter().all(|(tr, _, _)| scan.trait_decls.declares(tr))
+            tie.ties
+                .iter()
+                .all(|(tr, _, _)| scan.trait_decls.declares(tr))
                 && tie.bounds.iter().all(|b| {
                     scan.trait_decls.declares(b) || ["Copy", "Clone", "Sized"].contains(&b.as_str())
                 })

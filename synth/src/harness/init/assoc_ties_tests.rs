@@ -57,14 +57,23 @@ fn type_parameter_tied_to_an_associated_type_takes_the_registered_type_the_impl_
 #[test]
 fn methods_of_a_tied_type_take_the_registered_type_borrowed() {
     let (_, text) = generate(&[("lib.rs", WALK)], &[]);
-    assert!(text.contains("new(graph: ref Net<Key>, start: copy Node)"), "{text}");
-    assert!(text.contains("next(mut self, graph: ref Net<Key>)"), "{text}");
+    assert!(
+        text.contains("new(graph: ref Net<Key>, start: copy Node)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("next(mut self, graph: ref Net<Key>)"),
+        "{text}"
+    );
 }
 
 #[test]
 fn type_parameter_bounded_by_crate_traits_takes_a_registered_type_implementing_them() {
     let (_, text) = generate(&[("lib.rs", WALK)], &[]);
-    assert!(text.contains("pub fn checked() -> Checked<Net<Key>>"), "{text}");
+    assert!(
+        text.contains("pub fn checked() -> Checked<Net<Key>>"),
+        "{text}"
+    );
     assert!(text.contains("link(mut self, a: copy Node)"), "{text}");
     assert!(text.contains("unlink(mut self, a: copy Node)"), "{text}");
 }

@@ -51,30 +51,35 @@ impl Ctx<'_> {
             .collect::<Option<Vec<usize>>>()?
             .into_iter()
             .max()?;
-        let int = self.converted_from(name, g).unwrap_or_else(|| "u64".to_string());
+        let int = self
+            .converted_from(name, g)
+            .unwrap_or_else(|| "u64".to_string());
         Some((format!("({})", vec![int; arity].join(",")), iterator))
     }
 
     /// The integer a where-clause predicate on `name`'s items converts into another type
     /// from (`<I::Item as Tr>::NodeId: Into<NodeIndex<Ix>>` with `Ix` instantiated `u32`).
     fn converted_from(&self, name: &str, g: &syn::Generics) -> Option<String> {
-        g.where_clause.iter().flat_map(|w| &w.predicates).find_map(|pred| {
-            let WherePredicate::Type(pt) = pred else {
-                return None;
-            };
-            let on = pt.bounded_ty.to_token_stream().to_string().replace(' ', "");
-            if !on.contains(&format!("{name}::Item")) {
-                return None;
-            }
-            pt.bounds.iter().find_map(|b| {
-                let text = b.to_token_stream().to_string().replace(' ', "");
-                let inner = text.strip_prefix("Into<")?;
-                inner
-                    .split(|c: char| !c.is_alphanumeric() && c != '_')
-                    .filter_map(|w| self.subst.get(w))
-                    .find(|v| MODEL_INTS.contains(&v.as_str()))
-                    .cloned()
+        g.where_clause
+            .iter()
+            .flat_map(|w| &w.predicates)
+            .find_map(|pred| {
+                let WherePredicate::Type(pt) = pred else {
+                    return None;
+                };
+                let on = pt.bounded_ty.to_token_stream().to_string().replace(' ', "");
+                if !on.contains(&format!("{name}::Item")) {
+                    return None;
+                }
+                pt.bounds.iter().find_map(|b| {
+                    let text = b.to_token_stream().to_string().replace(' ', "");
+                    let inner = text.strip_prefix("Into<")?;
+                    inner
+                        .split(|c: char| !c.is_alphanumeric() && c != '_')
+                        .filter_map(|w| self.subst.get(w))
+                        .find(|v| MODEL_INTS.contains(&v.as_str()))
+                        .cloned()
+                })
             })
-        })
     }
 }

@@ -25,11 +25,11 @@
 //!   command on top.
 
 pub mod aliases;
+#[cfg(test)]
+mod aliases_tests;
 pub mod assoc_ties;
 #[cfg(test)]
 mod assoc_ties_tests;
-#[cfg(test)]
-mod aliases_tests;
 #[cfg(test)]
 mod associated_types_tests;
 pub mod borrowed_input;

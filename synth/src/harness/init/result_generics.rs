@@ -90,7 +90,11 @@ fn registered_arg(
 /// The call of function `name` with a turbofish: the chosen types of `chosen`, `_` for the
 /// others of `params` (the function's own type and const parameters, in order); `None`
 /// when nothing is chosen.
-pub fn turbofish(name: &str, params: &[String], chosen: &HashMap<String, String>) -> Option<String> {
+pub fn turbofish(
+    name: &str,
+    params: &[String],
+    chosen: &HashMap<String, String>,
+) -> Option<String> {
     if chosen.is_empty() {
         return None;
     }

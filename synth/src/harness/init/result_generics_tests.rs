@@ -74,8 +74,7 @@ const EDGES: &str = r#"
 "#;
 
 #[test]
-fn sequence_of_items_bounded_by_a_crate_trait_is_a_vector_of_a_tuple_the_crate_implements_it_for()
-{
+fn sequence_of_items_bounded_by_a_crate_trait_is_a_vector_of_a_tuple_the_crate_implements_it_for() {
     let (_, text) = generate(&[("lib.rs", EDGES)], &[]);
     assert!(
         text.contains("extend_with_edges(mut self, iterable: ref Vec<(u32,u32)>)")

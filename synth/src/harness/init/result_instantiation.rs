@@ -72,10 +72,29 @@ mod tests {
         .map(|(a, b)| (a.to_string(), b.to_string()))
         .collect();
         let graph = "Graph<Key,Key,petgraph::Directed,u32>";
-        assert!(instantiated_otherwise(&seg("Graph<N2, E2, Ty, Ix>"), graph, &subst));
-        assert!(!instantiated_otherwise(&seg("Graph<N, N, Ty, Ix>"), graph, &subst));
-        assert!(instantiated_otherwise(&seg("Dominators<G::NodeId>"), "Dominators<u64>", &subst));
-        assert!(!instantiated_otherwise(&seg("Graph<A, B>"), graph, &subst), "unknown names");
-        assert!(instantiated_otherwise(&seg("Graph<Vec<N>, N, Ty, Ix>"), graph, &subst));
+        assert!(instantiated_otherwise(
+            &seg("Graph<N2, E2, Ty, Ix>"),
+            graph,
+            &subst
+        ));
+        assert!(!instantiated_otherwise(
+            &seg("Graph<N, N, Ty, Ix>"),
+            graph,
+            &subst
+        ));
+        assert!(instantiated_otherwise(
+            &seg("Dominators<G::NodeId>"),
+            "Dominators<u64>",
+            &subst
+        ));
+        assert!(
+            !instantiated_otherwise(&seg("Graph<A, B>"), graph, &subst),
+            "unknown names"
+        );
+        assert!(instantiated_otherwise(
+            &seg("Graph<Vec<N>, N, Ty, Ix>"),
+            graph,
+            &subst
+        ));
     }
 }
