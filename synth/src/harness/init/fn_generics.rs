@@ -17,7 +17,7 @@ use super::primitive_bounds::{assoc_predicate, primitive_for, unmet_bound};
 use super::resolve::{conversion_target, Built, Ctx};
 use super::sequence::sequence_bound;
 use super::skips::SkipReason;
-use super::syntax::trait_names;
+use super::syntax::{top_level_args, trait_names};
 use super::trait_impls::Meets;
 use super::value_traits::{KEY_TRAITS, MODEL_INTS, STRING_LIKE, STRING_TRAITS, U64_TRAITS};
 
@@ -380,7 +380,7 @@ impl Ctx<'_> {
                 .iter()
                 .map(|b| b.rsplit("::").next().unwrap_or(b).to_string())
                 .map(|b| {
-                    let bare = super::assoc_ties::without_bindings(&b);
+                    let bare = super::trait_decls::without_bindings(&b);
                     if self.int_traits.declared.declares(&bare) {
                         bare
                     } else {
@@ -507,34 +507,6 @@ impl Ctx<'_> {
         }
         Ok(())
     }
-}
-
-/// The generic arguments of a Rust type as written (`BTreeSet<Key,Slab<Node<Key,()>>>`:
-/// `Key`, `Slab<Node<Key,()>>`); none for a type without them.
-pub(super) fn top_level_args(rust: &str) -> Vec<String> {
-    let Some(inner) = rust
-        .split_once('<')
-        .and_then(|(_, rest)| rest.strip_suffix('>'))
-    else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    let mut depth = 0i32;
-    let mut cur = String::new();
-    for c in inner.chars() {
-        match c {
-            '<' | '(' | '[' => depth += 1,
-            '>' | ')' | ']' => depth -= 1,
-            ',' if depth == 0 => {
-                out.push(std::mem::take(&mut cur).trim().to_string());
-                continue;
-            }
-            _ => {}
-        }
-        cur.push(c);
-    }
-    out.push(cur.trim().to_string());
-    out
 }
 
 /// `T` of a bound `Trait<T>` (last path segment named `trait_name`).

@@ -44,7 +44,7 @@ pub struct IntTraits {
     /// [`trait_impls`](super::trait_impls)): recorded here, where every impl item passes.
     pub impls: super::trait_impls::TraitImpls,
     /// The traits the crate declares (set once the whole crate is read).
-    pub declared: super::assoc_ties::TraitDecls,
+    pub declared: super::trait_decls::TraitDecls,
 }
 
 impl IntTraits {

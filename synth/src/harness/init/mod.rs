@@ -119,9 +119,11 @@ mod string_conversions_tests;
 pub mod syntax;
 #[cfg(test)]
 mod trait_bounded_generics_tests;
+pub mod trait_decls;
 pub mod trait_impls;
 #[cfg(test)]
 mod trait_methods_tests;
+pub mod turbofish;
 mod undo;
 pub mod value_traits;
 pub mod variants;

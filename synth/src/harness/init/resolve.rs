@@ -95,8 +95,7 @@ impl Ctx<'_> {
         // (the probe key, or the type's own key type for a borrowed-key parameter `Q`), or
         // is a closure parameter built from a program value (see [`closure`]).
         let local = self.method_generics(&sig.generics, &sig.inputs, &sig.output)?;
-        let call =
-            super::result_generics::turbofish(&sig.ident.to_string(), &declared, &local.turbofish);
+        let call = super::turbofish::turbofish(&sig.ident.to_string(), &declared, &local.turbofish);
         let cx = Ctx {
             subst: &local.subst,
             closures: &local.closures,

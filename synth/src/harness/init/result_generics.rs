@@ -74,7 +74,7 @@ fn registered_arg(
         })
         .collect();
     if let Some((_, rust)) = regs.get(&seg.ident.to_string()) {
-        let theirs = super::fn_generics::top_level_args(rust);
+        let theirs = super::syntax::top_level_args(rust);
         for (k, arg) in args.iter().enumerate() {
             let Type::Path(p) = arg else { continue };
             if p.path.is_ident(name) {
@@ -85,22 +85,4 @@ fn registered_arg(
         }
     }
     args.iter().find_map(|arg| registered_arg(arg, name, regs))
-}
-
-/// The call of function `name` with a turbofish: the chosen types of `chosen`, `_` for the
-/// others of `params` (the function's own type and const parameters, in order); `None`
-/// when nothing is chosen.
-pub fn turbofish(
-    name: &str,
-    params: &[String],
-    chosen: &HashMap<String, String>,
-) -> Option<String> {
-    if chosen.is_empty() {
-        return None;
-    }
-    let args: Vec<&str> = params
-        .iter()
-        .map(|p| chosen.get(p).map_or("_", String::as_str))
-        .collect();
-    Some(format!("{name}::<{}>", args.join(", ")))
 }

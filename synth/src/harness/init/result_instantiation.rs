@@ -23,7 +23,7 @@ pub fn instantiated_otherwise(
     let syn::PathArguments::AngleBracketed(a) = &seg.arguments else {
         return false;
     };
-    let theirs = super::fn_generics::top_level_args(registered);
+    let theirs = super::syntax::top_level_args(registered);
     a.args
         .iter()
         .filter(|w| !matches!(w, syn::GenericArgument::Lifetime(_)))

@@ -98,8 +98,8 @@ pub struct Scan {
     /// spaces, the associated type's name, and what the impl sets it to.
     pub assoc_impls: Vec<(String, String, syn::Type)>,
     /// The crate's reachable public traits by identifier (see
-    /// [`TraitDecls`](super::assoc_ties::TraitDecls)).
-    pub trait_decls: super::assoc_ties::TraitDecls,
+    /// [`TraitDecls`](super::trait_decls::TraitDecls)).
+    pub trait_decls: super::trait_decls::TraitDecls,
 }
 
 /// A type alias as the module that defines it sees it (`type DefaultIx = u16;`,
@@ -242,8 +242,16 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
     let (mut macro_types, macro_items): (Vec<FoundType>, Vec<syn::ItemTrait>) =
         std::mem::take(&mut f.macro_traits).into_iter().unzip();
     resolve_reexports(&mut macro_types, &reexports);
-    let trait_decls = super::assoc_ties::TraitDecls::of(
-        trait_types.iter().chain(&macro_types),
+    let trait_decls = super::trait_decls::TraitDecls::of(
+        trait_types
+            .iter()
+            .chain(&macro_types)
+            .map(|t| super::trait_decls::TraitFound {
+                ident: &t.ident,
+                module: &t.module,
+                reachable: t.reachable,
+                public_path: &t.public_path,
+            }),
         trait_items.iter().chain(&macro_items),
     );
     let mut int_traits = int_traits;
@@ -898,7 +906,7 @@ fn items(
                 // Traits it writes, which the expander may not reach (see `assoc_ties`); as
                 // written in the source, not as a macro passes them on to another.
                 if m.ident.is_none() && f.expansion_depth == 0 {
-                    for tr in super::assoc_ties::macro_traits(&m.mac.tokens.to_string()) {
+                    for tr in super::trait_decls::macro_traits(&m.mac.tokens.to_string()) {
                         let t = found(&tr.ident, module, reachable, &tr.generics, &[]);
                         f.macro_traits.push((t, tr));
                     }
