@@ -17,7 +17,7 @@ use super::primitive_bounds::{assoc_predicate, primitive_for, unmet_bound};
 use super::resolve::{conversion_target, Built, Ctx};
 use super::sequence::sequence_bound;
 use super::skips::SkipReason;
-use super::syntax::trait_names;
+use super::syntax::{top_level_args, trait_names};
 use super::trait_impls::Meets;
 use super::value_traits::{KEY_TRAITS, MODEL_INTS, STRING_TRAITS, U64_TRAITS};
 
@@ -87,10 +87,12 @@ impl Ctx<'_> {
         &self,
         g: &syn::Generics,
         inputs: &syn::punctuated::Punctuated<syn::FnArg, syn::Token![,]>,
+        output: &ReturnType,
     ) -> Result<LocalGenerics, SkipReason> {
         let mut out = LocalGenerics {
             subst: self.subst.clone(),
             closures: HashMap::new(),
+            turbofish: HashMap::new(),
         };
         let same_type = self.other_operand_args(g, inputs);
         // Bounds of each type parameter, inline and from the where clause; and `X: Borrow<Q>`
@@ -302,6 +304,13 @@ impl Ctx<'_> {
                 out.closures.insert(name, Built::Sequence(elem, iterator));
                 continue;
             }
+            // `I: IntoIterator` whose items meet the crate's traits: a vector of an item type
+            // the crate implements them for.
+            if let Some((elem, iterator)) = self.items_from_impls(&name, &bs, g, &assoc_bounds) {
+                out.subst.insert(name.clone(), format!("Vec<{elem}>"));
+                out.closures.insert(name, Built::Sequence(elem, iterator));
+                continue;
+            }
             // The other operand's own parameter (`union<D: Slab<..>>(&self,
             // other: &BTreeSet<T, D>)`, its storage): this type's instantiation there, so
             // the other operand is a registered value of the same type.
@@ -374,9 +383,19 @@ impl Ctx<'_> {
             }
             // The crate's own traits (`G: IntoNeighbors + Visitable`): a registered type of
             // the crate implementing them, borrowed when the impls are for `&T`.
+            // Associated-type bindings (`IntoNeighbors<NodeId = N>`) name what the chosen
+            // type's impls fix; the compiler checks them.
             let last: Vec<String> = names
                 .iter()
                 .map(|b| b.rsplit("::").next().unwrap_or(b).to_string())
+                .map(|b| {
+                    let bare = super::trait_decls::without_bindings(&b);
+                    if self.int_traits.declared.declares(&bare) {
+                        bare
+                    } else {
+                        b
+                    }
+                })
                 .collect();
             let mut registered: Vec<&String> = self.regs.keys().collect();
             registered.sort();
@@ -432,6 +451,15 @@ impl Ctx<'_> {
             // Copy`): such an integer, when an argument says so (passed, or returned by a
             // closure argument); else the result's type alone names it, the caller's choice.
             let chosen = bare || borrowed || closure_outputs.contains(&name);
+            // Named by the result alone: the caller's choice, by turbofish.
+            if let Some(v) = (!chosen)
+                .then(|| self.result_choice(&name, inputs, output, &names))
+                .flatten()
+            {
+                out.subst.insert(name.clone(), v.clone());
+                out.turbofish.insert(name, v);
+                continue;
+            }
             if let Some(int) = chosen
                 .then(|| primitive_for(self.int_traits, &names))
                 .flatten()
@@ -493,34 +521,6 @@ impl Ctx<'_> {
     }
 }
 
-/// The generic arguments of a Rust type as written (`BTreeSet<Key,Slab<Node<Key,()>>>`:
-/// `Key`, `Slab<Node<Key,()>>`); none for a type without them.
-fn top_level_args(rust: &str) -> Vec<String> {
-    let Some(inner) = rust
-        .split_once('<')
-        .and_then(|(_, rest)| rest.strip_suffix('>'))
-    else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    let mut depth = 0i32;
-    let mut cur = String::new();
-    for c in inner.chars() {
-        match c {
-            '<' | '(' | '[' => depth += 1,
-            '>' | ')' | ']' => depth -= 1,
-            ',' if depth == 0 => {
-                out.push(std::mem::take(&mut cur).trim().to_string());
-                continue;
-            }
-            _ => {}
-        }
-        cur.push(c);
-    }
-    out.push(cur.trim().to_string());
-    out
-}
-
 /// `T` of a bound `Trait<T>` (last path segment named `trait_name`).
 fn generic_arg_of(b: &TypeParamBound, trait_name: &str) -> Option<String> {
     let TypeParamBound::Trait(tb) = b else {
@@ -543,4 +543,7 @@ fn generic_arg_of(b: &TypeParamBound, trait_name: &str) -> Option<String> {
 pub(super) struct LocalGenerics {
     pub(super) subst: HashMap<String, String>,
     pub(super) closures: HashMap<String, Built>,
+    /// Parameters only the result names, with the type the call names them by (see
+    /// [`result_generics`](super::result_generics)).
+    pub(super) turbofish: HashMap<String, String>,
 }

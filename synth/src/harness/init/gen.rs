@@ -620,7 +620,7 @@ fn method_line(f: &Func, module: Option<&str>, sc: &Scope) -> String {
         format!(" as {:?} => |_namespace| {body}", call(true))
     } else if let Some(module) = module {
         let (rust, tmpl) = args(f);
-        let name = &f.name;
+        let name = f.call.as_deref().unwrap_or(&f.name);
         let printed = format!("{module}::{name}({tmpl}){suffix}");
         format!(" as {printed:?} => |_namespace| {module}::{name}({rust}){suffix}")
     } else if let Some(c) = &f.chain {
@@ -636,7 +636,7 @@ fn method_line(f: &Func, module: Option<&str>, sc: &Scope) -> String {
             " as {:?} => |{r}| {body}",
             chained_call(f, c, "{self}.", true)
         )
-    } else if templated(f) {
+    } else if templated(f) || f.call.is_some() {
         let (rust, tmpl) = args(f);
         let r = fresh("r", f);
         // A variant calls the method it varies (`insert_numbered` calls `insert`).

@@ -56,6 +56,21 @@ pub(super) fn instantiate<'a>(
     arrays: &super::storage::ArrayTraits,
     for_ints: &super::int_traits::IntTraits,
 ) -> Result<HashMap<String, String>, SkipReason> {
+    let none = HashMap::new();
+    instantiate_fixing(g, impls, borrowing_ok, named, arrays, for_ints, &none)
+}
+
+/// [`instantiate`], with the parameters of `fixed` already decided (by the crate's impls:
+/// see [`assoc_ties`](super::assoc_ties)).
+pub(super) fn instantiate_fixing<'a>(
+    g: &syn::Generics,
+    impls: impl Iterator<Item = &'a syn::Generics>,
+    borrowing_ok: bool,
+    named: &HashMap<String, String>,
+    arrays: &super::storage::ArrayTraits,
+    for_ints: &super::int_traits::IntTraits,
+    fixed: &HashMap<String, String>,
+) -> Result<HashMap<String, String>, SkipReason> {
     let mut bounds: HashMap<String, BTreeSet<String>> = HashMap::new();
     let mut defaults: HashMap<String, String> = HashMap::new();
     // Type parameters in order, with whether they declare a default at all.
@@ -151,6 +166,10 @@ pub(super) fn instantiate<'a>(
         }
     }
     for (name, bs) in bounds {
+        if let Some(pick) = fixed.get(&name) {
+            subst.insert(name, pick.clone());
+            continue;
+        }
         if let Some(pick) = paired.remove(&name) {
             subst.insert(name, pick);
             continue;

@@ -43,6 +43,8 @@ pub struct IntTraits {
     /// The crate's trait impls on its own types, by value or borrowed (see
     /// [`trait_impls`](super::trait_impls)): recorded here, where every impl item passes.
     pub impls: super::trait_impls::TraitImpls,
+    /// The traits the crate declares (set once the whole crate is read).
+    pub declared: super::trait_decls::TraitDecls,
 }
 
 impl IntTraits {

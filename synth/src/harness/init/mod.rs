@@ -28,6 +28,9 @@
 pub mod aliases;
 #[cfg(test)]
 mod aliases_tests;
+pub mod assoc_ties;
+#[cfg(test)]
+mod assoc_ties_tests;
 #[cfg(test)]
 mod associated_types_tests;
 pub mod borrowed_input;
@@ -69,6 +72,7 @@ pub mod hygiene;
 pub mod imports;
 pub mod instantiate;
 pub mod int_traits;
+pub mod item_impls;
 pub mod macro_types;
 #[cfg(test)]
 mod macro_written_items_tests;
@@ -100,6 +104,10 @@ pub mod readers;
 pub mod registrations;
 pub mod repair;
 pub mod resolve;
+pub mod result_generics;
+#[cfg(test)]
+mod result_generics_tests;
+pub mod result_instantiation;
 pub mod scan;
 pub mod scoped_aliases;
 pub mod sentences;
@@ -114,9 +122,11 @@ mod string_conversions_tests;
 pub mod syntax;
 #[cfg(test)]
 mod trait_bounded_generics_tests;
+pub mod trait_decls;
 pub mod trait_impls;
 #[cfg(test)]
 mod trait_methods_tests;
+pub mod turbofish;
 mod undo;
 pub mod value_traits;
 pub mod variants;

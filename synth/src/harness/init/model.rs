@@ -96,8 +96,26 @@ fn choose<'s>(
     let mut regs_in: RegsIn = HashMap::new();
     let mut chosen = Vec::new();
     let named = default_paths(lib, scan);
-    for t in scan.types.iter().filter(|t| t.reachable) {
+    // Types whose parameters the crate's impls decide wait for every other type (see
+    // `assoc_ties`): (type, whether this is its second turn).
+    let mut queue: Vec<(&FoundType, bool)> = scan
+        .types
+        .iter()
+        .filter(|t| t.reachable)
+        .map(|t| (t, false))
+        .collect();
+    let mut turn = 0;
+    while let Some(&(t, deferred)) = queue.get(turn) {
+        turn += 1;
         let named = named_in(lib, scan, &named, &t.module);
+        let by_impls = || {
+            let r = super::assoc_ties::Registered {
+                lib,
+                regs: &regs,
+                named: &named,
+            };
+            super::assoc_ties::from_impls(t, scan, &r)
+        };
         let (subst, alias) = match instantiate(
             &t.generics,
             t.impls.iter().map(|i| &i.generics),
@@ -106,17 +124,32 @@ fn choose<'s>(
             &scan.array_traits,
             &scan.int_traits,
         ) {
-            Ok(mut s) => {
+            Ok(_) if !deferred && super::assoc_ties::tied(t, scan) => {
+                queue.push((t, true));
+                continue;
+            }
+            Ok(s) => {
+                let mut s = if deferred { by_impls().unwrap_or(s) } else { s };
                 instantiate_free(t, scan, &mut s);
                 (s, None)
             }
             Err(reason) => match through_alias(t, scan, &named) {
                 Some((s, a)) => (s, Some(a)),
-                None => {
-                    model.unregistered_methods += method_count(t);
-                    model.skipped_types.push((t.public_path.join("::"), reason));
+                None if !deferred && matches!(reason, SkipReason::GenericBoundNotMet { .. }) => {
+                    queue.push((t, true));
                     continue;
                 }
+                None => match by_impls() {
+                    Some(mut s) => {
+                        instantiate_free(t, scan, &mut s);
+                        (s, None)
+                    }
+                    None => {
+                        model.unregistered_methods += method_count(t);
+                        model.skipped_types.push((t.public_path.join("::"), reason));
+                        continue;
+                    }
+                },
             },
         };
         let args: Vec<String> = param_names(&t.generics)

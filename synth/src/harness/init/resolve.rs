@@ -72,6 +72,18 @@ impl Ctx<'_> {
         if !matches!(sig.safety, syn::Safety::Default) {
             return Err(SkipReason::UnsafeFunction);
         }
+        // The function's own type and const parameters as declared (a turbofish names
+        // these, not the ones `impl Trait` arguments become).
+        let declared: Vec<String> = sig
+            .generics
+            .params
+            .iter()
+            .filter_map(|p| match p {
+                syn::GenericParam::Type(t) => Some(t.ident.to_string()),
+                syn::GenericParam::Const(c) => Some(c.ident.to_string()),
+                syn::GenericParam::Lifetime(_) => None,
+            })
+            .collect();
         let mut sig = impl_args_as_generics(sig);
         if !self.prim_aliases.is_empty() {
             if let Some(tokens) = self.prim_aliases.expand(self.module, sig.to_token_stream()) {
@@ -84,7 +96,8 @@ impl Ctx<'_> {
         // Generic parameters of the function: each gets a type the program model can supply
         // (the probe key, or the type's own key type for a borrowed-key parameter `Q`), or
         // is a closure parameter built from a program value (see [`closure`]).
-        let local = self.method_generics(&sig.generics, &sig.inputs)?;
+        let local = self.method_generics(&sig.generics, &sig.inputs, &sig.output)?;
+        let call = super::turbofish::turbofish(&sig.ident.to_string(), &declared, &local.turbofish);
         let cx = Ctx {
             subst: &local.subst,
             closures: &local.closures,
@@ -176,11 +189,9 @@ impl Ctx<'_> {
                         .to_string(),
                 });
             };
-            return Ok(Func::ctor(
-                &sig.ident.to_string(),
-                params,
-                suffix.as_deref(),
-            ));
+            let mut ctor = Func::ctor(&sig.ident.to_string(), params, suffix.as_deref());
+            ctor.call = call;
+            return Ok(ctor);
         }
         let doc = super::scan::doc_text(attrs);
         let documented = self.table.class_of(&sig.ident.to_string(), &doc);
@@ -200,7 +211,7 @@ impl Ctx<'_> {
             suffix,
             chain: None,
             kept,
-            call: None,
+            call,
         })
     }
 
@@ -344,6 +355,11 @@ impl Ctx<'_> {
         if defaults {
             return None;
         }
+        if id == self.ty_ident
+            && super::result_instantiation::instantiated_otherwise(seg, self.self_rust, self.subst)
+        {
+            return None;
+        }
         if id == "Self" || id == self.ty_ident {
             return (!self.self_name.is_empty()).then(|| ModelTy::Own(self.self_rust.to_string()));
         }
@@ -357,12 +373,16 @@ impl Ctx<'_> {
         {
             // Another instantiation (`Vec<u8, N>` beside `Vec<Key, 8192>`): the result is
             // dropped, as any result of a type the model does not hold.
-            let other = super::other_instantiation::written_at_other(seg, rust);
+            let other = super::other_instantiation::written_at_other(seg, rust)
+                || super::result_instantiation::instantiated_otherwise(seg, rust, self.subst);
             return (!other).then(|| ModelTy::Own(rust.clone()));
         }
         self.regs
             .get(&id)
             .filter(|(n, r)| n == r && !super::other_instantiation::written_at_other(seg, r))
+            .filter(|(_, r)| {
+                !super::result_instantiation::instantiated_otherwise(seg, r, self.subst)
+            })
             .map(|(n, _)| ModelTy::Own(n.clone()))
     }
 

@@ -99,6 +99,9 @@ pub struct Scan {
     pub assoc_impls: Vec<(String, String, syn::Type)>,
     /// The crate's public constants (see [`slots`](super::slots)).
     pub consts: Vec<PublicConst>,
+    /// The crate's reachable public traits by identifier (see
+    /// [`TraitDecls`](super::trait_decls::TraitDecls)).
+    pub trait_decls: super::trait_decls::TraitDecls,
 }
 
 /// A public constant of the crate: its path from the crate root and its type.
@@ -199,6 +202,8 @@ struct Found<'f> {
     expansion_depth: usize,
     /// The crate's public traits (as types, for their public paths) and their items.
     traits: Vec<(FoundType, syn::ItemTrait)>,
+    /// Traits read from macro invocations' tokens (see `assoc_ties::macro_traits`).
+    macro_traits: Vec<(FoundType, syn::ItemTrait)>,
     aliases: Vec<(FoundType, syn::Type)>,
     local_aliases: Vec<LocalAlias>,
     imports: Vec<Import>,
@@ -220,6 +225,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         macros: Default::default(),
         expansion_depth: 0,
         traits: Vec::new(),
+        macro_traits: Vec::new(),
         aliases: Vec::new(),
         local_aliases: Vec::new(),
         imports: Vec::new(),
@@ -256,6 +262,23 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
     let (mut trait_types, trait_items): (Vec<FoundType>, Vec<syn::ItemTrait>) =
         traits.into_iter().unzip();
     resolve_reexports(&mut trait_types, &reexports);
+    let (mut macro_types, macro_items): (Vec<FoundType>, Vec<syn::ItemTrait>) =
+        std::mem::take(&mut f.macro_traits).into_iter().unzip();
+    resolve_reexports(&mut macro_types, &reexports);
+    let trait_decls = super::trait_decls::TraitDecls::of(
+        trait_types
+            .iter()
+            .chain(&macro_types)
+            .map(|t| super::trait_decls::TraitFound {
+                ident: &t.ident,
+                module: &t.module,
+                reachable: t.reachable,
+                public_path: &t.public_path,
+            }),
+        trait_items.iter().chain(&macro_items),
+    );
+    let mut int_traits = int_traits;
+    int_traits.declared = trait_decls.clone();
     let mut iterators = HashSet::new();
     let mut iterator_items: HashMap<String, Vec<(Vec<String>, syn::Type)>> = HashMap::new();
     let mut derefs: Vec<(String, Vec<String>, syn::ItemImpl)> = Vec::new();
@@ -401,6 +424,7 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
         free_fns,
         assoc_impls,
         consts,
+        trait_decls,
     })
 }
 
@@ -904,6 +928,14 @@ fn items(
                         let r = items(&expanded, dir, module, reachable, local_mods, f);
                         f.expansion_depth -= 1;
                         r?;
+                    }
+                }
+                // Traits it writes, which the expander may not reach (see `assoc_ties`); as
+                // written in the source, not as a macro passes them on to another.
+                if m.ident.is_none() && f.expansion_depth == 0 {
+                    for tr in super::trait_decls::macro_traits(&m.mac.tokens.to_string()) {
+                        let t = found(&tr.ident, module, reachable, &tr.generics, &[]);
+                        f.macro_traits.push((t, tr));
                     }
                 }
                 if m.mac.path.is_ident("macro_rules") {

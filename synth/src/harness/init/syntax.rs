@@ -111,3 +111,31 @@ pub(super) fn param_names(g: &syn::Generics) -> impl Iterator<Item = String> + '
         GenericParam::Lifetime(_) => None,
     })
 }
+
+/// The generic arguments of a Rust type as written (`BTreeSet<Key,Slab<Node<Key,()>>>`:
+/// `Key`, `Slab<Node<Key,()>>`); none for a type without them.
+pub(super) fn top_level_args(rust: &str) -> Vec<String> {
+    let Some(inner) = rust
+        .split_once('<')
+        .and_then(|(_, rest)| rest.strip_suffix('>'))
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut cur = String::new();
+    for c in inner.chars() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(std::mem::take(&mut cur).trim().to_string());
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    out.push(cur.trim().to_string());
+    out
+}

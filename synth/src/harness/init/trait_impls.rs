@@ -15,8 +15,10 @@ pub struct TraitImpls {
     /// Trait name → the types implementing it for `&T`.
     by_ref: BTreeMap<String, BTreeSet<String>>,
     /// Traits with a blanket impl for `&G` over the impl's parameter (`impl<'a, G: Tr> Tr
-    /// for &'a G`): every type implementing them by value does borrowed too.
-    ref_blanket: BTreeSet<String>,
+    /// for &'a G`): every type implementing them by value does borrowed too; so does every
+    /// type implementing by value the bounds the impl puts on `G` (`impl<'a, G: GraphBase>
+    /// GraphRef for &'a G`), by identifier.
+    ref_blanket: BTreeMap<String, BTreeSet<String>>,
     /// (type, associated type) → the path of the type an impl sets it to, as written
     /// (`impl GraphBase for Graph<..> { type NodeId = NodeIndex<Ix>; }`: `NodeIndex`).
     assoc: BTreeMap<(String, String), Vec<String>>,
@@ -24,6 +26,10 @@ pub struct TraitImpls {
     /// impl parameter an impl sets it to (`impl<N, E> Data for Graph<N, E> { type
     /// EdgeWeight = E; }`: 1), so its instantiation is the registered type's argument there.
     assoc_arg: BTreeMap<(String, String), usize>,
+    /// Trait name → the arities of tuples of the impl's own parameters it is implemented
+    /// for (`impl<Ix, E> IntoWeightedEdge<E> for (Ix, Ix)`: 2), see
+    /// [`item_impls`](super::item_impls).
+    tuples: BTreeMap<String, BTreeSet<usize>>,
 }
 
 /// How a type meets a set of bounds.
@@ -53,6 +59,16 @@ impl TraitImpls {
             syn::Type::Reference(r) => (&*r.elem, true),
             t => (t, false),
         };
+        if let (syn::Type::Tuple(tt), false) = (ty, borrowed) {
+            let own = |e: &syn::Type| {
+                matches!(e, syn::Type::Path(p) if p.path.get_ident()
+                    .is_some_and(|i| params.contains(&i.to_string())))
+            };
+            if tt.elems.len() >= 2 && tt.elems.iter().all(own) {
+                self.tuples.entry(tr).or_default().insert(tt.elems.len());
+            }
+            return;
+        }
         let syn::Type::Path(p) = ty else { return };
         if p.qself.is_some() {
             return;
@@ -62,7 +78,19 @@ impl TraitImpls {
         };
         if params.contains(&id) {
             if borrowed {
-                self.ref_blanket.insert(tr);
+                let mut on: BTreeSet<String> = BTreeSet::new();
+                for tp in i.generics.type_params().filter(|tp| tp.ident == id) {
+                    on.extend(bound_idents(tp.bounds.iter()));
+                }
+                for pred in i.generics.where_clause.iter().flat_map(|w| &w.predicates) {
+                    if let syn::WherePredicate::Type(pt) = pred {
+                        if quote::ToTokens::to_token_stream(&pt.bounded_ty).to_string() == id {
+                            on.extend(bound_idents(pt.bounds.iter()));
+                        }
+                    }
+                }
+                on.remove(&tr);
+                self.ref_blanket.entry(tr).or_insert(on);
             }
             return;
         }
@@ -131,16 +159,21 @@ impl TraitImpls {
     pub fn is_crate_trait(&self, tr: &str) -> bool {
         self.by_value.contains_key(tr)
             || self.by_ref.contains_key(tr)
-            || self.ref_blanket.contains(tr)
+            || self.ref_blanket.contains_key(tr)
+            || self.tuples.contains_key(tr)
     }
 
-    fn owned(&self, tr: &str, ty: &str) -> bool {
+    pub(super) fn owned(&self, tr: &str, ty: &str) -> bool {
         self.by_value.get(tr).is_some_and(|s| s.contains(ty))
     }
 
-    fn borrowed(&self, tr: &str, ty: &str) -> bool {
+    pub(super) fn borrowed(&self, tr: &str, ty: &str) -> bool {
         self.by_ref.get(tr).is_some_and(|s| s.contains(ty))
-            || (self.ref_blanket.contains(tr) && self.owned(tr, ty))
+            || self.ref_blanket.get(tr).is_some_and(|on| {
+                self.owned(tr, ty)
+                    || (on.iter().any(|b| !self.is_std(b))
+                        && on.iter().all(|b| self.owned(b, ty) || self.is_std(b)))
+            })
     }
 
     /// How many of the crate's traits `ty` implements, by value or borrowed.
@@ -206,5 +239,30 @@ impl TraitImpls {
         } else {
             Meets::Borrowed(ty.to_string())
         })
+    }
+}
+
+impl TraitImpls {
+    /// Whether `tr` is not a trait of the crate (a bound of std, `Sized`, `Copy`), which the
+    /// reader does not check against a type.
+    fn is_std(&self, tr: &str) -> bool {
+        !self.is_crate_trait(tr)
+    }
+}
+
+/// The identifiers of trait bounds (`GraphBase`, `Visitable`), arguments dropped.
+fn bound_idents<'a>(bs: impl Iterator<Item = &'a syn::TypeParamBound>) -> Vec<String> {
+    bs.filter_map(|b| match b {
+        syn::TypeParamBound::Trait(tb) => tb.path.segments.last().map(|s| s.ident.to_string()),
+        _ => None,
+    })
+    .collect()
+}
+
+impl TraitImpls {
+    /// The smallest arity of a tuple of the impl's own parameters the crate implements `tr`
+    /// for, if any (see [`TraitImpls::tuples`]).
+    pub fn tuple_arity(&self, tr: &str) -> Option<usize> {
+        self.tuples.get(tr)?.iter().next().copied()
     }
 }
