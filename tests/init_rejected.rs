@@ -67,6 +67,25 @@ pub fn count_digits(text: &str) -> usize {
     krate
 }
 
+/// `explore --method METHOD --json` with a fixed seed and a small program budget, no timing.
+fn short_explore(krate: &Path, method: &str) -> std::process::Output {
+    perfsyn_in(
+        krate,
+        &[
+            "explore",
+            "--method",
+            method,
+            "--json",
+            "--seed",
+            "1",
+            "--max-programs",
+            "60",
+            "--confirm-top",
+            "0",
+        ],
+    )
+}
+
 #[test]
 fn rejected_registrations_are_skipped_in_the_compilers_words_and_a_broken_crate_is_told_in_them() {
     let _worker = common::one_crate_worker_at_a_time();
@@ -102,21 +121,7 @@ fn rejected_registrations_are_skipped_in_the_compilers_words_and_a_broken_crate_
     );
     // The trace build links with the shared library too (position-independent, its
     // addresses made link-time by the runtime): a scan per call is read at its own line.
-    let traced = perfsyn_in(
-        &krate,
-        &[
-            "explore",
-            "--method",
-            "Weights::has",
-            "--json",
-            "--seed",
-            "1",
-            "--max-programs",
-            "60",
-            "--confirm-top",
-            "0",
-        ],
-    );
+    let traced = short_explore(&krate, "Weights::has");
     let said = text(&traced);
     assert!(traced.status.success(), "{said}");
     let r: serde_json::Value = serde_json::from_slice(&traced.stdout).expect("explore's JSON");
@@ -138,21 +143,7 @@ fn rejected_registrations_are_skipped_in_the_compilers_words_and_a_broken_crate_
     );
     // A function without a receiver reads its argument again on every call by contract: no
     // traversal across its calls is reported (a parser called in a row on one text).
-    let free = perfsyn_in(
-        &krate,
-        &[
-            "explore",
-            "--method",
-            "count_digits",
-            "--json",
-            "--seed",
-            "1",
-            "--max-programs",
-            "60",
-            "--confirm-top",
-            "0",
-        ],
-    );
+    let free = short_explore(&krate, "count_digits");
     let said = text(&free);
     assert!(free.status.success(), "{said}");
     let r: serde_json::Value = serde_json::from_slice(&free.stdout).expect("explore's JSON");

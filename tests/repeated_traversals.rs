@@ -5,6 +5,15 @@
 
 mod common;
 
+/// The case `id` of `bench toddler --json`'s cases.
+fn case_of(cases: &[serde_json::Value], id: &str) -> serde_json::Value {
+    cases
+        .iter()
+        .find(|c| c["id"] == id)
+        .unwrap_or_else(|| panic!("no case {id}"))
+        .clone()
+}
+
 #[test]
 fn explore_reports_a_planted_cache_scan_at_its_loop() {
     let dir = tempfile::tempdir().unwrap();
@@ -120,13 +129,7 @@ fn bench_toddler_flags_the_planted_scan_and_not_a_nested_single_pass() {
     let b = common::perfsyn_json(&["bench", "toddler", "--json"]);
     let cases = b["cases"].as_array().expect("cases");
     assert!(cases.len() >= 30, "{b}");
-    let case = |id: &str| {
-        cases
-            .iter()
-            .find(|c| c["id"] == id)
-            .unwrap_or_else(|| panic!("no case {id}"))
-            .clone()
-    };
+    let case = |id: &str| case_of(cases, id);
     let scan = case("cache-get-scan");
     assert_eq!(scan["flagged"], true, "{scan}");
     let read = scan["read"].as_str().expect("read");
@@ -189,10 +192,7 @@ fn bench_toddler_reports_the_held_out_cases_apart() {
     );
     // A scan inside std's iterator code (`collect`, then `contains`) is named by the line of
     // the crate that called it, not by std's macro.
-    let solr = cases
-        .iter()
-        .find(|c| c["id"] == "solr-9-filter-keywords")
-        .expect("the Solr case");
+    let solr = case_of(cases, "solr-9-filter-keywords");
     let read = solr["read"].as_str().expect("flagged");
     assert!(read.starts_with("corpus/src/traversals.rs:"), "{solr}");
 }
@@ -202,13 +202,7 @@ fn bench_toddler_finds_a_helper_loop_in_one_call_at_its_call_site_and_not_a_help
 ) {
     let b = common::perfsyn_json(&["bench", "toddler", "--json"]);
     let cases = b["cases"].as_array().expect("cases");
-    let case = |id: &str| {
-        cases
-            .iter()
-            .find(|c| c["id"] == id)
-            .unwrap_or_else(|| panic!("no case {id}"))
-            .clone()
-    };
+    let case = |id: &str| case_of(cases, id);
     // `is_subset` asks `other_contains` per element, a linear scan each: quadratic in the one
     // call the program makes. The loop is named by the line calling the helper.
     let subset = case("subset-contains-per-element");
@@ -241,13 +235,7 @@ fn bench_toddler_cuts_inline_loops_in_one_call_at_headers_recovered_from_the_bin
         "{recovered}"
     );
     let cases = b["cases"].as_array().expect("cases");
-    let case = |id: &str| {
-        cases
-            .iter()
-            .find(|c| c["id"] == id)
-            .unwrap_or_else(|| panic!("no case {id}"))
-            .clone()
-    };
+    let case = |id: &str| case_of(cases, id);
     let header_loop = |c: &serde_json::Value| {
         c["inner_loops"]
             .as_array()
@@ -287,13 +275,7 @@ fn bench_toddler_cuts_inline_loops_in_one_call_at_headers_recovered_from_the_bin
 fn bench_toddler_does_not_report_output_bound_rows_but_reports_a_rebuilt_temporary() {
     let b = common::perfsyn_json(&["bench", "toddler", "--json"]);
     let cases = b["cases"].as_array().expect("cases");
-    let case = |id: &str| {
-        cases
-            .iter()
-            .find(|c| c["id"] == id)
-            .unwrap_or_else(|| panic!("no case {id}"))
-            .clone()
-    };
+    let case = |id: &str| case_of(cases, id);
     // Every call re-reads all values and keeps a new result for each: output-bound.
     for id in ["product-row-kept", "helper-writes-product-row"] {
         let c = case(id);
@@ -308,10 +290,7 @@ fn bench_toddler_does_not_report_output_bound_rows_but_reports_a_rebuilt_tempora
 fn bench_toddler_does_not_report_equal_values_read_from_new_memory() {
     let b = common::perfsyn_json(&["bench", "toddler", "--json"]);
     let cases = b["cases"].as_array().expect("cases");
-    let c = cases
-        .iter()
-        .find(|c| c["id"] == "single-pass-repeated-input")
-        .expect("the repeated-input case");
+    let c = case_of(cases, "single-pass-repeated-input");
     // Every call reads a record no call read before, whose bytes equal the others': the
     // values repeat across the calls, the memory does not.
     assert_eq!(c["flagged"], false, "{c}");

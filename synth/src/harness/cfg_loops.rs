@@ -313,6 +313,37 @@ pub fn loops_of(blocks: Vec<Block>) -> FunctionLoops {
     f
 }
 
+/// Hand-assembled functions the tests of this file and of `loop_headers` decode, one
+/// instruction per element (addresses from 0x1000).
+#[cfg(test)]
+pub(crate) mod fixtures {
+    /// 1000: xor eax, eax; 1002: add eax, [rdi] (header); 1004: add rdi, 8; 1008: dec rsi;
+    /// 100b: jne 1002; 100d: ret.
+    pub(crate) const SUM_LOOP: [&[u8]; 6] = [
+        &[0x31, 0xc0],
+        &[0x03, 0x07],
+        &[0x48, 0x83, 0xc7, 0x08],
+        &[0x48, 0xff, 0xce],
+        &[0x75, 0xf5],
+        &[0xc3],
+    ];
+    /// An outer loop closed at its inner loop's header: 1000: xor eax, eax; 1002: jmp 1008;
+    /// 1004: add eax, [rdi] (inner latch); 1006: nop; nop; 1008: cmp eax, esi (header);
+    /// 100a: jne 1004 (inner back edge); 100c: dec ecx (outer latch); 100e: jne 1008 (outer
+    /// back edge); 1010: ret.
+    pub(crate) const SHARED_HEADER: [&[u8]; 9] = [
+        &[0x31, 0xc0],
+        &[0xeb, 0x04],
+        &[0x03, 0x07],
+        &[0x90, 0x90],
+        &[0x39, 0xf0],
+        &[0x75, 0xf8],
+        &[0xff, 0xc9],
+        &[0x75, 0xf8],
+        &[0xc3],
+    ];
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -330,14 +361,7 @@ mod tests {
         // 1008: dec rsi
         // 100b: jne 1002
         // 100d: ret
-        let c = code(&[
-            &[0x31, 0xc0],
-            &[0x03, 0x07],
-            &[0x48, 0x83, 0xc7, 0x08],
-            &[0x48, 0xff, 0xce],
-            &[0x75, 0xf5],
-            &[0xc3],
-        ]);
+        let c = code(&fixtures::SUM_LOOP);
         let f = function_loops(&c, 0x1000, &[]);
         assert_eq!(f.loops.len(), 1, "{f:?}");
         let l = &f.loops[0];
@@ -445,17 +469,7 @@ mod tests {
         // 100c: dec ecx               outer latch
         // 100e: jne 1008              outer back edge
         // 1010: ret
-        let c = code(&[
-            &[0x31, 0xc0],
-            &[0xeb, 0x04],
-            &[0x03, 0x07],
-            &[0x90, 0x90],
-            &[0x39, 0xf0],
-            &[0x75, 0xf8],
-            &[0xff, 0xc9],
-            &[0x75, 0xf8],
-            &[0xc3],
-        ]);
+        let c = code(&fixtures::SHARED_HEADER);
         let f = function_loops(&c, 0x1000, &[]);
         assert_eq!(f.loops.len(), 1, "{f:?}");
         assert_eq!(f.loops[0].latches.len(), 2);
@@ -472,14 +486,7 @@ mod tests {
     #[test]
     fn a_caller_leader_splits_a_block_and_the_split_stays_in_the_loop() {
         // The loop of the first test, with a leader at 1004 (a PC-table block address).
-        let c = code(&[
-            &[0x31, 0xc0],
-            &[0x03, 0x07],
-            &[0x48, 0x83, 0xc7, 0x08],
-            &[0x48, 0xff, 0xce],
-            &[0x75, 0xf5],
-            &[0xc3],
-        ]);
+        let c = code(&fixtures::SUM_LOOP);
         let f = function_loops(&c, 0x1000, &[0x1004, 0x1005]);
         let l = &f.loops[0];
         let body: Vec<u64> = l.body.iter().map(|&b| f.blocks[b].start).collect();

@@ -380,18 +380,7 @@ mod tests {
     fn two_loops_closed_at_one_header_are_marked_by_their_own_back_edges() {
         // `cfg_loops`' shared-header function: the inner cycle 1008 -> 1004 -> 1008 and the
         // outer one 1008 -> 100c -> 1008; guards at 1004 and 100c, none at the header.
-        let code: Vec<u8> = [
-            &[0x31, 0xc0][..],
-            &[0xeb, 0x04],
-            &[0x03, 0x07],
-            &[0x90, 0x90],
-            &[0x39, 0xf0],
-            &[0x75, 0xf8],
-            &[0xff, 0xc9],
-            &[0x75, 0xf8],
-            &[0xc3],
-        ]
-        .concat();
+        let code: Vec<u8> = crate::harness::cfg_loops::fixtures::SHARED_HEADER.concat();
         let f = function_loops(&code, 0x1000, &[]);
         let mut out = Vec::new();
         marked_loops(&f, &[0x1004, 0x100c], &mut out);
