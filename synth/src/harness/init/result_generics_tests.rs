@@ -17,10 +17,10 @@ const INDICES: &str = r#"
     pub fn node_index<Ix: IndexType>(index: usize) -> NodeIndex<Ix> { NodeIndex::new(index) }
     pub struct Graph<N, Ty = Directed, Ix = u32> { nodes: Vec<N>, ty: std::marker::PhantomData<(Ty, Ix)> }
     impl<N, Ty: EdgeType, Ix: IndexType> Graph<N, Ty, Ix> {
-        pub fn new() -> Self { todo!() }
-        pub fn add_node(&mut self, w: N) -> NodeIndex<Ix> { todo!() }
-        pub fn into_edge_type<NewTy: EdgeType>(self) -> Graph<N, NewTy, Ix> { todo!() }
-        pub fn map<F, N2>(&self, f: F) -> Graph<N2, Ty, Ix> where F: FnMut(usize, &N) -> N2 { todo!() }
+        pub fn new() -> Self { Graph { nodes: Vec::new(), ty: std::marker::PhantomData } }
+        pub fn add_node(&mut self, w: N) -> NodeIndex<Ix> { self.nodes.push(w); NodeIndex::new(self.nodes.len() - 1) }
+        pub fn into_edge_type<NewTy: EdgeType>(self) -> Graph<N, NewTy, Ix> { Graph { nodes: self.nodes, ty: std::marker::PhantomData } }
+        pub fn map<F, N2>(&self, mut f: F) -> Graph<N2, Ty, Ix> where F: FnMut(usize, &N) -> N2 { Graph { nodes: self.nodes.iter().enumerate().map(|(i, n)| f(i, n)).collect(), ty: std::marker::PhantomData } }
     }
 "#;
 
@@ -63,7 +63,7 @@ const EDGES: &str = r#"
     impl<Ix, E> IntoWeightedEdge<E> for (Ix, Ix, E) { type NodeId = Ix; fn into_weighted_edge(self) -> (Ix, Ix, E) { self } }
     pub struct Graph<E, Ix = u32> { edges: Vec<(Ix, Ix, E)> }
     impl<E, Ix: IndexType> Graph<E, Ix> {
-        pub fn new() -> Self { todo!() }
+        pub fn new() -> Self { Graph { edges: Vec::new() } }
         pub fn extend_with_edges<I>(&mut self, iterable: I)
         where
             I: IntoIterator,
