@@ -74,16 +74,7 @@ impl Ctx<'_> {
         }
         // The function's own type and const parameters as declared (a turbofish names
         // these, not the ones `impl Trait` arguments become).
-        let declared: Vec<String> = sig
-            .generics
-            .params
-            .iter()
-            .filter_map(|p| match p {
-                syn::GenericParam::Type(t) => Some(t.ident.to_string()),
-                syn::GenericParam::Const(c) => Some(c.ident.to_string()),
-                syn::GenericParam::Lifetime(_) => None,
-            })
-            .collect();
+        let declared: Vec<String> = super::syntax::param_names(&sig.generics).collect();
         let mut sig = impl_args_as_generics(sig);
         if !self.prim_aliases.is_empty() {
             if let Some(tokens) = self.prim_aliases.expand(self.module, sig.to_token_stream()) {
