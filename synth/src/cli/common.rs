@@ -65,6 +65,38 @@ pub(super) fn parse_positive(s: &str) -> Result<u64, String> {
     }
 }
 
+/// Parts of the search a run can switch off (explore's and hunt's flags).
+#[derive(Debug, Clone, Copy, Args)]
+pub struct SwitchArgs {
+    /// Switch off our loop extension (repeat blocks), leaving the paper's program model.
+    #[arg(long)]
+    pub no_loops: bool,
+    /// Draw no values mined from the crate's own tests (`perfsyn/mined.json`; the corpus's
+    /// are mined from its sources), only the built-in pools.
+    #[arg(long)]
+    pub no_mined_values: bool,
+    /// Draw string fragments by frequency alone: no weight for those whose use reached new
+    /// coverage or raised the cost, and no growing shapes queued for them.
+    #[arg(long)]
+    pub no_fragment_credit: bool,
+    /// Grow no text by repeating a span of a mined value in place (a child, an item, an
+    /// opening and its closing piece), only by the shapes that repeat whole fragments.
+    #[arg(long)]
+    pub no_span_shapes: bool,
+}
+
+impl SwitchArgs {
+    /// The engine's form of the switches.
+    pub fn switches(&self) -> crate::commands::hunt::dir::SearchSwitches {
+        crate::commands::hunt::dir::SearchSwitches {
+            no_loops: self.no_loops,
+            no_mined_values: self.no_mined_values,
+            no_fragment_credit: self.no_fragment_credit,
+            no_span_shapes: self.no_span_shapes,
+        }
+    }
+}
+
 /// Options of a search (shared by explore and later by suite and hunt).
 #[derive(Debug, Clone, Args)]
 pub struct SearchArgs {
@@ -86,21 +118,8 @@ pub struct SearchArgs {
     /// The cost the search optimizes.
     #[arg(long, value_parser = choice::<Metric>(), default_value = "cost")]
     pub metric: Metric,
-    /// Switch off our loop extension (repeat blocks), leaving the paper's program model.
-    #[arg(long)]
-    pub no_loops: bool,
-    /// Draw no values mined from the crate's own tests (`perfsyn/mined.json`; the corpus's
-    /// are mined from its sources), only the built-in pools.
-    #[arg(long)]
-    pub no_mined_values: bool,
-    /// Draw string fragments by frequency alone: no weight for those whose use reached new
-    /// coverage or raised the cost, and no growing shapes queued for them.
-    #[arg(long)]
-    pub no_fragment_credit: bool,
-    /// Grow no text by repeating a span of a mined value in place (a child, an item, an
-    /// opening and its closing piece), only by the shapes that repeat whole fragments.
-    #[arg(long)]
-    pub no_span_shapes: bool,
+    #[command(flatten)]
+    pub switches: SwitchArgs,
     /// Deepest mutation path (maxMuts).
     #[arg(long, default_value_t = 32)]
     pub max_muts: u32,
@@ -124,11 +143,7 @@ impl SearchArgs {
             max_depth: self.max_muts,
             ..SearchConfig::default()
         };
-        cfg.mutation.loops = !self.no_loops;
-        if self.no_fragment_credit {
-            cfg.mutation.credit = crate::search::credit::FragmentCredit::disabled();
-        }
-        cfg.mutation.span_shapes = !self.no_span_shapes;
+        self.switches.switches().apply(&mut cfg);
         cfg
     }
 
@@ -136,7 +151,7 @@ impl SearchArgs {
     /// values mined from its tests, unless `--no-mined-values`.
     pub fn config_for(&self, harness: &crate::harness::Harness) -> Result<SearchConfig> {
         let mut cfg = self.config();
-        if !self.no_mined_values {
+        if !self.switches.no_mined_values {
             let index = crate::harness::mine::load(harness)?;
             cfg.mutation.mined = std::sync::Arc::new(crate::harness::mine::Retriever::new(index));
         }

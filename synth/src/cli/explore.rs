@@ -439,18 +439,7 @@ fn reproduce_explore(r: &ExploreReport, a: &ExploreArgs) -> String {
     c += &format!(" --oracle {}", a.oracle);
     c += &format!(" --score {}", a.score);
     c += &format!(" --direction {} --t-rel {}", a.direction, a.t_rel);
-    if a.search.no_loops {
-        c += " --no-loops";
-    }
-    if a.search.no_mined_values {
-        c += " --no-mined-values";
-    }
-    if a.search.no_fragment_credit {
-        c += " --no-fragment-credit";
-    }
-    if a.search.no_span_shapes {
-        c += " --no-span-shapes";
-    }
+    c += &a.search.switches.switches().flags();
     if let Some(e) = &a.expect {
         c += &format!(" --expect \"{e}\"");
     }

@@ -46,18 +46,9 @@ pub struct HuntArgs {
     /// Number of worker processes (default: one per core).
     #[arg(long, value_parser = parse_workers)]
     pub workers: Option<usize>,
-    /// Switch off the loop extension (repeat blocks) in every search, as explore's flag.
-    #[arg(long)]
-    pub no_loops: bool,
-    /// Draw no values mined from the crate's own tests, as explore's flag.
-    #[arg(long)]
-    pub no_mined_values: bool,
-    /// Draw string fragments by frequency alone, as explore's flag.
-    #[arg(long)]
-    pub no_fragment_credit: bool,
-    /// Grow no text by repeating a span of a mined value in place, as explore's flag.
-    #[arg(long)]
-    pub no_span_shapes: bool,
+    /// Parts of every method's search switched off.
+    #[command(flatten)]
+    pub switches: super::common::SwitchArgs,
     /// The hunt directory: run files, hunt.json, report.html, summary.json, summary.md.
     #[arg(long, value_name = "DIR", required_unless_present = "report")]
     pub out: Option<PathBuf>,
@@ -151,7 +142,7 @@ pub fn run(a: HuntArgs) -> Result<()> {
                 strategy: a.strategy.unwrap_or(StrategyKind::Astar).name().into(),
                 seed: super::common::seed_or_clock(a.seed),
                 t_rel: 1.2,
-                switches: switches(&a),
+                switches: a.switches.switches(),
             };
             let methods = hunt::plan(pool.pool().schema(), a.ty.as_deref())?;
             dir::HuntDir::create(
@@ -238,16 +229,6 @@ pub fn run(a: HuntArgs) -> Result<()> {
     Ok(())
 }
 
-/// The search switches given on the command line.
-fn switches(a: &HuntArgs) -> crate::commands::hunt::dir::SearchSwitches {
-    crate::commands::hunt::dir::SearchSwitches {
-        no_loops: a.no_loops,
-        no_mined_values: a.no_mined_values,
-        no_fragment_credit: a.no_fragment_credit,
-        no_span_shapes: a.no_span_shapes,
-    }
-}
-
 /// On `--resume`, options that would change the hunt must agree with its manifest.
 fn check_resume_settings(
     a: &HuntArgs,
@@ -284,7 +265,7 @@ fn check_resume_settings(
         clash.push("--seed".into());
     }
     // A switch given on resume must be the hunt's; one left out keeps the hunt's.
-    let given = switches(a);
+    let given = a.switches.switches();
     for (on, hunt, flag) in [
         (given.no_loops, s.switches.no_loops, "--no-loops"),
         (
