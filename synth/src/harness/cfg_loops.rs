@@ -327,6 +327,19 @@ pub(crate) mod fixtures {
         &[0x75, 0xf5],
         &[0xc3],
     ];
+    /// An outer loop at 1005 around an inner one at 100a: 1000: mov ecx, 4; 1005: mov edx, 8;
+    /// 100a: add eax, [rdi] (inner header); 100c: dec edx; 100e: jne 100a; 1010: dec ecx;
+    /// 1012: jne 1005; 1014: ret.
+    pub(crate) const NESTED: [&[u8]; 8] = [
+        &[0xb9, 0x04, 0x00, 0x00, 0x00],
+        &[0xba, 0x08, 0x00, 0x00, 0x00],
+        &[0x03, 0x07],
+        &[0xff, 0xca],
+        &[0x75, 0xfa],
+        &[0xff, 0xc9],
+        &[0x75, 0xf1],
+        &[0xc3],
+    ];
     /// An outer loop closed at its inner loop's header: 1000: xor eax, eax; 1002: jmp 1008;
     /// 1004: add eax, [rdi] (inner latch); 1006: nop; nop; 1008: cmp eax, esi (header);
     /// 100a: jne 1004 (inner back edge); 100c: dec ecx (outer latch); 100e: jne 1008 (outer
@@ -435,16 +448,7 @@ mod tests {
         // 1010: dec ecx
         // 1012: jne 1005              outer back edge
         // 1014: ret
-        let c = code(&[
-            &[0xb9, 0x04, 0x00, 0x00, 0x00],
-            &[0xba, 0x08, 0x00, 0x00, 0x00],
-            &[0x03, 0x07],
-            &[0xff, 0xca],
-            &[0x75, 0xfa],
-            &[0xff, 0xc9],
-            &[0x75, 0xf1],
-            &[0xc3],
-        ]);
+        let c = code(&fixtures::NESTED);
         let f = function_loops(&c, 0x1000, &[]);
         assert_eq!(f.loops.len(), 2, "{f:?}");
         let (outer, inner) = (&f.loops[0], &f.loops[1]);

@@ -322,17 +322,7 @@ mod tests {
     /// An outer loop at 0x1005 around an inner one at 0x100a (blocks 0x1000, 0x1005, 0x100a,
     /// 0x1010, 0x1014); see `cfg_loops`' nested test.
     fn nested() -> FunctionLoops {
-        let code: Vec<u8> = [
-            &[0xb9, 0x04, 0x00, 0x00, 0x00][..],
-            &[0xba, 0x08, 0x00, 0x00, 0x00],
-            &[0x03, 0x07],
-            &[0xff, 0xca],
-            &[0x75, 0xfa],
-            &[0xff, 0xc9],
-            &[0x75, 0xf1],
-            &[0xc3],
-        ]
-        .concat();
+        let code: Vec<u8> = crate::harness::cfg_loops::fixtures::NESTED.concat();
         function_loops(&code, 0x1000, &[])
     }
 
