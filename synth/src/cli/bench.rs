@@ -38,8 +38,9 @@ pub enum BenchCommand {
     /// a scratch crate, its test run on the bug and the fix, its bench with criterion, clippy.
     Repro(BenchReproArgs),
     /// `perfsyn init` on crates fetched from the registry into a scratch directory: public
-    /// methods, registered share, compiler-rejected registrations, documented classes read
-    /// and the top skip reasons, per crate.
+    /// methods, registered share (of all, and of those that are not `unsafe fn`),
+    /// compiler-rejected registrations, documented classes read and the top skip reasons,
+    /// per crate.
     Init(BenchInitArgs),
     /// Values mined from a crate's tests against none, on text-reading crates fetched into a
     /// scratch directory: per method, distinct edge-hit counts, distinct valid programs and
