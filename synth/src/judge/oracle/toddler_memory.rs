@@ -19,8 +19,13 @@
 //! it, which re-read the source.
 //!
 //! The address of a read comes from the activation trace (its `Load` event, which the read
-//! recorder records just before the read): reads past that trace's cap have none, and an
-//! instruction with too few located reads is judged on values alone, as the paper does.
+//! recorder records just before the read). An instruction with too few located reads (stack
+//! reads have no `Load` event) is judged on values alone, as the paper does. Reads past the
+//! activation trace's cap ([`EVENT_CAP`](perfsyn_profiler_ipc::activations::EVENT_CAP)
+//! events) are left out of the share instead: on a large program (a parser over a document
+//! repeated 512 times) most reads come after the cut, and judging those on values alone
+//! brought back the repeated-input reports this rule exists to drop. The share is then the
+//! located prefix's; an instruction read only past the cut shows no re-read.
 
 use std::collections::HashSet;
 
@@ -38,8 +43,16 @@ const MIN_LOCATED: f64 = 0.5;
 /// read back within the iteration; the set stays small).
 const STORE_SPAN_CAP: u64 = 1 << 15;
 
-/// A read's address and the index of its `Load` event in the activation trace.
-pub type Located = Option<(u64, u32)>;
+/// Where a read was, as far as the activation trace says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Located {
+    /// At this address; the index of its `Load` event in the activation trace.
+    At(u64, u32),
+    /// No address: a stack read, or one whose event is another instruction's.
+    Unknown,
+    /// Read after the activation trace was cut: nothing is known of it.
+    PastCut,
+}
 
 /// Per call of `trace`, per read: the address it read and its `Load` event, where that event
 /// was recorded.
@@ -51,14 +64,24 @@ pub fn read_addresses(trace: &ReadTrace) -> Vec<Vec<Located>> {
         .enumerate()
         .map(|(c, reads)| {
             let at = trace.read_events.get(c).map_or(&[][..], Vec::as_slice);
+            let capped = trace.activations.capped;
             reads
                 .iter()
                 .enumerate()
                 .map(|(k, &(i, _))| {
-                    let index = (*at.get(k)? as usize).checked_sub(1)?;
-                    let e = events.get(index)?;
-                    let pc = trace.ipcs.get(i as usize)?.pc;
-                    (e.kind == Kind::Load && !e.stack && e.pc == pc).then_some((e.a, index as u32))
+                    let event = at.get(k).map_or(u32::MAX, |&e| e) as usize;
+                    let own = event.checked_sub(1).and_then(|index| {
+                        let e = events.get(index)?;
+                        let pc = trace.ipcs.get(i as usize)?.pc;
+                        (e.kind == Kind::Load && !e.stack && e.pc == pc)
+                            .then_some(Located::At(e.a, index as u32))
+                    });
+                    match own {
+                        Some(at) => at,
+                        // The event count stopped at the cap: the read came after it.
+                        None if capped && event >= events.len() => Located::PastCut,
+                        None => Located::Unknown,
+                    }
                 })
                 .collect()
         })
@@ -67,7 +90,8 @@ pub fn read_addresses(trace: &ReadTrace) -> Vec<Vec<Located>> {
 
 /// The share of `ipcs`'s reads, from the second iteration on, at an address `ipcs` read in
 /// an earlier iteration and not written in this one before the read; `None` when too few of
-/// its reads have an address (judge on values alone). `iterations` are a loop's reads
+/// its reads have an address (judge on values alone); reads past the activation trace's cut
+/// are left out (none left: 0, no re-read shown). `iterations` are a loop's reads
 /// `(ipcs, value)`, `addresses` the same reads located, and `spans` each iteration's
 /// range of `events` (the activation trace's, whose stores say what it wrote).
 pub fn reread_ratio(
@@ -78,7 +102,7 @@ pub fn reread_ratio(
     ipcs: u32,
 ) -> Option<f64> {
     let mut seen: HashSet<u64> = HashSet::new();
-    let (mut reads, mut located, mut again) = (0usize, 0usize, 0usize);
+    let (mut reads, mut located, mut again, mut past_cut) = (0usize, 0usize, 0usize, 0usize);
     for (k, (it, at)) in iterations.iter().zip(addresses).enumerate() {
         let mut here: Vec<u64> = Vec::new();
         // 8-byte words this iteration stored to, up to the read at hand.
@@ -89,10 +113,14 @@ pub fn reread_ratio(
             if i != ipcs {
                 continue;
             }
+            if *a == Located::PastCut {
+                past_cut += 1;
+                continue;
+            }
             if k > 0 {
                 reads += 1;
             }
-            let Some((a, event)) = *a else { continue };
+            let Located::At(a, event) = *a else { continue };
             let upto = (event as usize).min(span.end).min(events.len());
             for e in events.get(next..upto).unwrap_or(&[]) {
                 if e.kind == Kind::Store && !e.stack {
@@ -108,6 +136,9 @@ pub fn reread_ratio(
             here.push(a);
         }
         seen.extend(here);
+    }
+    if reads == 0 && past_cut > 0 {
+        return Some(0.0);
     }
     (reads > 0 && located as f64 >= MIN_LOCATED * reads as f64)
         .then(|| again as f64 / located as f64)
@@ -136,7 +167,7 @@ mod tests {
         (0..12)
             .map(|k| {
                 (0..20u64)
-                    .map(|v| ((0, v), Some((addr(k, v), (20 * k as u64 + v) as u32))))
+                    .map(|v| ((0, v), Located::At(addr(k, v), (20 * k as u64 + v) as u32)))
                     .unzip::<_, _, Vec<_>, Vec<_>>()
             })
             .unzip()
@@ -147,7 +178,10 @@ mod tests {
         let events: Vec<Event> = at
             .iter()
             .flatten()
-            .map(|a| ev(Kind::Load, false, a.map_or(0, |a| a.0), 0, 0))
+            .map(|a| match a {
+                Located::At(addr, _) => ev(Kind::Load, false, *addr, 0, 0),
+                _ => ev(Kind::Load, false, 0, 0, 0),
+            })
             .collect();
         ((0..at.len()).map(|k| 20 * k..20 * k + 20).collect(), events)
     }
@@ -181,9 +215,11 @@ mod tests {
             relocated.push(
                 it.iter()
                     .map(|a| {
-                        let (addr, _) = a.expect("located");
+                        let Located::At(addr, _) = *a else {
+                            panic!("located")
+                        };
                         events.push(ev(Kind::Load, false, addr, 0, 0));
-                        Some((addr, events.len() as u32 - 1))
+                        Located::At(addr, events.len() as u32 - 1)
                     })
                     .collect::<Vec<_>>(),
             );
@@ -211,13 +247,37 @@ mod tests {
     fn reads_without_addresses_leave_the_judgement_to_values() {
         let (reads, mut at) = loop_of(|k, v| 0x1000 + 160 * k as u64 + 8 * v);
         let (spans, events) = loads(&at);
-        at.iter_mut().flatten().for_each(|a| *a = None);
+        at.iter_mut().flatten().for_each(|a| *a = Located::Unknown);
         assert_eq!(reread_ratio(&reads, &at, &spans, &events, 0), None);
         assert_eq!(
             reread_ratio(&reads, &at, &spans, &events, 7),
             None,
             "an instruction that never read"
         );
+    }
+
+    #[test]
+    fn reads_past_the_traces_cut_are_left_out_of_the_share() {
+        // Equal values at fresh addresses in the first 3 iterations; the other 9 iterations
+        // came after the cut (judged on values alone, they would be a repeated traversal).
+        let (reads, mut at) = loop_of(|k, v| 0x1000 + 160 * k as u64 + 8 * v);
+        let (spans, events) = loads(&at);
+        at.iter_mut()
+            .skip(3)
+            .flatten()
+            .for_each(|a| *a = Located::PastCut);
+        assert_eq!(reread_ratio(&reads, &at, &spans, &events, 0), Some(0.0));
+        // A scan of the same memory is still one, on the located prefix.
+        let (reads, mut at) = loop_of(|_, v| 0x1000 + 8 * v);
+        let (spans, events) = loads(&at);
+        at.iter_mut()
+            .skip(3)
+            .flatten()
+            .for_each(|a| *a = Located::PastCut);
+        assert_eq!(reread_ratio(&reads, &at, &spans, &events, 0), Some(1.0));
+        // Read only after the cut: no re-read shown.
+        at.iter_mut().flatten().for_each(|a| *a = Located::PastCut);
+        assert_eq!(reread_ratio(&reads, &at, &spans, &events, 0), Some(0.0));
     }
 
     #[test]
@@ -243,9 +303,19 @@ mod tests {
             ..ReadTrace::default()
         };
         // Its own load; another instruction's load; a store; past the event trace's end.
+        let own = Located::At(0x1000, 1);
+        let unknown = Located::Unknown;
         assert_eq!(
             read_addresses(&trace),
-            vec![vec![Some((0x1000, 1)), None, None, None]]
+            vec![vec![own, unknown, unknown, unknown]]
+        );
+        // The same trace cut at its cap: past the cut the event count stays at the last
+        // event, so a read not its own from there on came after the cut.
+        let mut cut = trace;
+        cut.activations.capped = true;
+        assert_eq!(
+            read_addresses(&cut),
+            vec![vec![own, unknown, Located::PastCut, Located::PastCut]]
         );
     }
 }
