@@ -288,6 +288,14 @@ impl Ctx<'_> {
             "u16" | "u128" => return cast("u64"),
             "i8" | "i16" | "i128" | "isize" => return cast("i64"),
             "f32" | "f64" => return cast("u32"),
+            // A type that does not register (a borrower reached through the method building
+            // it) has no pool a second value could come from.
+            "Self" if self.self_name.is_empty() => {
+                return Err(format!(
+                    "a second `{}` (it does not register, so no program holds one)",
+                    self.ty_ident
+                ))
+            }
             "Self" => return Ok((ModelTy::Own(self.self_name.to_string()), None)),
             // A crate's own `Vec` (heapless's) in scope here is the crate's, not std's.
             "Vec"
