@@ -475,7 +475,13 @@ fn on_value(value: &str, routes: &[(Via, String)], next: &dyn Fn(&str) -> String
         };
         code = match via {
             Via::Direct => code,
-            Via::Fallible | Via::Each => {
+            // A `Result` or `Option` holds at most one value: taken once, not looped over,
+            // so the rest of the chain may move the call's owned arguments (in a `for`
+            // loop the compiler rejects that, E0382).
+            Via::Fallible => format!(
+                "if let Some(mut {b}) = {from}.into_iter().next() {{ std::hint::black_box({code}); }}"
+            ),
+            Via::Each => {
                 format!("for mut {b} in {from} {{ std::hint::black_box({code}); }}")
             }
             Via::Option => {
@@ -610,7 +616,7 @@ fn method_line(f: &Func, module: Option<&str>, sc: &Scope) -> String {
         // of its own (see `borrowed_input`): one statement, the value dropped in it.
         let call = |shown: bool| chained_call(f, c, &format!("{module}::"), shown);
         let rust = call(false);
-        let body = if rust.starts_with("for ") {
+        let body = if rust.starts_with("for ") || rust.starts_with("if let ") {
             format!("{{ {rust} }}")
         } else if f.ret.is_some() {
             rust
