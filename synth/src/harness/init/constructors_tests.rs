@@ -268,3 +268,39 @@ fn an_iterator_built_only_by_default_is_not_registered() {
     );
     assert!(text.contains("drain_all_remaining(mut self)"), "{text}");
 }
+
+/// A newtype over a private string, built only by `From<&str>` or `From<String>`, is built
+/// from a program's string, and a map keyed by it takes keys (its methods were skipped:
+/// "a value of type `K` ... is not in the program model").
+#[test]
+fn a_type_built_only_by_a_conversion_from_a_string_is_constructed_by_it() {
+    let lib = r#"
+        use std::borrow::Borrow;
+        pub struct Name(String);
+        impl<'a> From<&'a str> for Name { fn from(s: &'a str) -> Name { Name(s.into()) } }
+        impl Borrow<[u8]> for Name { fn borrow(&self) -> &[u8] { self.0.as_bytes() } }
+        impl Name { pub fn as_str(&self) -> &str { &self.0 } }
+        pub struct Owned(String);
+        impl From<String> for Owned { fn from(s: String) -> Owned { Owned(s) } }
+        impl Owned { pub fn len(&self) -> usize { self.0.len() } }
+        pub struct Map<K, V> { kv: Vec<(K, V)> }
+        impl<K: Borrow<[u8]>, V> Map<K, V> {
+            pub fn new() -> Self { Map { kv: Vec::new() } }
+            pub fn insert(&mut self, key: K, val: V) { self.kv.push((key, val)) }
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(
+        text.contains("from(s: str String) => <Name>::from(s);"),
+        "{text}"
+    );
+    assert!(
+        text.contains("from(s: val String) => <Owned>::from(s);"),
+        "{text}"
+    );
+    assert!(
+        text.contains("insert(mut self, key: val Name, val: val Key);"),
+        "{text}"
+    );
+    assert!(!text.contains("skipped: Name:"), "{text}");
+}

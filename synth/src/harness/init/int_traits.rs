@@ -40,6 +40,8 @@ pub struct IntTraits {
     /// parameter bounded by `Into<T>` of one takes a program's string, borrowed (see
     /// [`IntTraits::from_str`]).
     from_strs: HashSet<String>,
+    /// The crate's types built from a `String` (`impl From<String> for BString`).
+    from_strings: HashSet<String>,
     /// The crate's trait impls on its own types, by value or borrowed (see
     /// [`trait_impls`](super::trait_impls)): recorded here, where every impl item passes.
     pub impls: super::trait_impls::TraitImpls,
@@ -60,9 +62,16 @@ impl IntTraits {
         if super::strext::covers_string(i) {
             self.strings.insert(tr.clone());
         }
-        if tr == "From" && from_str_ref(path) {
-            if let Some(s) = p.path.segments.last() {
-                self.from_strs.insert(s.ident.to_string());
+        if tr == "From" {
+            let set = if from_str_ref(path) {
+                Some(&mut self.from_strs)
+            } else if from_string(path) {
+                Some(&mut self.from_strings)
+            } else {
+                None
+            };
+            if let (Some(set), Some(s)) = (set, p.path.segments.last()) {
+                set.insert(s.ident.to_string());
             }
         }
         if let Some(elem) = range_element(p) {
@@ -188,6 +197,18 @@ impl IntTraits {
             .take_while(|c| c.is_alphanumeric() || *c == '_')
             .collect();
         ident == "String" || self.from_strs.contains(&ident)
+    }
+
+    /// The string a crate type `ident` converts from (`impl From<&str>`: `&str`, else
+    /// `impl From<String>`: `String`), if any: a constructor for a type that has no other.
+    pub fn string_conversion(&self, ident: &str) -> Option<&'static str> {
+        if self.from_strs.contains(ident) {
+            Some("&str")
+        } else if self.from_strings.contains(ident) {
+            Some("String")
+        } else {
+            None
+        }
     }
 
     /// Whether the crate implements `tr` for `String` (see [`IntTraits::strings`]).
@@ -360,6 +381,16 @@ fn from_str_ref(path: &syn::Path) -> bool {
     };
     matches!(a.args.first(), Some(syn::GenericArgument::Type(syn::Type::Reference(r)))
         if r.mutability.is_none() && matches!(&*r.elem, syn::Type::Path(e) if e.path.is_ident("str")))
+}
+
+/// Whether trait path `path` is `From<String>`.
+fn from_string(path: &syn::Path) -> bool {
+    let Some(syn::PathArguments::AngleBracketed(a)) = path.segments.last().map(|s| &s.arguments)
+    else {
+        return false;
+    };
+    matches!(a.args.first(), Some(syn::GenericArgument::Type(syn::Type::Path(t)))
+        if t.qself.is_none() && t.path.segments.last().is_some_and(|s| s.ident == "String"))
 }
 
 #[cfg(test)]

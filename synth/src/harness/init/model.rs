@@ -721,6 +721,16 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
             }
         }
     }
+    // A type built only by a conversion from a string (`impl From<&str> for BString`,
+    // a newtype over a private `String`): `T::from` of a program's string.
+    if reg.ctors.is_empty() {
+        if let Some(from) = scan.int_traits.string_conversion(&t.ident) {
+            let ty: syn::Type = syn::parse_str(from).expect("a string type");
+            if let Ok(p) = cx.param("s", &ty, &mut model.vecs) {
+                reg.ctors.push(Func::ctor("from", vec![p], None));
+            }
+        }
+    }
     // An iterator built only by `Default` is always empty (`IntoIter`): its
     // registration would drive nothing, and a registered type returned by a method is
     // kept as a variable instead of consumed. Left unregistered, methods returning it
