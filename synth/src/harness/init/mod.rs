@@ -88,6 +88,7 @@ pub mod other_instantiation;
 mod other_instantiation_tests;
 #[cfg(test)]
 mod parameter_kinds_tests;
+pub mod owning_iter;
 pub mod params;
 #[cfg(test)]
 mod parsers_tests;
