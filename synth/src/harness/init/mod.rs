@@ -86,9 +86,11 @@ mod module_scoped_names_tests;
 pub mod other_instantiation;
 #[cfg(test)]
 mod other_instantiation_tests;
+pub mod owning_iter;
+#[cfg(test)]
+mod owning_iterators_tests;
 #[cfg(test)]
 mod parameter_kinds_tests;
-pub mod owning_iter;
 pub mod params;
 #[cfg(test)]
 mod parsers_tests;
