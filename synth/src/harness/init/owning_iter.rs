@@ -10,29 +10,22 @@
 //! (`coll.into_iter().as_slice()`), as it reaches any type through the methods returning it.
 //! Impls for references (`impl IntoIterator for &Coll<T>`) are not the type's and stay out.
 
-use std::collections::HashMap;
-
-use quote::ToTokens;
-
 /// The `into_iter` of `imp`, an `impl IntoIterator for X` (by value), as an inherent impl
-/// of `X` would declare it: public, its signature's associated types replaced by the
-/// impl's. `None` for any other impl, or one whose `into_iter` does not take `self`.
+/// of `X` would declare it: public, returning the impl's `IntoIter` type. `None` for any other impl, or one whose `into_iter` does not take `self`.
 pub fn into_iter_method(imp: &syn::ItemImpl) -> Option<syn::ItemImpl> {
     let (path, _) = imp.trait_.as_ref()?;
     if path.segments.last()?.ident != "IntoIterator" || !matches!(*imp.self_ty, syn::Type::Path(_))
     {
         return None;
     }
-    let assoc: HashMap<String, proc_macro2::TokenStream> = imp
-        .items
-        .iter()
-        .filter_map(|it| match it {
-            syn::ImplItem::Type(t) if t.generics.params.is_empty() => {
-                Some((t.ident.to_string(), t.ty.to_token_stream()))
-            }
-            _ => None,
-        })
-        .collect();
+    // The iterator the impl names (`type IntoIter = IntoIter<T, CAP>;`): the return type,
+    // however the signature writes it (`Self::IntoIter`, or the type itself).
+    let iter = imp.items.iter().find_map(|it| match it {
+        syn::ImplItem::Type(t) if t.ident == "IntoIter" && t.generics.params.is_empty() => {
+            Some(t.ty.clone())
+        }
+        _ => None,
+    })?;
     let f = imp.items.iter().find_map(|it| match it {
         syn::ImplItem::Fn(f) if f.sig.ident == "into_iter" => Some(f),
         _ => None,
@@ -44,8 +37,8 @@ pub fn into_iter_method(imp: &syn::ItemImpl) -> Option<syn::ItemImpl> {
     if !by_value {
         return None;
     }
-    let tokens = super::scan::replace_assoc(f.sig.to_token_stream(), "Self", &assoc);
-    let sig = syn::parse2::<syn::Signature>(tokens).ok()?;
+    let mut sig = f.sig.clone();
+    sig.output = syn::parse_quote!(-> #iter);
     let mut out = imp.clone();
     out.trait_ = None;
     out.items = vec![syn::ImplItem::Fn(syn::ImplItemFn {
