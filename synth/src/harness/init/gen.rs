@@ -594,6 +594,27 @@ fn fresh(base: &str, f: &Func) -> String {
     name
 }
 
+/// The call `rust` of `f` as a wrapper's body: consumed within its statement when it lends
+/// a temporary the harness builds in the call (slots, see [`slots`](super::slots); a
+/// written-out number, `&n.to_string()`) and its result is neither kept as a program value
+/// nor `{kept}`, since such a result may keep the temporary's loan (`parse_headers(src, &mut
+/// [..]) -> Result<(usize, &[Header])>`, `try_push_str(&s) -> Result<(), CapacityError<&str>>`)
+/// and cannot leave the closure; it is dropped inside the measured window either way.
+fn in_statement(f: &Func, rust: String) -> String {
+    use super::registrations::ParamKind;
+    let lends = f.params.iter().any(|p| {
+        matches!(
+            p.kind,
+            ParamKind::Built { .. } | ParamKind::Numbered { borrow: true }
+        )
+    });
+    if lends && f.ret.is_none() && !f.kept {
+        format!("{{ std::hint::black_box({rust}); }}")
+    } else {
+        rust
+    }
+}
+
 /// The registration of method `f`; of a free function of `module` (on its namespace) when
 /// given: a call by path, in the wrapper and as printed (the namespace is never printed).
 fn method_line(f: &Func, module: Option<&str>, sc: &Scope) -> String {
@@ -628,7 +649,8 @@ fn method_line(f: &Func, module: Option<&str>, sc: &Scope) -> String {
         let (rust, tmpl) = args(f);
         let name = f.call.as_deref().unwrap_or(&f.name);
         let printed = format!("{module}::{name}({tmpl}){suffix}");
-        format!(" as {printed:?} => |_namespace| {module}::{name}({rust}){suffix}")
+        let body = in_statement(f, format!("{module}::{name}({rust}){suffix}"));
+        format!(" as {printed:?} => |_namespace| {body}")
     } else if let Some(c) = &f.chain {
         let r = fresh("r", f);
         let call = chained_call(f, c, &format!("{r}."), false);
@@ -648,8 +670,9 @@ fn method_line(f: &Func, module: Option<&str>, sc: &Scope) -> String {
         // A variant calls the method it varies (`insert_numbered` calls `insert`).
         let call = f.call.as_deref().unwrap_or(&f.name);
         format!(
-            " as {:?} => |{r}| {r}.{call}({rust}){suffix}",
+            " as {:?} => |{r}| {}",
             format!("{{self}}.{call}({tmpl}){suffix}"),
+            in_statement(f, format!("{r}.{call}({rust}){suffix}")),
         )
     } else {
         String::new()

@@ -75,3 +75,28 @@ fn an_owned_result_is_dropped_after_the_measured_window() {
         assert!(!line(name).contains("{kept}"), "{name}: {text}");
     }
 }
+
+/// arrayvec's `ArrayString::try_push_str(&mut self, s: &str) -> Result<(), CapacityError<&str>>`:
+/// its numbered variant passes `&n.to_string()`, a temporary the error keeps, and the
+/// compiler rejected the wrapper returning it (E0716). A call lending a temporary built in
+/// the call, whose result is not kept, is consumed in its statement.
+#[test]
+fn a_result_borrowing_a_written_out_number_is_consumed_in_its_statement() {
+    let lib = r#"
+        pub struct Full<T>(pub T);
+        pub struct Text { s: String }
+        impl Text {
+            pub fn new() -> Self { Text { s: String::new() } }
+            pub fn try_push_str<'a>(&mut self, s: &'a str) -> Result<(), Full<&'a str>> { Ok(()) }
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    let line = text
+        .lines()
+        .find(|l| l.contains("try_push_str_numbered("))
+        .expect(&text);
+    assert!(
+        line.ends_with("=> |r| { std::hint::black_box(r.try_push_str(&s.to_string())); };"),
+        "{line}"
+    );
+}

@@ -86,6 +86,9 @@ mod module_scoped_names_tests;
 pub mod other_instantiation;
 #[cfg(test)]
 mod other_instantiation_tests;
+pub mod owning_iter;
+#[cfg(test)]
+mod owning_iterators_tests;
 #[cfg(test)]
 mod parameter_kinds_tests;
 pub mod params;

@@ -135,8 +135,58 @@ fn slots_of_a_crate_type_with_a_public_constant_are_lent_to_the_call() {
     ] {
         assert!(text.contains(line), "{line}\n{text}");
     }
+    // The result keeps the slots' loan: it is consumed in the statement that lends them.
     assert!(
-        text.contains("skipped: crate::keep_headers: parameter `dst`: slots lent for the call, but the result keeps their loan (lifetime `'h`)"),
+        text.contains("keep_headers(ref self, src: ref String) as \"demo::keep_headers({src}.as_bytes(), &mut [::demo::EMPTY_HEADER; 1024])\" => |_namespace| { std::hint::black_box(demo::keep_headers(src.as_bytes(), &mut [::demo::EMPTY_HEADER; 1024])); };"),
+        "{text}"
+    );
+}
+
+/// httparse's `parse_request_with_uninit_headers(&self, req, buf, headers: &mut
+/// [MaybeUninit<Header<'b>>])` was skipped ("type `MaybeUninit<Header<'buf>>` is not in the
+/// program model"): uninitialised slots need no constant nor `Default`, for any `T`.
+#[test]
+fn uninitialised_slots_of_any_type_are_lent_to_the_call() {
+    let lib = r#"
+        use std::mem::MaybeUninit;
+        pub struct Header<'a> { pub name: &'a str }
+        pub struct Config { strict: bool }
+        impl Config {
+            pub fn new() -> Self { Config { strict: true } }
+            pub fn parse<'b>(&self, buf: &'b [u8], headers: &mut [MaybeUninit<Header<'b>>]) -> usize { buf.len() }
+        }
+        pub fn read_into(buf: &mut [std::mem::MaybeUninit<u8>]) -> usize { buf.len() }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    for line in [
+        "parse(ref self, buf: ref String) -> usize as \"{self}.parse({buf}.as_bytes(), &mut [const { ::std::mem::MaybeUninit::uninit() }; 1024])\"",
+        "read_into(ref self) -> usize as \"demo::read_into(&mut [const { ::std::mem::MaybeUninit::uninit() }; 1024])\"",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+    assert!(!text.contains("skipped: Config::parse"), "{text}");
+}
+
+/// A method's result that keeps the loan of slots (`-> Option<&'h Header>`) cannot leave
+/// the wrapper: the call is consumed in its statement, still measured.
+#[test]
+fn a_result_keeping_the_slots_loan_is_consumed_in_its_statement() {
+    let lib = r#"
+        pub struct Header<'a> { pub name: &'a str }
+        pub const EMPTY_HEADER: Header<'static> = Header { name: "" };
+        pub struct Table<'h> { rows: &'h [Header<'static>], n: usize }
+        impl<'h> Table<'h> {
+            pub fn over(rows: &'h mut [Header<'static>]) -> Table<'h> { Table { rows, n: 0 } }
+        }
+        pub struct Owner { n: usize }
+        impl Owner {
+            pub fn new() -> Self { Owner { n: 0 } }
+            pub fn first<'h>(&self, rows: &'h mut [Header<'static>]) -> Option<&'h Header<'static>> { rows.first() }
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(
+        text.contains("first(ref self) as \"{self}.first(&mut [::demo::EMPTY_HEADER; 1024])\" => |r| { std::hint::black_box(r.first(&mut [::demo::EMPTY_HEADER; 1024])); };"),
         "{text}"
     );
 }

@@ -96,6 +96,7 @@ impl Ctx<'_> {
         };
         let mut receiver = None;
         let mut params = Vec::new();
+        let mut loan = None;
         for arg in &sig.inputs {
             match arg {
                 FnArg::Receiver(r) => {
@@ -130,16 +131,22 @@ impl Ctx<'_> {
                     } else {
                         name
                     };
-                    let p = cx.param(&name, &pt.ty, vecs).and_then(|p| {
-                        match (&p.kind, super::slots::kept_loan(&pt.ty, &sig.output)) {
-                            (ParamKind::Built { .. }, Some(why)) => Err(why),
-                            _ => Ok(p),
+                    let p = cx.param(&name, &pt.ty, vecs).map_err(|why| {
+                        SkipReason::UnsupportedParameter {
+                            name: name.clone(),
+                            why,
                         }
-                    });
-                    let p = p.map_err(|why| SkipReason::UnsupportedParameter {
-                        name: name.clone(),
-                        why,
                     })?;
+                    // Slots lent for the call whose loan the result keeps: the result
+                    // cannot leave the statement (see `slots::kept_loan`).
+                    if matches!(p.kind, ParamKind::Built { .. }) {
+                        if let Some(why) = super::slots::kept_loan(&pt.ty, &sig.output) {
+                            loan.get_or_insert(SkipReason::UnsupportedParameter {
+                                name: name.clone(),
+                                why,
+                            });
+                        }
+                    }
                     params.push(p);
                 }
             }
@@ -148,6 +155,12 @@ impl Ctx<'_> {
             ReturnType::Default => None,
             ReturnType::Type(_, t) => cx.kept(t),
         };
+        // A result that keeps the slots' loan is consumed in the statement that lends them
+        // (`gen` writes the call inside `black_box`); one kept as a program value, or a
+        // constructor's, would outlive them.
+        if let Some(why) = loan.filter(|_| ret.is_some() || receiver.is_none()) {
+            return Err(why);
+        }
         // An iterator the call returns is lazy: consume it, as a caller would, visiting every
         // item (a bare `count()` may be O(1): a crate's iterators may override it with `len()`).
         let suffix = match &sig.output {

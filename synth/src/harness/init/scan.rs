@@ -360,6 +360,8 @@ pub fn scan(lib_rs: &Path, features: &HashSet<String>) -> Result<Scan> {
                 derefs.push((t.ident.clone(), t.module.clone(), i.clone()));
             } else if tr.as_deref() == Some("DerefMut") {
                 deref_muts.insert((t.ident.clone(), t.module.clone()));
+            } else if let Some(imp) = super::owning_iter::into_iter_method(&i) {
+                t.impls.push(imp);
             } else if tr.is_none() {
                 t.impls.push(i.clone());
             } else if let Some(k) = trait_types

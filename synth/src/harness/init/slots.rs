@@ -5,6 +5,8 @@
 //! [`SLOTS`] copies of a public constant of type `T` (`pub const EMPTY_HEADER: Header<'static>`)
 //! or of `T::default()`, lent for the one statement. The slots' count bounds what a parser
 //! can fill, so it is large: a program's text then meets the parser's own limit first.
+//! Uninitialised slots (`&mut [MaybeUninit<T>]`) need neither: an array of [`SLOTS`]
+//! `MaybeUninit::uninit()`, for any `T`.
 
 use std::collections::HashMap;
 
@@ -31,6 +33,13 @@ fn ident_of(t: &Type) -> Option<String> {
         Type::Path(p) if p.qself.is_none() => p.path.segments.last().map(|s| s.ident.to_string()),
         _ => None,
     }
+}
+
+/// Whether `t` is `MaybeUninit<T>` (by any path), for any `T`.
+fn uninit(t: &Type) -> bool {
+    matches!(t, Type::Path(p) if p.qself.is_none()
+        && p.path.segments.last().is_some_and(|s| s.ident == "MaybeUninit"
+            && matches!(&s.arguments, syn::PathArguments::AngleBracketed(a) if a.args.len() == 1)))
 }
 
 /// `T` of `&mut [T]`.
@@ -122,7 +131,7 @@ impl Slots {
 
     /// The parameter `name` of type `t` when it is slots (`&mut [T]`) or a type built from
     /// them (`&mut R`, `&R`, `R`) of a crate type the program model does not hold (not
-    /// `registered`).
+    /// `registered`), or uninitialised slots (`&mut [MaybeUninit<T>]`) of any `T`.
     pub(super) fn param(
         &self,
         name: &str,
@@ -130,6 +139,12 @@ impl Slots {
         registered: &dyn Fn(&str) -> bool,
     ) -> Option<Param> {
         let outside = |id: &String| !registered(id);
+        if slot_elem(t).is_some_and(uninit) {
+            // Nothing to copy, so no constant or `Default` is needed: the callee writes a
+            // slot before it reads it (the contract of `&mut [MaybeUninit<T>]`).
+            let uninit = "const { ::std::mem::MaybeUninit::uninit() }";
+            return Some(built(name, format!("&mut [{uninit}; {SLOTS}]")));
+        }
         if let Some(arr) = slot_elem(t)
             .and_then(ident_of)
             .filter(outside)
