@@ -55,6 +55,9 @@ pub mod doc_classes;
 #[cfg(test)]
 mod documented_classes_tests;
 pub mod expand;
+pub mod fixed_instantiations;
+#[cfg(test)]
+mod fixed_instantiations_tests;
 pub mod fn_generics;
 pub mod free;
 pub mod free_fn;

@@ -1,0 +1,205 @@
+//! Impl blocks that fix a type parameter: `impl<N, E> Graph<N, E, Undirected> { pub fn
+//! new_undirected() }`, `impl<T: Ord> BinaryHeap<T, MinComparator> { pub fn new_min() }`,
+//! `impl<T, K, const N: usize> SortedLinkedList<T, LinkedIndexU8, K, N> { pub const fn
+//! new_u8() }`. The harness registers each type at one instantiation (see
+//! [`instantiate`](super::instantiate)), and such a block's items were skipped as "defined
+//! only for another instantiation"; where the fixed block held the only constructors, the
+//! whole type was skipped.
+//!
+//! The type registers a second time at the instantiation the block fixes: the main
+//! instantiation with the fixed arguments put in (`Graph<Key,Key,petgraph::Undirected,u32>`),
+//! under its own registry name and path (`Graph<Undirected>`), with the constructors that
+//! build it and every method applicable to it, the generic impls' too, so that it explores
+//! as the first does. The model walks it as any chosen type (`model::register_type`): an
+//! impl is applicable when [`other_instantiation`](super::model) no longer calls it another
+//! instantiation, so the fixed block's items and the generic blocks' register, and blocks
+//! fixing yet another argument stay skipped.
+//!
+//! Bounded: at most [`MAX_PER_TYPE`] extra instantiations per type, blocks with an
+//! associated function (a constructor candidate) first. A fixed argument registers only when
+//! the harness can name it without more choices: a type of the crate without generic
+//! arguments (by its public path) or a primitive. A block fixing a generic type
+//! (`FnComparator<F>`, a closure type; `Acyclic<StableDiGraph<N, E, Ix>>`), a unit `()`, or
+//! one that leaves a parameter to a default the harness replaced (a random hasher: `impl<K,
+//! V> LruCache<K, V>` omits `S = DefaultHasher`, where the harness's `FixedState` keeps costs
+//! deterministic) stays skipped as before.
+
+use std::collections::HashMap;
+
+use syn::{GenericArgument, GenericParam, ImplItem, PathArguments, Type};
+
+use super::registrations::{Func, Model};
+use super::scan::FoundType;
+
+/// The most instantiations a type registers at besides its main one.
+pub const MAX_PER_TYPE: usize = 2;
+
+/// Primitives a fixed argument may name as such.
+const PRIMITIVES: &[&str] = &[
+    "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize", "bool",
+    "char",
+];
+
+/// One extra instantiation of a type: the parameters it fixes, with their instantiation as
+/// the harness writes it, and the label its path takes (`<Undirected>`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fixed {
+    pub overrides: Vec<(String, String)>,
+    pub label: String,
+}
+
+impl Fixed {
+    /// `subst` with this instantiation's arguments put in.
+    pub fn apply(&self, subst: &HashMap<String, String>) -> HashMap<String, String> {
+        let mut s = subst.clone();
+        s.extend(self.overrides.iter().cloned());
+        s
+    }
+}
+
+/// The instantiations `t`'s impl blocks fix besides `subst` (the main one), at most
+/// [`MAX_PER_TYPE`]. `named` gives the crate's types by identifier (their full paths);
+/// `applies(subst, imp)` says whether `imp` is a block of the instantiation `subst`.
+pub fn of(
+    t: &FoundType,
+    subst: &HashMap<String, String>,
+    named: &HashMap<String, String>,
+    applies: &dyn Fn(&HashMap<String, String>, &syn::ItemImpl) -> bool,
+) -> Vec<Fixed> {
+    // The type's parameters in the order arguments are written, lifetimes left out.
+    let params: Vec<String> = t
+        .generics
+        .params
+        .iter()
+        .filter_map(|p| match p {
+            GenericParam::Type(x) => Some(x.ident.to_string()),
+            GenericParam::Const(c) => Some(c.ident.to_string()),
+            GenericParam::Lifetime(_) => None,
+        })
+        .collect();
+    // (has an associated function, instantiation), in the order of the blocks.
+    let mut found: Vec<(bool, Fixed)> = Vec::new();
+    for imp in &t.impls {
+        if applies(subst, imp) {
+            continue;
+        }
+        let Some(fixed) = fixed_by(imp, &params, subst, named) else {
+            continue;
+        };
+        if !applies(&fixed.apply(subst), imp) {
+            continue;
+        }
+        let ctor = imp.items.iter().any(
+            |i| matches!(i, ImplItem::Fn(f) if f.sig.receiver().is_none() && f.sig.ident != "default"),
+        );
+        match found.iter_mut().find(|(_, f)| *f == fixed) {
+            Some(seen) => seen.0 |= ctor,
+            None => found.push((ctor, fixed)),
+        }
+    }
+    // Blocks with a constructor candidate first (stable: in the crate's order otherwise).
+    found.sort_by_key(|(ctor, _)| !ctor);
+    found
+        .into_iter()
+        .map(|(_, f)| f)
+        .take(MAX_PER_TYPE)
+        .collect()
+}
+
+/// The arguments `imp`'s self type fixes where `subst` has others, when each is nameable.
+fn fixed_by(
+    imp: &syn::ItemImpl,
+    params: &[String],
+    subst: &HashMap<String, String>,
+    named: &HashMap<String, String>,
+) -> Option<Fixed> {
+    let Type::Path(tp) = &*imp.self_ty else {
+        return None;
+    };
+    let seg = tp.path.segments.last()?;
+    let PathArguments::AngleBracketed(a) = &seg.arguments else {
+        return None;
+    };
+    let own: Vec<String> = super::syntax::param_names(&imp.generics).collect();
+    let mut overrides = Vec::new();
+    let mut shown = Vec::new();
+    let args = a
+        .args
+        .iter()
+        .filter(|a| !matches!(a, GenericArgument::Lifetime(_)));
+    for (param, arg) in params.iter().zip(args) {
+        let GenericArgument::Type(Type::Path(p)) = arg else {
+            return None;
+        };
+        if p.qself.is_some() || p.path.segments.iter().any(|s| !s.arguments.is_none()) {
+            return None;
+        }
+        let ident = p.path.segments.last()?.ident.to_string();
+        if p.path.segments.len() == 1 && own.contains(&ident) {
+            continue;
+        }
+        let pick = if PRIMITIVES.contains(&ident.as_str()) && p.path.segments.len() == 1 {
+            ident.clone()
+        } else {
+            named.get(&ident)?.clone()
+        };
+        if subst.get(param) == Some(&pick) {
+            continue;
+        }
+        overrides.push((param.clone(), pick));
+        shown.push(ident);
+    }
+    (!overrides.is_empty()).then(|| Fixed {
+        overrides,
+        label: format!("<{}>", shown.join(",")),
+    })
+}
+
+/// Counts each public method once where a type registers at several instantiations
+/// (`fixed`: index in `model.types` and main path of each instantiation a block fixes). The
+/// type's standing registration is its main one, or, when that one had no constructor, its
+/// first fixed one. An item another instantiation registers is no longer skipped there
+/// (`Graph::new_undirected`, skipped on the main one as defined for another instantiation);
+/// a method both register counts once (`Model::instance_duplicates`); the other
+/// instantiation's own skips repeat the standing one's and are dropped.
+pub fn count_once(model: &mut Model, fixed: &[(usize, String)]) {
+    for (k, main_path) in fixed {
+        let standing = model
+            .types
+            .iter()
+            .position(|t| t.free.is_none() && t.path == *main_path)
+            .or_else(|| fixed.iter().find(|(_, p)| p == main_path).map(|(i, _)| *i));
+        let Some(s) = standing.filter(|s| s != k) else {
+            continue;
+        };
+        model.types[*k].skipped.clear();
+        model.types[*k].skipped_not_methods = 0;
+        let own = |f: &Func| f.chain.is_none() && f.call.is_none();
+        let methods: Vec<String> = model.types[*k]
+            .methods
+            .iter()
+            .filter(|f| own(f))
+            .map(|f| f.name.clone())
+            .collect();
+        let ctors: Vec<String> = model.types[*k]
+            .ctors
+            .iter()
+            .map(|f| f.name.clone())
+            .collect();
+        let st = &mut model.types[s];
+        for name in &methods {
+            if st.methods.iter().any(|f| own(f) && f.name == *name) {
+                model.instance_duplicates += 1;
+                continue;
+            }
+            let spec = format!("{}::{name}", st.path);
+            st.skipped.retain(|(item, _)| *item != spec);
+        }
+        for name in &ctors {
+            let spec = format!("{}::{name}", st.path);
+            let before = st.skipped.len();
+            st.skipped.retain(|(item, _)| *item != spec);
+            st.skipped_not_methods -= before - st.skipped.len();
+        }
+    }
+}
