@@ -81,7 +81,7 @@ fn a_type_whose_constructors_all_fix_a_parameter_registers_at_their_instantiatio
         .filter(|t| t.ident == "List")
         .map(|t| t.path.as_str())
         .collect();
-    assert_eq!(registered, ["List<IdxU16>", "List<IdxUsize>", "List"], "{text}");
+    assert_eq!(registered, ["List", "List<IdxU16>", "List<IdxUsize>"], "{text}");
     assert!(text.contains("new_u8() =>"), "{text}");
     assert!(text.contains("new_usize() =>"), "{text}");
     assert_eq!(m.methods(), 2, "{text}");
@@ -114,4 +114,24 @@ fn a_block_fixing_a_generic_argument_stays_skipped() {
     assert!(text.contains("new_min() =>"), "{text}");
     assert!(text.contains("skipped: Heap::new_by: defined only for"), "{text}");
     assert!(!text.contains("Heap<ByFn"), "{text}");
+}
+
+/// A harness the crate's own compile-time checks reject at a fixed instantiation is built
+/// again without the fixed instantiations: their registrations and registry entries go, the
+/// main registration stays whole.
+#[test]
+fn a_harness_without_its_fixed_instantiations_keeps_the_main_registration() {
+    let (_, text) = generate(&[("lib.rs", GRAPH)], &[]);
+    let main = |t: &str| {
+        t.split("pub fn graph() -> ")
+            .nth(1)
+            .and_then(|r| r.split("\n    }\n").next())
+            .map(str::to_string)
+    };
+    let without = super::fixed_instantiations::without_fixed(&text).expect("has one");
+    assert!(!without.contains("graph_undirected"), "{without}");
+    assert!(!without.contains("Graph<Undirected>"), "{without}");
+    assert!(without.contains("perfsyn_api::graph(),"), "{without}");
+    assert_eq!(main(&without), main(&text));
+    assert_eq!(super::fixed_instantiations::without_fixed(&without), None);
 }

@@ -300,6 +300,20 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
                 ));
                 continue;
             }
+            let unfixed = dropped
+                .is_none()
+                .then(|| std::fs::read_to_string(&lib_path).ok())
+                .flatten()
+                .and_then(|text| fixed_instantiations::without_fixed(&text));
+            if let Some(text) = unfixed {
+                // A check the crate compiles at one instantiation (see `fixed_instantiations`).
+                undo.write(&lib_path, &text).map_err(undone)?;
+                say(format!(
+                    "repairing: the harness does not compile at the instantiations its impl blocks fix ({}); building again without them",
+                    format!("{e:#}").lines().next().unwrap_or_default()
+                ));
+                continue;
+            }
             let crate_fails = e
                 .downcast_ref::<crate::harness::worker_build::BuildFailed>()
                 .is_some_and(|b| b.crate_fails);

@@ -344,6 +344,7 @@ fn build_with(
         register_type(&walk, c, &mut model, &mut walked);
     }
     super::fixed_instantiations::count_once(&mut model, &fixed_registered);
+    super::fixed_instantiations::after_main(&mut model, &fixed_registered);
     // Free functions, one namespace per module, taking the crate's registered types.
     let crate_classes = super::class_reader::TypeClasses::new(
         &[super::class_reader::DocSource {
