@@ -91,6 +91,7 @@ pub mod other_instantiation;
 mod other_instantiation_tests;
 #[cfg(test)]
 mod parameter_kinds_tests;
+pub mod param_defaults;
 pub mod params;
 #[cfg(test)]
 mod parsers_tests;

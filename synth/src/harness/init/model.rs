@@ -960,6 +960,8 @@ fn other_instantiation(
             || matches!((defaults[k], chosen[k]),
                 (Some(Type::Path(p)), Some(c)) if p.qself.is_none() && same_type_path(&p.path, c))
             || matches!((defaults[k], chosen[k]), (Some(d), Some(c)) if aliased(d) == *c)
+            || matches!((defaults[k], chosen[k]),
+                (Some(d), Some(c)) if super::param_defaults::is_chosen(d, subst, c))
     };
     let generic = args.len() <= omitted.len()
         && (args.len()..omitted.len()).all(defaulted)
