@@ -230,20 +230,21 @@ pub fn after_main(model: &mut Model, fixed: &[(usize, String)]) {
     }
 }
 
-/// A generated registrations file (`src/lib.rs`) without the instantiations impl blocks fix
-/// (the registrations whose path carries a label, `path: "Graph<Undirected>"`, and their
-/// registry entries); `None` when it has none.
+/// A generated registrations file (`src/lib.rs`) without its first instantiation an impl
+/// block fixes (a registration whose path carries a label, `path: "Graph<Undirected>"`, with
+/// its rungs and registry entries), and that registration's function name; `None` when it
+/// has none.
 ///
 /// Why: a block may hold a constructor that checks the instantiation when it compiles
 /// (`new_u8` asserts `N < 255` for a list indexed by `u8`, where the harness's capacity is
 /// 8192); the error is in the crate's code and names no registration to drop, so rather than
-/// fail `init` as a whole the harness is built again without them, as before they existed.
-pub fn without_fixed(text: &str) -> Option<String> {
+/// fail `init` as a whole the harness is built again without them, one at a time (at most
+/// [`MAX_PER_TYPE`] per type), first first: the one indexed by `u16` still builds.
+pub fn without_fixed(text: &str) -> Option<(String, String)> {
     let lines: Vec<&str> = text.lines().collect();
-    // The registration functions of fixed instantiations: `pub fn NAME() -> T {` followed
-    // by a path line with a label.
-    let mut names = Vec::new();
-    for w in lines.windows(2) {
+    // The first registration function of a fixed instantiation: `pub fn NAME() -> T {`
+    // followed by a path line with a label.
+    let name = lines.windows(2).find_map(|w| {
         let fixed_path = w[1]
             .trim_start()
             .strip_prefix("path: \"")
@@ -253,14 +254,10 @@ pub fn without_fixed(text: &str) -> Option<String> {
             .trim_start()
             .strip_prefix("pub fn ")
             .and_then(|r| r.split_once("() -> "))
-            .map(|(n, _)| n);
-        if let (true, Some(n)) = (fixed_path, name) {
-            names.push(n.to_string());
-        }
-    }
-    if names.is_empty() {
-        return None;
-    }
+            .map(|(n, _)| n.to_string());
+        name.filter(|_| fixed_path)
+    })?;
+    let names = [name.clone()];
     let entry = |l: &str| {
         names.iter().any(|n| {
             let t = l.trim();
@@ -308,5 +305,24 @@ pub fn without_fixed(text: &str) -> Option<String> {
     if !text.ends_with('\n') {
         out.pop();
     }
-    Some(out)
+    Some((out, name))
+}
+
+/// How many of the public methods `model` counts as registered only the fixed instantiation
+/// registered by `fn_name` registers (see [`count_once`]): what dropping it takes back.
+pub fn registered_only_by(model: &Model, fn_name: &str) -> usize {
+    let Some(e) = model.types.iter().find(|t| t.fn_name == fn_name) else {
+        return 0;
+    };
+    let own = |f: &Func| f.chain.is_none() && f.call.is_none();
+    let others: Vec<&String> = model
+        .types
+        .iter()
+        .filter(|t| t.ident == e.ident && t.fn_name != fn_name && t.free.is_none())
+        .flat_map(|t| t.methods.iter().filter(|f| own(f)).map(|f| &f.name))
+        .collect();
+    e.methods
+        .iter()
+        .filter(|f| own(f) && !others.contains(&&f.name))
+        .count()
 }

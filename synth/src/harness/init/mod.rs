@@ -272,6 +272,8 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
         &class_reader::classes_json(&model.classes),
     )?;
     let mut rejected = Vec::new();
+    // Methods only a fixed instantiation dropped from the harness registered.
+    let mut unfixed_methods = 0;
     if cfg.build {
         let h = Harness::of_manifest(&crate_dir).map_err(undone)?;
         let lib_path = out.join("src").join("lib.rs");
@@ -306,7 +308,8 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
                 .then(|| std::fs::read_to_string(&lib_path).ok())
                 .flatten()
                 .and_then(|text| fixed_instantiations::without_fixed(&text));
-            if let Some(text) = unfixed {
+            if let Some((text, name)) = unfixed {
+                unfixed_methods += fixed_instantiations::registered_only_by(&model, &name);
                 // A check the crate compiles at one instantiation (see `fixed_instantiations`).
                 undo.write(&lib_path, &text).map_err(undone)?;
                 say(format!(
@@ -406,10 +409,10 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
             .filter(|t| t.free.is_none())
             .map(|t| t.ctors.len())
             .sum(),
-        methods: model.methods() - rejected.len().min(model.methods()),
+        methods: model.methods() - (rejected.len() + unfixed_methods).min(model.methods()),
         registrations: kept.len(),
         documented: kept.iter().filter(|m| m.expected.is_some()).count(),
-        skipped_items: model.skipped() + rejected.len(),
+        skipped_items: model.skipped() + rejected.len() + unfixed_methods,
         free_fns: namespace_methods(&|_| true),
         string_methods: namespace_methods(&|call_path| call_path.starts_with('<')),
         borrowed_input: model
