@@ -81,7 +81,11 @@ fn a_type_whose_constructors_all_fix_a_parameter_registers_at_their_instantiatio
         .filter(|t| t.ident == "List")
         .map(|t| t.path.as_str())
         .collect();
-    assert_eq!(registered, ["List", "List<IdxU16>", "List<IdxUsize>"], "{text}");
+    assert_eq!(
+        registered,
+        ["List", "List<IdxU16>", "List<IdxUsize>"],
+        "{text}"
+    );
     assert!(text.contains("new_u8() =>"), "{text}");
     assert!(text.contains("new_usize() =>"), "{text}");
     assert_eq!(m.methods(), 2, "{text}");
@@ -112,7 +116,10 @@ fn a_block_fixing_a_generic_argument_stays_skipped() {
     let (_, text) = generate(&[("lib.rs", lib)], &[]);
     assert!(text.contains("path: \"Heap<Min>\""), "{text}");
     assert!(text.contains("new_min() =>"), "{text}");
-    assert!(text.contains("skipped: Heap::new_by: defined only for"), "{text}");
+    assert!(
+        text.contains("skipped: Heap::new_by: defined only for"),
+        "{text}"
+    );
     assert!(!text.contains("Heap<ByFn"), "{text}");
 }
 

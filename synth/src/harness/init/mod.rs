@@ -89,9 +89,9 @@ mod module_scoped_names_tests;
 pub mod other_instantiation;
 #[cfg(test)]
 mod other_instantiation_tests;
+pub mod param_defaults;
 #[cfg(test)]
 mod parameter_kinds_tests;
-pub mod param_defaults;
 pub mod params;
 #[cfg(test)]
 mod parsers_tests;

@@ -520,7 +520,10 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
     let path = format!("{main_path}{}", fixed_label.as_deref().unwrap_or(""));
     // `Graph<Undirected>` registers as `graph_undirected()`.
     let fn_base = match &fixed_label {
-        Some(l) => format!("{main_path}_{}", l.trim_matches(['<', '>']).replace(',', "_")),
+        Some(l) => format!(
+            "{main_path}_{}",
+            l.trim_matches(['<', '>']).replace(',', "_")
+        ),
         None => path.clone(),
     };
     let mut reg = TypeReg {

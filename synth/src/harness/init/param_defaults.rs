@@ -96,7 +96,8 @@ mod tests {
     #[test]
     fn a_default_naming_a_parameter_takes_its_instantiation() {
         let subst: HashMap<String, String> = [("E".to_string(), "Key".to_string())].into();
-        let named: HashMap<String, String> = [("Wrap".to_string(), "demo::Wrap".to_string())].into();
+        let named: HashMap<String, String> =
+            [("Wrap".to_string(), "demo::Wrap".to_string())].into();
         assert_eq!(
             written(&ty("Option<E>"), &subst, &named).as_deref(),
             Some("Option<Key>")
