@@ -258,7 +258,7 @@ pub(super) fn instantiate_fixing<'a>(
     }
     for (name, d) in naming_params {
         if subst.get(&name).map(String::as_str) == Some(OMITTED) {
-            if let Some(w) = super::param_defaults::written(d, &subst, named) {
+            if let Some(w) = super::param_defaults::written(d, &subst, named, OMITTED) {
                 subst.insert(name, w);
             }
         }

@@ -23,14 +23,15 @@ const AS_WRITTEN: &[&str] = &[
 
 /// `default` with each parameter of `subst` it names replaced by its instantiation and each
 /// type of the crate (`named`, by identifier) by its full path; `None` when it names anything
-/// else, or a parameter left to the compiler.
+/// else, or a parameter left to the compiler (instantiated as `omitted`).
 pub fn written(
     default: &syn::Type,
     subst: &HashMap<String, String>,
     named: &HashMap<String, String>,
+    omitted: &str,
 ) -> Option<String> {
     let mut with: HashMap<String, TokenStream> = HashMap::new();
-    if !nameable(default.to_token_stream(), subst, named, &mut with) {
+    if !nameable(default.to_token_stream(), subst, named, omitted, &mut with) {
         return None;
     }
     let out = super::scan::replace_idents(default.to_token_stream(), &with);
@@ -43,18 +44,19 @@ pub fn is_chosen(default: &syn::Type, subst: &HashMap<String, String>, chosen: &
     let names_param = idents(default.to_token_stream())
         .iter()
         .any(|i| subst.contains_key(i));
-    names_param && written(default, subst, &HashMap::new()).as_deref() == Some(chosen)
+    names_param && written(default, subst, &HashMap::new(), "").as_deref() == Some(chosen)
 }
 
 fn nameable(
     tokens: TokenStream,
     subst: &HashMap<String, String>,
     named: &HashMap<String, String>,
+    omitted: &str,
     with: &mut HashMap<String, TokenStream>,
 ) -> bool {
     idents(tokens).into_iter().all(|i| {
         let pick = match subst.get(&i) {
-            Some(p) if p == super::instantiate::OMITTED => return false,
+            Some(p) if p == omitted => return false,
             Some(p) => p,
             None if AS_WRITTEN.contains(&i.as_str()) => return true,
             None => match named.get(&i) {
@@ -99,16 +101,16 @@ mod tests {
         let named: HashMap<String, String> =
             [("Wrap".to_string(), "demo::Wrap".to_string())].into();
         assert_eq!(
-            written(&ty("Option<E>"), &subst, &named).as_deref(),
+            written(&ty("Option<E>"), &subst, &named, "_").as_deref(),
             Some("Option<Key>")
         );
         assert_eq!(
-            written(&ty("Wrap<E, u16>"), &subst, &named).as_deref(),
+            written(&ty("Wrap<E, u16>"), &subst, &named, "_").as_deref(),
             Some("demo::Wrap<Key,u16>")
         );
-        assert_eq!(written(&ty("Other<E>"), &subst, &named), None);
+        assert_eq!(written(&ty("Other<E>"), &subst, &named, "_"), None);
         let omitted: HashMap<String, String> = [("E".to_string(), "_".to_string())].into();
-        assert_eq!(written(&ty("Option<E>"), &omitted, &named), None);
+        assert_eq!(written(&ty("Option<E>"), &omitted, &named, "_"), None);
         assert!(is_chosen(&ty("Option<E>"), &subst, "Option<Key>"));
         assert!(!is_chosen(&ty("Option<E>"), &subst, "Option<u64>"));
     }
