@@ -177,8 +177,11 @@ pub fn registrations(lib: &str, m: &Model) -> String {
     let mut traits: Vec<&String> = m.types.iter().flat_map(|t| &t.traits).collect();
     traits.sort();
     traits.dedup();
+    // Once each: a type registered at several instantiations imports its path once (see
+    // `fixed_instantiations`).
+    let mut imported = std::collections::HashSet::new();
     for t in m.types.iter().filter(|t| sc.imports(t)) {
-        if let Some(i) = &t.import {
+        if let Some(i) = t.import.as_ref().filter(|i| imported.insert(*i)) {
             let _ = writeln!(s, "use ::{i};");
         }
     }

@@ -471,7 +471,8 @@ fn the_types_bare_name_with_defaulted_parameters_is_not_self() {
 /// arraydeque's `ArrayDeque<T, const CAP: usize, B: Behavior = Saturating>` with
 /// `impl<T, const CAP: usize> ArrayDeque<T, CAP, Saturating>`: the impl fixes the parameter
 /// to the very type the harness chose (the declared default), so its methods register; an
-/// impl for another choice (`Wrapping`) stays skipped.
+/// impl for another choice (`Wrapping`) registers at its own instantiation (see
+/// `fixed_instantiations`).
 #[test]
 fn an_impl_for_the_instantiation_the_harness_chose_registers() {
     let lib = r#"
@@ -500,9 +501,10 @@ fn an_impl_for_the_instantiation_the_harness_chose_registers() {
         "{text}"
     );
     assert!(
-        text.contains("// skipped: ArrayDeque::push_front: defined only for"),
+        text.contains("pub fn array_deque_wrapping() -> ArrayDeque<Key,8192,demo::Wrapping>"),
         "{text}"
     );
+    assert!(text.contains("push_front(mut self, t: val Key);"), "{text}");
 }
 
 /// A parameter the probe key cannot fill takes the default the crate declares for it

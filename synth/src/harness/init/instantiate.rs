@@ -76,6 +76,9 @@ pub(super) fn instantiate_fixing<'a>(
     // Type parameters in order, with whether they declare a default at all.
     let mut order: Vec<(String, bool)> = Vec::new();
     let mut consts = Vec::new();
+    // Defaults the harness writes once the parameters they name are decided (see
+    // `param_defaults`): `Null = Option<E>`.
+    let mut naming_params: Vec<(String, &syn::Type)> = Vec::new();
     for p in &g.params {
         match p {
             GenericParam::Lifetime(_) if borrowing_ok => {}
@@ -88,6 +91,8 @@ pub(super) fn instantiate_fixing<'a>(
                     .extend(trait_names(&t.bounds));
                 if let Some(d) = declared_default(t, named) {
                     defaults.insert(t.ident.to_string(), d);
+                } else if let Some((_, d)) = &t.default {
+                    naming_params.push((t.ident.to_string(), d));
                 }
             }
             GenericParam::Const(c) => {
@@ -250,6 +255,13 @@ pub(super) fn instantiate_fixing<'a>(
             });
         };
         subst.insert(name, pick.to_string());
+    }
+    for (name, d) in naming_params {
+        if subst.get(&name).map(String::as_str) == Some(OMITTED) {
+            if let Some(w) = super::param_defaults::written(d, &subst, named, OMITTED) {
+                subst.insert(name, w);
+            }
+        }
     }
     // Only trailing parameters can be left out of `T<A, B>`.
     let kept_after = order

@@ -55,6 +55,9 @@ pub mod doc_classes;
 #[cfg(test)]
 mod documented_classes_tests;
 pub mod expand;
+pub mod fixed_instantiations;
+#[cfg(test)]
+mod fixed_instantiations_tests;
 pub mod fn_generics;
 pub mod free;
 pub mod free_fn;
@@ -89,6 +92,7 @@ mod other_instantiation_tests;
 pub mod owning_iter;
 #[cfg(test)]
 mod owning_iterators_tests;
+pub mod param_defaults;
 #[cfg(test)]
 mod parameter_kinds_tests;
 pub mod params;
@@ -271,6 +275,8 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
         &class_reader::classes_json(&model.classes),
     )?;
     let mut rejected = Vec::new();
+    // Methods only a fixed instantiation dropped from the harness registered.
+    let mut unfixed_methods = 0;
     if cfg.build {
         let h = Harness::of_manifest(&crate_dir).map_err(undone)?;
         let lib_path = out.join("src").join("lib.rs");
@@ -296,6 +302,21 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
                 undo.write(&lib_path, &text).map_err(undone)?;
                 say(format!(
                     "repairing: the harness does not compile at the smaller capacities of its capacity ladders ({}); building again at the main capacity only",
+                    format!("{e:#}").lines().next().unwrap_or_default()
+                ));
+                continue;
+            }
+            let unfixed = dropped
+                .is_none()
+                .then(|| std::fs::read_to_string(&lib_path).ok())
+                .flatten()
+                .and_then(|text| fixed_instantiations::without_fixed(&text));
+            if let Some((text, name)) = unfixed {
+                unfixed_methods += fixed_instantiations::registered_only_by(&model, &name);
+                // A check the crate compiles at one instantiation (see `fixed_instantiations`).
+                undo.write(&lib_path, &text).map_err(undone)?;
+                say(format!(
+                    "repairing: the harness does not compile at the instantiations its impl blocks fix ({}); building again without them",
                     format!("{e:#}").lines().next().unwrap_or_default()
                 ));
                 continue;
@@ -391,10 +412,10 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
             .filter(|t| t.free.is_none())
             .map(|t| t.ctors.len())
             .sum(),
-        methods: model.methods() - rejected.len().min(model.methods()),
+        methods: model.methods() - (rejected.len() + unfixed_methods).min(model.methods()),
         registrations: kept.len(),
         documented: kept.iter().filter(|m| m.expected.is_some()).count(),
-        skipped_items: model.skipped() + rejected.len(),
+        skipped_items: model.skipped() + rejected.len() + unfixed_methods,
         free_fns: namespace_methods(&|_| true),
         string_methods: namespace_methods(&|call_path| call_path.starts_with('<')),
         borrowed_input: model

@@ -79,6 +79,9 @@ struct Chosen<'s> {
     registers: bool,
     /// The public alias the type registers through, if any (see [`through_alias`]).
     alias: Option<&'s FoundType>,
+    /// For an instantiation an impl block fixes, the label its path takes (`<Undirected>`;
+    /// see [`fixed_instantiations`](super::fixed_instantiations)).
+    fixed: Option<String>,
 }
 
 /// Which types register and at which instantiation, so that parameters and results of the
@@ -105,6 +108,8 @@ fn choose<'s>(
         .map(|t| (t, false))
         .collect();
     let mut turn = 0;
+    let prim_aliases = super::scoped_aliases::ScopedAliases::of(scan);
+    let std_hasher = std_build_hasher_default(scan);
     while let Some(&(t, deferred)) = queue.get(turn) {
         turn += 1;
         let named = named_in(lib, scan, &named, &t.module);
@@ -177,6 +182,7 @@ fn choose<'s>(
             .last()
             .cloned()
             .unwrap_or(named_by.ident.clone());
+        let full_named = full.clone();
         let (rust, import, name) = if duplicate {
             let rel = t.public_path.join("::");
             (
@@ -199,6 +205,43 @@ fn choose<'s>(
                 (registry_name.clone(), rust.clone()),
             );
         }
+        // Instantiations the type's impl blocks fix, walked before the main one (whose
+        // want of a constructor they may make up for, see `register_type`).
+        if registers && alias.is_none() {
+            let aliased = |d: &Type| {
+                let tokens = d.to_token_stream();
+                prim_aliases
+                    .expand(&t.module, tokens.clone())
+                    .unwrap_or(tokens)
+                    .to_string()
+            };
+            let applies = |s: &HashMap<String, String>, imp: &syn::ItemImpl| {
+                other_instantiation(&t.generics, s, imp, &aliased, std_hasher).is_none()
+            };
+            for f in super::fixed_instantiations::of(t, &subst, &named, &applies) {
+                let subst = f.apply(&subst);
+                let args: Vec<String> = param_names(&t.generics)
+                    .filter_map(|p| subst.get(&p).cloned())
+                    .filter(|a| a != OMITTED)
+                    .collect();
+                let generic = format!("<{}>", args.join(","));
+                let rust = if duplicate {
+                    format!("{full_named}{generic}")
+                } else {
+                    format!("{shown}{generic}")
+                };
+                chosen.push(Chosen {
+                    ty: t,
+                    subst,
+                    rust: rust.clone(),
+                    import: import.clone(),
+                    registry_name: rust,
+                    registers,
+                    alias: None,
+                    fixed: Some(f.label),
+                });
+            }
+        }
         chosen.push(Chosen {
             ty: t,
             subst,
@@ -207,6 +250,7 @@ fn choose<'s>(
             registry_name,
             registers,
             alias: alias.map(|(a, _)| a),
+            fixed: None,
         });
     }
     super::imports::extend_through_imports(&mut regs_in, &scan.imports);
@@ -289,14 +333,18 @@ fn build_with(
         enums: &enums,
         notes: &notes,
     };
+    let mut fixed_registered = Vec::new();
     let mut walked = Walked {
         fn_names: &mut fn_names,
         chained: &mut chained,
         unreachable: &mut unreachable,
+        fixed_registered: &mut fixed_registered,
     };
     for c in chosen {
         register_type(&walk, c, &mut model, &mut walked);
     }
+    super::fixed_instantiations::count_once(&mut model, &fixed_registered);
+    super::fixed_instantiations::after_main(&mut model, &fixed_registered);
     // Free functions, one namespace per module, taking the crate's registered types.
     let crate_classes = super::class_reader::TypeClasses::new(
         &[super::class_reader::DocSource {
@@ -417,6 +465,9 @@ struct Walked<'a> {
     fn_names: &'a mut HashMap<String, usize>,
     chained: &'a mut BTreeSet<(String, String)>,
     unreachable: &'a mut Vec<(usize, String, usize)>,
+    /// (index in `model.types`, main path) of each registered instantiation an impl block
+    /// fixes (see [`fixed_instantiations`](super::fixed_instantiations)).
+    fixed_registered: &'a mut Vec<(usize, String)>,
 }
 
 /// Registers one chosen type in `model`: its constructors and methods, with the chained
@@ -443,6 +494,7 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
         fn_names,
         chained,
         unreachable,
+        fixed_registered,
     } = walked;
     let Chosen {
         ty: t,
@@ -452,10 +504,11 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
         registry_name,
         registers,
         alias,
+        fixed: fixed_label,
     } = c;
     let duplicate = alias.is_none() && counts.get(&t.ident).copied().unwrap_or(0) > 1;
     let named_by = alias.unwrap_or(t);
-    let path = if duplicate {
+    let main_path = if duplicate {
         t.public_path.join("::")
     } else {
         named_by
@@ -464,8 +517,17 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
             .cloned()
             .unwrap_or(named_by.ident.clone())
     };
+    let path = format!("{main_path}{}", fixed_label.as_deref().unwrap_or(""));
+    // `Graph<Undirected>` registers as `graph_undirected()`.
+    let fn_base = match &fixed_label {
+        Some(l) => format!(
+            "{main_path}_{}",
+            l.trim_matches(['<', '>']).replace(',', "_")
+        ),
+        None => path.clone(),
+    };
     let mut reg = TypeReg {
-        fn_name: unique_fn_name(&snake(&path), fn_names),
+        fn_name: unique_fn_name(&snake(&fn_base), fn_names),
         ident: t.ident.clone(),
         rust: rust.clone(),
         import,
@@ -479,7 +541,7 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
                     .join("::")
             })
             .collect(),
-        name: duplicate.then(|| registry_name.clone()),
+        name: (duplicate && fixed_label.is_none()).then(|| registry_name.clone()),
         path: path.clone(),
         doc: if named_by.doc.is_empty() {
             t.doc.clone()
@@ -747,6 +809,21 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
     // capacity the sweep does not grow and whose cache then never holds more than `cap`).
     reg.ctors
         .sort_by_key(|c| c.params.iter().map(|p| p.values().len()).sum::<usize>());
+    // An instantiation an impl block fixes registers only with a constructor of its own; the
+    // main one, without one, is made up for by such an instantiation (the fixed blocks held
+    // its constructors: `SortedLinkedList::new_u8`).
+    if fixed_label.is_some() {
+        if !reg.ctors.is_empty() && registers {
+            fixed_registered.push((model.types.len(), main_path));
+            chained.extend(reached);
+            model.classes.extend(class_records(&reg));
+            model.types.push(reg);
+        }
+        return;
+    }
+    if reg.ctors.is_empty() && fixed_registered.iter().any(|(_, p)| *p == main_path) {
+        return;
+    }
     if handles.contains(&t.ident) && reg.ctors.is_empty() {
         reg.doc = handle_doc(&reg.doc);
         chained.extend(reached);
@@ -896,6 +973,8 @@ fn other_instantiation(
             || matches!((defaults[k], chosen[k]),
                 (Some(Type::Path(p)), Some(c)) if p.qself.is_none() && same_type_path(&p.path, c))
             || matches!((defaults[k], chosen[k]), (Some(d), Some(c)) if aliased(d) == *c)
+            || matches!((defaults[k], chosen[k]),
+                (Some(d), Some(c)) if super::param_defaults::is_chosen(d, subst, c))
     };
     let generic = args.len() <= omitted.len()
         && (args.len()..omitted.len()).all(defaulted)

@@ -503,6 +503,9 @@ pub struct Model {
     /// Each class read from the docs, with its sentence (see
     /// [`class_reader`](super::class_reader)).
     pub classes: Vec<super::class_reader::ClassRecord>,
+    /// Methods registered again at another instantiation of their type (see
+    /// [`fixed_instantiations`](super::fixed_instantiations)): one public method each.
+    pub instance_duplicates: usize,
 }
 
 impl Model {
@@ -516,6 +519,7 @@ impl Model {
             .filter(|m| m.chain.is_none() && m.call.is_none())
             .count()
             + self.chained
+            - self.instance_duplicates
     }
     pub fn ctors(&self) -> usize {
         self.types.iter().map(|t| t.ctors.len()).sum()
