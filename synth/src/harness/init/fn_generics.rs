@@ -15,7 +15,7 @@ use super::compound::ARRAY_LEN;
 use super::instantiate::OMITTED;
 use super::primitive_bounds::{assoc_predicate, primitive_for, unmet_bound};
 use super::resolve::{conversion_target, Built, Ctx};
-use super::sequence::sequence_bound;
+use super::sequence::{sequence_bound_of, ELEMENTS};
 use super::skips::SkipReason;
 use super::syntax::{top_level_args, trait_names};
 use super::trait_impls::Meets;
@@ -94,6 +94,8 @@ impl Ctx<'_> {
             closures: HashMap::new(),
             turbofish: HashMap::new(),
         };
+        let own: Vec<String> = g.type_params().map(|p| p.ident.to_string()).collect();
+        let registered = self.registered_input_args(&own, inputs);
         let same_type = self.other_operand_args(g, inputs);
         // Bounds of each type parameter, inline and from the where clause; and `X: Borrow<Q>`
         // predicates, which say what a borrowed-key parameter `Q` stands for.
@@ -299,7 +301,14 @@ impl Ctx<'_> {
                 subst: &out.subst,
                 ..*self
             };
-            if let Some((elem, iterator)) = sequence_bound(&bs, &|t| cx.resolve(t)) {
+            // Or of a registered type of the crate named by its instantiation
+            // (`Item = G::NodeId`, `NodeIndex<u32>`), which the program holds vectors of.
+            let element = |e: &str| {
+                ELEMENTS.contains(&e)
+                    || (self.regs.values().any(|(n, _)| n == e)
+                        && e.chars().all(|c| c.is_alphanumeric() || "_<>,".contains(c)))
+            };
+            if let Some((elem, iterator)) = sequence_bound_of(&bs, &|t| cx.resolve(t), &element) {
                 out.subst.insert(name.clone(), format!("Vec<{elem}>"));
                 out.closures.insert(name, Built::Sequence(elem, iterator));
                 continue;
@@ -315,6 +324,16 @@ impl Ctx<'_> {
             // other: &BTreeSet<T, D>)`, its storage): this type's instantiation there, so
             // the other operand is a registered value of the same type.
             if let Some(v) = same_type.get(&name) {
+                out.subst.insert(name, v.clone());
+                continue;
+            }
+            // Written as an argument of another registered type among the inputs
+            // (`input: &Graph<N, E, Ty, Ix>`): that registration's argument, unless it is
+            // known not to meet the parameter's bounds (see `registered_args`).
+            if let Some(v) = registered
+                .get(&name)
+                .filter(|v| unmet_bound(self.int_traits, v, &names).is_none())
+            {
                 out.subst.insert(name, v.clone());
                 continue;
             }
@@ -387,7 +406,7 @@ impl Ctx<'_> {
             // type's impls fix; the compiler checks them.
             let last: Vec<String> = names
                 .iter()
-                .map(|b| b.rsplit("::").next().unwrap_or(b).to_string())
+                .map(|b| without_path(b).to_string())
                 .map(|b| {
                     let bare = super::trait_decls::without_bindings(&b);
                     if self.int_traits.declared.declares(&bare) {
@@ -518,6 +537,17 @@ impl Ctx<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// A bound without the path before its trait (`algo::Measure` is `Measure`); a path inside
+/// its arguments stays (`GraphProp<EdgeType = G0::EdgeType>`, which cut at its last `::`
+/// read as `EdgeType>` and met no type).
+fn without_path(bound: &str) -> &str {
+    let head = bound.find('<').unwrap_or(bound.len());
+    match bound[..head].rfind("::") {
+        Some(k) => &bound[k + 2..],
+        None => bound,
     }
 }
 

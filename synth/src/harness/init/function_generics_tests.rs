@@ -1,0 +1,101 @@
+//! A function's own type parameters filled from the rest of its signature: an argument of a
+//! registered type among its inputs (see `registered_args`), a bound whose arguments name
+//! a path (`GraphProp<EdgeType = G0::EdgeType>`), and a sequence of a registered type.
+
+use super::tests::generate;
+
+const GRAPH: &str = r#"
+    pub trait EdgeType { fn is_directed() -> bool; }
+    pub enum Directed {}
+    impl EdgeType for Directed { fn is_directed() -> bool { true } }
+    pub unsafe trait IndexType: Copy { fn index(&self) -> usize; }
+    unsafe impl IndexType for u32 { fn index(&self) -> usize { *self as usize } }
+    pub trait Measure: Copy { fn zero() -> Self; }
+    impl Measure for u8 { fn zero() -> Self { 0 } }
+    pub struct Graph<N, E, Ty = Directed, Ix = u32> { nodes: Vec<N>, edges: Vec<E>, ty: core::marker::PhantomData<(Ty, Ix)> }
+    impl<N, E, Ty: EdgeType, Ix: IndexType> Graph<N, E, Ty, Ix> {
+        pub fn new() -> Self { Graph { nodes: Vec::new(), edges: Vec::new(), ty: core::marker::PhantomData } }
+        pub fn add_node(&mut self, w: N) -> usize { self.nodes.push(w); 0 }
+    }
+    pub struct Map<N, E> { nodes: Vec<N>, edges: Vec<E> }
+    impl<N: Copy + Ord, E> Map<N, E> {
+        pub fn new() -> Self { Map { nodes: Vec::new(), edges: Vec::new() } }
+        pub fn insert(&mut self, n: N) { self.nodes.push(n) }
+        pub fn from_graph<Ty: EdgeType, Ix: IndexType>(g: Graph<N, E, Ty, Ix>) -> Self { Map::new() }
+    }
+    pub fn complement<N, E, Ty, Ix>(input: &Graph<N, E, Ty, Ix>, output: &mut Graph<N, E, Ty, Ix>, weight: E)
+    where Ty: EdgeType, Ix: IndexType, E: Clone, N: Clone {}
+    pub fn shortest<N, E: Measure, Ty: EdgeType, Ix: IndexType>(g: &Graph<N, E, Ty, Ix>) -> usize { 0 }
+"#;
+
+#[test]
+fn parameter_written_as_an_argument_of_a_registered_input_takes_the_registered_argument() {
+    let (_, text) = generate(&[("lib.rs", GRAPH)], &[]);
+    // `Ty` is a marker type no value of which is built: only the graph is passed.
+    assert!(
+        text.contains(r#"complement(ref self, input: ref Graph<Key,Key,demo::Directed,u32>, output: mut Graph<Key,Key,demo::Directed,u32>, weight: val Key) as "demo::complement(&{input}, &mut {output}, {weight})""#),
+        "{text}"
+    );
+}
+
+#[test]
+fn registered_argument_that_misses_the_parameter_bounds_fixes_nothing() {
+    let (m, text) = generate(&[("lib.rs", GRAPH)], &[]);
+    // `E: Measure`, registered `Key`: the compiler would reject it.
+    assert!(!text.contains("demo::shortest("), "{text}");
+    let skipped = super::tests::skipped_file(&m);
+    assert!(
+        skipped.skipped.iter().any(|s| s.item.ends_with("shortest")),
+        "{:?}",
+        skipped.skipped
+    );
+}
+
+#[test]
+fn input_at_another_instantiation_than_the_registered_one_fixes_nothing() {
+    let (_, text) = generate(&[("lib.rs", GRAPH)], &[]);
+    // `Map<u64, Key>` (its `N: Ord` takes an integer) reads `Graph<N, ..>` as `Graph<u64,
+    // ..>`, which is not the registered `Graph<Key, ..>`.
+    assert!(text.contains("Map<u64,Key>"), "{text}");
+    assert!(!text.contains("from_graph("), "{text}");
+}
+
+const TIED: &str = r#"
+    pub mod visit {
+        pub trait GraphProp { type EdgeType; }
+        pub trait NodeCount { fn node_count(&self) -> usize; }
+        pub trait IntoNeighbors: Copy { type NodeId; fn neighbors(self, n: Self::NodeId) -> Vec<Self::NodeId>; }
+    }
+    use visit::{GraphProp, NodeCount, IntoNeighbors};
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub struct NodeIndex(u32);
+    impl NodeIndex { pub fn new(i: u32) -> Self { NodeIndex(i) } }
+    pub enum Directed {}
+    pub struct Graph { n: Vec<u32> }
+    impl Graph { pub fn new() -> Self { Graph { n: Vec::new() } } pub fn add(&mut self) {} }
+    impl<'a> GraphProp for &'a Graph { type EdgeType = Directed; }
+    impl<'a> NodeCount for &'a Graph { fn node_count(&self) -> usize { 0 } }
+    impl<'a> IntoNeighbors for &'a Graph { type NodeId = NodeIndex; fn neighbors(self, n: NodeIndex) -> Vec<NodeIndex> { Vec::new() } }
+    pub fn same_shape<G0, G1>(g0: G0, g1: G1) -> bool
+    where G0: NodeCount + GraphProp, G1: NodeCount + GraphProp<EdgeType = G0::EdgeType> { false }
+    pub fn walk<G, I>(g: G, starts: I) -> usize
+    where G: IntoNeighbors, I: IntoIterator<Item = G::NodeId> { 0 }
+"#;
+
+#[test]
+fn bound_whose_binding_names_a_path_is_read_by_its_trait() {
+    let (_, text) = generate(&[("lib.rs", TIED)], &[]);
+    assert!(
+        text.contains(r#"same_shape(ref self, g0: ref Graph, g1: ref Graph) -> bool as "demo::same_shape(&{g0}, &{g1})""#),
+        "{text}"
+    );
+}
+
+#[test]
+fn sequence_of_an_associated_type_takes_a_vector_of_the_registered_type() {
+    let (_, text) = generate(&[("lib.rs", TIED)], &[]);
+    assert!(
+        text.contains(r#"walk(ref self, g: ref Graph, starts: val Vec<NodeIndex>) -> usize"#),
+        "{text}"
+    );
+}
