@@ -158,15 +158,25 @@ impl Ctx<'_> {
         // Read in dependency order, so that a chain is read from its end
         // (`generic_hamming<Iter1: IntoIterator<Item = Elem1>, .., Elem1: PartialEq<Elem2>>`:
         // `Elem2`, then `Elem1`, then `Iter1`); a cycle is read in declaration order.
+        // A parameter another's bound binds to an associated type of a trait of the crate
+        // (`N` of `G: Visitable<NodeId = N>`) is read after that one, the other way round
+        // (`Iter1: IntoIterator<Item = Elem1>` is a sequence read from its item type).
+        let bound_to = binding_targets(&bounds, &|t| self.int_traits.declared.declares(t));
         let mut pending = std::mem::take(&mut bounds);
         while !pending.is_empty() {
             let names_pending = |k: usize| {
                 let (n, bs) = &pending[k];
+                let waits = |m: &String| m != n && pending.iter().any(|(p, _)| p == m);
+                if bound_to.get(n).is_some_and(|(g, _)| waits(g)) {
+                    return true;
+                }
                 bs.iter().any(|b| {
                     let b = b.to_token_stream().to_string();
-                    pending
-                        .iter()
-                        .any(|(m, _)| m != n && super::int_traits::names_arg(&b, m))
+                    pending.iter().any(|(m, _)| {
+                        m != n
+                            && super::int_traits::names_arg(&b, m)
+                            && bound_to.get(m).is_none_or(|(g, _)| g != n)
+                    })
                 })
             };
             let k = (0..pending.len()).find(|&k| !names_pending(k)).unwrap_or(0);
@@ -241,6 +251,22 @@ impl Ctx<'_> {
                 }
                 out.closures.insert(name, Built::Closure(shape));
                 continue;
+            }
+            // Bound to another parameter's associated type (`G: IntoNeighbors<NodeId = N>`):
+            // that type, the registered one its impl names, else left to the compiler (`_`)
+            // when no argument is of it (`Map = VM`, only inferred).
+            if let Some((g, assoc)) = bound_to.get(&name) {
+                if let Some(v) = out.subst.get(&format!("{g}::{assoc}")).cloned() {
+                    out.subst.insert(name, v);
+                    continue;
+                }
+                let passed = inputs.iter().any(|a| {
+                    matches!(a, syn::FnArg::Typed(pt) if super::result_generics::mentions(&pt.ty, &name))
+                });
+                if !passed && (out.subst.contains_key(g) || out.closures.contains_key(g)) {
+                    out.subst.insert(name, OMITTED.to_string());
+                    continue;
+                }
             }
             // `K: PartialEq<K>` is `K: PartialEq`.
             let names: Vec<String> = trait_names(&bs)
@@ -466,13 +492,32 @@ impl Ctx<'_> {
                 }
                 None => {}
             }
+            // A closure's result bounded by the crate's traits it implements for `()`
+            // (`F: FnMut(DfsEvent<N>) -> C, C: ControlFlow`): `()`, the closure returns
+            // nothing.
+            if closure_outputs.contains(&name)
+                && names.iter().any(|b| self.int_traits.for_unit(b))
+                && names
+                    .iter()
+                    .all(|b| self.int_traits.for_unit(b) || UNIT_TRAITS.contains(&b.as_str()))
+            {
+                out.subst.insert(name, "()".into());
+                continue;
+            }
             // Bounded by the crate's traits it implements for integers (`K: Measure +
             // Copy`): such an integer, when an argument says so (passed, or returned by a
             // closure argument); else the result's type alone names it, the caller's choice.
             let chosen = bare || borrowed || closure_outputs.contains(&name);
             // Named by the result alone: the caller's choice, by turbofish.
             if let Some(v) = (!chosen)
-                .then(|| self.result_choice(&name, inputs, output, &names))
+                .then(|| {
+                    // Read with the instantiation so far (`G::NodeId` once `G` is chosen).
+                    let cx = Ctx {
+                        subst: &out.subst,
+                        ..*self
+                    };
+                    cx.result_choice(&name, inputs, output, &names)
+                })
                 .flatten()
             {
                 out.subst.insert(name.clone(), v.clone());
@@ -551,6 +596,46 @@ fn without_path(bound: &str) -> &str {
     }
 }
 
+/// The parameters among `bounds` that another's bound binds to an associated type
+/// (`G: Visitable<NodeId = N, Map = VM>`: `N` to (`G`, `NodeId`), `VM` to (`G`, `Map`)); the
+/// first binding of each, in bounds by traits `own` says the crate declares.
+fn binding_targets(
+    bounds: &[(String, Vec<TypeParamBound>)],
+    own: &dyn Fn(&str) -> bool,
+) -> HashMap<String, (String, String)> {
+    let mut out: HashMap<String, (String, String)> = HashMap::new();
+    for (g, bs) in bounds {
+        for b in bs {
+            let TypeParamBound::Trait(tb) = b else {
+                continue;
+            };
+            let Some(seg) = tb.path.segments.last() else {
+                continue;
+            };
+            if !own(&seg.ident.to_string()) {
+                continue;
+            }
+            let syn::PathArguments::AngleBracketed(a) = &seg.arguments else {
+                continue;
+            };
+            for arg in &a.args {
+                let syn::GenericArgument::AssocType(at) = arg else {
+                    continue;
+                };
+                let Type::Path(tp) = &at.ty else { continue };
+                let Some(x) = tp.path.get_ident().map(|i| i.to_string()) else {
+                    continue;
+                };
+                if x != *g && bounds.iter().any(|(n, _)| *n == x) {
+                    out.entry(x)
+                        .or_insert_with(|| (g.clone(), at.ident.to_string()));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// `T` of a bound `Trait<T>` (last path segment named `trait_name`).
 fn generic_arg_of(b: &TypeParamBound, trait_name: &str) -> Option<String> {
     let TypeParamBound::Trait(tb) = b else {
@@ -568,6 +653,19 @@ fn generic_arg_of(b: &TypeParamBound, trait_name: &str) -> Option<String> {
         _ => None,
     }
 }
+
+/// The standard traits `()` implements.
+const UNIT_TRAITS: &[&str] = &[
+    "Copy",
+    "Clone",
+    "Debug",
+    "Default",
+    "PartialEq",
+    "Eq",
+    "PartialOrd",
+    "Ord",
+    "Hash",
+];
 
 /// A function's generic parameters, instantiated.
 pub(super) struct LocalGenerics {

@@ -99,3 +99,68 @@ fn sequence_of_an_associated_type_takes_a_vector_of_the_registered_type() {
         "{text}"
     );
 }
+
+const MEASURES: &str = r#"
+    pub trait ControlFlow { fn continuing() -> Self; }
+    impl ControlFlow for () { fn continuing() {} }
+    pub enum Event { Discover(u32), Finish(u32) }
+    pub trait UnitMeasure: Copy { fn one() -> Self; }
+    macro_rules! impl_unit_measure { ($($t:ident),*) => { $(impl UnitMeasure for $t { fn one() -> Self { 1 as $t } })* }; }
+    impl_unit_measure!(f32, f64);
+    pub struct Net { n: Vec<u32> }
+    impl Net { pub fn new() -> Self { Net { n: Vec::new() } } pub fn add(&mut self) {} }
+    pub fn visit<F, C>(net: &Net, mut visitor: F) -> C where F: FnMut(Event) -> C, C: ControlFlow { C::continuing() }
+    pub fn rank<D: UnitMeasure + Copy>(net: &Net, damping: D, rounds: usize) -> Vec<D> { Vec::new() }
+"#;
+
+#[test]
+fn closure_result_bounded_by_crate_traits_implemented_for_unit_returns_nothing() {
+    let (_, text) = generate(&[("lib.rs", MEASURES)], &[]);
+    assert!(
+        text.contains(r#"as "demo::visit(&{net}, |_| {})""#),
+        "{text}"
+    );
+}
+
+#[test]
+fn parameter_bounded_by_crate_traits_implemented_for_floats_takes_a_converted_integer() {
+    let (_, text) = generate(&[("lib.rs", MEASURES)], &[]);
+    assert!(
+        text.contains(r#"damping: copy u32, rounds: copy usize) {kept} as "demo::rank(&{net}, {damping} as f64, {rounds})""#),
+        "{text}"
+    );
+}
+
+const BOUND: &str = r#"
+    pub trait Visitable { type NodeId; type Map; fn visit_map(&self) -> Self::Map; }
+    pub trait VisitMap<N> { fn visit(&mut self, n: N) -> bool; }
+    impl VisitMap<NodeIndex> for Vec<bool> { fn visit(&mut self, n: NodeIndex) -> bool { false } }
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub struct NodeIndex(u32);
+    impl NodeIndex { pub fn new(i: u32) -> Self { NodeIndex(i) } }
+    pub struct Net { n: Vec<u32> }
+    impl Net { pub fn new() -> Self { Net { n: Vec::new() } } pub fn add(&mut self) {} }
+    impl<'a> Visitable for &'a Net { type NodeId = NodeIndex; type Map = Vec<bool>; fn visit_map(&self) -> Vec<bool> { Vec::new() } }
+    pub fn two_colored<G, N, VM>(g: G, start: N) -> bool
+    where G: Visitable<NodeId = N, Map = VM>, N: Copy + PartialEq + core::fmt::Debug, VM: VisitMap<N> { false }
+    pub fn collect_all<C, G>(g: G) -> Vec<C> where G: Visitable, C: FromIterator<G::NodeId> { Vec::new() }
+"#;
+
+#[test]
+fn parameter_bound_to_another_parameters_associated_type_takes_that_type() {
+    let (_, text) = generate(&[("lib.rs", BOUND)], &[]);
+    // `N` is `G::NodeId`, a registered type; `VM` (`G::Map`) is left to the compiler.
+    assert!(
+        text.contains(r#"two_colored(ref self, g: ref Net, start: copy NodeIndex) -> bool as "demo::two_colored(&{g}, {start})""#),
+        "{text}"
+    );
+}
+
+#[test]
+fn result_only_parameter_collecting_a_registered_type_is_a_vector_of_it() {
+    let (_, text) = generate(&[("lib.rs", BOUND)], &[]);
+    assert!(
+        text.contains(r#"demo::collect_all::<Vec<NodeIndex>, _>(&{g})"#),
+        "{text}"
+    );
+}
