@@ -334,7 +334,14 @@ impl Ctx<'_> {
                     || (self.regs.values().any(|(n, _)| n == e)
                         && e.chars().all(|c| c.is_alphanumeric() || "_<>,".contains(c)))
             };
-            if let Some((elem, iterator)) = sequence_bound_of(&bs, &|t| cx.resolve(t), &element) {
+            // `Item = Self` (`unions(i: I) -> Self`): values of this type.
+            let item = |t: &Type| match t {
+                Type::Path(p) if p.path.is_ident("Self") && !self.self_name.is_empty() => {
+                    Some(self.self_name.to_string())
+                }
+                t => cx.resolve(t),
+            };
+            if let Some((elem, iterator)) = sequence_bound_of(&bs, &item, &element) {
                 out.subst.insert(name.clone(), format!("Vec<{elem}>"));
                 out.closures.insert(name, Built::Sequence(elem, iterator));
                 continue;
@@ -365,7 +372,15 @@ impl Ctx<'_> {
             }
             // Another hasher (`is_subset<S2: BuildHasher>(&self, other: &IndexSet<T, S2>)`):
             // the harness's own, so the other operand is a registered value.
+            // Named by no argument (`all_simple_paths<TargetColl, G, S: BuildHasher +
+            // Default>`, used inside only), the call names it.
             if names.iter().any(|b| b == "BuildHasher") {
+                let named = inputs.iter().any(|a| {
+                    matches!(a, syn::FnArg::Typed(pt) if super::result_generics::mentions(&pt.ty, &name))
+                });
+                if !named {
+                    out.turbofish.insert(name.clone(), "FixedState".to_string());
+                }
                 out.subst.insert(name, "FixedState".to_string());
                 continue;
             }
@@ -418,9 +433,12 @@ impl Ctx<'_> {
             let borrowed = typed(&|t| matches!(t, Type::Reference(r) if is_param(&r.elem)));
             // `RM: Borrow<Self>` (`is_submap(other: RM)`): another value of this type,
             // borrowed (`&T: Borrow<T>`).
-            let borrows_self = bs
-                .iter()
-                .any(|b| generic_arg_of(b, "Borrow").as_deref() == Some("Self"));
+            // So does `Borrow<OrdMap<K, B>>` (`is_submap_by`) when its arguments, read with
+            // the function's parameters so far (`B` took the value type), are this type's.
+            let borrows_self = bs.iter().any(|b| {
+                generic_arg_of(b, "Borrow")
+                    .is_some_and(|t| t == "Self" || self.is_own_instantiation(&t, &out.subst))
+            });
             if borrows_self && bare && !self.self_name.is_empty() {
                 out.closures
                     .insert(name, Built::Borrowed(self.self_name.to_string()));
@@ -554,6 +572,36 @@ impl Ctx<'_> {
 }
 
 impl Ctx<'_> {
+    /// Whether `written` (`OrdMap < K , B >`, as printed) is the type being registered at its
+    /// registered instantiation, its parameters read through `subst`.
+    fn is_own_instantiation(&self, written: &str, subst: &HashMap<String, String>) -> bool {
+        let Ok(Type::Path(tp)) = syn::parse_str::<Type>(written) else {
+            return false;
+        };
+        let Some(seg) = tp.path.segments.last() else {
+            return false;
+        };
+        let base = self.self_rust.split('<').next().unwrap_or("");
+        if seg.ident != self.ty_ident || base.rsplit("::").next() != Some(self.ty_ident) {
+            return false;
+        }
+        let own = top_level_args(self.self_rust);
+        let syn::PathArguments::AngleBracketed(a) = &seg.arguments else {
+            return own.is_empty();
+        };
+        let plain = |t: &str| t.replace(' ', "").trim_start_matches("::").to_string();
+        let written: Vec<String> = a
+            .args
+            .iter()
+            .filter(|x| !matches!(x, syn::GenericArgument::Lifetime(_)))
+            .map(|x| {
+                let w = x.to_token_stream().to_string().replace(' ', "");
+                subst.get(&w).cloned().unwrap_or(w)
+            })
+            .collect();
+        written.len() <= own.len() && written.iter().zip(&own).all(|(w, o)| plain(w) == plain(o))
+    }
+
     /// Checks the where-clause bounds on `param`'s associated types (`G::EdgeWeight:
     /// FloatMeasure`) against what the crate's impls for `ty`, the type `param` takes, set
     /// them to: a registered type (in `subst`) or the registered type's own argument at the

@@ -144,6 +144,8 @@ const BOUND: &str = r#"
     pub fn two_colored<G, N, VM>(g: G, start: N) -> bool
     where G: Visitable<NodeId = N, Map = VM>, N: Copy + PartialEq + core::fmt::Debug, VM: VisitMap<N> { false }
     pub fn collect_all<C, G>(g: G) -> Vec<C> where G: Visitable, C: FromIterator<G::NodeId> { Vec::new() }
+    pub fn collect_hashed<C, G, S>(g: G) -> Vec<C>
+    where G: Visitable, C: FromIterator<G::NodeId>, S: std::hash::BuildHasher + Default { Vec::new() }
 "#;
 
 #[test]
@@ -161,6 +163,43 @@ fn result_only_parameter_collecting_a_registered_type_is_a_vector_of_it() {
     let (_, text) = generate(&[("lib.rs", BOUND)], &[]);
     assert!(
         text.contains(r#"demo::collect_all::<Vec<NodeIndex>, _>(&{g})"#),
+        "{text}"
+    );
+}
+
+const SETS: &str = r#"
+    use std::borrow::Borrow;
+    #[derive(Clone, Default)]
+    pub struct Map<K, V> { k: Vec<K>, v: Vec<V> }
+    impl<K: Ord + Clone, V: Clone> Map<K, V> {
+        pub fn new() -> Self { Map { k: Vec::new(), v: Vec::new() } }
+        pub fn insert(&mut self, k: K, v: V) {}
+        pub fn unions<I>(i: I) -> Self where I: IntoIterator<Item = Self> { Map::new() }
+        pub fn is_submap_by<B, RM, F>(&self, other: RM, mut cmp: F) -> bool
+        where F: FnMut(&V, &B) -> bool, RM: Borrow<Map<K, B>> { false }
+    }
+"#;
+
+#[test]
+fn sequence_of_self_takes_a_vector_of_the_registered_type() {
+    let (_, text) = generate(&[("lib.rs", SETS)], &[]);
+    assert!(text.contains("unions(i: val Vec<Map<Key,Key>>)"), "{text}");
+}
+
+#[test]
+fn borrow_of_the_type_at_its_own_instantiation_takes_a_borrowed_value_of_it() {
+    let (_, text) = generate(&[("lib.rs", SETS)], &[]);
+    assert!(
+        text.contains("is_submap_by(ref self, other: ref Map<Key,Key>"),
+        "{text}"
+    );
+}
+
+#[test]
+fn hasher_parameter_no_argument_names_is_named_by_the_call() {
+    let (_, text) = generate(&[("lib.rs", BOUND)], &[]);
+    assert!(
+        text.contains(r#"demo::collect_hashed::<Vec<NodeIndex>, _, FixedState>(&{g})"#),
         "{text}"
     );
 }
