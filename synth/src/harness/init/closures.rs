@@ -181,6 +181,14 @@ pub fn shape(
                     .and_then(|i| i.ty.as_deref())
                     .is_some_and(orderable)
                 {
+                    // A parameter of the function given `()` (`C: ControlFlow`, see
+                    // `fn_generics`): the closure returns nothing.
+                    if resolve(t).as_deref() == Some("()") {
+                        return Ok(Shape {
+                            inputs,
+                            returns: Returns::Unit,
+                        });
+                    }
                     // A parameter of the function already given an integer (`F:
                     // FnMut(G::EdgeRef) -> K` with `K: Measure + Copy`, see
                     // `primitive_bounds`): a value of it the program chooses, whatever the

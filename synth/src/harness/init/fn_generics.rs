@@ -15,7 +15,7 @@ use super::compound::ARRAY_LEN;
 use super::instantiate::OMITTED;
 use super::primitive_bounds::{assoc_predicate, primitive_for, unmet_bound};
 use super::resolve::{conversion_target, Built, Ctx};
-use super::sequence::sequence_bound;
+use super::sequence::{sequence_bound_of, ELEMENTS};
 use super::skips::SkipReason;
 use super::syntax::{top_level_args, trait_names};
 use super::trait_impls::Meets;
@@ -94,6 +94,8 @@ impl Ctx<'_> {
             closures: HashMap::new(),
             turbofish: HashMap::new(),
         };
+        let own: Vec<String> = g.type_params().map(|p| p.ident.to_string()).collect();
+        let registered = self.registered_input_args(&own, inputs);
         let same_type = self.other_operand_args(g, inputs);
         // Bounds of each type parameter, inline and from the where clause; and `X: Borrow<Q>`
         // predicates, which say what a borrowed-key parameter `Q` stands for.
@@ -156,15 +158,25 @@ impl Ctx<'_> {
         // Read in dependency order, so that a chain is read from its end
         // (`generic_hamming<Iter1: IntoIterator<Item = Elem1>, .., Elem1: PartialEq<Elem2>>`:
         // `Elem2`, then `Elem1`, then `Iter1`); a cycle is read in declaration order.
+        // A parameter another's bound binds to an associated type of a trait of the crate
+        // (`N` of `G: Visitable<NodeId = N>`) is read after that one, the other way round
+        // (`Iter1: IntoIterator<Item = Elem1>` is a sequence read from its item type).
+        let bound_to = binding_targets(&bounds, &|t| self.int_traits.declared.declares(t));
         let mut pending = std::mem::take(&mut bounds);
         while !pending.is_empty() {
             let names_pending = |k: usize| {
                 let (n, bs) = &pending[k];
+                let waits = |m: &String| m != n && pending.iter().any(|(p, _)| p == m);
+                if bound_to.get(n).is_some_and(|(g, _)| waits(g)) {
+                    return true;
+                }
                 bs.iter().any(|b| {
                     let b = b.to_token_stream().to_string();
-                    pending
-                        .iter()
-                        .any(|(m, _)| m != n && super::int_traits::names_arg(&b, m))
+                    pending.iter().any(|(m, _)| {
+                        m != n
+                            && super::int_traits::names_arg(&b, m)
+                            && bound_to.get(m).is_none_or(|(g, _)| g != n)
+                    })
                 })
             };
             let k = (0..pending.len()).find(|&k| !names_pending(k)).unwrap_or(0);
@@ -240,6 +252,22 @@ impl Ctx<'_> {
                 out.closures.insert(name, Built::Closure(shape));
                 continue;
             }
+            // Bound to another parameter's associated type (`G: IntoNeighbors<NodeId = N>`):
+            // that type, the registered one its impl names, else left to the compiler (`_`)
+            // when no argument is of it (`Map = VM`, only inferred).
+            if let Some((g, assoc)) = bound_to.get(&name) {
+                if let Some(v) = out.subst.get(&format!("{g}::{assoc}")).cloned() {
+                    out.subst.insert(name, v);
+                    continue;
+                }
+                let passed = inputs.iter().any(|a| {
+                    matches!(a, syn::FnArg::Typed(pt) if super::result_generics::mentions(&pt.ty, &name))
+                });
+                if !passed && (out.subst.contains_key(g) || out.closures.contains_key(g)) {
+                    out.subst.insert(name, OMITTED.to_string());
+                    continue;
+                }
+            }
             // `K: PartialEq<K>` is `K: PartialEq`.
             let names: Vec<String> = trait_names(&bs)
                 .into_iter()
@@ -299,7 +327,21 @@ impl Ctx<'_> {
                 subst: &out.subst,
                 ..*self
             };
-            if let Some((elem, iterator)) = sequence_bound(&bs, &|t| cx.resolve(t)) {
+            // Or of a registered type of the crate named by its instantiation
+            // (`Item = G::NodeId`, `NodeIndex<u32>`), which the program holds vectors of.
+            let element = |e: &str| {
+                ELEMENTS.contains(&e)
+                    || (self.regs.values().any(|(n, _)| n == e)
+                        && e.chars().all(|c| c.is_alphanumeric() || "_<>,".contains(c)))
+            };
+            // `Item = Self` (`unions(i: I) -> Self`): values of this type.
+            let item = |t: &Type| match t {
+                Type::Path(p) if p.path.is_ident("Self") && !self.self_name.is_empty() => {
+                    Some(self.self_name.to_string())
+                }
+                t => cx.resolve(t),
+            };
+            if let Some((elem, iterator)) = sequence_bound_of(&bs, &item, &element) {
                 out.subst.insert(name.clone(), format!("Vec<{elem}>"));
                 out.closures.insert(name, Built::Sequence(elem, iterator));
                 continue;
@@ -318,9 +360,27 @@ impl Ctx<'_> {
                 out.subst.insert(name, v.clone());
                 continue;
             }
+            // Written as an argument of another registered type among the inputs
+            // (`input: &Graph<N, E, Ty, Ix>`): that registration's argument, unless it is
+            // known not to meet the parameter's bounds (see `registered_args`).
+            if let Some(v) = registered
+                .get(&name)
+                .filter(|v| unmet_bound(self.int_traits, v, &names).is_none())
+            {
+                out.subst.insert(name, v.clone());
+                continue;
+            }
             // Another hasher (`is_subset<S2: BuildHasher>(&self, other: &IndexSet<T, S2>)`):
             // the harness's own, so the other operand is a registered value.
+            // Named by no argument (`all_simple_paths<TargetColl, G, S: BuildHasher +
+            // Default>`, used inside only), the call names it.
             if names.iter().any(|b| b == "BuildHasher") {
+                let named = inputs.iter().any(|a| {
+                    matches!(a, syn::FnArg::Typed(pt) if super::result_generics::mentions(&pt.ty, &name))
+                });
+                if !named {
+                    out.turbofish.insert(name.clone(), "FixedState".to_string());
+                }
                 out.subst.insert(name, "FixedState".to_string());
                 continue;
             }
@@ -373,9 +433,12 @@ impl Ctx<'_> {
             let borrowed = typed(&|t| matches!(t, Type::Reference(r) if is_param(&r.elem)));
             // `RM: Borrow<Self>` (`is_submap(other: RM)`): another value of this type,
             // borrowed (`&T: Borrow<T>`).
-            let borrows_self = bs
-                .iter()
-                .any(|b| generic_arg_of(b, "Borrow").as_deref() == Some("Self"));
+            // So does `Borrow<OrdMap<K, B>>` (`is_submap_by`) when its arguments, read with
+            // the function's parameters so far (`B` took the value type), are this type's.
+            let borrows_self = bs.iter().any(|b| {
+                generic_arg_of(b, "Borrow")
+                    .is_some_and(|t| t == "Self" || self.is_own_instantiation(&t, &out.subst))
+            });
             if borrows_self && bare && !self.self_name.is_empty() {
                 out.closures
                     .insert(name, Built::Borrowed(self.self_name.to_string()));
@@ -387,7 +450,7 @@ impl Ctx<'_> {
             // type's impls fix; the compiler checks them.
             let last: Vec<String> = names
                 .iter()
-                .map(|b| b.rsplit("::").next().unwrap_or(b).to_string())
+                .map(|b| without_path(b).to_string())
                 .map(|b| {
                     let bare = super::trait_decls::without_bindings(&b);
                     if self.int_traits.declared.declares(&bare) {
@@ -447,13 +510,32 @@ impl Ctx<'_> {
                 }
                 None => {}
             }
+            // A closure's result bounded by the crate's traits it implements for `()`
+            // (`F: FnMut(DfsEvent<N>) -> C, C: ControlFlow`): `()`, the closure returns
+            // nothing.
+            if closure_outputs.contains(&name)
+                && names.iter().any(|b| self.int_traits.for_unit(b))
+                && names
+                    .iter()
+                    .all(|b| self.int_traits.for_unit(b) || UNIT_TRAITS.contains(&b.as_str()))
+            {
+                out.subst.insert(name, "()".into());
+                continue;
+            }
             // Bounded by the crate's traits it implements for integers (`K: Measure +
             // Copy`): such an integer, when an argument says so (passed, or returned by a
             // closure argument); else the result's type alone names it, the caller's choice.
             let chosen = bare || borrowed || closure_outputs.contains(&name);
             // Named by the result alone: the caller's choice, by turbofish.
             if let Some(v) = (!chosen)
-                .then(|| self.result_choice(&name, inputs, output, &names))
+                .then(|| {
+                    // Read with the instantiation so far (`G::NodeId` once `G` is chosen).
+                    let cx = Ctx {
+                        subst: &out.subst,
+                        ..*self
+                    };
+                    cx.result_choice(&name, inputs, output, &names)
+                })
                 .flatten()
             {
                 out.subst.insert(name.clone(), v.clone());
@@ -490,6 +572,36 @@ impl Ctx<'_> {
 }
 
 impl Ctx<'_> {
+    /// Whether `written` (`OrdMap < K , B >`, as printed) is the type being registered at its
+    /// registered instantiation, its parameters read through `subst`.
+    fn is_own_instantiation(&self, written: &str, subst: &HashMap<String, String>) -> bool {
+        let Ok(Type::Path(tp)) = syn::parse_str::<Type>(written) else {
+            return false;
+        };
+        let Some(seg) = tp.path.segments.last() else {
+            return false;
+        };
+        let base = self.self_rust.split('<').next().unwrap_or("");
+        if seg.ident != self.ty_ident || base.rsplit("::").next() != Some(self.ty_ident) {
+            return false;
+        }
+        let own = top_level_args(self.self_rust);
+        let syn::PathArguments::AngleBracketed(a) = &seg.arguments else {
+            return own.is_empty();
+        };
+        let plain = |t: &str| t.replace(' ', "").trim_start_matches("::").to_string();
+        let written: Vec<String> = a
+            .args
+            .iter()
+            .filter(|x| !matches!(x, syn::GenericArgument::Lifetime(_)))
+            .map(|x| {
+                let w = x.to_token_stream().to_string().replace(' ', "");
+                subst.get(&w).cloned().unwrap_or(w)
+            })
+            .collect();
+        written.len() <= own.len() && written.iter().zip(&own).all(|(w, o)| plain(w) == plain(o))
+    }
+
     /// Checks the where-clause bounds on `param`'s associated types (`G::EdgeWeight:
     /// FloatMeasure`) against what the crate's impls for `ty`, the type `param` takes, set
     /// them to: a registered type (in `subst`) or the registered type's own argument at the
@@ -521,6 +633,57 @@ impl Ctx<'_> {
     }
 }
 
+/// A bound without the path before its trait (`algo::Measure` is `Measure`); a path inside
+/// its arguments stays (`GraphProp<EdgeType = G0::EdgeType>`, which cut at its last `::`
+/// read as `EdgeType>` and met no type).
+fn without_path(bound: &str) -> &str {
+    let head = bound.find('<').unwrap_or(bound.len());
+    match bound[..head].rfind("::") {
+        Some(k) => &bound[k + 2..],
+        None => bound,
+    }
+}
+
+/// The parameters among `bounds` that another's bound binds to an associated type
+/// (`G: Visitable<NodeId = N, Map = VM>`: `N` to (`G`, `NodeId`), `VM` to (`G`, `Map`)); the
+/// first binding of each, in bounds by traits `own` says the crate declares.
+fn binding_targets(
+    bounds: &[(String, Vec<TypeParamBound>)],
+    own: &dyn Fn(&str) -> bool,
+) -> HashMap<String, (String, String)> {
+    let mut out: HashMap<String, (String, String)> = HashMap::new();
+    for (g, bs) in bounds {
+        for b in bs {
+            let TypeParamBound::Trait(tb) = b else {
+                continue;
+            };
+            let Some(seg) = tb.path.segments.last() else {
+                continue;
+            };
+            if !own(&seg.ident.to_string()) {
+                continue;
+            }
+            let syn::PathArguments::AngleBracketed(a) = &seg.arguments else {
+                continue;
+            };
+            for arg in &a.args {
+                let syn::GenericArgument::AssocType(at) = arg else {
+                    continue;
+                };
+                let Type::Path(tp) = &at.ty else { continue };
+                let Some(x) = tp.path.get_ident().map(|i| i.to_string()) else {
+                    continue;
+                };
+                if x != *g && bounds.iter().any(|(n, _)| *n == x) {
+                    out.entry(x)
+                        .or_insert_with(|| (g.clone(), at.ident.to_string()));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// `T` of a bound `Trait<T>` (last path segment named `trait_name`).
 fn generic_arg_of(b: &TypeParamBound, trait_name: &str) -> Option<String> {
     let TypeParamBound::Trait(tb) = b else {
@@ -538,6 +701,19 @@ fn generic_arg_of(b: &TypeParamBound, trait_name: &str) -> Option<String> {
         _ => None,
     }
 }
+
+/// The standard traits `()` implements.
+const UNIT_TRAITS: &[&str] = &[
+    "Copy",
+    "Clone",
+    "Debug",
+    "Default",
+    "PartialEq",
+    "Eq",
+    "PartialOrd",
+    "Ord",
+    "Hash",
+];
 
 /// A function's generic parameters, instantiated.
 pub(super) struct LocalGenerics {

@@ -15,6 +15,10 @@ use quote::ToTokens;
 /// unsigned key) first.
 pub const INTS: &[&str] = &["u64", "usize", "u32", "i64", "i32", "u8"];
 
+/// The floats, tried after the integers (`f64` first): a program passes an integer of its
+/// own converted `as f64`.
+pub const FLOATS: &[&str] = &["f64", "f32"];
+
 /// What a crate's items say about its trait impls for integers.
 #[derive(Clone, Debug, Default)]
 pub struct IntTraits {
@@ -47,12 +51,21 @@ pub struct IntTraits {
     pub impls: super::trait_impls::TraitImpls,
     /// The traits the crate declares (set once the whole crate is read).
     pub declared: super::trait_decls::TraitDecls,
+    /// Traits the crate implements for `()` (`impl ControlFlow for ()`): a closure's result
+    /// bounded by them returns nothing (see [`IntTraits::for_unit`]).
+    units: HashSet<String>,
 }
 
 impl IntTraits {
     /// Records an `impl` item; `int_ok` says whether integers meet a bound (a trait name).
     pub fn record_impl(&mut self, i: &syn::ItemImpl, int_ok: &dyn Fn(&str) -> bool) {
         self.impls.record(i);
+        if let (Some((path, _)), syn::Type::Tuple(t)) = (&i.trait_, &*i.self_ty) {
+            if let Some(s) = path.segments.last().filter(|_| t.elems.is_empty()) {
+                self.units.insert(s.ident.to_string());
+            }
+            return;
+        }
         let (Some((path, _)), syn::Type::Path(p)) = (&i.trait_, &*i.self_ty) else {
             return;
         };
@@ -143,7 +156,7 @@ impl IntTraits {
             return;
         };
         for tok in body.split(|c: char| !c.is_alphanumeric() && c != '_') {
-            if INTS.contains(&tok) {
+            if INTS.contains(&tok) || FLOATS.contains(&tok) {
                 self.invoked
                     .entry(s.ident.to_string())
                     .or_default()
@@ -169,9 +182,8 @@ impl IntTraits {
     /// a blanket impl integers meet): the orphan rule allows that only for the crate's own
     /// traits, so the reader knows every primitive implementing it.
     pub fn own_for_primitive(&self, tr: &str) -> bool {
-        const FLOATS: &[&str] = &["f32", "f64"];
         self.blanket.contains(tr)
-            || INTS.iter().any(|i| self.implements(i, tr))
+            || INTS.iter().chain(FLOATS).any(|i| self.implements(i, tr))
             || self
                 .types
                 .iter()
@@ -209,6 +221,22 @@ impl IntTraits {
         } else {
             None
         }
+    }
+
+    /// Whether the crate implements `tr` for `()` (see [`IntTraits::units`]).
+    pub fn for_unit(&self, tr: &str) -> bool {
+        self.units.contains(tr)
+    }
+
+    /// Whether the crate implements `tr` for float `float`: directly (`impl FloatMeasure
+    /// for f64`) or by a macro invoked with it (`impl_unit_measure!(f32, f64)`); blanket
+    /// impls are read for integers only.
+    pub fn float_implements(&self, float: &str, tr: &str) -> bool {
+        self.implements(float, tr)
+            || self
+                .types
+                .iter()
+                .any(|(t, ts)| t == float && ts.contains(tr))
     }
 
     /// Whether the crate implements `tr` for `String` (see [`IntTraits::strings`]).

@@ -63,6 +63,8 @@ pub mod free;
 pub mod free_fn;
 #[cfg(test)]
 mod free_functions_tests;
+#[cfg(test)]
+mod function_generics_tests;
 pub mod gen;
 #[cfg(test)]
 mod generic_bounds_tests;
@@ -108,6 +110,7 @@ mod pull_methods_tests;
 #[cfg(test)]
 mod ranges_tests;
 pub mod readers;
+pub mod registered_args;
 pub mod registrations;
 pub mod repair;
 pub mod resolve;

@@ -271,6 +271,11 @@ impl Ctx<'_> {
                 if let Some(n) = self.own_filled(&id) {
                     return Ok((ModelTy::Own(n), None));
                 }
+                // A float (`D: UnitMeasure`, see `primitive_bounds`): a program integer,
+                // converted.
+                if super::int_traits::FLOATS.contains(&s.as_str()) {
+                    return Ok((ModelTy::Prim("u32"), Some(Cast::As(s.clone()))));
+                }
                 if s == "FixedState" || s.contains("::") || s.starts_with('[') || s == OMITTED {
                     return Err(format!(
                         "a value of type `{id}` (`{s}`) inside another type is not in the program model"

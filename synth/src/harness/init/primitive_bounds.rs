@@ -9,7 +9,7 @@
 
 use quote::ToTokens;
 
-use super::int_traits::{IntTraits, INTS, INT_OPERATORS};
+use super::int_traits::{IntTraits, FLOATS, INTS, INT_OPERATORS};
 use super::value_traits::{integers_meet, KEY_TRAITS, MODEL_INTS};
 
 /// The trait a bound names, without its path or arguments (`core::ops::Sub<K, Output = K>`:
@@ -33,8 +33,9 @@ fn int_meets(it: &IntTraits, int: &str, bound: &str) -> bool {
     integers_meet(b) || INT_OPERATORS.contains(&b) || it.implements(int, b)
 }
 
-/// The first model integer meeting every one of `bounds` (as written), when at least one of
-/// them is a trait of the crate (bounds of standard traits alone choose no type).
+/// The first model integer meeting every one of `bounds` (as written), else the first float
+/// (`D: UnitMeasure + Copy`, implemented for `f32, f64` only), when at least one of them is a
+/// trait of the crate (bounds of standard traits alone choose no type).
 pub(super) fn primitive_for(it: &IntTraits, bounds: &[String]) -> Option<&'static str> {
     let crate_trait = bounds.iter().any(|b| {
         let b = base(b);
@@ -47,6 +48,33 @@ pub(super) fn primitive_for(it: &IntTraits, bounds: &[String]) -> Option<&'stati
         .copied()
         .filter(|int| MODEL_INTS.contains(int))
         .find(|int| bounds.iter().all(|b| int_meets(it, int, b)))
+        .or_else(|| {
+            FLOATS
+                .iter()
+                .copied()
+                .find(|f| bounds.iter().all(|b| float_meets(it, f, b)))
+        })
+}
+
+/// Whether float `float` meets `bound`: a standard trait floats have (not `Eq`, `Ord`,
+/// `Hash`), an operator over itself, or a trait of the crate it implements.
+fn float_meets(it: &IntTraits, float: &str, bound: &str) -> bool {
+    const FLOAT_TRAITS: &[&str] = &[
+        "Copy",
+        "Clone",
+        "Debug",
+        "Default",
+        "Display",
+        "PartialEq",
+        "PartialOrd",
+        "Send",
+        "Sync",
+    ];
+    let b = base(bound);
+    if bound.contains('<') && !INT_OPERATORS.contains(&b) {
+        return false;
+    }
+    FLOAT_TRAITS.contains(&b) || INT_OPERATORS.contains(&b) || it.float_implements(float, b)
 }
 
 /// A where-clause predicate on an associated type of one of the function's own type

@@ -4,7 +4,7 @@
 //! chooses, with a turbofish (`node_index::<u32>(i)`). The choice is the registered type's
 //! own argument at that position (the result is then a registered value, kept), else an
 //! integer the crate implements the bounds for, else the crate's type implementing them (a
-//! marker such as `Directed`).
+//! marker such as `Directed`), else a `Vec` of what it collects (`FromIterator<T>`).
 
 use std::collections::HashMap;
 
@@ -13,6 +13,8 @@ use syn::{ReturnType, Type};
 
 use super::primitive_bounds::primitive_for;
 use super::resolve::Ctx;
+use super::sequence::ELEMENTS;
+use super::value_traits::MODEL_INTS;
 
 impl Ctx<'_> {
     /// The type a result-only parameter `name` with trait bounds `names` takes, if the
@@ -36,6 +38,7 @@ impl Ctx<'_> {
         }
         registered_arg(out, name, self.regs)
             .or_else(|| primitive_for(self.int_traits, names).map(str::to_string))
+            .or_else(|| self.collection(names))
             .or_else(|| {
                 let own: Vec<&String> = names.iter().collect();
                 let ty = self.int_traits.type_for(&own)?;
@@ -44,8 +47,29 @@ impl Ctx<'_> {
     }
 }
 
+impl Ctx<'_> {
+    /// A collection of what the function collects (`TargetColl: FromIterator<G::NodeId>`,
+    /// `G::NodeId` instantiated `NodeIndex<u32>`): a `Vec` of it, when the program holds
+    /// vectors of that item type (a primitive, the probe key, or a registered type).
+    fn collection(&self, names: &[String]) -> Option<String> {
+        let [only] = names else { return None };
+        let item = only.strip_prefix("FromIterator<")?.strip_suffix('>')?;
+        let item = self
+            .subst
+            .get(item)
+            .cloned()
+            .or_else(|| MODEL_INTS.contains(&item).then(|| item.to_string()))?;
+        let element = ELEMENTS.contains(&item.as_str())
+            || (self.regs.values().any(|(n, _)| *n == item)
+                && item
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || "_<>,".contains(c)));
+        element.then(|| format!("Vec<{item}>"))
+    }
+}
+
 /// Whether type `t` names `name` (as a whole word).
-fn mentions(t: &Type, name: &str) -> bool {
+pub(super) fn mentions(t: &Type, name: &str) -> bool {
     t.to_token_stream()
         .to_string()
         .split(|c: char| !c.is_alphanumeric() && c != '_')

@@ -11,6 +11,17 @@ pub fn sequence_bound(
     bounds: &[TypeParamBound],
     resolve: &dyn Fn(&Type) -> Option<String>,
 ) -> Option<(String, bool)> {
+    sequence_bound_of(bounds, resolve, &|e| ELEMENTS.contains(&e))
+}
+
+/// [`sequence_bound`] with the item types a vector may hold told by `element` (a function's
+/// own parameter may also take a vector of a registered type of the crate:
+/// `starts: I` with `I: IntoIterator<Item = G::NodeId>` and `G::NodeId` registered).
+pub fn sequence_bound_of(
+    bounds: &[TypeParamBound],
+    resolve: &dyn Fn(&Type) -> Option<String>,
+    element: &dyn Fn(&str) -> bool,
+) -> Option<(String, bool)> {
     bounds.iter().find_map(|b| {
         let TypeParamBound::Trait(tb) = b else {
             return None;
@@ -29,14 +40,12 @@ pub fn sequence_bound(
             _ => None,
         })?;
         let elem = resolve(item)?;
-        ELEMENTS
-            .contains(&elem.as_str())
-            .then_some((elem, iterator))
+        element(&elem).then_some((elem, iterator))
     })
 }
 
 /// Element types a program's vectors hold.
-const ELEMENTS: &[&str] = &[
+pub(super) const ELEMENTS: &[&str] = &[
     "Key", "u8", "u32", "u64", "usize", "i32", "i64", "bool", "char", "String",
 ];
 
