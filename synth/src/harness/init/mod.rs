@@ -47,6 +47,7 @@ pub mod closures;
 #[cfg(test)]
 mod closures_tests;
 pub mod compound;
+pub mod counted_once;
 #[cfg(test)]
 mod const_generics_tests;
 #[cfg(test)]
@@ -71,6 +72,9 @@ mod handles_tests;
 pub mod hygiene;
 pub mod imports;
 pub mod instantiate;
+#[cfg(test)]
+mod io_types_tests;
+pub mod literals;
 pub mod int_traits;
 pub mod item_impls;
 pub mod macro_types;
