@@ -13,8 +13,7 @@ use super::registrations::TypeReg;
 /// Whether `held` (a held type's registered path, `Reader` or `events::BytesStart`) names
 /// the type a chain reached by its public path `reached`.
 fn same_type(held: &TypeReg, reached: &str) -> bool {
-    held.path == reached
-        || (held.name.is_none() && reached.ends_with(&format!("::{}", held.path)))
+    held.path == reached || (held.name.is_none() && reached.ends_with(&format!("::{}", held.path)))
 }
 
 /// Drops from `chained` (the (public path, method) pairs chains reached) the methods a held
@@ -47,7 +46,11 @@ pub(super) fn count_once(
             };
             ns.skipped.retain(|(spec, _)| {
                 let name = spec.strip_prefix(path).and_then(|s| s.strip_prefix("::"));
-                !name.is_some_and(|n| own.iter().chain(t.ctors.iter().map(|c| &c.name)).any(|o| o == n))
+                !name.is_some_and(|n| {
+                    own.iter()
+                        .chain(t.ctors.iter().map(|c| &c.name))
+                        .any(|o| o == n)
+                })
             });
         }
     }

@@ -341,7 +341,8 @@ fn chained_call(f: &Func, c: &super::registrations::Chain, start: &str, shown: b
             } else {
                 args_of(ps)
             };
-            pulled |= h.pull.is_some() || h.via.iter().any(|v| matches!(v, Via::Fallible | Via::Each));
+            pulled |=
+                h.pull.is_some() || h.via.iter().any(|v| matches!(v, Via::Fallible | Via::Each));
             at += h.params;
             let a = if shown { tmpl } else { rust };
             (h.method.clone(), a)

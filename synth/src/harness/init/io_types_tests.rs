@@ -38,7 +38,10 @@ fn a_type_over_a_bufread_parameter_is_held_over_a_cursor_of_a_program_string() {
         .iter()
         .find(|t| t.free.is_none() && t.path == "Reader")
         .unwrap_or_else(|| panic!("{text}"));
-    assert_eq!(reader.rust, "Reader<::std::io::Cursor<::std::vec::Vec<u8>>>");
+    assert_eq!(
+        reader.rust,
+        "Reader<::std::io::Cursor<::std::vec::Vec<u8>>>"
+    );
     assert!(
         text.contains(r#"from_reader(r: ref String) as "Reader::<::std::io::Cursor<::std::vec::Vec<u8>>>::from_reader(::std::io::Cursor::new({r}.as_bytes().to_vec()))""#),
         "{text}"
@@ -48,10 +51,7 @@ fn a_type_over_a_bufread_parameter_is_held_over_a_cursor_of_a_program_string() {
         "{text}"
     );
     // `from_str` is defined for another instantiation: a constructor of the namespace only.
-    assert!(
-        !reader.ctors.iter().any(|c| c.name == "from_str"),
-        "{text}"
-    );
+    assert!(!reader.ctors.iter().any(|c| c.name == "from_str"), "{text}");
 }
 
 #[test]
@@ -64,7 +64,9 @@ fn a_type_over_a_write_parameter_is_held_over_an_empty_byte_vector() {
         .unwrap_or_else(|| panic!("{text}"));
     assert_eq!(writer.rust, "Writer<::std::vec::Vec<u8>>");
     assert!(
-        text.contains(r#"new() as "Writer::<::std::vec::Vec<u8>>::new(::std::vec::Vec::<u8>::new())""#),
+        text.contains(
+            r#"new() as "Writer::<::std::vec::Vec<u8>>::new(::std::vec::Vec::<u8>::new())""#
+        ),
         "{text}"
     );
     assert!(
@@ -80,7 +82,10 @@ fn a_tuple_struct_over_borrowed_bytes_is_built_by_its_literal_in_the_call() {
         text.contains(r#"skip_to(mut self, end: ref String) -> usize as "{self}.skip_to(::demo::QName({end}.as_bytes()))""#),
         "{text}"
     );
-    let reader = m.types.iter().find(|t| t.free.is_none() && t.path == "Reader");
+    let reader = m
+        .types
+        .iter()
+        .find(|t| t.free.is_none() && t.path == "Reader");
     assert!(
         reader.is_some_and(|r| !r.skipped.iter().any(|(s, _)| s.ends_with("skip_to"))),
         "{text}"
@@ -113,6 +118,40 @@ fn a_value_passed_past_a_fallible_route_is_cloned() {
     let (_, text) = generate(&[("lib.rs", src)], &[]);
     assert!(
         text.contains("std::hint::black_box(b.find(name.clone()))"),
+        "{text}"
+    );
+}
+
+/// A type with only a lifetime parameter that a public function builds from text
+/// (`Text::new(&'a str)`, `Start::new(impl Into<Cow<'a, str>>)`) is built by that call in the
+/// argument of a method taking one, by value or borrowed.
+#[test]
+fn a_parameter_of_a_borrowing_type_built_from_text_is_built_in_the_call() {
+    let src = r#"
+        use std::borrow::Cow;
+        pub struct Text<'a> { s: &'a str }
+        impl<'a> Text<'a> {
+            pub fn borrowed(s: &'a str, n: usize) -> Self { Text { s } }
+            pub fn new(s: &'a str) -> Self { Text { s } }
+        }
+        pub struct Start<'a> { c: Cow<'a, str> }
+        impl<'a> Start<'a> {
+            pub fn new<C: Into<Cow<'a, str>>>(name: C) -> Self { Start { c: name.into() } }
+        }
+        pub struct Sink { n: usize }
+        impl Sink {
+            pub fn new() -> Self { Sink { n: 0 } }
+            pub fn put_text(&mut self, t: Text) -> usize { t.s.len() }
+            pub fn push(&mut self, start: &Start) -> usize { start.c.len() }
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", src)], &[]);
+    assert!(
+        text.contains(r#"put_text(mut self, t: ref String) -> usize as "{self}.put_text(::demo::Text::new(&{t}[..]))""#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"push(mut self, start: ref String) -> usize as "{self}.push(&::demo::Start::new(&{start}[..]))""#),
         "{text}"
     );
 }

@@ -47,11 +47,11 @@ pub mod closures;
 #[cfg(test)]
 mod closures_tests;
 pub mod compound;
-pub mod counted_once;
 #[cfg(test)]
 mod const_generics_tests;
 #[cfg(test)]
 mod constructors_tests;
+pub mod counted_once;
 pub mod doc_classes;
 #[cfg(test)]
 mod documented_classes_tests;
@@ -72,11 +72,11 @@ mod handles_tests;
 pub mod hygiene;
 pub mod imports;
 pub mod instantiate;
+pub mod int_traits;
 #[cfg(test)]
 mod io_types_tests;
-pub mod literals;
-pub mod int_traits;
 pub mod item_impls;
+pub mod literals;
 pub mod macro_types;
 #[cfg(test)]
 mod macro_written_items_tests;

@@ -77,7 +77,10 @@ impl Ctx<'_> {
         if let Some(p) = self.slots.param(name, t, &|id| self.regs.contains_key(id)) {
             return Ok(p);
         }
-        if let Some(p) = self.literals.param(name, t) {
+        if let Some(p) = self
+            .literals
+            .param(name, t, &|id| self.regs.contains_key(id))
+        {
             return Ok(p);
         }
         if let Type::Array(a) = t {

@@ -317,9 +317,9 @@ impl Param {
             }
             ParamKind::Bytes { owned: false } => code(&|v| format!("{v}.as_bytes()")),
             ParamKind::Bytes { owned: true } => code(&|v| format!("{v}.as_bytes().to_vec()")),
-            ParamKind::Reader => code(&|v| {
-                format!("::std::io::Cursor::new({v}.as_bytes().to_vec())")
-            }),
+            ParamKind::Reader => {
+                code(&|v| format!("::std::io::Cursor::new({v}.as_bytes().to_vec())"))
+            }
             ParamKind::ByteArray { borrow } => {
                 let b = if *borrow { "&" } else { "" };
                 code(&|v| {
