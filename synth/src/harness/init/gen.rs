@@ -329,8 +329,9 @@ fn registration(s: &mut String, t: &TypeReg, sc: &Scope) {
 fn chained_call(f: &Func, c: &super::registrations::Chain, start: &str, shown: bool) -> String {
     let suffix = f.suffix.as_deref().unwrap_or("");
     let mut at = 0;
-    // Past a pull method, each call is made once per item: a value it takes by value is
-    // cloned for each (it would move in the loop's first turn).
+    // Past a pull method, or a route written as a loop (`for b in r.first()`, see
+    // [`Via`]), each call is made once per item: a value it takes by value is cloned for
+    // each (it would move in the loop's first turn).
     let mut pulled = false;
     let calls: Vec<(String, String)> = c
         .calls
@@ -343,7 +344,8 @@ fn chained_call(f: &Func, c: &super::registrations::Chain, start: &str, shown: b
             } else {
                 args_of(ps)
             };
-            pulled |= h.pull.is_some();
+            pulled |=
+                h.pull.is_some() || h.via.iter().any(|v| matches!(v, Via::Fallible | Via::Each));
             at += h.params;
             let a = if shown { tmpl } else { rust };
             (h.method.clone(), a)

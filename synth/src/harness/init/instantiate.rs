@@ -240,6 +240,9 @@ pub(super) fn instantiate_fixing<'a>(
             // constructor's impl fixes it (`impl<'a> Reader<&'a [u8]> { fn from_str }`), so
             // the call leaves it to inference (see `borrowed_input`).
             OMITTED
+        } else if let Some(io) = super::readers::owned_io(&bs.iter().cloned().collect::<Vec<_>>()) {
+            // A type held by the program: an owned reader or writer of bytes (see `readers`).
+            io
         } else if let Some(d) = defaults.get(&name) {
             d.as_str()
         } else if declares_default {

@@ -51,6 +51,7 @@ pub mod compound;
 mod const_generics_tests;
 #[cfg(test)]
 mod constructors_tests;
+pub mod counted_once;
 pub mod doc_classes;
 #[cfg(test)]
 mod documented_classes_tests;
@@ -77,7 +78,10 @@ pub mod hygiene;
 pub mod imports;
 pub mod instantiate;
 pub mod int_traits;
+#[cfg(test)]
+mod io_types_tests;
 pub mod item_impls;
+pub mod literals;
 pub mod macro_types;
 #[cfg(test)]
 mod macro_written_items_tests;

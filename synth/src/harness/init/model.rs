@@ -317,6 +317,7 @@ fn build_with(
             .chain(scan.types.iter().map(|t| t.doc.as_str())),
     );
     let slots = super::slots::Slots::new(lib, scan);
+    let literals = super::literals::Literals::new(lib, scan);
     let walk = Walk {
         lib,
         scan,
@@ -329,6 +330,7 @@ fn build_with(
         no_closures: &no_closures,
         prim_aliases: &prim_aliases,
         slots: &slots,
+        literals: &literals,
         borrowers: &borrowers,
         enums: &enums,
         notes: &notes,
@@ -369,6 +371,7 @@ fn build_with(
         table: &crate_classes,
         prim_aliases: &prim_aliases,
         slots: &slots,
+        literals: &literals,
     };
     let (namespaces, skipped_fns) = super::free::namespaces(
         lib,
@@ -386,7 +389,7 @@ fn build_with(
     model.types.extend(namespaces);
     model.skipped_fns = skipped_fns;
     // Types that borrow their input, built from program values and consumed in one call.
-    let built = super::borrowed_input::namespaces(
+    let mut built = super::borrowed_input::namespaces(
         lib,
         scan,
         &free_cx,
@@ -399,6 +402,7 @@ fn build_with(
         &mut model.vecs,
     );
     chained.extend(built.methods);
+    super::counted_once::count_once(&mut model.types, &mut built.types, &mut chained);
     model.types.extend(built.types);
     // A type without a constructor whose methods chains reach (`map::Slice`,
     // through `as_slice()`): those are not unreachable ("its 33 methods are unreachable"
@@ -452,6 +456,7 @@ struct Walk<'a> {
     no_closures: &'a HashMap<String, Built>,
     prim_aliases: &'a super::scoped_aliases::ScopedAliases,
     slots: &'a super::slots::Slots,
+    literals: &'a super::literals::Literals,
     borrowers: &'a HashMap<String, Vec<&'a FoundType>>,
     enums: &'a super::chain::Enums,
     /// The crate's footnote markers (see [`class_reader`](super::class_reader)).
@@ -486,6 +491,7 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
         no_closures,
         prim_aliases,
         slots,
+        literals,
         borrowers,
         enums,
         notes,
@@ -612,6 +618,7 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
         table: &table,
         prim_aliases,
         slots,
+        literals,
     };
     let aliased = |d: &Type| {
         let tokens = d.to_token_stream();

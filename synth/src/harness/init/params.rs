@@ -51,6 +51,18 @@ impl Ctx<'_> {
         if let Some(built) = self.bounded(name, t, vecs) {
             return built;
         }
+        // A type's own reader or writer parameter (`from_reader(reader: R)`), instantiated
+        // with an owned one (see `readers`).
+        if let Type::Path(tp) = t {
+            if let Some(p) = tp
+                .path
+                .get_ident()
+                .and_then(|id| self.subst.get(&id.to_string()))
+                .and_then(|pick| super::readers::io_param(name, pick))
+            {
+                return Ok(p);
+            }
+        }
         // A hasher argument (`with_hasher(S)`): the harness's fixed, seedless one.
         if let Type::Path(tp) = t {
             if let Some(id) = tp.path.get_ident() {
@@ -63,6 +75,12 @@ impl Ctx<'_> {
             return Ok(p);
         }
         if let Some(p) = self.slots.param(name, t, &|id| self.regs.contains_key(id)) {
+            return Ok(p);
+        }
+        if let Some(p) = self
+            .literals
+            .param(name, t, &|id| self.regs.contains_key(id))
+        {
             return Ok(p);
         }
         if let Type::Array(a) = t {

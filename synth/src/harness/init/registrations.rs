@@ -123,6 +123,9 @@ pub enum ParamKind {
     /// string, `s.as_bytes()` (see [`readers`](super::readers)); `owned`: a `Vec<u8>`,
     /// `s.as_bytes().to_vec()`.
     Bytes { owned: bool },
+    /// An owned reader (a type's `R: BufRead` instantiated with `Cursor<Vec<u8>>`): a cursor
+    /// over a copy of a program string's bytes (see [`readers`](super::readers)).
+    Reader,
     /// A byte array of the callee's length (`[u8; CAP]`, `&[u8; CAP]`): a program string's
     /// bytes, cut or padded with zeros (see [`byte_arrays`](super::byte_arrays)).
     ByteArray { borrow: bool },
@@ -180,7 +183,7 @@ impl Param {
             ParamKind::Filled { .. } => one(&Value::new(Mode::Copy, ModelTy::Prim("usize"))),
             ParamKind::Numbered { .. } => one(&Value::new(Mode::Copy, ModelTy::Prim("u64"))),
             ParamKind::Hasher | ParamKind::Built { .. } => Vec::new(),
-            ParamKind::Bytes { .. } | ParamKind::ByteArray { .. } => {
+            ParamKind::Bytes { .. } | ParamKind::ByteArray { .. } | ParamKind::Reader => {
                 one(&Value::new(Mode::Ref, ModelTy::String))
             }
         }
@@ -314,6 +317,9 @@ impl Param {
             }
             ParamKind::Bytes { owned: false } => code(&|v| format!("{v}.as_bytes()")),
             ParamKind::Bytes { owned: true } => code(&|v| format!("{v}.as_bytes().to_vec()")),
+            ParamKind::Reader => {
+                code(&|v| format!("::std::io::Cursor::new({v}.as_bytes().to_vec())"))
+            }
             ParamKind::ByteArray { borrow } => {
                 let b = if *borrow { "&" } else { "" };
                 code(&|v| {

@@ -57,6 +57,8 @@ pub(super) struct Ctx<'a> {
     pub(super) prim_aliases: &'a super::scoped_aliases::ScopedAliases,
     /// The crate's slot arrays and the types built from them (see [`slots`](super::slots)).
     pub(super) slots: &'a super::slots::Slots,
+    /// The crate's tuple structs over text (see [`literals`](super::literals)).
+    pub(super) literals: &'a super::literals::Literals,
 }
 
 impl Ctx<'_> {
