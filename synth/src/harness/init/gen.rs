@@ -329,9 +329,10 @@ fn registration(s: &mut String, t: &TypeReg, sc: &Scope) {
 fn chained_call(f: &Func, c: &super::registrations::Chain, start: &str, shown: bool) -> String {
     let suffix = f.suffix.as_deref().unwrap_or("");
     let mut at = 0;
-    // Past a pull method, or a route written as a loop (`for b in r.first()`, see
+    // Past a pull method, or a route written as a loop (`for b in r.items()`, see
     // [`Via`]), each call is made once per item: a value it takes by value is cloned for
-    // each (it would move in the loop's first turn).
+    // each (it would move in the loop's first turn). A fallible step is taken once
+    // (`if let`), so nothing after it is cloned.
     let mut pulled = false;
     let calls: Vec<(String, String)> = c
         .calls
@@ -344,8 +345,7 @@ fn chained_call(f: &Func, c: &super::registrations::Chain, start: &str, shown: b
             } else {
                 args_of(ps)
             };
-            pulled |=
-                h.pull.is_some() || h.via.iter().any(|v| matches!(v, Via::Fallible | Via::Each));
+            pulled |= h.pull.is_some() || h.via.iter().any(|v| matches!(v, Via::Each));
             at += h.params;
             let a = if shown { tmpl } else { rust };
             (h.method.clone(), a)
