@@ -77,7 +77,6 @@ pub fn rungs(text: &str, fn_name: &str) -> String {
 /// core's), which names no registration to drop; rather than fail `init` as a whole, the
 /// harness is built again without its rungs, as it was before ladders existed.
 pub fn without_rungs(text: &str) -> Option<String> {
-    let lines: Vec<&str> = text.lines().collect();
     let is_rung_fn = |l: &str| {
         l.trim_start()
             .strip_prefix("pub fn ")
@@ -85,44 +84,7 @@ pub fn without_rungs(text: &str) -> Option<String> {
             .and_then(|(name, _)| name.rsplit_once("_at_"))
             .is_some_and(|(_, cap)| RUNGS.iter().any(|c| c.to_string() == cap))
     };
-    let mut keep = vec![true; lines.len()];
-    let mut found = false;
-    let mut i = 0;
-    while i < lines.len() {
-        if lines[i].contains(".rung_of(&") {
-            keep[i] = false;
-            found = true;
-        } else if is_rung_fn(lines[i]) {
-            found = true;
-            if i > 0 && lines[i - 1].trim_start().starts_with("///") {
-                keep[i - 1] = false;
-            }
-            while i < lines.len() && lines[i] != "    }" {
-                keep[i] = false;
-                i += 1;
-            }
-            if i < lines.len() {
-                keep[i] = false;
-            }
-            if lines.get(i + 1).is_some_and(|l| l.is_empty()) {
-                i += 1;
-                keep[i] = false;
-            }
-        }
-        i += 1;
-    }
-    found.then(|| {
-        let mut out: String = lines
-            .iter()
-            .zip(keep)
-            .filter(|(_, k)| *k)
-            .map(|(l, _)| format!("{l}\n"))
-            .collect();
-        if !text.ends_with('\n') {
-            out.pop();
-        }
-        out
-    })
+    super::drop_registrations::without(text, &|l| l.contains(".rung_of(&"), &is_rung_fn)
 }
 
 /// `text` with every integer token equal to [`ANY_STORAGE_LEN`] replaced by `capacity`.

@@ -273,38 +273,7 @@ pub fn without_fixed(text: &str) -> Option<(String, String)> {
                     .any(|c| t.starts_with(&format!("pub fn {n}_at_{c}() -> ")))
         })
     };
-    let mut keep = vec![true; lines.len()];
-    let mut i = 0;
-    while i < lines.len() {
-        if entry(lines[i]) {
-            keep[i] = false;
-        } else if starts(lines[i]) {
-            if i > 0 && lines[i - 1].trim_start().starts_with("///") {
-                keep[i - 1] = false;
-            }
-            while i < lines.len() && lines[i] != "    }" {
-                keep[i] = false;
-                i += 1;
-            }
-            if i < lines.len() {
-                keep[i] = false;
-            }
-            if lines.get(i + 1).is_some_and(|l| l.is_empty()) {
-                i += 1;
-                keep[i] = false;
-            }
-        }
-        i += 1;
-    }
-    let mut out: String = lines
-        .iter()
-        .zip(keep)
-        .filter(|(_, k)| *k)
-        .map(|(l, _)| format!("{l}\n"))
-        .collect();
-    if !text.ends_with('\n') {
-        out.pop();
-    }
+    let out = super::drop_registrations::without(text, &entry, &starts)?;
     Some((out, name))
 }
 

@@ -44,15 +44,7 @@ impl Ctx<'_> {
         } else {
             Vec::new()
         };
-        for input in inputs {
-            let syn::FnArg::Typed(pt) = input else {
-                continue;
-            };
-            let mut ty = &*pt.ty;
-            while let Type::Reference(r) = ty {
-                ty = &r.elem;
-            }
-            let Type::Path(tp) = ty else { continue };
+        for tp in input_paths(inputs) {
             let Some(seg) = tp.path.segments.last() else {
                 continue;
             };
@@ -722,4 +714,24 @@ pub(super) struct LocalGenerics {
     /// Parameters only the result names, with the type the call names them by (see
     /// [`result_generics`](super::result_generics)).
     pub(super) turbofish: HashMap<String, String>,
+}
+
+/// The type paths a function's typed inputs name, references peeled (`&Graph<N, E>` is
+/// `Graph<N, E>`): where its generic parameters meet the types they are arguments of.
+pub(super) fn input_paths(
+    inputs: &syn::punctuated::Punctuated<syn::FnArg, syn::Token![,]>,
+) -> impl Iterator<Item = &syn::TypePath> {
+    inputs.iter().filter_map(|input| {
+        let syn::FnArg::Typed(pt) = input else {
+            return None;
+        };
+        let mut ty = &*pt.ty;
+        while let Type::Reference(r) = ty {
+            ty = &r.elem;
+        }
+        match ty {
+            Type::Path(tp) => Some(tp),
+            _ => None,
+        }
+    })
 }

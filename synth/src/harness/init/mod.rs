@@ -55,6 +55,7 @@ pub mod counted_once;
 pub mod doc_classes;
 #[cfg(test)]
 mod documented_classes_tests;
+pub mod drop_registrations;
 pub mod expand;
 pub mod fixed_instantiations;
 #[cfg(test)]

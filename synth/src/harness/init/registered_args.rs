@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 use quote::ToTokens;
-use syn::{GenericArgument, PathArguments, Type};
+use syn::{GenericArgument, PathArguments};
 
 use super::resolve::Ctx;
 use super::syntax::top_level_args;
@@ -33,15 +33,7 @@ impl Ctx<'_> {
         if generic.is_empty() {
             return out;
         }
-        for input in inputs {
-            let syn::FnArg::Typed(pt) = input else {
-                continue;
-            };
-            let mut ty = &*pt.ty;
-            while let Type::Reference(r) = ty {
-                ty = &r.elem;
-            }
-            let Type::Path(tp) = ty else { continue };
+        for tp in super::fn_generics::input_paths(inputs) {
             let Some(seg) = tp.path.segments.last().filter(|_| tp.qself.is_none()) else {
                 continue;
             };
