@@ -76,9 +76,10 @@ pub struct Row {
     pub registered: usize,
     /// `registered / public_methods`, 0 when init failed.
     pub share: f64,
-    /// Public `unsafe fn`s: never registered, by design (their safety contract is prose a
-    /// synthesized program cannot honour, and a cost measured past undefined behaviour
-    /// means nothing).
+    /// Public methods that are `unsafe fn`s: never registered, by design (their safety
+    /// contract is prose a synthesized program cannot honour, and a cost measured past
+    /// undefined behaviour means nothing). Unsafe functions without a receiver are not
+    /// methods and not counted.
     pub unsafe_functions: usize,
     /// `registered / (public_methods - unsafe_functions)`: the share of what perfsyn may
     /// call, which the 90% goal is judged on; 0 when init failed.
@@ -174,7 +175,7 @@ pub fn init_row(spec: &CrateSpec, dir: &Path) -> Row {
     let unsafe_functions = skipped
         .skipped
         .iter()
-        .filter(|s| s.reason == skips::SkipReason::UnsafeFunction)
+        .filter(|s| s.reason == skips::SkipReason::UnsafeMethod)
         .count();
     Row {
         krate: spec.to_string(),

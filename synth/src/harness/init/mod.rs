@@ -862,7 +862,7 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("// skipped: Queue::raw: unsafe function"),
+            text.contains("// skipped: Queue::raw: unsafe method"),
             "{text}"
         );
         // Queue: retain, get, iter, entry, take, sort_by, search_by, sort_by_key,

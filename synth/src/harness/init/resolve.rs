@@ -72,7 +72,11 @@ impl Ctx<'_> {
             return Err(SkipReason::AsyncFunction);
         }
         if !matches!(sig.safety, syn::Safety::Default) {
-            return Err(SkipReason::UnsafeFunction);
+            return Err(if sig.receiver().is_some() {
+                SkipReason::UnsafeMethod
+            } else {
+                SkipReason::UnsafeFunction
+            });
         }
         // The function's own type and const parameters as declared (a turbofish names
         // these, not the ones `impl Trait` arguments become).

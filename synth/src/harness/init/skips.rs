@@ -39,8 +39,11 @@ pub enum SkipReason {
     DefaultElsewhere { shown: String, rust: String },
     /// An `async fn`.
     AsyncFunction,
-    /// An `unsafe fn`.
+    /// An `unsafe fn` without a receiver (an associated or free function).
     UnsafeFunction,
+    /// An `unsafe fn` taking `self`: a public method, counted as one (`bench init` judges
+    /// its goal on the methods that are not these).
+    UnsafeMethod,
     /// A receiver of a type other than `self`, `&self`, `&mut self` (`self: Rc<Self>`).
     TypedReceiver,
     /// A `self: Box<Self>` receiver.
@@ -138,6 +141,7 @@ impl fmt::Display for SkipReason {
             ),
             SkipReason::AsyncFunction => f.write_str("async function"),
             SkipReason::UnsafeFunction => f.write_str("unsafe function"),
+            SkipReason::UnsafeMethod => f.write_str("unsafe method"),
             SkipReason::TypedReceiver => {
                 f.write_str("typed receiver (self: Rc<Self>, Pin<&mut Self>, ...)")
             }
@@ -213,7 +217,9 @@ impl SkipReason {
             | SkipReason::DefaultElsewhere { .. } => {
                 "types without a constructor the harness can call"
             }
-            SkipReason::AsyncFunction | SkipReason::UnsafeFunction => "async or unsafe functions",
+            SkipReason::AsyncFunction | SkipReason::UnsafeFunction | SkipReason::UnsafeMethod => {
+                "async or unsafe functions"
+            }
             SkipReason::TypedReceiver
             | SkipReason::BoxedReceiver
             | SkipReason::ReceiverNotAllowed { .. } => "receivers the harness cannot pass",
