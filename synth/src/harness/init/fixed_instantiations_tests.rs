@@ -148,3 +148,32 @@ fn a_harness_without_its_fixed_instantiations_keeps_the_main_registration() {
     assert_eq!(main(&without), main(&text));
     assert_eq!(super::fixed_instantiations::without_fixed(&without), None);
 }
+
+/// A block fixing the hasher parameter (to the crate's alias of std's randomly keyed
+/// `RandomState`) registers no second instantiation: its costs would differ from run to run.
+/// With `Default` and a constructor there, the fixed instantiation also took back a skip that
+/// was not counted as a constructor, and init panicked.
+#[test]
+fn a_block_fixing_the_hasher_registers_no_second_instantiation() {
+    let lib = r#"
+        use std::hash::{BuildHasher, Hash};
+        pub type RandomState = std::collections::hash_map::RandomState;
+        pub struct Multimap<K, S = RandomState> { k: Vec<K>, s: S }
+        impl<K> Multimap<K, RandomState> {
+            pub fn new() -> Self { Multimap { k: Vec::new(), s: RandomState::new() } }
+        }
+        impl<K> Default for Multimap<K, RandomState> {
+            fn default() -> Self { Self::new() }
+        }
+        impl<K: Hash + Eq, S: BuildHasher + Default> Multimap<K, S> {
+            pub fn with_hasher(s: S) -> Self { Multimap { k: Vec::new(), s } }
+            pub fn insert(&mut self, k: K) { self.k.push(k) }
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(
+        text.contains("pub fn multimap() -> Multimap<Key,FixedState>"),
+        "{text}"
+    );
+    assert!(!text.contains("pub fn multimap_random_state()"), "{text}");
+}
