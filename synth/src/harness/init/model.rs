@@ -208,13 +208,7 @@ fn choose<'s>(
         // Instantiations the type's impl blocks fix, walked before the main one (whose
         // want of a constructor they may make up for, see `register_type`).
         if registers && alias.is_none() {
-            let aliased = |d: &Type| {
-                let tokens = d.to_token_stream();
-                prim_aliases
-                    .expand(&t.module, tokens.clone())
-                    .unwrap_or(tokens)
-                    .to_string()
-            };
+            let aliased = |d: &Type| prim_aliases.expanded_text(&t.module, d);
             let applies = |s: &HashMap<String, String>, imp: &syn::ItemImpl| {
                 other_instantiation(&t.generics, s, imp, &aliased, std_hasher).is_none()
             };
@@ -620,13 +614,7 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
         slots,
         literals,
     };
-    let aliased = |d: &Type| {
-        let tokens = d.to_token_stream();
-        prim_aliases
-            .expand(&t.module, tokens.clone())
-            .unwrap_or(tokens)
-            .to_string()
-    };
+    let aliased = |d: &Type| prim_aliases.expanded_text(&t.module, d);
     let std_hasher = std_build_hasher_default(scan);
     // `impl Default` for another instantiation only
     // (`impl Default for StringInterner<DefaultBackend>` fixes the hasher the harness

@@ -121,6 +121,15 @@ impl ScopedAliases {
         self.global.is_empty() && self.local.is_empty()
     }
 
+    /// Type `t`, written in `module`, as text with its aliases expanded: a declared default
+    /// as the type's module sees it (`Ix = DefaultIx` is `u32`).
+    pub fn expanded_text(&self, module: &[String], t: &Type) -> String {
+        let tokens = t.to_token_stream();
+        self.expand(module, tokens.clone())
+            .unwrap_or(tokens)
+            .to_string()
+    }
+
     /// `tokens` (a signature written in `module`) with its aliases expanded, or `None` when
     /// it names none.
     pub fn expand(&self, module: &[String], tokens: TokenStream) -> Option<TokenStream> {
