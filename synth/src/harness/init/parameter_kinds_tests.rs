@@ -88,23 +88,30 @@ fn conversion_parameters_take_the_model_value() {
 }
 
 /// An `Option<T>` parameter of a model value takes the value, passed as `x.into()` in the
-/// call and in the printed program; an `Option` of a reference is still skipped.
+/// call and in the printed program; an `Option<&T>` takes `Some` of a borrow; an `Option` of
+/// what no program value builds (scratch space the callee allocates when absent) is `None`,
+/// so the method registers instead of being skipped for an argument it does not need.
 #[test]
-fn option_parameters_take_their_value() {
+fn option_parameters_take_their_value_or_none() {
     let lib = r#"
         pub struct Store { limit: Option<usize> }
+        pub struct Space { _p: *const u8 }
         impl Store {
             pub fn new() -> Self { Store { limit: None } }
             pub fn set_limit(&mut self, l: Option<usize>) { self.limit = l }
             pub fn name(&mut self, s: Option<String>) {}
             pub fn peek(&mut self, r: Option<&u64>) {}
+            pub fn merge(&mut self, o: Option<&mut Store>) {}
+            pub fn sort(&mut self, space: Option<&mut Space>) {}
         }
     "#;
     let (_, text) = generate(&[("lib.rs", lib)], &[]);
     for line in [
         r#"set_limit(mut self, l: copy usize) as "{self}.set_limit({l}.into())" => |r| r.set_limit(l.into());"#,
         r#"name(mut self, s: val String) as "{self}.name({s}.into())" => |r| r.name(s.into());"#,
-        "// skipped: Store::peek:",
+        r#"peek(mut self, r: ref u64) as "{self}.peek(Some(&{r}))" => |r_| r_.peek(Some(r));"#,
+        r#"merge(mut self, o: mut Store) as "{self}.merge(Some(&mut {o}))" => |r| r.merge(Some(o));"#,
+        r#"sort(mut self) as "{self}.sort(None)" => |r| r.sort(None);"#,
     ] {
         assert!(text.contains(line), "{line}\n{text}");
     }

@@ -236,18 +236,25 @@ impl Ctx<'_> {
                     Some(Cast::Some),
                 ));
             }
+            // `Option<&T>`/`Option<&mut T>` of a model value: `Some` of its borrow; of a
+            // `T` no program value builds, `None` (see [`ParamKind::Absent`]).
+            let mode = if r.mutability.is_some() {
+                Mode::Mut
+            } else {
+                Mode::Ref
+            };
+            return Ok(match self.value(&r.elem, vecs) {
+                Ok((ty, None)) => Param::plain(name, mode, ty, Some(Cast::Some)),
+                _ => Param::new(name, ParamKind::Absent),
+            });
         }
         // `Option<T>` of a model value: the value, passed as `x.into()` (`Some(x)`:
-        // `Option<T>: From<T>`), so the call gets a value, never `None`.
+        // `Option<T>: From<T>`), so the call gets a value, never `None`. Of a `T` no
+        // program value builds: `None` (see [`ParamKind::Absent`]).
         let (ty, cast) = match first_arg_of(t, &["Option"]) {
-            Some(inner) => match self.value(inner, vecs)? {
-                (ty, None) => (ty, Some(Cast::Into)),
-                _ => {
-                    return Err(format!(
-                        "type `{}` is not in the program model",
-                        t.to_token_stream().to_string().replace(' ', "")
-                    ))
-                }
+            Some(inner) => match self.value(inner, vecs) {
+                Ok((ty, None)) => (ty, Some(Cast::Into)),
+                _ => return Ok(Param::new(name, ParamKind::Absent)),
             },
             None => self.value(t, vecs)?,
         };

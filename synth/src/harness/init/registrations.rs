@@ -119,6 +119,11 @@ pub enum ParamKind {
     Numbered { borrow: bool },
     /// The harness's fixed, seedless hasher: no program value.
     Hasher,
+    /// `None` for an `Option<T>` whose `T` no program value builds (`space: Option<&mut
+    /// DfsSpace<..>>`, scratch space the callee allocates itself when it is absent): the
+    /// method registers with the path it takes without one, not skipped for an argument
+    /// it does not need.
+    Absent,
     /// A reader (`R: BufRead`, `impl Read`) or a byte slice (`&[u8]`): the bytes of a program
     /// string, `s.as_bytes()` (see [`readers`](super::readers)); `owned`: a `Vec<u8>`,
     /// `s.as_bytes().to_vec()`.
@@ -182,7 +187,7 @@ impl Param {
             }
             ParamKind::Filled { .. } => one(&Value::new(Mode::Copy, ModelTy::Prim("usize"))),
             ParamKind::Numbered { .. } => one(&Value::new(Mode::Copy, ModelTy::Prim("u64"))),
-            ParamKind::Hasher | ParamKind::Built { .. } => Vec::new(),
+            ParamKind::Hasher | ParamKind::Absent | ParamKind::Built { .. } => Vec::new(),
             ParamKind::Bytes { .. } | ParamKind::ByteArray { .. } | ParamKind::Reader => {
                 one(&Value::new(Mode::Ref, ModelTy::String))
             }
@@ -315,6 +320,7 @@ impl Param {
                 let c = "FixedState::default()".to_string();
                 (c.clone(), c)
             }
+            ParamKind::Absent => ("None".to_string(), "None".to_string()),
             ParamKind::Bytes { owned: false } => code(&|v| format!("{v}.as_bytes()")),
             ParamKind::Bytes { owned: true } => code(&|v| format!("{v}.as_bytes().to_vec()")),
             ParamKind::Reader => {
