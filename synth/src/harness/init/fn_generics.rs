@@ -13,6 +13,7 @@ use syn::{GenericParam, ReturnType, Type, TypeParamBound};
 use super::closures::{closure_bound, Returns};
 use super::compound::ARRAY_LEN;
 use super::instantiate::OMITTED;
+use super::model_ty::ModelTy;
 use super::primitive_bounds::{assoc_predicate, primitive_for, unmet_bound};
 use super::resolve::{conversion_target, Built, Ctx};
 use super::sequence::{sequence_bound_of, ELEMENTS};
@@ -323,15 +324,26 @@ impl Ctx<'_> {
             // (`Item = G::NodeId`, `NodeIndex<u32>`), which the program holds vectors of.
             let element = |e: &str| {
                 ELEMENTS.contains(&e)
-                    || (self.regs.values().any(|(n, _)| n == e)
+                    || (self.regs.values().any(|(n, r)| n == e || r == e)
                         && e.chars().all(|c| c.is_alphanumeric() || "_<>,".contains(c)))
             };
-            // `Item = Self` (`unions(i: I) -> Self`): values of this type.
+            // `Item = Self` (`unions(i: I) -> Self`): values of this type. `Item =
+            // Element<N, E>`: a registered type of the crate written with parameters, at
+            // their instantiation.
             let item = |t: &Type| match t {
                 Type::Path(p) if p.path.is_ident("Self") && !self.self_name.is_empty() => {
                     Some(self.self_name.to_string())
                 }
-                t => cx.resolve(t),
+                t => cx
+                    .resolve(t)
+                    .or_else(|| match cx.value(t, &mut BTreeSet::new()) {
+                        Ok((ModelTy::Own(n), None))
+                            if written_at(t, &cx).is_some_and(|w| w == n) =>
+                        {
+                            Some(n)
+                        }
+                        _ => None,
+                    }),
             };
             if let Some((elem, iterator)) = sequence_bound_of(&bs, &item, &element) {
                 out.subst.insert(name.clone(), format!("Vec<{elem}>"));
@@ -734,4 +746,24 @@ pub(super) fn input_paths(
             _ => None,
         }
     })
+}
+
+/// `t` written with its arguments resolved (`Element<N, E>` at `N = Key`, `E = Key`:
+/// `Element<Key,Key>`), to tell whether it is a registration's instantiation: `Item =
+/// Element<Self::NodeWeight, ..>` of a graph keyed by `u64` is not `Element<Key,Key>`.
+fn written_at(t: &Type, cx: &Ctx<'_>) -> Option<String> {
+    let Type::Path(tp) = t else { return None };
+    let seg = tp.path.segments.last()?;
+    let syn::PathArguments::AngleBracketed(a) = &seg.arguments else {
+        return Some(seg.ident.to_string());
+    };
+    let args = a
+        .args
+        .iter()
+        .map(|g| match g {
+            syn::GenericArgument::Type(t) => cx.resolve(t),
+            _ => None,
+        })
+        .collect::<Option<Vec<String>>>()?;
+    Some(format!("{}<{}>", seg.ident, args.join(",")))
 }

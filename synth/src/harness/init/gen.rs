@@ -525,8 +525,7 @@ fn args_of(params: &[Param]) -> (String, String) {
 /// A struct literal constructor (`Edge { from: {from}, to: {to} }`, or `Meters({f0})` for a
 /// tuple struct), in the wrapper and as printed; `path` is the type as an expression path
 /// (`Pair::<Key>`).
-fn literal_line(c: &Func, path: &str, sc: &Scope) -> String {
-    let tuple = c.name == super::registrations::TUPLE_LITERAL;
+fn literal_line(c: &Func, path: &str, tuple: bool, sc: &Scope) -> String {
     let (rust, tmpl): (Vec<String>, Vec<String>) = c.params.iter().map(Param::arg).unzip();
     let build = |vals: &[String]| {
         if tuple {
@@ -565,7 +564,16 @@ fn ctor_line(t: &TypeReg, c: &Func, sc: &Scope) -> String {
         None => rust_type.clone(),
     };
     if c.suffix.as_deref() == Some(super::registrations::STRUCT_LITERAL) {
-        return literal_line(c, &path, sc);
+        return literal_line(c, &path, c.name == super::registrations::TUPLE_LITERAL, sc);
+    }
+    // A variant holding fields: the literal of the variant's path (`Element::<Key>::Edge {
+    // .. }`: arguments on the enum's segment are allowed in a variant's path).
+    if let Some(tuple) = match c.suffix.as_deref() {
+        Some(super::registrations::STRUCT_VARIANT) => Some(false),
+        Some(super::registrations::TUPLE_VARIANT) => Some(true),
+        _ => None,
+    } {
+        return literal_line(c, &format!("{path}::{}", c.name), tuple, sc);
     }
     if c.suffix.as_deref() == Some(super::registrations::UNIT_VARIANT) {
         let printed = format!("{path}::{}", c.name);

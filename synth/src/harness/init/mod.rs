@@ -52,6 +52,8 @@ mod const_generics_tests;
 #[cfg(test)]
 mod constructors_tests;
 pub mod counted_once;
+#[cfg(test)]
+mod data_variants_tests;
 pub mod doc_classes;
 #[cfg(test)]
 mod documented_classes_tests;

@@ -11,7 +11,8 @@ use super::aliases::{instantiate_free, through_alias, FixedParams};
 use super::instantiate::{instantiate, OMITTED};
 use super::model_ty::ModelTy;
 use super::registrations::{
-    Func, Model, Param, Receiver, TypeReg, STRUCT_LITERAL, TUPLE_LITERAL, UNIT_VARIANT,
+    Func, Model, Param, Receiver, TypeReg, STRUCT_LITERAL, STRUCT_VARIANT, TUPLE_LITERAL,
+    TUPLE_VARIANT, UNIT_VARIANT,
 };
 use super::resolve::{Built, Ctx, RegsIn};
 use super::scan::{ident_counts, is_pub, FoundType, Scan};
@@ -776,6 +777,23 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
                 reg.ctors
                     .push(Func::ctor(name, params, Some(STRUCT_LITERAL)));
             }
+        }
+    }
+    // An enum's variants holding fields (`Element::Edge { source, target, weight }`): each
+    // a literal of the variant, when the model can supply every field.
+    for (variant, fields) in &t.data_variants {
+        let params: Result<Vec<Param>, String> = fields
+            .iter()
+            .enumerate()
+            .map(|(i, (name, ty))| {
+                let name = name.clone().unwrap_or_else(|| format!("f{i}"));
+                cx.param(&name, ty, &mut model.vecs)
+            })
+            .collect();
+        let tuple = fields.iter().all(|(name, _)| name.is_none());
+        if let Ok(params) = params {
+            let suffix = if tuple { TUPLE_VARIANT } else { STRUCT_VARIANT };
+            reg.ctors.push(Func::ctor(variant, params, Some(suffix)));
         }
     }
     // A type built only by a conversion from a string (`impl From<&str> for BString`,

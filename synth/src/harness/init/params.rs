@@ -274,7 +274,7 @@ impl Ctx<'_> {
     }
 
     /// The model type of a value of type `t`, and a cast to the real type if one is needed.
-    fn value(
+    pub(super) fn value(
         &self,
         t: &Type,
         vecs: &mut BTreeSet<String>,

@@ -454,6 +454,14 @@ pub const UNIT_VARIANT: &str = "<unit variant>";
 /// public (`Edge { from, to, weight }`; see `gen::ctor_line`).
 pub const STRUCT_LITERAL: &str = "<struct literal>";
 
+/// The `suffix` of a constructor that is an enum variant holding fields, named after the
+/// variant (`Element::Edge { source, target, weight }`, `Value::Int(i)`; see
+/// `gen::ctor_line`); [`TUPLE_VARIANT`] when they are positional.
+pub const STRUCT_VARIANT: &str = "<struct variant>";
+
+/// The `suffix` of an enum variant constructor with positional fields (`Value::Int({f0})`).
+pub const TUPLE_VARIANT: &str = "<tuple variant>";
+
 /// The name of a tuple struct's literal constructor (`Meters({f0})`); a struct with named
 /// fields has `literal`.
 pub const TUPLE_LITERAL: &str = "tuple_literal";

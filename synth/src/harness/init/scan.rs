@@ -42,6 +42,11 @@ pub struct FoundType {
     /// For an enum, its unit variants (`Mode::Fast`): each is a constructor, so methods
     /// taking the enum (`set_mode(Mode)`, `with_mode(Mode)`) register.
     pub unit_variants: Vec<String>,
+    /// For an enum (not `#[non_exhaustive]`), its variants holding fields (`Element::Edge {
+    /// source, target, weight }`, `Value::Int(i64)`), each with its fields named (`Some`) or
+    /// positional: each is a constructor when the model supplies every field, so
+    /// parameters and sequences of such an enum register like those of a struct.
+    pub data_variants: Vec<(String, Vec<(Option<String>, syn::Type)>)>,
     /// The crate's type this one derefs to, whose methods `impls` holds (see
     /// [`deref_methods`]).
     pub deref_target: Option<String>,
@@ -835,6 +840,7 @@ fn items(
                     .filter(|v| super::cfg::active(&v.attrs, f.features))
                     .map(|v| v.ident.to_string())
                     .collect();
+                t.data_variants = data_variants(e, f.features);
                 f.types.push(t)
             }
             Item::Const(c) if is_pub(&c.vis) && reachable && !doc_hidden(&c.attrs) => {
@@ -1051,6 +1057,7 @@ fn found(
         doc: doc_text(attrs),
         variants: Vec::new(),
         unit_variants: Vec::new(),
+        data_variants: Vec::new(),
         deref_target: None,
         traits: Vec::new(),
         literal_fields: None,
@@ -1105,6 +1112,32 @@ fn literal_fields(s: &syn::ItemStruct) -> Option<Vec<(Option<String>, syn::Type)
             .map(|f| (f.ident.as_ref().map(|i| i.to_string()), f.ty.clone()))
             .collect(),
     )
+}
+
+/// The variants of `e` holding fields that code outside the crate can build (see
+/// [`FoundType::data_variants`]): none of a `#[non_exhaustive]` enum, nor a variant marked so.
+fn data_variants(
+    e: &syn::ItemEnum,
+    features: &HashSet<String>,
+) -> Vec<(String, Vec<(Option<String>, syn::Type)>)> {
+    let non_exhaustive =
+        |attrs: &[syn::Attribute]| attrs.iter().any(|a| a.path().is_ident("non_exhaustive"));
+    if non_exhaustive(&e.attrs) {
+        return Vec::new();
+    }
+    e.variants
+        .iter()
+        .filter(|v| !v.fields.is_empty() && !non_exhaustive(&v.attrs))
+        .filter(|v| super::cfg::active(&v.attrs, features))
+        .map(|v| {
+            let fields = v
+                .fields
+                .iter()
+                .map(|f| (f.ident.as_ref().map(|i| i.to_string()), f.ty.clone()))
+                .collect();
+            (v.ident.to_string(), fields)
+        })
+        .collect()
 }
 
 /// Whether an impl's generics bound none of its parameters (`impl<T> Copy for Index<T> {}`
