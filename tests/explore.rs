@@ -6,7 +6,20 @@ use serde_json::Value;
 mod common;
 use common::{perfsyn_json, perfsyn_text};
 
+/// `explore` without the repeated-traversal and repeated-computation checks, which change no
+/// verdict (`explore/toddler.rs`, `explore/memoize.rs`) and ran the best program again on the
+/// trace build; the tests below judge verdicts and classes. `explore_json_has_the_documented_
+/// fields` runs every phase ([`explore_all_phases`]); `tests/repeated_traversals.rs` and
+/// `tests/memoization.rs` guard the checks themselves.
 fn explore(method: &str, extra: &[&str]) -> Value {
+    let mut with = extra.to_vec();
+    with.extend(["--no-repeated-traversals", "--no-repeated-computations"]);
+    explore_all_phases(method, &with)
+}
+
+/// `explore --json --seed 5` with every phase at its default (300 programs unless `extra`
+/// sets a budget).
+fn explore_all_phases(method: &str, extra: &[&str]) -> Value {
     let mut args = vec!["explore", "--method", method, "--json", "--seed", "5"];
     if !extra
         .iter()
@@ -24,7 +37,7 @@ fn s<'a>(v: &'a Value, k: &str) -> &'a str {
 
 #[test]
 fn explore_json_has_the_documented_fields() {
-    let r = explore("Vec::dedup", &["--max-programs", "200"]);
+    let r = explore_all_phases("Vec::dedup", &["--max-programs", "200"]);
     for k in [
         "method",
         "oracle",

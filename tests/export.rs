@@ -214,6 +214,10 @@ fn exported_programs_tests_and_benches_build_run_and_catch_the_bottleneck() {
             "1",
             "--confirm-top",
             "0",
+            // No repeated-traversal or repeated-computation check: they change no verdict,
+            // ran the best program again on the trace build, and nothing here reads them.
+            "--no-repeated-traversals",
+            "--no-repeated-computations",
             "--json",
             "--out",
             run.to_str().unwrap(),
@@ -404,6 +408,10 @@ fn export_into_places_the_file_and_adds_the_dev_dependencies() {
         "1",
         "--confirm-top",
         "0",
+        // No repeated-traversal or repeated-computation check: they change no verdict,
+        // ran the best program again on the trace build, and nothing here reads them.
+        "--no-repeated-traversals",
+        "--no-repeated-computations",
         "--json",
         "--out",
         run.to_str().unwrap(),

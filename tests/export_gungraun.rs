@@ -115,6 +115,10 @@ fn gungraun_export_gates_a_relative_finding_a_plain_test_refuses() {
         "1",
         "--confirm-top",
         "0",
+        // No repeated-traversal or repeated-computation check: they change no verdict,
+        // ran the best program again on the trace build, and nothing here reads them.
+        "--no-repeated-traversals",
+        "--no-repeated-computations",
         "--json",
         "--out",
         run.to_str().unwrap(),

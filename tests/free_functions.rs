@@ -50,7 +50,10 @@ fn free_crate(dir: &Path) {
     .unwrap();
 }
 
-/// `explore --method spec` in `krate`, seed 1, `programs` programs, no timing.
+/// `explore --method spec` in `krate`, seed 1, `programs` programs, no timing, and no
+/// repeated-traversal or repeated-computation check: they change no verdict, and each built
+/// the crate's trace worker, which nothing here reads (`tests/repeated_traversals.rs` and
+/// `tests/init_rejected.rs` build user crates' trace workers).
 fn explore_seed_1(krate: &Path, spec: &str, programs: &str) -> std::process::Output {
     perfsyn_in(
         krate,
@@ -64,6 +67,8 @@ fn explore_seed_1(krate: &Path, spec: &str, programs: &str) -> std::process::Out
             "1",
             "--confirm-top",
             "0",
+            "--no-repeated-traversals",
+            "--no-repeated-computations",
         ],
     )
 }
@@ -148,6 +153,8 @@ fn free_functions_are_explored_by_path_and_exported_as_path_calls() {
             "1",
             "--confirm-top",
             "0",
+            "--no-repeated-traversals",
+            "--no-repeated-computations",
             "--json",
         ],
     );

@@ -22,6 +22,10 @@ fn explore(method: &str, extra: &[&str]) -> Value {
         // Hot lines do not depend on the wall-clock confirmation; skip it.
         "--confirm-top",
         "0",
+        // No repeated-traversal or repeated-computation check: they change no verdict,
+        // ran the best program again on the trace build, and nothing here reads them.
+        "--no-repeated-traversals",
+        "--no-repeated-computations",
     ];
     args.extend(extra);
     common::perfsyn_json(&args)

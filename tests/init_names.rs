@@ -114,6 +114,10 @@ fn crate_types_named_like_harness_and_std_types_register_and_run() {
                 "1",
                 "--confirm-top",
                 "0",
+                // No repeated-traversal or repeated-computation check: they change no verdict,
+                // ran the best program again on the trace build, and nothing here reads them.
+                "--no-repeated-traversals",
+                "--no-repeated-computations",
             ],
         );
         assert!(run.status.success(), "{spec}: {}", text(&run));

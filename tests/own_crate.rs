@@ -60,6 +60,10 @@ fn init_then_explore_finds_the_documented_o1_that_is_o_n_in_a_copy_of_the_exampl
             "1",
             "--confirm-top",
             "0",
+            // No repeated-traversal or repeated-computation check: they change no verdict,
+            // ran the best program again on the trace build, and nothing here reads them.
+            "--no-repeated-traversals",
+            "--no-repeated-computations",
         ],
     );
     let out = text(&explore);

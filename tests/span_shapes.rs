@@ -22,6 +22,10 @@ fn explore(extra: &[&str]) -> serde_json::Value {
         "1",
         "--confirm-top",
         "0",
+        // No repeated-traversal or repeated-computation check: they change no verdict,
+        // ran the best program again on the trace build, and nothing here reads them.
+        "--no-repeated-traversals",
+        "--no-repeated-computations",
         "--json",
     ];
     args.extend_from_slice(extra);

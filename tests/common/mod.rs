@@ -92,6 +92,11 @@ pub fn git(dir: &Path, args: &[&str]) {
 /// Explores `method` on one given program (deterministic: `--max-programs 1`, no
 /// confirmation) and returns the JSON report: a first run writes a run file, its best program
 /// is replaced by `program`, and `explore --from` starts from it with `extra` flags.
+///
+/// Without the repeated-traversal and repeated-computation checks: they change no verdict
+/// (`explore/toddler.rs`, `explore/memoize.rs`), each ran the program again on the trace
+/// build, and the callers judge the sweep and the verdict; `tests/repeated_traversals.rs` and
+/// `tests/memoization.rs` guard the checks themselves.
 pub fn explore_program(
     dir: &Path,
     method: &str,
@@ -109,6 +114,8 @@ pub fn explore_program(
         "1",
         "--confirm-top",
         "0",
+        "--no-repeated-traversals",
+        "--no-repeated-computations",
         "--json",
     ];
     let mut args = common.to_vec();
