@@ -63,6 +63,7 @@ mod fixed_instantiations_tests;
 pub mod fn_generics;
 pub mod free;
 pub mod free_fn;
+pub mod function_results;
 #[cfg(test)]
 mod free_functions_tests;
 #[cfg(test)]
@@ -71,6 +72,7 @@ pub mod gen;
 #[cfg(test)]
 mod generic_bounds_tests;
 pub mod handed_out;
+pub mod handed_out_args;
 #[cfg(test)]
 mod handed_out_tests;
 #[cfg(test)]
