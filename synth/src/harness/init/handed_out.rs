@@ -87,6 +87,16 @@ fn peel<'t>(
             } else {
                 &[Receiver::REF]
             };
+            // A borrowed slice hands out its elements, each by reference
+            // (`raw_edges() -> &[Edge<E, Ix>]`: `for b in g.raw_edges() { b.source() }`).
+            if let (true, Type::Slice(s)) = (iterate, &*r.elem) {
+                out.push(HandOut {
+                    via: with(Via::Each),
+                    ty: &s.elem,
+                    allowed,
+                });
+                return;
+            }
             out.push(HandOut {
                 via,
                 ty: &r.elem,

@@ -65,6 +65,8 @@ pub mod free;
 pub mod free_fn;
 pub mod function_results;
 #[cfg(test)]
+mod function_results_tests;
+#[cfg(test)]
 mod free_functions_tests;
 #[cfg(test)]
 mod function_generics_tests;
