@@ -211,6 +211,7 @@ impl Step<'_> {
         let marker = via.iter().rev().find_map(|v| match v {
             Via::Variant(_, v) => Some((snake(v), format!(" ({v})"))),
             Via::Field(k) => Some((k.to_string(), format!(" (field {k})"))),
+            Via::Failure => Some(("err".to_string(), " (its Err)".to_string())),
             _ => None,
         });
         let through = match &marker {

@@ -119,3 +119,23 @@ fn the_elements_of_a_borrowed_slice_a_method_returns_are_handed_out_each() {
         "{text}"
     );
 }
+
+#[test]
+fn the_error_a_function_returns_is_handed_out_too() {
+    // `toposort(&g) -> Result<Vec<usize>, Cycle>`: the caller asks the cycle where it is.
+    let lib = r#"
+        pub struct Graph { n: usize }
+        impl Graph { pub fn new() -> Self { Graph { n: 0 } } }
+        pub struct Cycle { at: usize }
+        impl Cycle { pub fn node_id(&self) -> usize { self.at } }
+        pub fn toposort(g: &Graph) -> Result<Vec<usize>, Cycle> { Ok(Vec::new()) }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    assert_eq!(
+        line(&text, "toposort_err_node_id"),
+        Some(
+            r#"toposort_err_node_id(ref self, g: ref Graph) as "if let Err(mut b) = demo::toposort(&{g}) { std::hint::black_box(b.node_id()); }" => |_namespace| { if let Err(mut b) = demo::toposort(g) { std::hint::black_box(b.node_id()); } };"#
+        ),
+        "{text}"
+    );
+}

@@ -122,7 +122,9 @@ fn peel<'t>(
             };
             let ident = seg.ident.to_string();
             // Once: an `Option` of a `Result` is not peeled twice.
-            let wrapped = via.iter().any(|v| matches!(v, Via::Option | Via::Fallible));
+            let wrapped = via
+                .iter()
+                .any(|v| matches!(v, Via::Option | Via::Fallible | Via::Failure));
             match (ident.as_str(), first_arg(seg)) {
                 // Of a reference too (`text_storage() -> Option<&StringStorage>`): the
                 // reference allows `&self` methods.
@@ -130,7 +132,12 @@ fn peel<'t>(
                     peel(inner, with(Via::Option), items, iterate, out)
                 }
                 ("Result", Some(inner)) if !wrapped => {
-                    peel(inner, with(Via::Fallible), items, iterate, out)
+                    peel(inner, with(Via::Fallible), items, iterate, out);
+                    // And its error, a value of the crate's the caller asks
+                    // (`toposort() -> Result<Vec<N>, Cycle<N>>`: `cycle.node_id()`).
+                    if let Some(err) = second_arg(seg) {
+                        peel(err, with(Via::Failure), items, false, out);
+                    }
                 }
                 ("Box", Some(inner)) => out.push(HandOut {
                     via,
@@ -171,6 +178,20 @@ fn first_arg(seg: &syn::PathSegment) -> Option<&Type> {
         GenericArgument::Type(t) => Some(t),
         _ => None,
     })
+}
+
+/// `E` of `Result<T, E>`.
+fn second_arg(seg: &syn::PathSegment) -> Option<&Type> {
+    let PathArguments::AngleBracketed(a) = &seg.arguments else {
+        return None;
+    };
+    a.args
+        .iter()
+        .filter_map(|a| match a {
+            GenericArgument::Type(t) => Some(t),
+            _ => None,
+        })
+        .nth(1)
 }
 
 /// `X` of `impl Iterator<Item = X>` (or a double-ended or exact-size one).
