@@ -114,8 +114,9 @@ fn the_elements_of_a_borrowed_slice_a_method_returns_are_handed_out_each() {
     "#;
     let (_, text) = generate(&[("lib.rs", lib)], &[]);
     assert!(
-        line(&text, "raw_edges_source").is_some_and(|l| l
-            .contains("for mut b in r.raw_edges() { std::hint::black_box(b.source()); }")),
+        line(&text, "raw_edges_source").is_some_and(
+            |l| l.contains("for mut b in r.raw_edges() { std::hint::black_box(b.source()); }")
+        ),
         "{text}"
     );
 }

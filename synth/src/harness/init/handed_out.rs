@@ -3,9 +3,9 @@
 //! a caller gets one from a method of something it holds and uses it at once:
 //! `doc.root().children()`, `for n in doc.descendants() { n.attribute(a) }`,
 //! `for e in graph.edges(a) { e.weight() }`. This file says what a method's return type hands
-//! out and by which route ([`HandOut`]): directly, in an `Option` or a `Result`, or many of
-//! them, an iterator's items, which the chain visits one by one so that the measured cost
-//! grows with the data. [`chain`](super::chain) registers the methods of each type handed out
+//! out and by which route ([`HandOut`]): directly, in an `Option`, a `Result`'s `Ok` or its
+//! `Err`, or many of them, an iterator's items or a borrowed slice's elements, which the
+//! chain visits one by one so that the measured cost grows with the data. [`chain`](super::chain) registers the methods of each type handed out
 //! as chained calls, and goes on through what those hand out in turn ([`Route`]), so a
 //! parser's document reaches its nodes, and the nodes their attributes.
 //!

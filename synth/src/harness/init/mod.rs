@@ -63,13 +63,13 @@ mod fixed_instantiations_tests;
 pub mod fn_generics;
 pub mod free;
 pub mod free_fn;
-pub mod function_results;
-#[cfg(test)]
-mod function_results_tests;
 #[cfg(test)]
 mod free_functions_tests;
 #[cfg(test)]
 mod function_generics_tests;
+pub mod function_results;
+#[cfg(test)]
+mod function_results_tests;
 pub mod gen;
 #[cfg(test)]
 mod generic_bounds_tests;
