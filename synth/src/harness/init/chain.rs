@@ -10,7 +10,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use syn::{ImplItem, Type};
 
-use super::instantiate::instantiate;
+use super::instantiate::instantiate_fixing;
 use perfsyn_profiler_ipc::Mode;
 
 use super::handed_out::{hand_outs, nearness, Route, Seen};
@@ -109,6 +109,7 @@ pub(super) fn handed_on(
             first,
             route,
             allowed: h.allowed,
+            written: None,
         };
         // The variants of a returned enum, each reached by matching it (an owned value only,
         // not through an `Option`). Of two enums of one name, the one nearest the owner's
@@ -133,6 +134,10 @@ pub(super) fn handed_on(
         // (`into_owned()`), and a variant's type is reached once (see `Seen`), by the
         // shortest route.
         if let Some(t) = find(&ident) {
+            let step = Step {
+                written: Some(h.ty),
+                ..step
+            };
             step.reach(cx, t, h.via.clone(), b, seen, vecs, out);
         }
     }
@@ -140,10 +145,14 @@ pub(super) fn handed_on(
 
 /// One hand-out being followed: the call that makes it, the route it came along, and the
 /// receivers the value handed out allows.
+#[derive(Clone, Copy)]
 struct Step<'s> {
     first: &'s Func,
     route: &'s Route,
     allowed: &'s [Receiver],
+    /// The handed-out type as the result writes it, when its arguments are known (see
+    /// [`handed_out_args`](super::handed_out_args)).
+    written: Option<&'s Type>,
 }
 
 impl Step<'_> {
@@ -166,18 +175,24 @@ impl Step<'_> {
             return;
         }
         let route = self.route.then(&b.ident);
-        // The borrowing type's parameters instantiated as its impls bound them; in practice
-        // it shares the owner's (`VacantEntry<'a, T>` of `Slab<T>`).
-        let Ok(subst) = instantiate(
+        // The borrowing type's parameters as the result writes them where the caller's
+        // instantiation decides them (`Dominators<G::NodeId>`, `WalkNeighbors<Ix>`), the rest
+        // instantiated as its impls bound them (see `handed_out_args`).
+        let written = self.written.map_or_else(HashMap::new, |w| {
+            super::handed_out_args::written_args(&b.generics, w, cx.subst, cx.closures)
+        });
+        let Ok(mut subst) = instantiate_fixing(
             &b.generics,
             b.impls.iter().map(|i| &i.generics),
             true,
             &HashMap::new(),
             cx.arrays,
             cx.int_traits,
+            &written,
         ) else {
             return;
         };
+        subst.extend(written);
         let no_self = String::new();
         let no_table = super::class_reader::TypeClasses::default();
         let bcx = Ctx {
@@ -196,6 +211,7 @@ impl Step<'_> {
         let marker = via.iter().rev().find_map(|v| match v {
             Via::Variant(_, v) => Some((snake(v), format!(" ({v})"))),
             Via::Field(k) => Some((k.to_string(), format!(" (field {k})"))),
+            Via::Failure => Some(("err".to_string(), " (its Err)".to_string())),
             _ => None,
         });
         let through = match &marker {

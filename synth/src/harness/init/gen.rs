@@ -495,6 +495,9 @@ fn on_value(value: &str, routes: &[(Via, String)], next: &dyn Fn(&str) -> String
             Via::Variant(e, v) => {
                 format!("if let {e}::{v}(mut {b}) = {from} {{ std::hint::black_box({code}); }}")
             }
+            Via::Failure => {
+                format!("if let Err(mut {b}) = {from} {{ std::hint::black_box({code}); }}")
+            }
             Via::Field(k) => {
                 format!("{{ let mut {b} = {from}.{k}; std::hint::black_box({code}); }}")
             }

@@ -3,9 +3,9 @@
 //! a caller gets one from a method of something it holds and uses it at once:
 //! `doc.root().children()`, `for n in doc.descendants() { n.attribute(a) }`,
 //! `for e in graph.edges(a) { e.weight() }`. This file says what a method's return type hands
-//! out and by which route ([`HandOut`]): directly, in an `Option` or a `Result`, or many of
-//! them, an iterator's items, which the chain visits one by one so that the measured cost
-//! grows with the data. [`chain`](super::chain) registers the methods of each type handed out
+//! out and by which route ([`HandOut`]): directly, in an `Option`, a `Result`'s `Ok` or its
+//! `Err`, or many of them, an iterator's items or a borrowed slice's elements, which the
+//! chain visits one by one so that the measured cost grows with the data. [`chain`](super::chain) registers the methods of each type handed out
 //! as chained calls, and goes on through what those hand out in turn ([`Route`]), so a
 //! parser's document reaches its nodes, and the nodes their attributes.
 //!
@@ -87,6 +87,16 @@ fn peel<'t>(
             } else {
                 &[Receiver::REF]
             };
+            // A borrowed slice hands out its elements, each by reference
+            // (`raw_edges() -> &[Edge<E, Ix>]`: `for b in g.raw_edges() { b.source() }`).
+            if let (true, Type::Slice(s)) = (iterate, &*r.elem) {
+                out.push(HandOut {
+                    via: with(Via::Each),
+                    ty: &s.elem,
+                    allowed,
+                });
+                return;
+            }
             out.push(HandOut {
                 via,
                 ty: &r.elem,
@@ -112,7 +122,9 @@ fn peel<'t>(
             };
             let ident = seg.ident.to_string();
             // Once: an `Option` of a `Result` is not peeled twice.
-            let wrapped = via.iter().any(|v| matches!(v, Via::Option | Via::Fallible));
+            let wrapped = via
+                .iter()
+                .any(|v| matches!(v, Via::Option | Via::Fallible | Via::Failure));
             match (ident.as_str(), first_arg(seg)) {
                 // Of a reference too (`text_storage() -> Option<&StringStorage>`): the
                 // reference allows `&self` methods.
@@ -120,7 +132,12 @@ fn peel<'t>(
                     peel(inner, with(Via::Option), items, iterate, out)
                 }
                 ("Result", Some(inner)) if !wrapped => {
-                    peel(inner, with(Via::Fallible), items, iterate, out)
+                    peel(inner, with(Via::Fallible), items, iterate, out);
+                    // And its error, a value of the crate's the caller asks
+                    // (`toposort() -> Result<Vec<N>, Cycle<N>>`: `cycle.node_id()`).
+                    if let Some(err) = second_arg(seg) {
+                        peel(err, with(Via::Failure), items, false, out);
+                    }
                 }
                 ("Box", Some(inner)) => out.push(HandOut {
                     via,
@@ -161,6 +178,20 @@ fn first_arg(seg: &syn::PathSegment) -> Option<&Type> {
         GenericArgument::Type(t) => Some(t),
         _ => None,
     })
+}
+
+/// `E` of `Result<T, E>`.
+fn second_arg(seg: &syn::PathSegment) -> Option<&Type> {
+    let PathArguments::AngleBracketed(a) = &seg.arguments else {
+        return None;
+    };
+    a.args
+        .iter()
+        .filter_map(|a| match a {
+            GenericArgument::Type(t) => Some(t),
+            _ => None,
+        })
+        .nth(1)
 }
 
 /// `X` of `impl Iterator<Item = X>` (or a double-ended or exact-size one).

@@ -69,10 +69,14 @@ pub mod free_fn;
 mod free_functions_tests;
 #[cfg(test)]
 mod function_generics_tests;
+pub mod function_results;
+#[cfg(test)]
+mod function_results_tests;
 pub mod gen;
 #[cfg(test)]
 mod generic_bounds_tests;
 pub mod handed_out;
+pub mod handed_out_args;
 #[cfg(test)]
 mod handed_out_tests;
 #[cfg(test)]

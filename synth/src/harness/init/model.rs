@@ -368,13 +368,25 @@ fn build_with(
         slots: &slots,
         literals: &literals,
     };
-    let (namespaces, skipped_fns) = super::free::namespaces(
+    let (mut namespaces, skipped_fns) = super::free::namespaces(
         lib,
         &scan.free_fns,
         &free_cx,
         &mut fn_names,
         &mut model.vecs,
     );
+    chained.extend(super::function_results::chain_onto_results(
+        lib,
+        &scan.free_fns,
+        &mut namespaces,
+        &free_cx,
+        super::chain::Borrowers {
+            types: &borrowers,
+            enums: &enums,
+            items: &scan.iterator_items,
+        },
+        &mut model.vecs,
+    ));
     for ns in &namespaces {
         let names: Vec<String> = ns.methods.iter().map(|m| m.name.clone()).collect();
         model

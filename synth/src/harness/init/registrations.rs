@@ -656,6 +656,10 @@ pub enum Via {
     /// them (`descendants()`): the second is called on each, so the cost grows with the data
     /// (see [`handed_out`](super::handed_out)).
     Each,
+    /// `if let Err(b) = r.first() { b.second() }`: the first returns a `Result` whose error
+    /// is `B` (`toposort() -> Result<Vec<N>, Cycle<N>>`): a failure is an answer, and its
+    /// value the caller asks.
+    Failure,
     /// `{ let b = r.first().k; b.second() }`: field `k` of the tuple the first returns
     /// (`split() -> (Producer, Consumer)`).
     Field(usize),
