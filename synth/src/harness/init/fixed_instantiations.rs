@@ -28,6 +28,7 @@ use std::collections::HashMap;
 
 use syn::{GenericArgument, GenericParam, ImplItem, PathArguments, Type};
 
+use super::fixed_args::Naming;
 use super::registrations::{Func, Model};
 use super::scan::FoundType;
 
@@ -63,7 +64,7 @@ impl Fixed {
 pub fn of(
     t: &FoundType,
     subst: &HashMap<String, String>,
-    named: &HashMap<String, String>,
+    naming: &Naming<'_>,
     applies: &dyn Fn(&HashMap<String, String>, &syn::ItemImpl) -> bool,
 ) -> Vec<Fixed> {
     // The type's parameters in the order arguments are written, lifetimes left out.
@@ -83,7 +84,7 @@ pub fn of(
         if applies(subst, imp) {
             continue;
         }
-        let Some(fixed) = fixed_by(imp, &params, subst, named) else {
+        let Some(fixed) = fixed_by(imp, t, &params, subst, naming) else {
             continue;
         };
         if !applies(&fixed.apply(subst), imp) {
@@ -109,10 +110,12 @@ pub fn of(
 /// The arguments `imp`'s self type fixes where `subst` has others, when each is nameable.
 fn fixed_by(
     imp: &syn::ItemImpl,
+    t: &FoundType,
     params: &[String],
     subst: &HashMap<String, String>,
-    named: &HashMap<String, String>,
+    naming: &Naming<'_>,
 ) -> Option<Fixed> {
+    let named = naming.named;
     let Type::Path(tp) = &*imp.self_ty else {
         return None;
     };
@@ -123,22 +126,27 @@ fn fixed_by(
     let own: Vec<String> = super::syntax::param_names(&imp.generics).collect();
     let mut overrides = Vec::new();
     let mut shown = Vec::new();
-    let args = a
+    let args: Vec<&GenericArgument> = a
         .args
         .iter()
-        .filter(|a| !matches!(a, GenericArgument::Lifetime(_)));
+        .filter(|a| !matches!(a, GenericArgument::Lifetime(_)))
+        .collect();
+    let written = args.len();
     for (param, arg) in params.iter().zip(args) {
         let GenericArgument::Type(Type::Path(p)) = arg else {
             return None;
         };
-        if p.qself.is_some() || p.path.segments.iter().any(|s| !s.arguments.is_none()) {
+        if p.qself.is_some() {
             return None;
         }
         let ident = p.path.segments.last()?.ident.to_string();
         if p.path.segments.len() == 1 && own.contains(&ident) {
             continue;
         }
-        let pick = if PRIMITIVES.contains(&ident.as_str()) && p.path.segments.len() == 1 {
+        let pick = if p.path.segments.iter().any(|s| !s.arguments.is_none()) {
+            // A crate type over the block's own parameters: its registration.
+            super::fixed_args::registered_arg(p, &own, naming)?
+        } else if PRIMITIVES.contains(&ident.as_str()) && p.path.segments.len() == 1 {
             ident.clone()
         } else {
             named.get(&ident)?.clone()
@@ -154,6 +162,24 @@ fn fixed_by(
         }
         overrides.push((param.clone(), pick));
         shown.push(ident);
+    }
+    // Parameters the block leaves to a default the harness chose otherwise.
+    let defaults = t.generics.params.iter().filter_map(|p| match p {
+        GenericParam::Type(x) => Some(x.default.as_ref().map(|(_, d)| d)),
+        GenericParam::Const(_) => Some(None),
+        GenericParam::Lifetime(_) => None,
+    });
+    for (param, default) in params.iter().zip(defaults).skip(written) {
+        let (Some(d), Some(chosen)) = (default, subst.get(param)) else {
+            continue;
+        };
+        if chosen == super::instantiate::OMITTED {
+            continue;
+        }
+        if let Some(prim) = super::fixed_args::default_override(d, chosen, naming) {
+            overrides.push((param.clone(), prim.clone()));
+            shown.push(prim);
+        }
     }
     (!overrides.is_empty()).then(|| Fixed {
         overrides,

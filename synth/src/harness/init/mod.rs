@@ -57,6 +57,9 @@ pub mod doc_classes;
 mod documented_classes_tests;
 pub mod drop_registrations;
 pub mod expand;
+pub mod fixed_args;
+#[cfg(test)]
+mod fixed_args_tests;
 pub mod fixed_instantiations;
 #[cfg(test)]
 mod fixed_instantiations_tests;
@@ -108,6 +111,9 @@ mod parsers_tests;
 pub mod primitive_bounds;
 #[cfg(test)]
 mod primitive_bounds_tests;
+pub mod projected_impls;
+#[cfg(test)]
+mod projected_impls_tests;
 #[cfg(test)]
 mod public_paths_tests;
 #[cfg(test)]

@@ -209,10 +209,19 @@ fn choose<'s>(
         // want of a constructor they may make up for, see `register_type`).
         if registers && alias.is_none() {
             let aliased = |d: &Type| prim_aliases.expanded_text(&t.module, d);
+            let naming = super::fixed_args::Naming {
+                lib,
+                scan,
+                regs: &regs,
+                named: &named,
+                aliased: &aliased,
+            };
+            let params: Vec<String> = param_names(&t.generics).collect();
             let applies = |s: &HashMap<String, String>, imp: &syn::ItemImpl| {
                 other_instantiation(&t.generics, s, imp, &aliased, std_hasher).is_none()
+                    || super::fixed_args::applies_as_registered(imp, &params, s, &naming)
             };
-            for f in super::fixed_instantiations::of(t, &subst, &named, &applies) {
+            for f in super::fixed_instantiations::of(t, &subst, &naming, &applies) {
                 let subst = f.apply(&subst);
                 let args: Vec<String> = param_names(&t.generics)
                     .filter_map(|p| subst.get(&p).cloned())
@@ -659,8 +668,36 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
     let fixed = FixedParams::of(t, &subst, alias, scan);
     // What this type's chains reached past their first hand-out (see `handed_out`).
     let mut handed = super::handed_out::Seen::default();
+    let type_params: Vec<String> = param_names(&t.generics).collect();
+    // A block written over another registered type of the crate (see `fixed_args`).
+    let paths = default_paths(lib, scan);
+    let named = named_in(lib, scan, &paths, &t.module);
+    let naming = super::fixed_args::Naming {
+        lib,
+        scan,
+        regs,
+        named: &named,
+        aliased: &aliased,
+    };
+    let applies_as_registered = |imp: &syn::ItemImpl| {
+        super::fixed_args::applies_as_registered(imp, &type_params, &subst, &naming)
+    };
     for imp in &t.impls {
-        let other_instance = other_instantiation(&t.generics, &subst, imp, &aliased, std_hasher);
+        let mut other_instance =
+            other_instantiation(&t.generics, &subst, imp, &aliased, std_hasher);
+        // A block written with projections of its own generic, solved from the registration.
+        let solved = other_instance.as_ref().and_then(|_| {
+            let r = super::assoc_ties::Registered {
+                lib,
+                regs,
+                named: &HashMap::new(),
+            };
+            super::projected_impls::solved(imp, &type_params, &subst, scan, &r, &t.ident)
+        });
+        if solved.is_some() || (other_instance.is_some() && applies_as_registered(imp)) {
+            other_instance = None;
+        }
+        let imp = solved.as_ref().unwrap_or(imp);
         for item in &imp.items {
             let ImplItem::Fn(f) = item else { continue };
             if !is_pub(&f.vis) {

@@ -1,0 +1,99 @@
+//! Impl blocks fixing a parameter to its private default or to another registered type of the
+//! crate register the type again at that instantiation (see `fixed_args`).
+
+use super::tests::{generate, skipped_file};
+
+/// A matrix whose index parameter defaults to a module-private alias of `u16`, while the
+/// harness writes it out (a hasher before it is replaced) as the crate's public alias of that
+/// name (`u32`); its constructors' blocks leave the index to the private default.
+const PRIVATE_DEFAULT: &str = r#"
+    pub mod graph { pub type DefaultIx = u32; }
+    pub mod matrix {
+        use std::marker::PhantomData;
+        type DefaultIx = u16;
+        pub trait IndexType: Copy {}
+        impl IndexType for u16 {}
+        impl IndexType for u32 {}
+        pub trait EdgeType {}
+        pub trait Nullable { type Wrapped; }
+        impl<T> Nullable for Option<T> { type Wrapped = T; }
+        pub struct Directed;
+        pub struct Undirected;
+        impl EdgeType for Directed {}
+        impl EdgeType for Undirected {}
+        pub struct Matrix<N, S = std::collections::hash_map::RandomState, Ty = Directed, Null: Nullable<Wrapped = N> = Option<N>, Ix = DefaultIx> { n: Vec<N>, ty: PhantomData<(S, Ty, Null, Ix)> }
+        impl<N, S: std::hash::BuildHasher + Default> Matrix<N, S, Directed> {
+            pub fn new() -> Self { Matrix { n: Vec::new(), ty: PhantomData } }
+        }
+        impl<N, S: std::hash::BuildHasher + Default> Matrix<N, S, Undirected> {
+            pub fn new_undirected() -> Self { Matrix { n: Vec::new(), ty: PhantomData } }
+        }
+        impl<N, S: std::hash::BuildHasher, Ty: EdgeType, Null: Nullable<Wrapped = N>, Ix: IndexType> Matrix<N, S, Ty, Null, Ix> {
+            pub fn with_capacity(c: usize) -> Self { Matrix { n: Vec::with_capacity(c), ty: PhantomData } }
+            pub fn node_count(&self) -> usize { self.n.len() }
+        }
+    }
+"#;
+
+#[test]
+fn a_block_leaving_a_parameter_to_its_private_default_registers_at_that_default() {
+    let (m, text) = generate(&[("lib.rs", PRIVATE_DEFAULT)], &[]);
+    let skipped = skipped_file(&m).skipped;
+    assert!(
+        !skipped
+            .iter()
+            .any(|s| s.item.ends_with("::new") || s.item.ends_with("new_undirected")),
+        "{skipped:?}\n{text}"
+    );
+    assert!(text.contains("path: \"Matrix<u16>\""), "{text}");
+    assert!(text.contains("path: \"Matrix<Undirected,u16>\""), "{text}");
+    // `node_count` registers on each and counts once.
+    assert_eq!(m.methods(), 1, "{text}");
+}
+
+/// A checked wrapper registered over the first graph type meeting its bound, with a block
+/// for another graph type written through a public alias over the block's own parameters.
+const OVER_ALIAS: &str = r#"
+    use std::marker::PhantomData;
+    pub trait Kind {}
+    pub struct Directed;
+    impl Kind for Directed {}
+    pub trait Build { fn add(&mut self); }
+    #[derive(Default)]
+    pub struct Graph<N> { n: Vec<N> }
+    impl<N> Graph<N> { pub fn new() -> Self { Graph { n: Vec::new() } } }
+    impl<N> Build for Graph<N> { fn add(&mut self) {} }
+    #[derive(Default)]
+    pub struct Stable<N, Ty: Kind = Directed> { n: Vec<N>, ty: PhantomData<Ty> }
+    impl<N, Ty: Kind> Stable<N, Ty> { pub fn new() -> Self { Stable { n: Vec::new(), ty: PhantomData } } }
+    impl<N, Ty: Kind> Build for Stable<N, Ty> { fn add(&mut self) {} }
+    pub type StableDi<N> = Stable<N, Directed>;
+    pub struct Checked<G: Build> { g: G }
+    impl<G: Build + Default> Checked<G> {
+        pub fn new() -> Self { Checked { g: G::default() } }
+        pub fn len(&self) -> usize { 0 }
+    }
+    impl<N> Checked<StableDi<N>> {
+        pub fn remove(&mut self) {}
+    }
+"#;
+
+#[test]
+fn a_block_over_another_registered_type_through_an_alias_registers_at_that_type() {
+    let (m, text) = generate(&[("lib.rs", OVER_ALIAS)], &[]);
+    let skipped = skipped_file(&m).skipped;
+    assert!(
+        !skipped.iter().any(|s| s.item == "Checked::remove"),
+        "{skipped:?}\n{text}"
+    );
+    let second = text
+        .split("path: \"Checked<StableDi>\"")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        second.contains("demo::Stable<Key,demo::Directed>"),
+        "{text}"
+    );
+    let second = second.split("fields").next().unwrap();
+    assert!(second.contains("remove(mut self)"), "{second}");
+}
