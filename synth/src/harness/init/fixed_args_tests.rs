@@ -31,7 +31,11 @@ const PRIVATE_DEFAULT: &str = r#"
         impl<N, S: std::hash::BuildHasher, Ty: EdgeType, Null: Nullable<Wrapped = N>, Ix: IndexType> Matrix<N, S, Ty, Null, Ix> {
             pub fn with_capacity(c: usize) -> Self { Matrix { n: Vec::with_capacity(c), ty: PhantomData } }
             pub fn node_count(&self) -> usize { self.n.len() }
+            pub fn remove_node(&mut self, a: NodeIndex<Ix>) {}
         }
+        #[derive(Clone, Copy)]
+        pub struct NodeIndex<Ix>(Ix);
+        impl<Ix: IndexType> NodeIndex<Ix> { pub fn new(x: Ix) -> Self { NodeIndex(x) } }
     }
 "#;
 
@@ -48,7 +52,29 @@ fn a_block_leaving_a_parameter_to_its_private_default_registers_at_that_default(
     assert!(text.contains("path: \"Matrix<u16>\""), "{text}");
     assert!(text.contains("path: \"Matrix<Undirected,u16>\""), "{text}");
     // `node_count` registers on each and counts once.
-    assert_eq!(m.methods(), 1, "{text}");
+    assert_eq!(m.methods(), 2, "{text}");
+}
+
+#[test]
+fn a_parameter_of_a_type_at_another_primitive_instantiation_is_skipped_not_written() {
+    // At `Ix = u16`, `remove_node` takes a `NodeIndex<u16>`, which the program does not hold
+    // (`NodeIndex` registers at `u32`): skipped there, registered on the main instantiation.
+    let (_, text) = generate(&[("lib.rs", PRIVATE_DEFAULT)], &[]);
+    let main = text
+        .split("path: \"Matrix\"")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{text}"));
+    let main = main.split("fields").next().unwrap();
+    assert!(
+        main.contains("remove_node(mut self, a: val NodeIndex<u32>)"),
+        "{main}"
+    );
+    let at_u16 = text
+        .split("path: \"Matrix<u16>\"")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{text}"));
+    let at_u16 = at_u16.split("fields").next().unwrap();
+    assert!(!at_u16.contains("remove_node"), "{at_u16}");
 }
 
 /// A checked wrapper registered over the first graph type meeting its bound, with a block

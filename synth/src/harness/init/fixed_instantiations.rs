@@ -35,6 +35,9 @@ use super::scan::FoundType;
 /// The most instantiations a type registers at besides its main one.
 pub const MAX_PER_TYPE: usize = 2;
 
+/// The unit type, a fixed argument named as such.
+pub const UNIT: &str = "()";
+
 /// Primitives a fixed argument may name as such.
 const PRIMITIVES: &[&str] = &[
     "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize", "bool",
@@ -133,6 +136,14 @@ fn fixed_by(
         .collect();
     let written = args.len();
     for (param, arg) in params.iter().zip(args) {
+        // Unit weights (`impl FromGraph6 for Graph<(), (), Undirected, Ix>`): nameable as such.
+        if matches!(arg, GenericArgument::Type(Type::Tuple(t)) if t.elems.is_empty()) {
+            if subst.get(param).map(String::as_str) != Some(UNIT) {
+                overrides.push((param.clone(), UNIT.to_string()));
+                shown.push(UNIT.to_string());
+            }
+            continue;
+        }
         let GenericArgument::Type(Type::Path(p)) = arg else {
             return None;
         };
@@ -195,6 +206,9 @@ fn fixed_by(
 /// a method both register counts once (`Model::instance_duplicates`); the other
 /// instantiation's own skips repeat the standing one's and are dropped.
 pub fn count_once(model: &mut Model, fixed: &[(usize, String)]) {
+    // Methods an earlier fixed instantiation of the same standing one already counted
+    // (`degree` on `Graph<Undirected>` and on `Graph<(),(),Undirected>`, not on `Graph`).
+    let mut counted: std::collections::HashSet<(usize, String)> = Default::default();
     for (k, main_path) in fixed {
         let standing = model
             .types
@@ -220,7 +234,9 @@ pub fn count_once(model: &mut Model, fixed: &[(usize, String)]) {
             .collect();
         let st = &mut model.types[s];
         for name in &methods {
-            if st.methods.iter().any(|f| own(f) && f.name == *name) {
+            if st.methods.iter().any(|f| own(f) && f.name == *name)
+                || !counted.insert((s, name.clone()))
+            {
                 model.instance_duplicates += 1;
                 continue;
             }

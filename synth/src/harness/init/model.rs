@@ -1024,6 +1024,10 @@ fn other_instantiation(
                     || (chosen.map(String::as_str) == Some("FixedState")
                         && hasher_default_over(p, &own, std_hasher))
             }
+            // Unit, where the harness chose it (a fixed instantiation's weights).
+            syn::GenericArgument::Type(Type::Tuple(t)) if t.elems.is_empty() => {
+                chosen.map(String::as_str) == Some(super::fixed_instantiations::UNIT)
+            }
             _ => false,
         });
     (!generic).then(|| imp.self_ty.to_token_stream().to_string().replace(' ', ""))
