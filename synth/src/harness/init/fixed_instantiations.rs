@@ -18,11 +18,13 @@
 //! Bounded: at most [`MAX_PER_TYPE`] extra instantiations per type, blocks with an
 //! associated function (a constructor candidate) first. A fixed argument registers only when
 //! the harness can name it without more choices: a type of the crate without generic
-//! arguments (by its public path) or a primitive. A block fixing a generic type
-//! (`FnComparator<F>`, a closure type; `Acyclic<StableDiGraph<N, E, Ix>>`), a unit `()`, or
-//! one that leaves a parameter to a default the harness replaced (a random hasher: `impl<K,
-//! V> LruCache<K, V>` omits `S = DefaultHasher`, where the harness's `FixedState` keeps costs
-//! deterministic) stays skipped as before.
+//! arguments (by its public path), a primitive, unit weights `()` (`impl FromGraph6 for
+//! Graph<(), (), Undirected, Ix>`), a crate type over the block's own parameters that is
+//! registered, or a primitive default the block leaves (both in
+//! [`fixed_args`](super::fixed_args)). A block fixing a generic type (`FnComparator<F>`, a
+//! closure type), or one that leaves a parameter to a default the harness replaced (a random
+//! hasher: `impl<K, V> LruCache<K, V>` omits `S = DefaultHasher`, where the harness's
+//! `FixedState` keeps costs deterministic) stays skipped as before.
 
 use std::collections::HashMap;
 
