@@ -197,6 +197,11 @@ fn a_block_fixing_unit_weights_registers_an_instantiation_with_unit_weights() {
         !skipped.iter().any(|s| s.item.ends_with("from_text")),
         "{skipped:?}\n{text}"
     );
+    // Its registration function is an identifier.
+    assert!(
+        text.contains("pub fn graph_unit_unit_undirected() -> Graph<(),(),demo::Undirected> {"),
+        "{text}"
+    );
     let unit = text
         .split("path: \"Graph<(),(),Undirected>\"")
         .nth(1)

@@ -527,11 +527,14 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
             .unwrap_or(named_by.ident.clone())
     };
     let path = format!("{main_path}{}", fixed_label.as_deref().unwrap_or(""));
-    // `Graph<Undirected>` registers as `graph_undirected()`.
+    // `Graph<Undirected>` registers as `graph_undirected()`, `Graph<(),(),Undirected>` as
+    // `graph_unit_unit_undirected()`.
     let fn_base = match &fixed_label {
         Some(l) => format!(
             "{main_path}_{}",
-            l.trim_matches(['<', '>']).replace(',', "_")
+            l.trim_matches(['<', '>'])
+                .replace(super::fixed_instantiations::UNIT, "unit")
+                .replace(',', "_")
         ),
         None => path.clone(),
     };
