@@ -123,3 +123,20 @@ fn a_block_over_another_registered_type_through_an_alias_registers_at_that_type(
     let second = second.split("fields").next().unwrap();
     assert!(second.contains("remove(mut self)"), "{second}");
 }
+
+#[test]
+fn a_block_fixing_a_parameter_another_default_names_registers_no_instantiation() {
+    // `impl<Null> Matrix<(), S, Undirected, Null>` fixes `N`, which `Null = Option<N>` names: that default
+    // would need reading again at `()`, so the block stays another instantiation.
+    let lib = PRIVATE_DEFAULT.replace(
+        "impl<N, S: std::hash::BuildHasher + Default> Matrix<N, S, Undirected> {",
+        "impl<S: std::hash::BuildHasher + Default, Null: Nullable<Wrapped = ()>> Matrix<(), S, Undirected, Null> {",
+    );
+    let (m, text) = generate(&[("lib.rs", &lib)], &[]);
+    assert!(!text.contains("path: \"Matrix<()"), "{text}");
+    let skipped = skipped_file(&m).skipped;
+    assert!(
+        skipped.iter().any(|s| s.item == "Matrix::new_undirected"),
+        "{skipped:?}\n{text}"
+    );
+}

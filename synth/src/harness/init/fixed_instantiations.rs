@@ -194,6 +194,19 @@ fn fixed_by(
             shown.push(prim);
         }
     }
+    // A default written over a parameter the block fixes (`Null = Option<E>` where `E` is
+    // `()`) would need its instantiation read again: not such a block.
+    let fixed_names: Vec<&String> = overrides.iter().map(|(p, _)| p).collect();
+    let over_fixed = t.generics.type_params().any(|tp| {
+        tp.default.as_ref().is_some_and(|d| {
+            let text = quote::ToTokens::to_token_stream(&d.1).to_string();
+            text.split(|c: char| !c.is_alphanumeric() && c != '_')
+                .any(|w| fixed_names.iter().any(|p| p.as_str() == w))
+        })
+    });
+    if over_fixed {
+        return None;
+    }
     (!overrides.is_empty()).then(|| Fixed {
         overrides,
         label: format!("<{}>", shown.join(",")),
