@@ -180,8 +180,14 @@ pub fn applies_as_registered(
     any
 }
 
-/// Two types as text, spaces and a leading `::` aside.
+/// Two types as text, spaces and the outer type's path aside (`petgraph::Graph<Key,..>` and
+/// the imported `Graph<Key,..>`).
 fn same(a: &str, b: &str) -> bool {
-    let norm = |s: &str| s.replace(' ', "").trim_start_matches("::").to_string();
+    let norm = |s: &str| {
+        let s = s.replace(' ', "");
+        let head = s.find('<').unwrap_or(s.len());
+        let name = s[..head].rsplit("::").next().unwrap_or("").to_string();
+        format!("{name}{}", &s[head..])
+    };
     norm(a) == norm(b)
 }

@@ -140,3 +140,27 @@ fn a_block_fixing_a_parameter_another_default_names_registers_no_instantiation()
         "{skipped:?}\n{text}"
     );
 }
+
+#[test]
+fn a_block_over_the_registered_type_through_an_alias_is_the_main_registration() {
+    // `impl<N> Checked<GraphAlias<N>>` names, through an alias, the very type `Checked`
+    // registers over: its items register there, and no second instantiation is made.
+    let lib = format!(
+        "{OVER_ALIAS}\n{}",
+        "pub type GraphAlias<N> = Graph<N>;
+        impl<N> Checked<GraphAlias<N>> { pub fn shrink(&mut self) {} }"
+    );
+    let (m, text) = generate(&[("lib.rs", &lib)], &[]);
+    assert!(!text.contains("path: \"Checked<GraphAlias>\""), "{text}");
+    let main = text
+        .split("path: \"Checked\"")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{text}"));
+    let main = main.split("fields").next().unwrap();
+    assert!(main.contains("shrink(mut self)"), "{main}");
+    let skipped = skipped_file(&m).skipped;
+    assert!(
+        !skipped.iter().any(|s| s.item == "Checked::shrink"),
+        "{skipped:?}"
+    );
+}

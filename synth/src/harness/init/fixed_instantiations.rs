@@ -362,3 +362,37 @@ pub fn registered_only_by(model: &Model, fn_name: &str) -> usize {
         .filter(|f| own(f) && !others.contains(&&f.name))
         .count()
 }
+
+/// How many public methods the compiler's rejections (`rejected`, specs `Path::name`) take
+/// from the count: a rejected constructor is no method, and a method another instantiation of
+/// the same type still registers (`MatrixGraph<u16>::extend_with_edges` beside
+/// `MatrixGraph::extend_with_edges`) stays registered once.
+pub fn rejected_methods(model: &Model, rejected: &[String]) -> usize {
+    let own = |f: &Func| f.chain.is_none() && f.call.is_none();
+    // A method rejected on every instantiation is taken once (it was counted once).
+    let mut taken: std::collections::HashSet<(String, String)> = Default::default();
+    rejected
+        .iter()
+        .filter(|spec| {
+            let Some(t) = model.types.iter().find(|t| {
+                spec.strip_prefix(&format!("{}::", t.path))
+                    .is_some_and(|n| !n.contains("::"))
+            }) else {
+                return true;
+            };
+            let name = &spec[t.path.len() + 2..];
+            if t.ctors.iter().any(|c| c.name == *name) && !t.methods.iter().any(|m| m.name == *name)
+            {
+                return false;
+            }
+            let elsewhere = model.types.iter().any(|o| {
+                o.ident == t.ident
+                    && o.path != t.path
+                    && o.free.is_none()
+                    && o.methods.iter().any(|m| own(m) && m.name == *name)
+                    && !rejected.contains(&format!("{}::{name}", o.path))
+            });
+            !elsewhere && taken.insert((t.ident.clone(), name.to_string()))
+        })
+        .count()
+}

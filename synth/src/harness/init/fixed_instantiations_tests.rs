@@ -211,3 +211,20 @@ fn a_block_fixing_unit_weights_registers_an_instantiation_with_unit_weights() {
     assert!(unit.contains("add_node(mut self, w: val ())"), "{unit}");
     assert_eq!(m.methods(), 3, "{text}");
 }
+
+/// A rejected constructor is no method, and a method another instantiation still registers
+/// stays counted; a method only the rejected registration had is taken from the count.
+#[test]
+fn a_rejected_constructor_or_a_method_registered_elsewhere_takes_no_method_from_the_count() {
+    let (m, text) = generate(&[("lib.rs", GRAPH)], &[]);
+    let specs = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    let taken = |s: &[&str]| super::fixed_instantiations::rejected_methods(&m, &specs(s));
+    assert_eq!(taken(&["Graph<Undirected>::new_undirected"]), 0, "{text}");
+    assert_eq!(taken(&["Graph<Undirected>::add_node"]), 0, "{text}");
+    assert_eq!(
+        taken(&["Graph<Undirected>::add_node", "Graph::add_node"]),
+        1,
+        "{text}"
+    );
+    assert_eq!(taken(&["Graph<Undirected>::degree"]), 1, "{text}");
+}

@@ -426,7 +426,9 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
             .filter(|t| t.free.is_none())
             .map(|t| t.ctors.len())
             .sum(),
-        methods: model.methods() - (rejected.len() + unfixed_methods).min(model.methods()),
+        methods: model.methods()
+            - (fixed_instantiations::rejected_methods(&model, &rejected) + unfixed_methods)
+                .min(model.methods()),
         registrations: kept.len(),
         documented: kept.iter().filter(|m| m.expected.is_some()).count(),
         skipped_items: model.skipped() + rejected.len() + unfixed_methods,
