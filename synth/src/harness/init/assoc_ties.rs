@@ -192,7 +192,7 @@ pub fn from_impls(
 /// The values of the parameters `tie` ties: the registered type implementing the method
 /// generic's bounds, and what its impls set each associated type to (a registered type, else
 /// a projection through the trait declaring it).
-fn tie_values(
+pub(super) fn tie_values(
     tie: &Tie,
     scan: &Scan,
     r: &Registered<'_>,

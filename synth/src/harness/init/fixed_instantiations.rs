@@ -18,21 +18,27 @@
 //! Bounded: at most [`MAX_PER_TYPE`] extra instantiations per type, blocks with an
 //! associated function (a constructor candidate) first. A fixed argument registers only when
 //! the harness can name it without more choices: a type of the crate without generic
-//! arguments (by its public path) or a primitive. A block fixing a generic type
-//! (`FnComparator<F>`, a closure type; `Acyclic<StableDiGraph<N, E, Ix>>`), a unit `()`, or
-//! one that leaves a parameter to a default the harness replaced (a random hasher: `impl<K,
-//! V> LruCache<K, V>` omits `S = DefaultHasher`, where the harness's `FixedState` keeps costs
-//! deterministic) stays skipped as before.
+//! arguments (by its public path), a primitive, unit weights `()` (`impl FromGraph6 for
+//! Graph<(), (), Undirected, Ix>`), a crate type over the block's own parameters that is
+//! registered, or a primitive default the block leaves (both in
+//! [`fixed_args`](super::fixed_args)). A block fixing a generic type (`FnComparator<F>`, a
+//! closure type), or one that leaves a parameter to a default the harness replaced (a random
+//! hasher: `impl<K, V> LruCache<K, V>` omits `S = DefaultHasher`, where the harness's
+//! `FixedState` keeps costs deterministic) stays skipped as before.
 
 use std::collections::HashMap;
 
 use syn::{GenericArgument, GenericParam, ImplItem, PathArguments, Type};
 
+use super::fixed_args::Naming;
 use super::registrations::{Func, Model};
 use super::scan::FoundType;
 
 /// The most instantiations a type registers at besides its main one.
 pub const MAX_PER_TYPE: usize = 2;
+
+/// The unit type, a fixed argument named as such.
+pub const UNIT: &str = "()";
 
 /// Primitives a fixed argument may name as such.
 const PRIMITIVES: &[&str] = &[
@@ -63,7 +69,7 @@ impl Fixed {
 pub fn of(
     t: &FoundType,
     subst: &HashMap<String, String>,
-    named: &HashMap<String, String>,
+    naming: &Naming<'_>,
     applies: &dyn Fn(&HashMap<String, String>, &syn::ItemImpl) -> bool,
 ) -> Vec<Fixed> {
     // The type's parameters in the order arguments are written, lifetimes left out.
@@ -83,7 +89,7 @@ pub fn of(
         if applies(subst, imp) {
             continue;
         }
-        let Some(fixed) = fixed_by(imp, &params, subst, named) else {
+        let Some(fixed) = fixed_by(imp, t, &params, subst, naming) else {
             continue;
         };
         if !applies(&fixed.apply(subst), imp) {
@@ -109,10 +115,12 @@ pub fn of(
 /// The arguments `imp`'s self type fixes where `subst` has others, when each is nameable.
 fn fixed_by(
     imp: &syn::ItemImpl,
+    t: &FoundType,
     params: &[String],
     subst: &HashMap<String, String>,
-    named: &HashMap<String, String>,
+    naming: &Naming<'_>,
 ) -> Option<Fixed> {
+    let named = naming.named;
     let Type::Path(tp) = &*imp.self_ty else {
         return None;
     };
@@ -123,22 +131,35 @@ fn fixed_by(
     let own: Vec<String> = super::syntax::param_names(&imp.generics).collect();
     let mut overrides = Vec::new();
     let mut shown = Vec::new();
-    let args = a
+    let args: Vec<&GenericArgument> = a
         .args
         .iter()
-        .filter(|a| !matches!(a, GenericArgument::Lifetime(_)));
+        .filter(|a| !matches!(a, GenericArgument::Lifetime(_)))
+        .collect();
+    let written = args.len();
     for (param, arg) in params.iter().zip(args) {
+        // Unit weights (`impl FromGraph6 for Graph<(), (), Undirected, Ix>`): nameable as such.
+        if matches!(arg, GenericArgument::Type(Type::Tuple(t)) if t.elems.is_empty()) {
+            if subst.get(param).map(String::as_str) != Some(UNIT) {
+                overrides.push((param.clone(), UNIT.to_string()));
+                shown.push(UNIT.to_string());
+            }
+            continue;
+        }
         let GenericArgument::Type(Type::Path(p)) = arg else {
             return None;
         };
-        if p.qself.is_some() || p.path.segments.iter().any(|s| !s.arguments.is_none()) {
+        if p.qself.is_some() {
             return None;
         }
         let ident = p.path.segments.last()?.ident.to_string();
         if p.path.segments.len() == 1 && own.contains(&ident) {
             continue;
         }
-        let pick = if PRIMITIVES.contains(&ident.as_str()) && p.path.segments.len() == 1 {
+        let pick = if p.path.segments.iter().any(|s| !s.arguments.is_none()) {
+            // A crate type over the block's own parameters: its registration.
+            super::fixed_args::registered_arg(p, &own, naming)?
+        } else if PRIMITIVES.contains(&ident.as_str()) && p.path.segments.len() == 1 {
             ident.clone()
         } else {
             named.get(&ident)?.clone()
@@ -155,6 +176,37 @@ fn fixed_by(
         overrides.push((param.clone(), pick));
         shown.push(ident);
     }
+    // Parameters the block leaves to a default the harness chose otherwise.
+    let defaults = t.generics.params.iter().filter_map(|p| match p {
+        GenericParam::Type(x) => Some(x.default.as_ref().map(|(_, d)| d)),
+        GenericParam::Const(_) => Some(None),
+        GenericParam::Lifetime(_) => None,
+    });
+    for (param, default) in params.iter().zip(defaults).skip(written) {
+        let (Some(d), Some(chosen)) = (default, subst.get(param)) else {
+            continue;
+        };
+        if chosen == super::instantiate::OMITTED {
+            continue;
+        }
+        if let Some(prim) = super::fixed_args::default_override(d, chosen, naming) {
+            overrides.push((param.clone(), prim.clone()));
+            shown.push(prim);
+        }
+    }
+    // A default written over a parameter the block fixes (`Null = Option<E>` where `E` is
+    // `()`) would need its instantiation read again: not such a block.
+    let fixed_names: Vec<&String> = overrides.iter().map(|(p, _)| p).collect();
+    let over_fixed = t.generics.type_params().any(|tp| {
+        tp.default.as_ref().is_some_and(|d| {
+            let text = quote::ToTokens::to_token_stream(&d.1).to_string();
+            text.split(|c: char| !c.is_alphanumeric() && c != '_')
+                .any(|w| fixed_names.iter().any(|p| p.as_str() == w))
+        })
+    });
+    if over_fixed {
+        return None;
+    }
     (!overrides.is_empty()).then(|| Fixed {
         overrides,
         label: format!("<{}>", shown.join(",")),
@@ -169,6 +221,9 @@ fn fixed_by(
 /// a method both register counts once (`Model::instance_duplicates`); the other
 /// instantiation's own skips repeat the standing one's and are dropped.
 pub fn count_once(model: &mut Model, fixed: &[(usize, String)]) {
+    // Methods an earlier fixed instantiation of the same standing one already counted
+    // (`degree` on `Graph<Undirected>` and on `Graph<(),(),Undirected>`, not on `Graph`).
+    let mut counted: std::collections::HashSet<(usize, String)> = Default::default();
     for (k, main_path) in fixed {
         let standing = model
             .types
@@ -194,7 +249,9 @@ pub fn count_once(model: &mut Model, fixed: &[(usize, String)]) {
             .collect();
         let st = &mut model.types[s];
         for name in &methods {
-            if st.methods.iter().any(|f| own(f) && f.name == *name) {
+            if st.methods.iter().any(|f| own(f) && f.name == *name)
+                || !counted.insert((s, name.clone()))
+            {
                 model.instance_duplicates += 1;
                 continue;
             }
@@ -303,5 +360,39 @@ pub fn registered_only_by(model: &Model, fn_name: &str) -> usize {
     e.methods
         .iter()
         .filter(|f| own(f) && !others.contains(&&f.name))
+        .count()
+}
+
+/// How many public methods the compiler's rejections (`rejected`, specs `Path::name`) take
+/// from the count: a rejected constructor is no method, and a method another instantiation of
+/// the same type still registers (`MatrixGraph<u16>::extend_with_edges` beside
+/// `MatrixGraph::extend_with_edges`) stays registered once.
+pub fn rejected_methods(model: &Model, rejected: &[String]) -> usize {
+    let own = |f: &Func| f.chain.is_none() && f.call.is_none();
+    // A method rejected on every instantiation is taken once (it was counted once).
+    let mut taken: std::collections::HashSet<(String, String)> = Default::default();
+    rejected
+        .iter()
+        .filter(|spec| {
+            let Some(t) = model.types.iter().find(|t| {
+                spec.strip_prefix(&format!("{}::", t.path))
+                    .is_some_and(|n| !n.contains("::"))
+            }) else {
+                return true;
+            };
+            let name = &spec[t.path.len() + 2..];
+            if t.ctors.iter().any(|c| c.name == *name) && !t.methods.iter().any(|m| m.name == *name)
+            {
+                return false;
+            }
+            let elsewhere = model.types.iter().any(|o| {
+                o.ident == t.ident
+                    && o.path != t.path
+                    && o.free.is_none()
+                    && o.methods.iter().any(|m| own(m) && m.name == *name)
+                    && !rejected.contains(&format!("{}::{name}", o.path))
+            });
+            !elsewhere && taken.insert((t.ident.clone(), name.to_string()))
+        })
         .count()
 }

@@ -177,3 +177,54 @@ fn a_block_fixing_the_hasher_registers_no_second_instantiation() {
     );
     assert!(!text.contains("pub fn multimap_random_state()"), "{text}");
 }
+
+/// A trait's constructor implemented for unit weights only (`impl FromText for Graph<(), (),
+/// Undirected>`) registers on an instantiation with unit weights, as its constructor.
+#[test]
+fn a_block_fixing_unit_weights_registers_an_instantiation_with_unit_weights() {
+    let lib = format!(
+        "{GRAPH}\n{}",
+        r#"
+        pub trait FromText { fn from_text(s: String) -> Self; }
+        impl FromText for Graph<(), (), Undirected> {
+            fn from_text(s: String) -> Self { Graph { n: Vec::new(), e: Vec::new(), ty: PhantomData } }
+        }
+    "#
+    );
+    let (m, text) = generate(&[("lib.rs", &lib)], &[]);
+    let skipped = super::tests::skipped_file(&m).skipped;
+    assert!(
+        !skipped.iter().any(|s| s.item.ends_with("from_text")),
+        "{skipped:?}\n{text}"
+    );
+    // Its registration function is an identifier.
+    assert!(
+        text.contains("pub fn graph_unit_unit_undirected() -> Graph<(),(),demo::Undirected> {"),
+        "{text}"
+    );
+    let unit = text
+        .split("path: \"Graph<(),(),Undirected>\"")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{text}"));
+    let unit = unit.split("fields").next().unwrap();
+    assert!(unit.contains("from_text(s: val String) =>"), "{unit}");
+    assert!(unit.contains("add_node(mut self, w: val ())"), "{unit}");
+    assert_eq!(m.methods(), 3, "{text}");
+}
+
+/// A rejected constructor is no method, and a method another instantiation still registers
+/// stays counted; a method only the rejected registration had is taken from the count.
+#[test]
+fn a_rejected_constructor_or_a_method_registered_elsewhere_takes_no_method_from_the_count() {
+    let (m, text) = generate(&[("lib.rs", GRAPH)], &[]);
+    let specs = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    let taken = |s: &[&str]| super::fixed_instantiations::rejected_methods(&m, &specs(s));
+    assert_eq!(taken(&["Graph<Undirected>::new_undirected"]), 0, "{text}");
+    assert_eq!(taken(&["Graph<Undirected>::add_node"]), 0, "{text}");
+    assert_eq!(
+        taken(&["Graph<Undirected>::add_node", "Graph::add_node"]),
+        1,
+        "{text}"
+    );
+    assert_eq!(taken(&["Graph<Undirected>::degree"]), 1, "{text}");
+}

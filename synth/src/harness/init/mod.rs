@@ -59,6 +59,9 @@ pub mod doc_classes;
 mod documented_classes_tests;
 pub mod drop_registrations;
 pub mod expand;
+pub mod fixed_args;
+#[cfg(test)]
+mod fixed_args_tests;
 pub mod fixed_instantiations;
 #[cfg(test)]
 mod fixed_instantiations_tests;
@@ -114,6 +117,9 @@ mod parsers_tests;
 pub mod primitive_bounds;
 #[cfg(test)]
 mod primitive_bounds_tests;
+pub mod projected_impls;
+#[cfg(test)]
+mod projected_impls_tests;
 #[cfg(test)]
 mod public_paths_tests;
 #[cfg(test)]
@@ -426,7 +432,9 @@ pub fn run(cfg: &InitConfig) -> Result<InitSummary> {
             .filter(|t| t.free.is_none())
             .map(|t| t.ctors.len())
             .sum(),
-        methods: model.methods() - (rejected.len() + unfixed_methods).min(model.methods()),
+        methods: model.methods()
+            - (fixed_instantiations::rejected_methods(&model, &rejected) + unfixed_methods)
+                .min(model.methods()),
         registrations: kept.len(),
         documented: kept.iter().filter(|m| m.expected.is_some()).count(),
         skipped_items: model.skipped() + rejected.len() + unfixed_methods,

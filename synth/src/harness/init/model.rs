@@ -210,10 +210,19 @@ fn choose<'s>(
         // want of a constructor they may make up for, see `register_type`).
         if registers && alias.is_none() {
             let aliased = |d: &Type| prim_aliases.expanded_text(&t.module, d);
+            let naming = super::fixed_args::Naming {
+                lib,
+                scan,
+                regs: &regs,
+                named: &named,
+                aliased: &aliased,
+            };
+            let params: Vec<String> = param_names(&t.generics).collect();
             let applies = |s: &HashMap<String, String>, imp: &syn::ItemImpl| {
                 other_instantiation(&t.generics, s, imp, &aliased, std_hasher).is_none()
+                    || super::fixed_args::applies_as_registered(imp, &params, s, &naming)
             };
-            for f in super::fixed_instantiations::of(t, &subst, &named, &applies) {
+            for f in super::fixed_instantiations::of(t, &subst, &naming, &applies) {
                 let subst = f.apply(&subst);
                 let args: Vec<String> = param_names(&t.generics)
                     .filter_map(|p| subst.get(&p).cloned())
@@ -531,11 +540,14 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
             .unwrap_or(named_by.ident.clone())
     };
     let path = format!("{main_path}{}", fixed_label.as_deref().unwrap_or(""));
-    // `Graph<Undirected>` registers as `graph_undirected()`.
+    // `Graph<Undirected>` registers as `graph_undirected()`, `Graph<(),(),Undirected>` as
+    // `graph_unit_unit_undirected()`.
     let fn_base = match &fixed_label {
         Some(l) => format!(
             "{main_path}_{}",
-            l.trim_matches(['<', '>']).replace(',', "_")
+            l.trim_matches(['<', '>'])
+                .replace(super::fixed_instantiations::UNIT, "unit")
+                .replace(',', "_")
         ),
         None => path.clone(),
     };
@@ -672,8 +684,36 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
     let fixed = FixedParams::of(t, &subst, alias, scan);
     // What this type's chains reached past their first hand-out (see `handed_out`).
     let mut handed = super::handed_out::Seen::default();
+    let type_params: Vec<String> = param_names(&t.generics).collect();
+    // A block written over another registered type of the crate (see `fixed_args`).
+    let paths = default_paths(lib, scan);
+    let named = named_in(lib, scan, &paths, &t.module);
+    let naming = super::fixed_args::Naming {
+        lib,
+        scan,
+        regs,
+        named: &named,
+        aliased: &aliased,
+    };
+    let applies_as_registered = |imp: &syn::ItemImpl| {
+        super::fixed_args::applies_as_registered(imp, &type_params, &subst, &naming)
+    };
     for imp in &t.impls {
-        let other_instance = other_instantiation(&t.generics, &subst, imp, &aliased, std_hasher);
+        let mut other_instance =
+            other_instantiation(&t.generics, &subst, imp, &aliased, std_hasher);
+        // A block written with projections of its own generic, solved from the registration.
+        let solved = other_instance.as_ref().and_then(|_| {
+            let r = super::assoc_ties::Registered {
+                lib,
+                regs,
+                named: &HashMap::new(),
+            };
+            super::projected_impls::solved(imp, &type_params, &subst, scan, &r, &t.ident)
+        });
+        if solved.is_some() || (other_instance.is_some() && applies_as_registered(imp)) {
+            other_instance = None;
+        }
+        let imp = solved.as_ref().unwrap_or(imp);
         for item in &imp.items {
             let ImplItem::Fn(f) = item else { continue };
             if !is_pub(&f.vis) {
@@ -1016,6 +1056,10 @@ fn other_instantiation(
                     // SipHash keyed by zeros, so costs stay deterministic), `S` its hasher.
                     || (chosen.map(String::as_str) == Some("FixedState")
                         && hasher_default_over(p, &own, std_hasher))
+            }
+            // Unit, where the harness chose it (a fixed instantiation's weights).
+            syn::GenericArgument::Type(Type::Tuple(t)) if t.elems.is_empty() => {
+                chosen.map(String::as_str) == Some(super::fixed_instantiations::UNIT)
             }
             _ => false,
         });

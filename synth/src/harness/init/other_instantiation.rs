@@ -28,6 +28,31 @@ pub fn written_at_other(seg: &syn::PathSegment, registered: &str) -> bool {
     })
 }
 
+/// Whether `seg` (`NodeIndex<Ix>`) writes a parameter that `subst` instantiates with a
+/// primitive where `registered` (`NodeIndex<u32>`) has another: the same mismatch read through
+/// the instantiation (a type registered again at `Ix = u16`, see `fixed_args`, takes no
+/// `NodeIndex<u32>` of the program).
+pub fn instantiated_at_other(
+    seg: &syn::PathSegment,
+    registered: &str,
+    subst: &std::collections::HashMap<String, String>,
+) -> bool {
+    let syn::PathArguments::AngleBracketed(a) = &seg.arguments else {
+        return false;
+    };
+    let theirs = registered_args(registered);
+    a.args
+        .iter()
+        .filter(|w| !matches!(w, syn::GenericArgument::Lifetime(_)))
+        .zip(&theirs)
+        .any(|(w, r)| {
+            let w = w.to_token_stream().to_string().replace(' ', "");
+            subst
+                .get(&w)
+                .is_some_and(|v| PRIMITIVES.contains(&v.as_str()) && v != r)
+        })
+}
+
 /// The generic arguments of a type written as text (`a::B<Key,C<u8,2>,8>`: `Key`, `C<u8,2>`,
 /// `8`), split at the top-level commas.
 fn registered_args(rust: &str) -> Vec<String> {

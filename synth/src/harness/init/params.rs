@@ -365,7 +365,9 @@ impl Ctx<'_> {
             .get(&(self.module.to_vec(), id.clone()))
             .filter(|_| single)
         {
-            if super::other_instantiation::written_at_other(seg, rust) {
+            if super::other_instantiation::written_at_other(seg, rust)
+                || super::other_instantiation::instantiated_at_other(seg, rust, self.subst)
+            {
                 return other(rust);
             }
             return Ok((ModelTy::Own(rust.clone()), None));
@@ -382,7 +384,9 @@ impl Ctx<'_> {
             return Ok((ModelTy::Own(self.self_name.to_string()), None));
         }
         if let Some((name, rust)) = self.regs.get(&id) {
-            if super::other_instantiation::written_at_other(seg, rust) {
+            if super::other_instantiation::written_at_other(seg, rust)
+                || super::other_instantiation::instantiated_at_other(seg, rust, self.subst)
+            {
                 return other(rust);
             }
             return Ok((ModelTy::Own(name.clone()), None));
