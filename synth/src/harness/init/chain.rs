@@ -10,7 +10,6 @@ use std::collections::{BTreeSet, HashMap};
 
 use syn::{ImplItem, Type};
 
-use super::instantiate::instantiate;
 use perfsyn_profiler_ipc::Mode;
 
 use super::handed_out::{hand_outs, nearness, Route, Seen};
@@ -166,16 +165,9 @@ impl Step<'_> {
             return;
         }
         let route = self.route.then(&b.ident);
-        // The borrowing type's parameters instantiated as its impls bound them; in practice
-        // it shares the owner's (`VacantEntry<'a, T>` of `Slab<T>`).
-        let Ok(subst) = instantiate(
-            &b.generics,
-            b.impls.iter().map(|i| &i.generics),
-            true,
-            &HashMap::new(),
-            cx.arrays,
-            cx.int_traits,
-        ) else {
+        // The borrowing type's parameters: the owner's where it shares them (see
+        // `borrower_instantiation`), else as its impls bound them.
+        let Some(subst) = super::borrower_instantiation::handed_out_instantiation(cx, b) else {
             return;
         };
         let no_self = String::new();

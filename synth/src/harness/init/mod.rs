@@ -34,6 +34,9 @@ mod assoc_ties_tests;
 #[cfg(test)]
 mod associated_types_tests;
 pub mod borrowed_input;
+pub mod borrower_instantiation;
+#[cfg(test)]
+mod borrowing_types_tests;
 pub mod byte_arrays;
 pub mod capacity_ladder;
 #[cfg(test)]
@@ -132,6 +135,7 @@ pub mod skips;
 pub mod slots;
 pub mod storage;
 pub mod strext;
+pub mod string_trait_chains;
 #[cfg(test)]
 mod string_conversions_tests;
 pub mod syntax;

@@ -374,6 +374,18 @@ fn build_with(
         &mut fn_names,
         &mut model.vecs,
     );
+    let mut namespaces = namespaces;
+    chained.extend(super::string_trait_chains::chain_string_methods(
+        &mut namespaces,
+        &scan.free_fns,
+        &free_cx,
+        super::chain::Borrowers {
+            types: &borrowers,
+            enums: &enums,
+            items: &scan.iterator_items,
+        },
+        &mut model.vecs,
+    ));
     for ns in &namespaces {
         let names: Vec<String> = ns.methods.iter().map(|m| m.name.clone()).collect();
         model
