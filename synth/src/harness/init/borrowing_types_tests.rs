@@ -75,3 +75,41 @@ fn a_borrowing_type_handed_out_by_a_trait_method_on_strings_has_its_methods_chai
         "{text}"
     );
 }
+
+/// A borrowing type with an inherent `weight` and the crate trait's `weight` beside it:
+/// `e.weight()` is one method, counted once as on a registered type. petgraph's
+/// `graph::EdgeReference` read "4 of its 5 methods" with every name registered.
+const SHADOWED: &str = r#"
+    pub trait EdgeRef { fn weight(&self) -> &u64; fn id(&self) -> usize; }
+    pub struct Graph { w: Vec<u64> }
+    impl Graph {
+        pub fn new() -> Self { Graph { w: Vec::new() } }
+        pub fn edge(&self, i: usize) -> Option<EdgeReference<'_>> { self.w.get(i).map(|w| EdgeReference { w, i }) }
+    }
+    pub struct EdgeReference<'a> { w: &'a u64, i: usize }
+    impl<'a> EdgeReference<'a> {
+        pub fn weight(&self) -> &'a u64 { self.w }
+    }
+    impl EdgeRef for EdgeReference<'_> {
+        fn weight(&self) -> &u64 { self.w }
+        fn id(&self) -> usize { self.i }
+    }
+"#;
+
+#[test]
+fn a_trait_method_named_like_an_inherent_one_counts_once_on_a_borrowing_type() {
+    let (m, text) = generate(&[("lib.rs", SHADOWED)], &[]);
+    let why = m
+        .skipped_types
+        .iter()
+        .find(|(p, _)| p == "EdgeReference")
+        .map(|(_, w)| w.clone());
+    assert_eq!(
+        why,
+        Some(super::skips::SkipReason::HandedOut {
+            reached: 2,
+            methods: 2
+        }),
+        "{text}"
+    );
+}
