@@ -20,7 +20,9 @@
 //! - resolution of one signature: [`resolve`] (with [`params`] and [`fn_generics`]), then
 //!   the reach through borrowing types and free functions: [`chain`] (with [`handed_out`]:
 //!   what a method's result hands out, and how far chains go), [`free`],
-//!   [`borrowed_input`] (types borrowing a program string, built and consumed in one call);
+//!   [`borrowed_input`] (types borrowing a program string, built and consumed in one call),
+//!   [`borrower_instantiation`] (a borrowing type handed out at its owner's instantiation),
+//!   [`string_trait_chains`] (what the crate's trait methods on strings hand out);
 //! - the walk over a crate's types: [`model`];
 //! - printing: [`gen`] (with [`hygiene`] and [`capacity_ladder`]), then [`repair`]; and this
 //!   command on top.
