@@ -113,3 +113,35 @@ fn a_trait_method_named_like_an_inherent_one_counts_once_on_a_borrowing_type() {
         "{text}"
     );
 }
+
+/// A borrowing type over any `G`, built from `&mut G`, whose method is written for the
+/// crate's graph only: `G` is the registered graph, lent mutably to the constructor.
+/// petgraph's `graph::Frozen` has this shape; the compiler rejected `index_twice_mut` on
+/// `Frozen<Key>`.
+const FROZEN: &str = r#"
+    pub struct Graph<N> { nodes: Vec<N> }
+    impl<N> Graph<N> {
+        pub fn new() -> Self { Graph { nodes: Vec::new() } }
+        pub fn add_node(&mut self, n: N) { self.nodes.push(n) }
+    }
+    pub struct Frozen<'a, G: 'a>(&'a mut G);
+    impl<'a, G> Frozen<'a, G> {
+        pub fn new(gr: &'a mut G) -> Self { Frozen(gr) }
+    }
+    impl<N> Frozen<'_, Graph<N>> {
+        pub fn first_mut(&mut self) -> Option<&mut N> { self.0.nodes.first_mut() }
+    }
+"#;
+
+#[test]
+fn a_borrowing_types_unbounded_parameter_is_the_crate_type_its_impl_block_names() {
+    let (_, text) = generate(&[("lib.rs", FROZEN)], &[]);
+    let line = text
+        .lines()
+        .find(|l| l.trim().starts_with("new_first_mut("))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        line.contains("demo::Frozen::<Graph<Key>>::new(") && !line.contains("gr: mut Key"),
+        "{line}"
+    );
+}

@@ -35,6 +35,7 @@ pub mod assoc_ties;
 mod assoc_ties_tests;
 #[cfg(test)]
 mod associated_types_tests;
+pub mod borrowed_impl_fixed;
 pub mod borrowed_input;
 pub mod borrower_instantiation;
 #[cfg(test)]
@@ -137,9 +138,9 @@ pub mod skips;
 pub mod slots;
 pub mod storage;
 pub mod strext;
-pub mod string_trait_chains;
 #[cfg(test)]
 mod string_conversions_tests;
+pub mod string_trait_chains;
 pub mod syntax;
 #[cfg(test)]
 mod trait_bounded_generics_tests;
