@@ -119,16 +119,19 @@ fn a_trait_method_named_like_an_inherent_one_counts_once_on_a_borrowing_type() {
 /// petgraph's `graph::Frozen` has this shape; the compiler rejected `index_twice_mut` on
 /// `Frozen<Key>`.
 const FROZEN: &str = r#"
-    pub struct Graph<N> { nodes: Vec<N> }
-    impl<N> Graph<N> {
-        pub fn new() -> Self { Graph { nodes: Vec::new() } }
+    pub trait EdgeType {}
+    pub struct Directed;
+    impl EdgeType for Directed {}
+    pub struct Graph<N, Ty = Directed> { nodes: Vec<N>, ty: std::marker::PhantomData<Ty> }
+    impl<N, Ty: EdgeType> Graph<N, Ty> {
+        pub fn new() -> Self { Graph { nodes: Vec::new(), ty: std::marker::PhantomData } }
         pub fn add_node(&mut self, n: N) { self.nodes.push(n) }
     }
     pub struct Frozen<'a, G: 'a>(&'a mut G);
     impl<'a, G> Frozen<'a, G> {
         pub fn new(gr: &'a mut G) -> Self { Frozen(gr) }
     }
-    impl<N> Frozen<'_, Graph<N>> {
+    impl<N, Ty> Frozen<'_, Graph<N, Ty>> where Ty: EdgeType {
         pub fn first_mut(&mut self) -> Option<&mut N> { self.0.nodes.first_mut() }
     }
 "#;
@@ -141,7 +144,8 @@ fn a_borrowing_types_unbounded_parameter_is_the_crate_type_its_impl_block_names(
         .find(|l| l.trim().starts_with("new_first_mut("))
         .unwrap_or_else(|| panic!("{text}"));
     assert!(
-        line.contains("demo::Frozen::<Graph<Key>>::new(") && !line.contains("gr: mut Key"),
+        line.contains("demo::Frozen::<Graph<Key,demo::Directed>>::new(")
+            && !line.contains("gr: mut Key"),
         "{line}"
     );
 }
