@@ -22,6 +22,7 @@
 //!   what a method's result hands out, and how far chains go), [`free`],
 //!   [`borrowed_input`] (types borrowing a program string, built and consumed in one call),
 //!   [`borrower_instantiation`] (a borrowing type handed out at its owner's instantiation),
+//!   [`borrowed_impl_fixed`] (an unbounded parameter is the type its impl block names),
 //!   [`string_trait_chains`] (what the crate's trait methods on strings hand out);
 //! - the walk over a crate's types: [`model`];
 //! - printing: [`gen`] (with [`hygiene`] and [`capacity_ladder`]), then [`repair`]; and this
