@@ -92,7 +92,7 @@ fn namespace(
     fn_names: &mut HashMap<String, usize>,
     vecs: &mut BTreeSet<String>,
 ) -> Option<(TypeReg, Vec<(String, String)>)> {
-    let subst = instantiate(
+    let mut subst = instantiate(
         &t.generics,
         t.impls.iter().map(|i| &i.generics),
         true,
@@ -101,6 +101,7 @@ fn namespace(
         cx.int_traits,
     )
     .ok()?;
+    super::borrowed_impl_fixed::fix_unbounded(t, cx.regs, &mut subst);
     let path = t.public_path.join("::");
     // Called by path, with the type arguments the instantiation chose (lifetimes inferred).
     let args: Vec<String> = param_names(&t.generics)

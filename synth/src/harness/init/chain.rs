@@ -10,7 +10,6 @@ use std::collections::{BTreeSet, HashMap};
 
 use syn::{ImplItem, Type};
 
-use super::instantiate::instantiate_fixing;
 use perfsyn_profiler_ipc::Mode;
 
 use super::handed_out::{hand_outs, nearness, Route, Seen};
@@ -176,20 +175,15 @@ impl Step<'_> {
         }
         let route = self.route.then(&b.ident);
         // The borrowing type's parameters as the result writes them where the caller's
-        // instantiation decides them (`Dominators<G::NodeId>`, `WalkNeighbors<Ix>`), the rest
-        // instantiated as its impls bound them (see `handed_out_args`).
+        // instantiation decides them (`Dominators<G::NodeId>`, `WalkNeighbors<Ix>`, see
+        // `handed_out_args`), the owner's where it shares them (see
+        // `borrower_instantiation`), the rest instantiated as its impls bound them.
         let written = self.written.map_or_else(HashMap::new, |w| {
             super::handed_out_args::written_args(&b.generics, w, cx.subst, cx.closures)
         });
-        let Ok(mut subst) = instantiate_fixing(
-            &b.generics,
-            b.impls.iter().map(|i| &i.generics),
-            true,
-            &HashMap::new(),
-            cx.arrays,
-            cx.int_traits,
-            &written,
-        ) else {
+        let Some(mut subst) =
+            super::borrower_instantiation::handed_out_instantiation(cx, b, &written)
+        else {
             return;
         };
         subst.extend(written);

@@ -20,7 +20,10 @@
 //! - resolution of one signature: [`resolve`] (with [`params`] and [`fn_generics`]), then
 //!   the reach through borrowing types and free functions: [`chain`] (with [`handed_out`]:
 //!   what a method's result hands out, and how far chains go), [`free`],
-//!   [`borrowed_input`] (types borrowing a program string, built and consumed in one call);
+//!   [`borrowed_input`] (types borrowing a program string, built and consumed in one call),
+//!   [`borrower_instantiation`] (a borrowing type handed out at its owner's instantiation),
+//!   [`borrowed_impl_fixed`] (an unbounded parameter is the type its impl block names),
+//!   [`string_trait_chains`] (what the crate's trait methods on strings hand out);
 //! - the walk over a crate's types: [`model`];
 //! - printing: [`gen`] (with [`hygiene`] and [`capacity_ladder`]), then [`repair`]; and this
 //!   command on top.
@@ -33,7 +36,11 @@ pub mod assoc_ties;
 mod assoc_ties_tests;
 #[cfg(test)]
 mod associated_types_tests;
+pub mod borrowed_impl_fixed;
 pub mod borrowed_input;
+pub mod borrower_instantiation;
+#[cfg(test)]
+mod borrowing_types_tests;
 pub mod byte_arrays;
 pub mod capacity_ladder;
 #[cfg(test)]
@@ -146,6 +153,7 @@ pub mod storage;
 pub mod strext;
 #[cfg(test)]
 mod string_conversions_tests;
+pub mod string_trait_chains;
 pub mod syntax;
 #[cfg(test)]
 mod trait_bounded_generics_tests;

@@ -401,6 +401,11 @@ impl Ctx<'_> {
     /// that type (a handle `insert` returns and `get` takes).
     pub(super) fn own_filled(&self, id: &str) -> Option<String> {
         let s = self.subst.get(id)?;
+        // A registered type as its registration writes it (`Graph<Key,demo::Directed>`, a
+        // borrowing type's parameter, see `borrowed_impl_fixed`).
+        if let Some((n, _)) = self.regs.values().find(|(_, r)| r == s) {
+            return Some(n.clone());
+        }
         let last = s.rsplit("::").next()?;
         if !s.contains("::") || s.contains('<') {
             return None;
