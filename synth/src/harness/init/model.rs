@@ -823,16 +823,7 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
     // struct literal of its public fields, when the model can supply every one.
     if reg.ctors.is_empty() {
         if let Some(fields) = &t.literal_fields {
-            let params: Result<Vec<Param>, String> = fields
-                .iter()
-                .enumerate()
-                .map(|(i, (name, ty))| {
-                    let name = name.clone().unwrap_or_else(|| format!("f{i}"));
-                    cx.param(&name, ty, &mut model.vecs)
-                })
-                .collect();
-            let tuple = fields.iter().all(|(name, _)| name.is_none());
-            if let Ok(params) = params {
+            if let Some((params, tuple)) = field_params(fields, &cx, &mut model.vecs) {
                 let name = if tuple { TUPLE_LITERAL } else { "literal" };
                 reg.ctors
                     .push(Func::ctor(name, params, Some(STRUCT_LITERAL)));
@@ -842,16 +833,7 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
     // An enum's variants holding fields (`Element::Edge { source, target, weight }`): each
     // a literal of the variant, when the model can supply every field.
     for (variant, fields) in &t.data_variants {
-        let params: Result<Vec<Param>, String> = fields
-            .iter()
-            .enumerate()
-            .map(|(i, (name, ty))| {
-                let name = name.clone().unwrap_or_else(|| format!("f{i}"));
-                cx.param(&name, ty, &mut model.vecs)
-            })
-            .collect();
-        let tuple = fields.iter().all(|(name, _)| name.is_none());
-        if let Ok(params) = params {
+        if let Some((params, tuple)) = field_params(fields, &cx, &mut model.vecs) {
             let suffix = if tuple { TUPLE_VARIANT } else { STRUCT_VARIANT };
             reg.ctors.push(Func::ctor(variant, params, Some(suffix)));
         }
@@ -1236,4 +1218,23 @@ fn std_build_hasher_default(scan: &Scan) -> bool {
             matches!(i.target.0.first().map(String::as_str), Some("core" | "std"))
                 && i.target.1.as_deref() == Some("BuildHasherDefault")
         })
+}
+
+/// The parameters of a literal of `fields` (a struct's or a variant's, named or positional:
+/// `f0`, `f1`), and whether they are positional; `None` when the model cannot supply one.
+fn field_params(
+    fields: &[(Option<String>, syn::Type)],
+    cx: &Ctx<'_>,
+    vecs: &mut BTreeSet<String>,
+) -> Option<(Vec<Param>, bool)> {
+    let params = fields
+        .iter()
+        .enumerate()
+        .map(|(i, (name, ty))| {
+            let name = name.clone().unwrap_or_else(|| format!("f{i}"));
+            cx.param(&name, ty, vecs)
+        })
+        .collect::<Result<Vec<Param>, String>>()
+        .ok()?;
+    Some((params, fields.iter().all(|(name, _)| name.is_none())))
 }
