@@ -112,3 +112,23 @@ fn associated_type_written_with_a_module_path_takes_the_registered_type_of_that_
         "{text}"
     );
 }
+
+/// A blanket impl for `&mut T` is not one for `&T`: a parameter bounded by the trait takes
+/// a value of a type implementing it by value, not a shared borrow of one (the compiler
+/// rejected `&Bytes` where `Buf` holds for `Bytes` and `&mut Bytes`).
+#[test]
+fn a_blanket_impl_for_mutable_references_is_not_one_for_shared_borrows() {
+    let lib = r#"
+        pub trait Buf { fn remaining(&self) -> usize; }
+        impl<T: Buf + ?Sized> Buf for &mut T { fn remaining(&self) -> usize { (**self).remaining() } }
+        #[derive(Clone)]
+        pub struct Bytes { v: Vec<u8> }
+        impl Buf for Bytes { fn remaining(&self) -> usize { self.v.len() } }
+        impl Bytes {
+            pub fn new() -> Self { Bytes { v: Vec::new() } }
+            pub fn absorb<U: Buf>(&mut self, next: U) -> usize { next.remaining() }
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(text.contains("absorb(mut self, next: val Bytes)"), "{text}");
+}

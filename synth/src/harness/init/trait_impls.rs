@@ -55,7 +55,11 @@ impl TraitImpls {
             .type_params()
             .map(|p| p.ident.to_string())
             .collect();
+        // An impl for `&mut T` (`impl<T: Buf> Buf for &mut T`) says nothing of `&T`, the
+        // borrow a program passes: read as one, `chain<U: Buf>(next: U)` took `&Bytes`
+        // and the compiler rejected it.
         let (ty, borrowed) = match &*i.self_ty {
+            syn::Type::Reference(r) if r.mutability.is_some() => return,
             syn::Type::Reference(r) => (&*r.elem, true),
             t => (t, false),
         };
