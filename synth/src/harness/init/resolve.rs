@@ -384,16 +384,31 @@ impl Ctx<'_> {
             // Another instantiation (`Vec<u8, N>` beside `Vec<Key, 8192>`): the result is
             // dropped, as any result of a type the model does not hold.
             let other = super::other_instantiation::written_at_other(seg, rust)
-                || super::result_instantiation::instantiated_otherwise(seg, rust, self.subst);
+                || super::result_instantiation::instantiated_otherwise(
+                    seg,
+                    rust,
+                    &self.with_self(),
+                );
             return (!other).then(|| ModelTy::Own(rust.clone()));
         }
         self.regs
             .get(&id)
             .filter(|(n, r)| n == r && !super::other_instantiation::written_at_other(seg, r))
             .filter(|(_, r)| {
-                !super::result_instantiation::instantiated_otherwise(seg, r, self.subst)
+                !super::result_instantiation::instantiated_otherwise(seg, r, &self.with_self())
             })
             .map(|(n, _)| ModelTy::Own(n.clone()))
+    }
+
+    /// The instantiation with `Self` the registration's type, for a result written around
+    /// it (`Take<Self>`, see `result_instantiation`).
+    fn with_self(&self) -> HashMap<String, String> {
+        let mut at = self.subst.clone();
+        if !self.self_name.is_empty() {
+            at.entry("Self".to_string())
+                .or_insert_with(|| self.self_rust.to_string());
+        }
+        at
     }
 
     /// The registry name of the crate's registered non-generic type that fills type

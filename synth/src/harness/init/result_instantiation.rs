@@ -30,6 +30,14 @@ pub fn instantiated_otherwise(
         .zip(&theirs)
         .any(|(w, r)| {
             let w = w.to_token_stream().to_string().replace(' ', "");
+            // `Take<Self>` (a trait's provided `take(self) -> Take<Self>`) on another type
+            // than the one `Take` is registered around; paths aside (`bytes::Bytes` is
+            // `Bytes`).
+            if w == "Self" {
+                return subst
+                    .get("Self")
+                    .is_some_and(|v| unqualified(v) != unqualified(r));
+            }
             if let Some(v) = subst.get(&w) {
                 return v.replace(' ', "") != r.replace(' ', "");
             }
@@ -45,6 +53,27 @@ pub fn instantiated_otherwise(
             });
             named && at != r.replace(' ', "")
         })
+}
+
+/// `t` without module paths (`bytes::buf::Take<bytes::Bytes>` is `Take<Bytes>`), spaces
+/// dropped.
+fn unqualified(t: &str) -> String {
+    let mut out = String::new();
+    let mut word = String::new();
+    let mut chars = t.chars().filter(|c| *c != ' ').peekable();
+    while let Some(c) = chars.next() {
+        if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+        } else if c == ':' && chars.peek() == Some(&':') {
+            chars.next();
+            word.clear();
+        } else {
+            out.push_str(&word);
+            word.clear();
+            out.push(c);
+        }
+    }
+    out + &word
 }
 
 #[cfg(test)]
@@ -96,5 +125,30 @@ mod tests {
             graph,
             &subst
         ));
+    }
+
+    /// `Take<Self>` on a type other than the one `Take` is registered around is another
+    /// instantiation (a trait's provided `take(self) -> Take<Self>` on `Chain<..>`), and the
+    /// same type written with its path is not.
+    #[test]
+    fn result_wrapping_self_on_another_type_is_another_instantiation() {
+        let at = |me: &str| -> HashMap<String, String> {
+            [("Self".to_string(), me.to_string())].into_iter().collect()
+        };
+        let take = "Take<bytes::Bytes>";
+        assert!(instantiated_otherwise(
+            &seg("Take<Self>"),
+            take,
+            &at("Chain<BytesMut,BytesMut>")
+        ));
+        assert!(!instantiated_otherwise(
+            &seg("Take<Self>"),
+            take,
+            &at("Bytes")
+        ));
+        assert_eq!(
+            unqualified("bytes::buf::Take< ::bytes::Bytes>"),
+            "Take<Bytes>"
+        );
     }
 }
