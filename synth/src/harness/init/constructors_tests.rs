@@ -304,3 +304,28 @@ fn a_type_built_only_by_a_conversion_from_a_string_is_constructed_by_it() {
     );
     assert!(!text.contains("skipped: Name:"), "{text}");
 }
+
+/// A type with no public constructor but `FromIterator` (an interval tree built from its
+/// elements, or from anything converting into them) is built by `from_iter` of a program's
+/// vector of items, plain data a struct literal builds; its methods register.
+#[test]
+fn a_type_collected_from_items_is_built_by_from_iter() {
+    let lib = r#"
+        pub struct Element<K, V> { pub range: std::ops::Range<K>, pub value: V }
+        pub struct IntervalTree<K, V> { data: Vec<Element<K, V>> }
+        impl<K, V, I: Into<Element<K, V>>> std::iter::FromIterator<I> for IntervalTree<K, V> {
+            fn from_iter<T: IntoIterator<Item = I>>(i: T) -> Self {
+                IntervalTree { data: i.into_iter().map(Into::into).collect() }
+            }
+        }
+        impl<K: Ord, V> IntervalTree<K, V> {
+            pub fn query_point(&self, k: K) -> usize { self.data.len() }
+        }
+    "#;
+    let (_, text) = generate(&[("lib.rs", lib)], &[]);
+    assert!(
+        text.contains("from_iter(items: val Vec<Element<Key,Key>>) => <IntervalTree<Key,Key>>::from_iter(items);")
+            && text.contains("query_point(ref self, k: val Key) -> usize;"),
+        "{text}"
+    );
+}

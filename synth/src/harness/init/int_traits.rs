@@ -46,6 +46,9 @@ pub struct IntTraits {
     from_strs: HashSet<String>,
     /// The crate's types built from a `String` (`impl From<String> for BString`).
     from_strings: HashSet<String>,
+    /// The crate's types collected from items (`impl<K, V> FromIterator<Element<K, V>> for
+    /// IntervalTree<K, V>`): the item type as written, see [`IntTraits::item_collection`].
+    from_iters: HashMap<String, String>,
     /// The crate's trait impls on its own types, by value or borrowed (see
     /// [`trait_impls`](super::trait_impls)): recorded here, where every impl item passes.
     pub impls: super::trait_impls::TraitImpls,
@@ -85,6 +88,22 @@ impl IntTraits {
             };
             if let (Some(set), Some(s)) = (set, p.path.segments.last()) {
                 set.insert(s.ident.to_string());
+            }
+        }
+        if tr == "FromIterator" {
+            let item = path.segments.last().and_then(|s| match &s.arguments {
+                syn::PathArguments::AngleBracketed(a) => a.args.iter().find_map(|g| match g {
+                    syn::GenericArgument::Type(t) => Some(t.clone()),
+                    _ => None,
+                }),
+                _ => None,
+            });
+            // `impl<I: Into<Element<K, V>>> FromIterator<I>`: items of what `I` converts
+            // into.
+            let item = item.map(|t| into_target(&t, &i.generics).unwrap_or(t));
+            if let (Some(item), Some(s)) = (item, p.path.segments.last()) {
+                let item = quote::ToTokens::to_token_stream(&item).to_string();
+                self.from_iters.entry(s.ident.to_string()).or_insert(item);
             }
         }
         if let Some(elem) = range_element(p) {
@@ -221,6 +240,13 @@ impl IntTraits {
         } else {
             None
         }
+    }
+
+    /// The item type a crate type `ident` is collected from (`impl FromIterator<Element<K,
+    /// V>>`), if any: a constructor for a type that has no other, `T::from_iter` of a
+    /// program's vector of items.
+    pub fn item_collection(&self, ident: &str) -> Option<syn::Type> {
+        syn::parse_str(self.from_iters.get(ident)?).ok()
     }
 
     /// Whether the crate implements `tr` for `()` (see [`IntTraits::units`]).
@@ -535,4 +561,40 @@ mod tests {
         assert_eq!(t.range_for("Named"), None, "not a range of integers");
         assert_eq!(t.range_for("Other"), None);
     }
+}
+
+/// The type a generic parameter `t` of `g` converts into (`I: Into<Element<K, V>>`:
+/// `Element<K, V>`), by its bound inline or in the where clause; `None` when `t` is not such
+/// a parameter.
+fn into_target(t: &syn::Type, g: &syn::Generics) -> Option<syn::Type> {
+    let syn::Type::Path(tp) = t else { return None };
+    let id = tp.path.get_ident()?;
+    let inline = g
+        .type_params()
+        .filter(|p| p.ident == *id)
+        .flat_map(|p| p.bounds.iter());
+    let clause = g
+        .where_clause
+        .iter()
+        .flat_map(|w| &w.predicates)
+        .filter_map(|p| match p {
+            syn::WherePredicate::Type(pt) if matches!(&pt.bounded_ty, syn::Type::Path(b) if b.path.is_ident(id)) => {
+                Some(pt.bounds.iter())
+            }
+            _ => None,
+        })
+        .flatten();
+    inline.chain(clause).find_map(|b| {
+        let syn::TypeParamBound::Trait(tb) = b else {
+            return None;
+        };
+        let seg = tb.path.segments.last().filter(|s| s.ident == "Into")?;
+        let syn::PathArguments::AngleBracketed(a) = &seg.arguments else {
+            return None;
+        };
+        a.args.iter().find_map(|g| match g {
+            syn::GenericArgument::Type(t) => Some(t.clone()),
+            _ => None,
+        })
+    })
 }

@@ -848,6 +848,17 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
             }
         }
     }
+    // A type built only by collecting items (`impl FromIterator<Element<K, V>> for
+    // IntervalTree<K, V>`, whose `new` is private): `T::from_iter` of a program's vector of
+    // them, so the sweep grows it with the vector.
+    if reg.ctors.is_empty() {
+        if let Some(item) = scan.int_traits.item_collection(&t.ident) {
+            let ty: syn::Type = syn::parse_quote!(Vec<#item>);
+            if let Ok(p) = cx.param("items", &ty, &mut model.vecs) {
+                reg.ctors.push(Func::ctor("from_iter", vec![p], None));
+            }
+        }
+    }
     // An iterator built only by `Default` is always empty (`IntoIter`): its
     // registration would drive nothing, and a registered type returned by a method is
     // kept as a variable instead of consumed. Left unregistered, methods returning it
