@@ -447,6 +447,42 @@ fn from_string(path: &syn::Path) -> bool {
         if t.qself.is_none() && t.path.segments.last().is_some_and(|s| s.ident == "String"))
 }
 
+/// The type a generic parameter `t` of `g` converts into (`I: Into<Element<K, V>>`:
+/// `Element<K, V>`), by its bound inline or in the where clause; `None` when `t` is not such
+/// a parameter.
+fn into_target(t: &syn::Type, g: &syn::Generics) -> Option<syn::Type> {
+    let syn::Type::Path(tp) = t else { return None };
+    let id = tp.path.get_ident()?;
+    let inline = g
+        .type_params()
+        .filter(|p| p.ident == *id)
+        .flat_map(|p| p.bounds.iter());
+    let clause = g
+        .where_clause
+        .iter()
+        .flat_map(|w| &w.predicates)
+        .filter_map(|p| match p {
+            syn::WherePredicate::Type(pt) if matches!(&pt.bounded_ty, syn::Type::Path(b) if b.path.is_ident(id)) => {
+                Some(pt.bounds.iter())
+            }
+            _ => None,
+        })
+        .flatten();
+    inline.chain(clause).find_map(|b| {
+        let syn::TypeParamBound::Trait(tb) = b else {
+            return None;
+        };
+        let seg = tb.path.segments.last().filter(|s| s.ident == "Into")?;
+        let syn::PathArguments::AngleBracketed(a) = &seg.arguments else {
+            return None;
+        };
+        a.args.iter().find_map(|g| match g {
+            syn::GenericArgument::Type(t) => Some(t.clone()),
+            _ => None,
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -561,40 +597,4 @@ mod tests {
         assert_eq!(t.range_for("Named"), None, "not a range of integers");
         assert_eq!(t.range_for("Other"), None);
     }
-}
-
-/// The type a generic parameter `t` of `g` converts into (`I: Into<Element<K, V>>`:
-/// `Element<K, V>`), by its bound inline or in the where clause; `None` when `t` is not such
-/// a parameter.
-fn into_target(t: &syn::Type, g: &syn::Generics) -> Option<syn::Type> {
-    let syn::Type::Path(tp) = t else { return None };
-    let id = tp.path.get_ident()?;
-    let inline = g
-        .type_params()
-        .filter(|p| p.ident == *id)
-        .flat_map(|p| p.bounds.iter());
-    let clause = g
-        .where_clause
-        .iter()
-        .flat_map(|w| &w.predicates)
-        .filter_map(|p| match p {
-            syn::WherePredicate::Type(pt) if matches!(&pt.bounded_ty, syn::Type::Path(b) if b.path.is_ident(id)) => {
-                Some(pt.bounds.iter())
-            }
-            _ => None,
-        })
-        .flatten();
-    inline.chain(clause).find_map(|b| {
-        let syn::TypeParamBound::Trait(tb) = b else {
-            return None;
-        };
-        let seg = tb.path.segments.last().filter(|s| s.ident == "Into")?;
-        let syn::PathArguments::AngleBracketed(a) = &seg.arguments else {
-            return None;
-        };
-        a.args.iter().find_map(|g| match g {
-            syn::GenericArgument::Type(t) => Some(t.clone()),
-            _ => None,
-        })
-    })
 }
