@@ -366,7 +366,11 @@ impl Ctx<'_> {
             return None;
         }
         if id == self.ty_ident
-            && super::result_instantiation::instantiated_otherwise(seg, self.self_rust, self.subst)
+            && super::result_instantiation::instantiated_otherwise(
+                seg,
+                self.self_rust,
+                &self.with_self(),
+            )
         {
             return None;
         }

@@ -30,16 +30,11 @@ pub fn instantiated_otherwise(
         .zip(&theirs)
         .any(|(w, r)| {
             let w = w.to_token_stream().to_string().replace(' ', "");
-            // `Take<Self>` (a trait's provided `take(self) -> Take<Self>`) on another type
-            // than the one `Take` is registered around; paths aside (`bytes::Bytes` is
-            // `Bytes`).
-            if w == "Self" {
-                return subst
-                    .get("Self")
-                    .is_some_and(|v| unqualified(v) != unqualified(r));
-            }
+            // A parameter, or `Self` (a trait's provided `take(self) -> Take<Self>` on another
+            // type than the one `Take` is registered around), at another type than the
+            // registration's argument; paths aside (`U` = `BytesMut` is `bytes::BytesMut`).
             if let Some(v) = subst.get(&w) {
-                return v.replace(' ', "") != r.replace(' ', "");
+                return unqualified(v) != unqualified(r);
             }
             // A type around a parameter (`Vec<N>` in `Graph<Vec<N>, E, Ty, Ix>`): that type
             // at the instantiation, as text.
@@ -129,9 +124,9 @@ mod tests {
 
     /// `Take<Self>` on a type other than the one `Take` is registered around is another
     /// instantiation (a trait's provided `take(self) -> Take<Self>` on `Chain<..>`), and the
-    /// same type written with its path is not.
+    /// same type, or a parameter at it, written with its path is not.
     #[test]
-    fn result_wrapping_self_on_another_type_is_another_instantiation() {
+    fn result_wrapping_self_or_a_parameter_is_compared_without_paths() {
         let at = |me: &str| -> HashMap<String, String> {
             [("Self".to_string(), me.to_string())].into_iter().collect()
         };
@@ -150,5 +145,24 @@ mod tests {
             unqualified("bytes::buf::Take< ::bytes::Bytes>"),
             "Take<Bytes>"
         );
+        // A parameter at the registration's argument written with its path is not another
+        // instantiation (`chain<U>(self, next: U) -> Chain<Self, U>` on `BytesMut`, `U` =
+        // `BytesMut`): the registered `Chain` is kept, so its methods have a producer.
+        let mut on_bytes_mut = at("BytesMut");
+        on_bytes_mut.insert("U".to_string(), "BytesMut".to_string());
+        let chain = "Chain<bytes::BytesMut,bytes::BytesMut>";
+        assert!(!instantiated_otherwise(
+            &seg("Chain<Self, U>"),
+            chain,
+            &on_bytes_mut
+        ));
+        // On `Chain` itself, `Chain<Self, U>` nests: another instantiation.
+        let mut on_chain = at(chain);
+        on_chain.insert("U".to_string(), "BytesMut".to_string());
+        assert!(instantiated_otherwise(
+            &seg("Chain<Self, U>"),
+            chain,
+            &on_chain
+        ));
     }
 }
