@@ -13,7 +13,7 @@ use syn::{ImplItem, Type};
 use perfsyn_profiler_ipc::Mode;
 
 use super::handed_out::{hand_outs, nearness, Route, Seen};
-use super::registrations::{Chain, Func, Receiver, Via};
+use super::registrations::{Chain, Func, Receiver, TypeReg, Via};
 
 use super::resolve::Ctx;
 use super::scan::{is_pub, FoundType};
@@ -32,6 +32,32 @@ pub struct Chains {
     /// calls on the borrowing value (`MutableEntryKey::key_mut` on `Entry`): the
     /// owner's registration imports them, as it imports its own.
     pub traits: Vec<Vec<String>>,
+}
+
+impl Chains {
+    /// Records on `reg` what its chains need beside their methods: the crate's traits they
+    /// call (imported by their path under `lib`) and their skips; adds the pairs reached to
+    /// `reached` and returns the methods, which each caller adds its own way.
+    pub fn fold_into(
+        self,
+        reg: &mut TypeReg,
+        lib: &str,
+        reached: &mut Vec<(String, String)>,
+    ) -> Vec<Func> {
+        reached.extend(self.reached);
+        for tr in self.traits {
+            let tr = std::iter::once(lib.to_string())
+                .chain(tr)
+                .collect::<Vec<_>>()
+                .join("::");
+            if !reg.traits.contains(&tr) {
+                reg.traits.push(tr);
+            }
+        }
+        reg.skipped_not_methods += self.skipped.len();
+        reg.skipped.extend(self.skipped);
+        self.methods
+    }
 }
 
 /// The crate's enums by identifier: for each enum of that name (`hashmap::Entry` and

@@ -79,19 +79,7 @@ pub(super) fn chain_onto_results(
                 ..ncx
             };
             let ch = chains(&lcx, &f.module, first, ret, b, &mut seen, vecs);
-            reached.extend(ch.reached);
-            for tr in ch.traits {
-                let tr = std::iter::once(lib.to_string())
-                    .chain(tr)
-                    .collect::<Vec<_>>()
-                    .join("::");
-                if !ns.traits.contains(&tr) {
-                    ns.traits.push(tr);
-                }
-            }
-            ns.skipped_not_methods += ch.skipped.len();
-            ns.skipped.extend(ch.skipped);
-            added.extend(ch.methods);
+            added.extend(ch.fold_into(ns, lib, &mut reached));
         }
         for m in added {
             if !ns.methods.iter().any(|n| n.name == m.name) {

@@ -797,19 +797,8 @@ fn register_type(w: &Walk<'_>, c: Chosen<'_>, model: &mut Model, walked: &mut Wa
                             &mut handed,
                             &mut model.vecs,
                         );
-                        reached.extend(ch.reached);
-                        for tr in ch.traits {
-                            let tr = std::iter::once(lib.to_string())
-                                .chain(tr)
-                                .collect::<Vec<_>>()
-                                .join("::");
-                            if !reg.traits.contains(&tr) {
-                                reg.traits.push(tr);
-                            }
-                        }
-                        reg.skipped_not_methods += ch.skipped.len();
-                        reg.skipped.extend(ch.skipped);
-                        reg.methods.extend(ch.methods);
+                        let methods = ch.fold_into(&mut reg, lib, &mut reached);
+                        reg.methods.extend(methods);
                     }
                     let numbered = numbered(&func);
                     reg.methods.push(func);
